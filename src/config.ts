@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Raised when the environment holds a value the service cannot run with; names the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const intFrom = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: intFrom(0, 65535).default(3000),
+  HOST: z.string().min(1).optional(),
+  BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://desk.example.com' })
+    .refine((u) => !u.endsWith('/'), 'must not end with a slash')
+    .optional(),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  DATABASE_POOL_SIZE: intFrom(1, 500).default(10),
+  DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: z.enum(logLevels).default('info'),
+  BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 512kb or 1mb')
+    .default('1mb'),
+  AUTH_CACHE_TTL_SECONDS: intFrom(0, 3600).default(60),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+});
+
+export interface Config {
+  readonly env: 'development' | 'production' | 'test';
+  readonly port: number;
+  readonly host: string | undefined;
+  readonly baseUrl: string;
+  readonly database:
+    | { readonly kind: 'embedded'; readonly dataDir: string }
+    | { readonly kind: 'server'; readonly url: string; readonly poolSize: number };
+  readonly dataDir: string;
+  readonly logLevel: (typeof logLevels)[number];
+  readonly bodyLimit: string;
+  readonly authCacheTtlMs: number;
+  readonly trustProxy: boolean;
+}
+
+/** Reads and validates the environment once; the only place that touches process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return Object.freeze({
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl: e.BASE_URL ?? `http://localhost:${e.PORT}`,
+    database: Object.freeze(
+      e.DATABASE_URL
+        ? { kind: 'server' as const, url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
+        : { kind: 'embedded' as const, dataDir: path.join(dataDir, 'pgdata') },
+    ),
+    dataDir,
+    logLevel: e.LOG_LEVEL,
+    bodyLimit: e.BODY_LIMIT.toLowerCase(),
+    authCacheTtlMs: e.AUTH_CACHE_TTL_SECONDS * 1000,
+    trustProxy: e.TRUST_PROXY === 'true',
+  });
+}

@@ -1,0 +1,40 @@
+import { sql } from 'drizzle-orm';
+import { foreignKey, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { organisations, portfolios } from './tenancy';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    portfolioId: uuid('portfolio_id').notNull(),
+    thirdpartyId: text('thirdparty_id'),
+    data: jsonb('data').$type<Record<string, string>>().notNull(),
+    // Lower-cased, accent-folded first name, last name and e-mail; written by the application.
+    searchText: text('search_text').notNull(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'customers_portfolio_fk',
+      columns: [t.organisationId, t.portfolioId],
+      foreignColumns: [portfolios.organisationId, portfolios.id],
+    }),
+    index('customers_org_created_idx').on(t.organisationId, t.createdAt.desc(), t.id.desc()),
+    index('customers_org_portfolio_created_idx').on(
+      t.organisationId,
+      t.portfolioId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+    uniqueIndex('customers_org_thirdparty_key')
+      .on(t.organisationId, t.thirdpartyId)
+      .where(sql`${t.thirdpartyId} is not null`),
+    index('customers_org_search_idx').using('gin', t.organisationId, sql`${t.searchText} gin_trgm_ops`),
+  ],
+);

@@ -1,0 +1,94 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const organisations = pgTable('organisations', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: ts('created_at').notNull(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    kind: text('kind', { enum: ['staff', 'service'] }).notNull(),
+    status: text('status', { enum: ['active', 'deactivated'] }).notNull(),
+    groups: text('groups').array().notNull(),
+    // Bumped on every change that affects what the user's credentials may do (status, groups, keys).
+    authVersion: integer('auth_version').notNull().default(1),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    unique('users_org_id_key').on(t.organisationId, t.id),
+    uniqueIndex('users_org_email_key').on(t.organisationId, sql`lower(${t.email})`),
+  ],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull(),
+    name: text('name').notNull(),
+    // The first characters of the key, shown in listings and used to find the row; not a secret.
+    prefix: text('prefix').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: ts('created_at').notNull(),
+    createdBy: uuid('created_by'),
+    lastUsedAt: ts('last_used_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('api_keys_prefix_key').on(t.prefix),
+    index('api_keys_org_user_idx').on(t.organisationId, t.userId),
+    foreignKey({
+      name: 'api_keys_user_fk',
+      columns: [t.organisationId, t.userId],
+      foreignColumns: [users.organisationId, users.id],
+    }).onDelete('cascade'),
+  ],
+);
+
+export const portfolios = pgTable(
+  'portfolios',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    isDefault: boolean('is_default').notNull().default(false),
+    // Maintained by statement-level triggers on customers, so totals never count rows.
+    customerCount: bigint('customer_count', { mode: 'number' }).notNull().default(0),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    unique('portfolios_org_id_key').on(t.organisationId, t.id),
+    uniqueIndex('portfolios_org_name_key').on(t.organisationId, sql`lower(${t.name})`),
+    uniqueIndex('portfolios_org_default_key').on(t.organisationId).where(sql`${t.isDefault}`),
+  ],
+);

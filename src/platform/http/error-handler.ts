@@ -1,0 +1,63 @@
+import './request';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ZodError } from 'zod';
+import { AppError, BadRequest, NotFound, PayloadTooLarge, TooManyRequests } from './errors';
+import { fromZodError } from './validation';
+
+interface HttpishError {
+  type?: string;
+  status?: number;
+  expose?: boolean;
+  message?: string;
+  limit?: number;
+}
+
+function pgCode(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as never, i++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/** Maps anything thrown on the request path onto an AppError; unknown errors become a bare 500. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  if (err instanceof ZodError) return fromZodError(err, 'body');
+  const e = err as HttpishError;
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return new BadRequest('Malformed JSON in request body', [{ field: '(body)', message: 'is not valid JSON' }]);
+    case 'entity.too.large':
+      return new PayloadTooLarge(`Request body too large: the limit is ${e.limit} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new AppError(415, e.message ?? 'Unsupported request body encoding');
+  }
+  const code = pgCode(err);
+  if (code === '22P05' || code === '22021') return new BadRequest('A value contains characters that cannot be stored');
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+    return new AppError(e.status, e.message ?? 'Bad request');
+  }
+  return new AppError(500, 'Internal server error', undefined, { cause: err });
+}
+
+/** The one error middleware: turns every error into the spec's bodies and hides internals. */
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const appError = toAppError(err);
+  if (appError.status >= 500) req.log?.error({ err }, 'unexpected error');
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (appError instanceof TooManyRequests) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
+  const body: Record<string, unknown> = { success: false, error: appError.message };
+  if (appError.isAuthFailure) body.code = appError.status;
+  else body.status = appError.status;
+  if (appError.details) body.details = appError.details;
+  body.requestId = req.id;
+  res.status(appError.status).json(body);
+};
+
+export const unknownRoute: RequestHandler = (req) => {
+  throw new NotFound(`No route for ${req.method} ${req.path}`);
+};

@@ -1,0 +1,168 @@
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { z } from 'zod';
+import './request';
+import type { RequestContext } from '../context';
+import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../openapi';
+import type { Permission } from '../permissions';
+import type { AuthGate } from './auth';
+import { AppError } from './errors';
+import { assertStorable } from './unstorable';
+import { fromZodError, type Location } from './validation';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type AnySchema = z.ZodType;
+
+const errorDescriptions: Record<number, string> = {
+  400: 'Invalid input; `details` names each failing field',
+  401: 'Missing, malformed, unknown or revoked credentials, or the user no longer exists',
+  403: 'The user is deactivated or lacks the permission',
+  404: 'Unknown id, or an id of another organisation',
+  409: 'Conflicts with the current state',
+  413: 'Request body over the size limit',
+  500: 'Unexpected error (no internals are revealed)',
+  503: 'A dependency is unavailable',
+};
+
+interface RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySchema, R extends AnySchema> {
+  method: Method;
+  /** OpenAPI-style path below the router's base, e.g. `/customers/{customerId}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success status; 204 sends no body. */
+  status?: 200 | 201 | 204;
+  response?: R;
+  responseDescription?: string;
+  /** Statuses beyond those implied by the spec (e.g. 409). */
+  errors?: number[];
+}
+
+export interface HandlerInput<P extends AnySchema, Q extends AnySchema, B extends AnySchema> {
+  params: z.output<P>;
+  query: z.output<Q>;
+  body: z.output<B>;
+  req: Request;
+  res: Response;
+}
+
+type Output<R extends AnySchema> = z.input<R> | undefined;
+
+/**
+ * Declares routes once: the Express pipeline (authenticate → validate → handler → JSON) and the
+ * OpenAPI registration come from the same spec, so a documented route always exists and vice versa.
+ */
+export class Routes {
+  constructor(
+    private readonly router: Router,
+    private readonly registry: OpenAPIRegistry,
+    private readonly gate: AuthGate,
+    private readonly basePath: string,
+    /** When set (tests), every response body is parsed with its schema: contract drift fails loudly. */
+    private readonly checkResponses = false,
+  ) {}
+
+  /** An authenticated route requiring `permission`; the handler receives the request context. */
+  add<P extends AnySchema = z.ZodNever, Q extends AnySchema = z.ZodNever, B extends AnySchema = z.ZodNever, R extends AnySchema = z.ZodNever>(
+    spec: RouteSpec<P, Q, B, R> & { permission: Permission },
+    handler: (input: HandlerInput<P, Q, B> & { ctx: RequestContext }) => Promise<Output<R>>,
+  ): void {
+    this.mount(spec, [this.gate.require(spec.permission)], (input) =>
+      handler({ ...input, ctx: input.req.ctx as RequestContext }),
+    );
+  }
+
+  /** A route without authentication (health, the OpenAPI document). */
+  public<P extends AnySchema = z.ZodNever, Q extends AnySchema = z.ZodNever, B extends AnySchema = z.ZodNever, R extends AnySchema = z.ZodNever>(
+    spec: RouteSpec<P, Q, B, R>,
+    handler: (input: HandlerInput<P, Q, B>) => Promise<Output<R>>,
+  ): void {
+    this.mount(spec, [], handler);
+  }
+
+  private mount<P extends AnySchema, Q extends AnySchema, B extends AnySchema, R extends AnySchema>(
+    spec: RouteSpec<P, Q, B, R> & { permission?: Permission },
+    before: RequestHandler[],
+    handler: (input: HandlerInput<P, Q, B>) => Promise<Output<R>>,
+  ): void {
+    this.register(spec);
+    const status = spec.status ?? 200;
+    const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
+    const run: RequestHandler = async (req, res) => {
+      const params = parse(spec.params, req.params, 'path');
+      const query = parse(spec.query, req.query, 'query');
+      const body = parse(spec.body, req.body, 'body');
+      const result = await handler({ params, query, body, req, res } as HandlerInput<P, Q, B>);
+      if (res.headersSent) return;
+      if (status === 204 || result === undefined) {
+        res.status(status).end();
+        return;
+      }
+      if (this.checkResponses && spec.response) {
+        const checked = spec.response.safeParse(result);
+        if (!checked.success) {
+          throw new AppError(500, 'Response does not match its schema', undefined, { cause: checked.error });
+        }
+      }
+      res.status(status).json(result);
+    };
+    this.router[spec.method](expressPath, ...before, run);
+  }
+
+  private register(spec: RouteSpec<AnySchema, AnySchema, AnySchema, AnySchema> & { permission?: Permission }) {
+    const status = spec.status ?? 200;
+    const codes = new Set<number>([500, ...(spec.errors ?? [])]);
+    if (spec.params || spec.query || spec.body) codes.add(400);
+    if (spec.body) codes.add(413);
+    if (spec.permission) {
+      codes.add(401);
+      codes.add(403);
+    }
+    if (spec.params) codes.add(404);
+    const responses: RouteConfig['responses'] = {
+      [status]: {
+        description: spec.responseDescription ?? 'Success',
+        ...(spec.response && status !== 204 ? { content: { 'application/json': { schema: spec.response } } } : {}),
+      },
+    };
+    for (const code of [...codes].sort()) {
+      responses[code] = {
+        description: errorDescriptions[code] ?? 'Error',
+        content: { 'application/json': { schema: code === 401 || code === 403 ? AuthErrorBody : ErrorBody } },
+      };
+    }
+    this.registry.registerPath({
+      method: spec.method,
+      path: this.basePath + spec.path,
+      summary: spec.summary,
+      description: spec.description,
+      tags: spec.tags,
+      security: spec.permission ? [{ ApiKey: [] }] : [],
+      request: {
+        params: spec.params as never,
+        query: spec.query as never,
+        body: spec.body ? { required: true, content: { 'application/json': { schema: spec.body } } } : undefined,
+      },
+      responses,
+      ...(spec.permission ? { 'x-permission': spec.permission } : {}),
+    });
+  }
+}
+
+function parse<S extends AnySchema>(schema: S | undefined, value: unknown, location: Location): unknown {
+  if (!schema) return undefined;
+  if (location === 'body' && value === undefined) {
+    throw fromZodError(
+      new z.ZodError([{ code: 'custom', path: [], message: 'a JSON body is required (Content-Type: application/json)', input: value }]),
+      'body',
+    );
+  }
+  assertStorable(value);
+  const result = schema.safeParse(value);
+  if (!result.success) throw fromZodError(result.error, location);
+  return result.data;
+}

@@ -1,0 +1,24 @@
+import type { ZodError } from 'zod';
+import { BadRequest, type FieldError } from './errors';
+
+export type Location = 'path' | 'query' | 'body';
+
+function join(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+}
+
+/** A 400 whose message and details name every failing field. */
+export function fromZodError(error: ZodError, location: Location): BadRequest {
+  const details: (FieldError & { in: Location })[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        details.push({ field: join([...issue.path, key]), message: 'is not a known field', in: location });
+      }
+      continue;
+    }
+    details.push({ field: join(issue.path) || `(${location})`, message: issue.message, in: location });
+  }
+  const summary = details.map((d) => `${d.field}: ${d.message}`).join('; ');
+  return new BadRequest(`Invalid ${location === 'path' ? 'path' : location}: ${summary}`, details);
+}

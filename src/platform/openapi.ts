@@ -1,0 +1,54 @@
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+
+extendZodWithOpenApi(z);
+
+export { OpenAPIRegistry };
+
+export const ErrorBody = z
+  .object({
+    success: z.literal(false),
+    error: z.string().meta({ description: 'What went wrong, naming the failing fields for a 400' }),
+    status: z.number().int().meta({ description: 'The HTTP status' }),
+    details: z
+      .array(z.object({ field: z.string(), message: z.string(), in: z.enum(['path', 'query', 'body']).optional() }))
+      .optional()
+      .meta({ description: 'For 400: one entry per failing field' }),
+    requestId: z.string().optional(),
+  })
+  .meta({ id: 'Error' });
+
+export const AuthErrorBody = z
+  .object({
+    success: z.literal(false),
+    error: z.string(),
+    code: z.number().int().meta({ description: 'The HTTP status (401 or 403)' }),
+    requestId: z.string().optional(),
+  })
+  .meta({ id: 'AuthError' });
+
+export function createRegistry(): OpenAPIRegistry {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: 'An API key of a user of the organisation (adk_…); it carries that user’s permissions.',
+  });
+  return registry;
+}
+
+export function generateDocument(registry: OpenAPIRegistry, serverUrl: string) {
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'ActionDesk API',
+      version: '1.0.0',
+      description:
+        'Contacts, questionnaire and signing actions, sessions and deep links for an organisation’s advisers ' +
+        'and their CRM/ERP software. Every error body is `{success:false, error, status}`; authentication and ' +
+        'permission failures are `{success:false, error, code}`.',
+    },
+    servers: [{ url: serverUrl }],
+  });
+}
