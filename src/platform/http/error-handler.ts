@@ -1,6 +1,7 @@
 import './request';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
+import { pgErrorCode } from '../db/errors';
 import { AppError, BadRequest, NotFound, PayloadTooLarge, TooManyRequests } from './errors';
 import { fromZodError } from './validation';
 
@@ -10,13 +11,6 @@ interface HttpishError {
   expose?: boolean;
   message?: string;
   limit?: number;
-}
-
-function pgCode(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as never, i++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-  }
-  return undefined;
 }
 
 /** Maps anything thrown on the request path onto an AppError; unknown errors become a bare 500. */
@@ -33,7 +27,7 @@ export function toAppError(err: unknown): AppError {
     case 'charset.unsupported':
       return new AppError(415, e.message ?? 'Unsupported request body encoding');
   }
-  const code = pgCode(err);
+  const code = pgErrorCode(err);
   if (code === '22P05' || code === '22021') return new BadRequest('A value contains characters that cannot be stored');
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     return new AppError(e.status, e.message ?? 'Bad request');

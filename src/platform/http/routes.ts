@@ -38,8 +38,10 @@ interface RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySchem
   status?: 200 | 201 | 204;
   response?: R;
   responseDescription?: string;
-  /** Statuses beyond those implied by the spec (e.g. 409). */
+  /** Error statuses beyond those implied by the spec (e.g. 409), with the standard error body. */
   errors?: number[];
+  /** Other answers with a body of their own (e.g. health's 503). */
+  alsoResponds?: { status: number; description: string; schema: AnySchema }[];
 }
 
 export interface HandlerInput<P extends AnySchema, Q extends AnySchema, B extends AnySchema> {
@@ -133,6 +135,12 @@ export class Routes {
       responses[code] = {
         description: errorDescriptions[code] ?? 'Error',
         content: { 'application/json': { schema: code === 401 || code === 403 ? AuthErrorBody : ErrorBody } },
+      };
+    }
+    for (const other of spec.alsoResponds ?? []) {
+      responses[other.status] = {
+        description: other.description,
+        content: { 'application/json': { schema: other.schema } },
       };
     }
     this.registry.registerPath({

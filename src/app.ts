@@ -1,0 +1,83 @@
+import express, { type Express, Router } from 'express';
+import { pinoHttp } from 'pino-http';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config';
+import { adminRoutes } from './modules/admin/admin.router';
+import { customerRoutes } from './modules/customers/customers.router';
+import { healthRoutes } from './modules/health/health.router';
+import { openapiRoutes } from './modules/openapi/openapi.router';
+import { portfolioRoutes } from './modules/portfolios/portfolios.router';
+import type { Clock } from './platform/clock';
+import type { Database } from './platform/db/database';
+import { ApiKeyAuthenticator, AuthGate } from './platform/http/auth';
+import { errorHandler, unknownRoute } from './platform/http/error-handler';
+import { Routes } from './platform/http/routes';
+import type { Logger } from './platform/logger';
+import { createRegistry } from './platform/openapi';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  /** Parse every response with its schema (tests): a body that drifts from the contract becomes a 500. */
+  checkResponses?: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the HTTP application: middleware, every module's routes, then 404 and the error handler. */
+export function createApp(deps: AppDeps): Express {
+  const { config, database, clock, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId(req, res) {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customSuccessObject: (req, _res, val) => withActor(req as express.Request, val),
+      customErrorObject: (req, _res, _err, val) => withActor(req as express.Request, val),
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, url: req.url, remoteAddress: req.remoteAddress }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(express.json({ limit: config.bodyLimit }));
+
+  const registry = createRegistry();
+  const gate = new AuthGate([new ApiKeyAuthenticator(database, clock, config.authCacheTtlMs)], clock);
+
+  const root = Router();
+  healthRoutes(new Routes(root, registry, gate, '', deps.checkResponses), {
+    database,
+    clock,
+    startedAt: Date.now(),
+  });
+  app.use(root);
+
+  const api = Router();
+  const routes = new Routes(api, registry, gate, '/api/v1', deps.checkResponses);
+  const moduleDeps = { database, clock };
+  customerRoutes(routes, moduleDeps);
+  portfolioRoutes(routes, moduleDeps);
+  adminRoutes(routes, moduleDeps);
+  openapiRoutes(routes, registry, config.baseUrl);
+  app.use('/api/v1', api);
+
+  app.use(unknownRoute);
+  app.use(errorHandler);
+  return app;
+}
+
+function withActor(req: express.Request, val: object) {
+  return { ...val, organisationId: req.ctx?.organisationId, userId: req.ctx?.userId };
+}

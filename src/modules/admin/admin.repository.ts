@@ -1,0 +1,130 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { apiKeys, organisations, users } from '../../db/schema';
+import type { RequestContext } from '../../platform/context';
+import type { Queryable } from '../../platform/db/database';
+import { isId } from '../../platform/ids';
+
+export type UserRow = typeof users.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export function userRepository(q: Queryable, ctx: RequestContext) {
+  const org = eq(users.organisationId, ctx.organisationId);
+  return {
+    async list(): Promise<UserRow[]> {
+      return q.select().from(users).where(org).orderBy(asc(users.createdAt), asc(users.id));
+    },
+    async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<UserRow | undefined> {
+      if (!isId(id)) return undefined;
+      const query = q.select().from(users).where(and(org, eq(users.id, id)));
+      const [row] = opts.forUpdate ? await query.for('update') : await query;
+      return row;
+    },
+    async emailTaken(email: string): Promise<boolean> {
+      const [row] = await q
+        .select({ id: users.id })
+        .from(users)
+        .where(and(org, sql`lower(${users.email}) = lower(${email})`));
+      return row !== undefined;
+    },
+    /** Other active administrators than `exceptId`, locked so two demotions cannot both pass. */
+    async otherActiveAdministrators(exceptId: string): Promise<number> {
+      const rows = await q
+        .select({ id: users.id })
+        .from(users)
+        .where(
+          and(
+            org,
+            eq(users.status, 'active'),
+            sql`'administrator' = ANY(${users.groups})`,
+            sql`${users.id} <> ${exceptId}`,
+          ),
+        )
+        .for('update');
+      return rows.length;
+    },
+    async insert(row: Omit<UserRow, 'organisationId' | 'authVersion'>): Promise<UserRow> {
+      const [created] = await q
+        .insert(users)
+        .values({ ...row, organisationId: ctx.organisationId })
+        .returning();
+      return created!;
+    },
+    /** Any change here may narrow what the user's credentials allow, so auth_version is bumped. */
+    async update(id: string, change: Partial<Pick<UserRow, 'name' | 'groups' | 'status' | 'updatedAt'>>) {
+      const [row] = await q
+        .update(users)
+        .set({ ...change, authVersion: sql`${users.authVersion} + 1` })
+        .where(and(org, eq(users.id, id)))
+        .returning();
+      return row;
+    },
+    async remove(id: string): Promise<boolean> {
+      const rows = await q
+        .delete(users)
+        .where(and(org, eq(users.id, id)))
+        .returning({ id: users.id });
+      return rows.length > 0;
+    },
+  };
+}
+
+export function apiKeyRepository(q: Queryable, ctx: RequestContext) {
+  const org = eq(apiKeys.organisationId, ctx.organisationId);
+  return {
+    async list(filter: { userId?: string; includeRevoked: boolean }): Promise<ApiKeyRow[]> {
+      return q
+        .select()
+        .from(apiKeys)
+        .where(
+          and(
+            org,
+            filter.userId ? eq(apiKeys.userId, filter.userId) : undefined,
+            filter.includeRevoked ? undefined : isNull(apiKeys.revokedAt),
+          ),
+        )
+        .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+    },
+    async find(userId: string, id: string, opts: { forUpdate?: boolean } = {}): Promise<ApiKeyRow | undefined> {
+      if (!isId(id) || !isId(userId)) return undefined;
+      const query = q
+        .select()
+        .from(apiKeys)
+        .where(and(org, eq(apiKeys.userId, userId), eq(apiKeys.id, id)));
+      const [row] = opts.forUpdate ? await query.for('update') : await query;
+      return row;
+    },
+    /** Undefined when the lookup prefix is already taken (about one in 2^47): generate another. */
+    async insert(row: Omit<ApiKeyRow, 'organisationId' | 'lastUsedAt' | 'revokedAt'>): Promise<ApiKeyRow | undefined> {
+      const [created] = await q
+        .insert(apiKeys)
+        .values({ ...row, organisationId: ctx.organisationId })
+        .onConflictDoNothing({ target: apiKeys.prefix })
+        .returning();
+      return created;
+    },
+    async revoke(id: string, at: Date): Promise<ApiKeyRow | undefined> {
+      const [row] = await q
+        .update(apiKeys)
+        .set({ revokedAt: at })
+        .where(and(org, eq(apiKeys.id, id)))
+        .returning();
+      return row;
+    },
+  };
+}
+
+export function organisationRepository(q: Queryable, ctx: RequestContext) {
+  return {
+    async insert(name: string, createdAt: Date) {
+      const [row] = await q
+        .insert(organisations)
+        .values({ id: ctx.organisationId, name, createdAt })
+        .returning();
+      return row!;
+    },
+    async find() {
+      const [row] = await q.select().from(organisations).where(eq(organisations.id, ctx.organisationId));
+      return row;
+    },
+  };
+}

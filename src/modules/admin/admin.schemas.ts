@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { groups } from '../../platform/permissions';
+import { timestamp } from '../../platform/schemas';
+
+export const User = z
+  .object({
+    _id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    kind: z.enum(['staff', 'service']).meta({ description: 'A person, or an account for software (API keys)' }),
+    status: z.enum(['active', 'deactivated']),
+    groups: z.array(z.enum(groups)),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'User' });
+
+export const UserList = z.object({ users: z.array(User), total: z.number().int() }).meta({ id: 'UserList' });
+
+const groupList = z
+  .array(z.enum(groups))
+  .min(1)
+  .max(groups.length)
+  .refine((g) => new Set(g).size === g.length, 'must not repeat a group');
+
+export const CreateUser = z
+  .strictObject({
+    email: z.email({ error: 'must be an e-mail address' }).max(320),
+    name: z.string().trim().min(1).max(200),
+    kind: z.enum(['staff', 'service']).default('staff'),
+    groups: groupList,
+  })
+  .meta({ id: 'CreateUser' });
+
+export const UpdateUser = z
+  .strictObject({ name: z.string().trim().min(1).max(200).optional(), groups: groupList.optional() })
+  .refine((b) => Object.keys(b).length > 0, { message: 'send at least one of name, groups' })
+  .meta({ id: 'UpdateUser' });
+
+export const ApiKey = z
+  .object({
+    _id: z.string(),
+    userId: z.string(),
+    name: z.string(),
+    prefix: z.string().meta({ description: 'The first characters of the key, to recognise it' }),
+    createdAt: timestamp,
+    lastUsedAt: timestamp.nullable().meta({ description: 'Recorded at most once a minute' }),
+    revokedAt: timestamp.nullable(),
+  })
+  .meta({ id: 'ApiKey' });
+
+export const CreatedApiKey = ApiKey.extend({
+  apiKey: z.string().meta({ description: 'The key itself. Shown only in this response; store it now.' }),
+}).meta({ id: 'CreatedApiKey' });
+
+export const ApiKeyList = z.object({ apiKeys: z.array(ApiKey), total: z.number().int() }).meta({ id: 'ApiKeyList' });
+
+export const CreateApiKey = z.strictObject({ name: z.string().trim().min(1).max(200) }).meta({ id: 'CreateApiKey' });
+
+export const ListApiKeysQuery = z.object({
+  userId: z.string().max(200).optional().meta({ description: 'Only keys of this user' }),
+  includeRevoked: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
+
+export type User = z.infer<typeof User>;
+export type CreateUser = z.infer<typeof CreateUser>;
+export type UpdateUser = z.infer<typeof UpdateUser>;
+export type ApiKey = z.infer<typeof ApiKey>;

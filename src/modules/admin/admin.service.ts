@@ -1,0 +1,175 @@
+import type { Clock } from '../../platform/clock';
+import type { RequestContext } from '../../platform/context';
+import { generateApiKey } from '../../platform/crypto/api-keys';
+import type { Database, Tx } from '../../platform/db/database';
+import { isUniqueViolation } from '../../platform/db/errors';
+import { inTenant } from '../../platform/db/tenant';
+import { BadRequest, Conflict, NotFound } from '../../platform/http/errors';
+import { isId, newId } from '../../platform/ids';
+import type { Group } from '../../platform/permissions';
+import { iso } from '../../platform/schemas';
+import { type ApiKeyRow, apiKeyRepository, type UserRow, userRepository } from './admin.repository';
+import type { ApiKey, CreateUser, UpdateUser, User } from './admin.schemas';
+
+export interface AdminDeps {
+  database: Database;
+  clock: Clock;
+}
+
+export function toUser(row: UserRow): User {
+  return {
+    _id: row.id,
+    email: row.email,
+    name: row.name,
+    kind: row.kind,
+    status: row.status,
+    groups: row.groups as Group[],
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+export function toApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    _id: row.id,
+    userId: row.userId,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: iso(row.createdAt),
+    lastUsedAt: row.lastUsedAt ? iso(row.lastUsedAt) : null,
+    revokedAt: row.revokedAt ? iso(row.revokedAt) : null,
+  };
+}
+
+const userNotFound = () => new NotFound('User not found');
+
+async function requireUser(tx: Tx, ctx: RequestContext, id: string, forUpdate = false): Promise<UserRow> {
+  const user = await userRepository(tx, ctx).find(id, { forUpdate });
+  if (!user) throw userNotFound();
+  return user;
+}
+
+/** Refuses a change that would leave the organisation without an active administrator. */
+async function keepAnAdministrator(tx: Tx, ctx: RequestContext, user: UserRow, action: string) {
+  if (user.status !== 'active' || !user.groups.includes('administrator')) return;
+  if ((await userRepository(tx, ctx).otherActiveAdministrators(user.id)) === 0) {
+    throw new Conflict(`Cannot ${action} the organisation's last active administrator`);
+  }
+}
+
+export async function listUsers(deps: AdminDeps, ctx: RequestContext) {
+  const rows = await inTenant(deps.database, ctx, (tx) => userRepository(tx, ctx).list());
+  return { users: rows.map(toUser), total: rows.length };
+}
+
+export async function getUser(deps: AdminDeps, ctx: RequestContext, id: string) {
+  return toUser(await inTenant(deps.database, ctx, (tx) => requireUser(tx, ctx, id)));
+}
+
+export async function createUser(deps: AdminDeps, ctx: RequestContext, input: CreateUser) {
+  const taken = () => new Conflict(`A user with e-mail ${input.email} already exists`, { field: 'email' });
+  try {
+    return await inTenant(deps.database, ctx, async (tx) => {
+      const users = userRepository(tx, ctx);
+      if (await users.emailTaken(input.email)) throw taken();
+      const now = deps.clock.now();
+      const row = await users.insert({
+        id: newId(now.getTime()),
+        email: input.email,
+        name: input.name,
+        kind: input.kind,
+        status: 'active',
+        groups: input.groups,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return toUser(row);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'users_org_email_key')) throw taken();
+    throw err;
+  }
+}
+
+export async function updateUser(deps: AdminDeps, ctx: RequestContext, id: string, input: UpdateUser) {
+  return inTenant(deps.database, ctx, async (tx) => {
+    const user = await requireUser(tx, ctx, id, true);
+    if (input.groups && !input.groups.includes('administrator')) await keepAnAdministrator(tx, ctx, user, 'demote');
+    const row = await userRepository(tx, ctx).update(id, { ...input, updatedAt: deps.clock.now() });
+    return toUser(row!);
+  });
+}
+
+/** Moves a user between active and deactivated; 409 when already there. Takes effect on the next request. */
+export async function setUserStatus(
+  deps: AdminDeps,
+  ctx: RequestContext,
+  id: string,
+  status: 'active' | 'deactivated',
+) {
+  return inTenant(deps.database, ctx, async (tx) => {
+    const user = await requireUser(tx, ctx, id, true);
+    if (user.status === status) {
+      throw new Conflict(`User is already ${status}`, { status: user.status });
+    }
+    if (status === 'deactivated') await keepAnAdministrator(tx, ctx, user, 'deactivate');
+    const row = await userRepository(tx, ctx).update(id, { status, updatedAt: deps.clock.now() });
+    return toUser(row!);
+  });
+}
+
+export async function deleteUser(deps: AdminDeps, ctx: RequestContext, id: string): Promise<void> {
+  await inTenant(deps.database, ctx, async (tx) => {
+    const user = await requireUser(tx, ctx, id, true);
+    if (user.id === ctx.userId) throw new Conflict('You cannot delete your own account');
+    await keepAnAdministrator(tx, ctx, user, 'delete');
+    await userRepository(tx, ctx).remove(id);
+  });
+}
+
+export async function listApiKeys(
+  deps: AdminDeps,
+  ctx: RequestContext,
+  filter: { userId?: string; includeRevoked: boolean },
+) {
+  if (filter.userId !== undefined && !isId(filter.userId)) throw BadRequest.field('userId', 'is not a valid user id');
+  const rows = await inTenant(deps.database, ctx, async (tx) => {
+    if (filter.userId !== undefined) await requireUser(tx, ctx, filter.userId);
+    return apiKeyRepository(tx, ctx).list(filter);
+  });
+  return { apiKeys: rows.map(toApiKey), total: rows.length };
+}
+
+/** Issues a key for a user of the organisation; the key itself is in this answer only. */
+export async function createApiKey(deps: AdminDeps, ctx: RequestContext, userId: string, name: string) {
+  return inTenant(deps.database, ctx, async (tx) => {
+    await requireUser(tx, ctx, userId);
+    return issueApiKey(tx, ctx, userId, name, deps.clock.now());
+  });
+}
+
+export async function issueApiKey(tx: Tx, ctx: RequestContext, userId: string, name: string, now: Date) {
+  for (;;) {
+    const generated = generateApiKey();
+    const row = await apiKeyRepository(tx, ctx).insert({
+      id: newId(now.getTime()),
+      userId,
+      name,
+      prefix: generated.lookupPrefix,
+      secretHash: generated.secretHash,
+      createdAt: now,
+      createdBy: ctx.userId,
+    });
+    if (row) return { ...toApiKey(row), apiKey: generated.key };
+  }
+}
+
+export async function revokeApiKey(deps: AdminDeps, ctx: RequestContext, userId: string, keyId: string) {
+  return inTenant(deps.database, ctx, async (tx) => {
+    const keys = apiKeyRepository(tx, ctx);
+    const key = await keys.find(userId, keyId, { forUpdate: true });
+    if (!key) throw new NotFound('API key not found');
+    if (key.revokedAt) throw new Conflict('API key is already revoked', { revokedAt: iso(key.revokedAt) });
+    return toApiKey((await keys.revoke(key.id, deps.clock.now()))!);
+  });
+}

@@ -1,0 +1,52 @@
+import type { Clock } from '../../platform/clock';
+import { systemContext } from '../../platform/context';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { newId } from '../../platform/ids';
+import { portfolioRepository } from '../portfolios/portfolios.repository';
+import { organisationRepository, userRepository } from './admin.repository';
+import { issueApiKey } from './admin.service';
+
+export interface BootstrapInput {
+  organisation: string;
+  email: string;
+  name?: string;
+}
+
+export interface BootstrapResult {
+  organisationId: string;
+  userId: string;
+  portfolioId: string;
+  apiKey: string;
+}
+
+/** Creates an organisation with an administrator, a default portfolio and the administrator's first key. */
+export async function bootstrapOrganisation(
+  deps: { database: Database; clock: Clock },
+  input: BootstrapInput,
+): Promise<BootstrapResult> {
+  const now = deps.clock.now();
+  const ctx = systemContext(newId(now.getTime()), now);
+  return inTenant(deps.database, ctx, async (tx) => {
+    await organisationRepository(tx, ctx).insert(input.organisation, now);
+    const user = await userRepository(tx, ctx).insert({
+      id: newId(now.getTime()),
+      email: input.email,
+      name: input.name ?? input.email.split('@')[0] ?? input.email,
+      kind: 'staff',
+      status: 'active',
+      groups: ['administrator'],
+      createdAt: now,
+      updatedAt: now,
+    });
+    const portfolio = await portfolioRepository(tx, ctx).insert({
+      id: newId(now.getTime()),
+      name: 'Default',
+      description: 'Contacts created without a portfolio',
+      isDefault: true,
+      createdAt: now,
+    });
+    const key = await issueApiKey(tx, ctx, user.id, 'bootstrap', now);
+    return { organisationId: ctx.organisationId, userId: user.id, portfolioId: portfolio.id, apiKey: key.apiKey };
+  });
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { pageQuery } from '../../platform/pagination';
+import { timestamp } from '../../platform/schemas';
+
+const value = z.string().max(2000);
+const known = {
+  Voornaam: value.meta({ description: 'First name' }),
+  Achternaam: value.meta({ description: 'Last name' }),
+  Email: z.union([z.literal(''), z.email({ error: 'must be an e-mail address' })]).meta({ description: 'E-mail address' }),
+  Telefoon: z
+    .string()
+    .max(50)
+    .regex(/^[+0-9 ()./-]*$/, 'must be a phone number (digits, spaces, + ( ) . / -)')
+    .meta({ description: 'Phone number' }),
+  Straat: value,
+  Huisnummer: value,
+  Postcode: value,
+  Gemeente: value,
+};
+const KNOWN_KEYS = Object.keys(known);
+const MAX_KEYS = 100;
+
+const dataKey = z.string().min(1).max(100);
+
+/** The free-form record: known keys are checked, other string keys are kept as they are. */
+export const CustomerData = z
+  .record(dataKey, z.string())
+  .superRefine((data, ctx) => {
+    const keys = Object.keys(data);
+    if (keys.length > MAX_KEYS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_KEYS} keys are allowed` });
+    for (const key of keys) {
+      const schema = (known as Record<string, z.ZodType>)[key] ?? value;
+      const checked = schema.safeParse(data[key]);
+      if (!checked.success) {
+        for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', path: [key], message: issue.message });
+      }
+    }
+    if (!['Voornaam', 'Achternaam', 'Email'].some((k) => (data[k] ?? '').trim() !== '')) {
+      ctx.addIssue({ code: 'custom', message: 'at least one of Voornaam, Achternaam or Email is required' });
+    }
+  })
+  .meta({
+    id: 'CustomerData',
+    description: `Free-form record of strings. Known keys: ${KNOWN_KEYS.join(', ')} (Email must be an e-mail address). Other keys are kept. At most ${MAX_KEYS} keys.`,
+    example: { Voornaam: 'Jan', Achternaam: 'Peeters', Email: 'jan.peeters@example.be', Gemeente: 'Gent' },
+  });
+
+export const Customer = z
+  .object({
+    _id: z.string(),
+    thirdpartyId: z.string().nullable().meta({ description: 'Reference in the external system; unique per organisation' }),
+    portfolio: z.string().meta({ description: 'Id of the portfolio (contact group)' }),
+    data: z.record(z.string(), z.string()),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Customer' });
+
+export const CustomerList = z
+  .object({ customers: z.array(Customer), total: z.number().int() })
+  .meta({ id: 'CustomerList' });
+
+export const ListCustomersQuery = z.object({
+  search: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'Words matched (case- and accent-insensitive) in first name, last name and e-mail; all must match' }),
+  portfolioId: z.string().max(200).optional().meta({ description: 'Only contacts of this portfolio' }),
+  thirdpartyId: z.string().max(200).optional().meta({ description: 'Only the contact with this external reference' }),
+  ...pageQuery,
+});
+
+const thirdpartyId = z.string().trim().min(1).max(200);
+
+export const CreateCustomer = z
+  .strictObject({
+    portfolioId: z.string().max(200).optional().meta({ description: 'Defaults to the organisation’s default portfolio' }),
+    thirdpartyId: thirdpartyId.optional(),
+    data: CustomerData,
+  })
+  .meta({ id: 'CreateCustomer' });
+
+export const UpdateCustomer = z
+  .strictObject({
+    portfolioId: z.string().max(200).optional(),
+    thirdpartyId: thirdpartyId.nullable().optional().meta({ description: 'null removes the reference' }),
+    data: z
+      .record(dataKey, z.string().nullable())
+      .optional()
+      .meta({ description: 'Merged into the record: a key set to null is removed, other keys are set' }),
+  })
+  .refine((b) => Object.keys(b).length > 0, { message: 'send at least one of portfolioId, thirdpartyId, data' })
+  .meta({ id: 'UpdateCustomer' });
+
+export type Customer = z.infer<typeof Customer>;
+export type ListCustomersQuery = z.infer<typeof ListCustomersQuery>;
+export type CreateCustomer = z.infer<typeof CreateCustomer>;
+export type UpdateCustomer = z.infer<typeof UpdateCustomer>;

@@ -1,0 +1,77 @@
+import type { Server } from 'node:http';
+import { createApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { systemClock } from './platform/clock';
+import type { Database } from './platform/db/database';
+import { DataDirInUseError } from './platform/db/lock';
+import { openConfiguredDatabase } from './platform/db/open';
+import { createLogger, type Logger } from './platform/logger';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`actiondesk: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+  installProcessHooks(logger);
+
+  let database: Database;
+  try {
+    database = await openConfiguredDatabase(config, `server on port ${config.port}`);
+  } catch (err) {
+    if (err instanceof DataDirInUseError) {
+      logger.fatal(err.message);
+      process.stderr.write(`actiondesk: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const app = createApp({ config, database, clock: systemClock, logger });
+  const server: Server = app.listen(config.port, config.host ?? '::', () => {
+    logger.info(
+      { port: config.port, baseUrl: config.baseUrl, database: database.driver },
+      `ActionDesk listening on ${config.baseUrl}`,
+    );
+  });
+  server.keepAliveTimeout = 65_000;
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close(() => {
+      database
+        .close()
+        .catch((err) => logger.error({ err }, 'closing the database failed'))
+        .finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+function installProcessHooks(logger: Logger): void {
+  process.on('unhandledRejection', (reason) => {
+    logger.error({ err: reason }, 'unhandled promise rejection');
+  });
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err }, 'uncaught exception; exiting');
+    process.exit(1);
+  });
+}
+
+main().catch((err) => {
+  process.stderr.write(`actiondesk: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
