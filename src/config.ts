@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import { z } from './platform/zod';
 
 /** Raised when the environment holds a value the service cannot run with; names the variable. */
 export class ConfigError extends Error {

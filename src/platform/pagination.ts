@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /** The one pagination shape (spec part 8): page from 1, limit 1–100, default 25. */
 export const pageQuery = {

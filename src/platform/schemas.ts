@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /** A path id: any string; ids that are malformed, unknown or another organisation's all answer 404. */
 export const idParam = (name: string) =>

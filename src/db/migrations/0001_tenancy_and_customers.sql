@@ -59,8 +59,8 @@ ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_organisation_id_organisations_id
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_user_fk" FOREIGN KEY ("organisation_id","user_id") REFERENCES "public"."users"("organisation_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "portfolios" ADD CONSTRAINT "portfolios_organisation_id_organisations_id_fk" FOREIGN KEY ("organisation_id") REFERENCES "public"."organisations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "users" ADD CONSTRAINT "users_organisation_id_organisations_id_fk" FOREIGN KEY ("organisation_id") REFERENCES "public"."organisations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "customers_org_created_idx" ON "customers" USING btree ("organisation_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "customers_org_portfolio_created_idx" ON "customers" USING btree ("organisation_id","portfolio_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "customers_org_created_idx" ON "customers" USING btree ("organisation_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "customers_org_portfolio_created_idx" ON "customers" USING btree ("organisation_id","portfolio_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE UNIQUE INDEX "customers_org_thirdparty_key" ON "customers" USING btree ("organisation_id","thirdparty_id") WHERE "customers"."thirdparty_id" is not null;--> statement-breakpoint
 CREATE INDEX "customers_org_search_idx" ON "customers" USING gin ("organisation_id","search_text" gin_trgm_ops);--> statement-breakpoint
 CREATE UNIQUE INDEX "api_keys_prefix_key" ON "api_keys" USING btree ("prefix");--> statement-breakpoint

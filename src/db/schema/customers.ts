@@ -25,12 +25,13 @@ export const customers = pgTable(
       columns: [t.organisationId, t.portfolioId],
       foreignColumns: [portfolios.organisationId, portfolios.id],
     }),
-    index('customers_org_created_idx').on(t.organisationId, t.createdAt.desc(), t.id.desc()),
+    // DESC NULLS FIRST is what ORDER BY … DESC means; an index in another null order cannot serve it.
+    index('customers_org_created_idx').on(t.organisationId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('customers_org_portfolio_created_idx').on(
       t.organisationId,
       t.portfolioId,
-      t.createdAt.desc(),
-      t.id.desc(),
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
     ),
     uniqueIndex('customers_org_thirdparty_key')
       .on(t.organisationId, t.thirdpartyId)

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../platform/zod';
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
 import {

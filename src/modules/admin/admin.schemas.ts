@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../platform/zod';
 import { groups } from '../../platform/permissions';
 import { timestamp } from '../../platform/schemas';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../platform/zod';
 import { pageQuery } from '../../platform/pagination';
 import { timestamp } from '../../platform/schemas';
 
@@ -24,7 +24,7 @@ const dataKey = z.string().min(1).max(100);
 
 /** The free-form record: known keys are checked, other string keys are kept as they are. */
 export const CustomerData = z
-  .record(dataKey, z.string())
+  .record(dataKey, z.unknown())
   .superRefine((data, ctx) => {
     const keys = Object.keys(data);
     if (keys.length > MAX_KEYS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_KEYS} keys are allowed` });
@@ -35,10 +35,13 @@ export const CustomerData = z
         for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', path: [key], message: issue.message });
       }
     }
-    if (!['Voornaam', 'Achternaam', 'Email'].some((k) => (data[k] ?? '').trim() !== '')) {
+    if (!['Voornaam', 'Achternaam', 'Email'].some((k) => typeof data[k] === 'string' && data[k].trim() !== '')) {
       ctx.addIssue({ code: 'custom', message: 'at least one of Voornaam, Achternaam or Email is required' });
     }
   })
+  // Every value is checked above (all failures reported at once); the record is strings from here on.
+  .transform((data) => data as Record<string, string>)
+  .openapi({ additionalProperties: { type: 'string' } })
   .meta({
     id: 'CustomerData',
     description: `Free-form record of strings. Known keys: ${KNOWN_KEYS.join(', ')} (Email must be an e-mail address). Other keys are kept. At most ${MAX_KEYS} keys.`,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../platform/zod';
 import type { Clock } from '../../platform/clock';
 import type { Database } from '../../platform/db/database';
 import type { Routes } from '../../platform/http/routes';

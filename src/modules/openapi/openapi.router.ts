@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../platform/zod';
 import type { Routes } from '../../platform/http/routes';
 import { generateDocument, type OpenAPIRegistry } from '../../platform/openapi';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../platform/zod';
 import { timestamp } from '../../platform/schemas';
 
 export const Portfolio = z

@@ -1,6 +1,6 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { Request, RequestHandler, Response, Router } from 'express';
-import { z } from 'zod';
+import { z } from '../zod';
 import './request';
 import type { RequestContext } from '../context';
 import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../openapi';

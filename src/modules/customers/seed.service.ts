@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../platform/clock';
+import { systemContext } from '../../platform/context';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { NotFound } from '../../platform/http/errors';
+import { newId } from '../../platform/ids';
+import { organisationRepository } from '../admin/admin.repository';
+import { portfolioRepository } from '../portfolios/portfolios.repository';
+import { customerRepository } from './customers.repository';
+import { demoContactData } from './demo-data';
+
+const BATCH = 1000;
+
+/** Adds `count` demo contacts to the organisation's default portfolio, in batches of one transaction each. */
+export async function seedContacts(
+  deps: { database: Database; clock: Clock },
+  organisationId: string,
+  count: number,
+  onProgress: (done: number) => void = () => undefined,
+): Promise<{ portfolioId: string; created: number }> {
+  const ctx = systemContext(organisationId, deps.clock.now());
+  const portfolioId = await inTenant(deps.database, ctx, async (tx) => {
+    if (!(await organisationRepository(tx, ctx).find())) throw new NotFound(`Organisation ${organisationId} not found`);
+    const portfolio = await portfolioRepository(tx, ctx).findDefault();
+    if (!portfolio) throw new NotFound(`Organisation ${organisationId} has no default portfolio`);
+    return portfolio.id;
+  });
+  const run = randomBytes(3).toString('hex');
+  let done = 0;
+  while (done < count) {
+    const size = Math.min(BATCH, count - done);
+    const start = done;
+    await inTenant(deps.database, ctx, (tx) => {
+      const base = deps.clock.now().getTime();
+      return customerRepository(tx, ctx).insert(
+        Array.from({ length: size }, (_, i) => {
+          const n = start + i + 1;
+          const at = new Date(base + i);
+          return {
+            id: newId(at.getTime()),
+            portfolioId,
+            thirdpartyId: `seed-${run}-${n}`,
+            data: demoContactData(n),
+            createdAt: at,
+            updatedAt: at,
+          };
+        }),
+      );
+    });
+    done += size;
+    onProgress(done);
+  }
+  return { portfolioId, created: done };
+}

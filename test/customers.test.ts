@@ -1,0 +1,357 @@
+import { sql } from 'drizzle-orm';
+import { Customer, CustomerList } from '../src/modules/customers/customers.schemas';
+import { queryRows } from '../src/platform/db/database';
+import { createOrg, createUserWithKey, type TestOrg, unknownId } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+
+let h: Harness;
+let org: TestOrg;
+let other: TestOrg;
+
+beforeAll(async () => {
+  h = await startHarness();
+  org = await createOrg(h);
+  other = await createOrg(h);
+});
+afterAll(() => h.close());
+
+const post = (key: string, body: unknown) =>
+  h.api().post('/api/v1/customers').set('x-api-key', key).send(body as object);
+
+async function dbCustomer(id: string) {
+  const [row] = await queryRows<{ organisation_id: string; data: Record<string, string>; thirdparty_id: string | null }>(
+    h.database.db,
+    sql`SELECT * FROM customers WHERE id = ${id}`,
+  );
+  return row;
+}
+
+describe('POST /api/v1/customers', () => {
+  it('when the body is valid, then it answers 201 with the stored contact', async () => {
+    const res = await post(org.adminKey, {
+      portfolioId: org.portfolioId,
+      thirdpartyId: 'crm-1',
+      data: { Voornaam: 'Jan', Achternaam: 'Peeters', Email: 'jan@example.be', Lievelingskleur: 'blauw' },
+    });
+    expect(res.status).toBe(201);
+    const body = Customer.parse(res.body);
+    expect(body).toMatchObject({
+      thirdpartyId: 'crm-1',
+      portfolio: org.portfolioId,
+      data: { Voornaam: 'Jan', Achternaam: 'Peeters', Email: 'jan@example.be', Lievelingskleur: 'blauw' },
+      createdAt: '2026-03-02T09:00:00.000Z',
+    });
+    // The database row is not visible without the organisation setting, so read it through the API.
+    const got = await h.api().get(`/api/v1/customers/${body._id}`).set('x-api-key', org.adminKey);
+    expect(got.body).toEqual(body);
+  });
+
+  it('when portfolioId is omitted, then the contact goes to the default portfolio', async () => {
+    const res = await post(org.adminKey, { data: { Achternaam: 'Maes' } });
+    expect(res.status).toBe(201);
+    expect(res.body.portfolio).toBe(org.portfolioId);
+  });
+
+  it('when fields are invalid, then 400 names each of them and nothing is stored', async () => {
+    const before = (await h.api().get('/api/v1/customers').set('x-api-key', org.adminKey)).body.total;
+    const res = await post(org.adminKey, { data: { Email: 'not-an-address', Huisnummer: 12 }, isAdmin: true });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, status: 400 });
+    const fields = res.body.details.map((d: { field: string }) => d.field).sort();
+    expect(fields).toEqual(['data.Email', 'data.Huisnummer', 'isAdmin']);
+    expect(res.body.error).toContain('data.Email');
+    const after = (await h.api().get('/api/v1/customers').set('x-api-key', org.adminKey)).body.total;
+    expect(after).toBe(before);
+  });
+
+  it('when no name or e-mail is given, then 400 says one is required', async () => {
+    const res = await post(org.adminKey, { data: { Gemeente: 'Gent' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/at least one of Voornaam, Achternaam or Email/);
+  });
+
+  it('when data is missing, then 400 names data', async () => {
+    const res = await post(org.adminKey, { thirdpartyId: 'x' });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([expect.objectContaining({ field: 'data' })]);
+  });
+
+  it('when the portfolio belongs to another organisation, then 400 names portfolioId', async () => {
+    const res = await post(org.adminKey, { portfolioId: other.portfolioId, data: { Voornaam: 'X' } });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ field: 'portfolioId', message: 'is not a portfolio of this organisation' }]);
+  });
+
+  it('when the thirdpartyId is already used, then 409 points at the existing contact', async () => {
+    const first = await post(org.adminKey, { thirdpartyId: 'dup-1', data: { Voornaam: 'A' } });
+    const second = await post(org.adminKey, { thirdpartyId: 'dup-1', data: { Voornaam: 'B' } });
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ success: false, status: 409, details: { customerId: first.body._id } });
+    // Another organisation may use the same reference.
+    expect((await post(other.adminKey, { thirdpartyId: 'dup-1', data: { Voornaam: 'C' } })).status).toBe(201);
+  });
+
+  it('when the user may only read, then 403 in the auth error shape', async () => {
+    const reader = await createUserWithKey(h, org, ['read-only']);
+    const res = await post(reader.key, { data: { Voornaam: 'X' } });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      success: false,
+      error: "Permission 'create' is required; the user's groups do not grant it",
+      code: 403,
+      requestId: expect.any(String),
+    });
+  });
+
+  it('when no key is sent, then 401', async () => {
+    const res = await h.api().post('/api/v1/customers').send({ data: { Voornaam: 'X' } });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ success: false, code: 401 });
+  });
+});
+
+describe('GET /api/v1/customers', () => {
+  let listOrg: TestOrg;
+  const people = [
+    { Voornaam: 'Élodie', Achternaam: 'Dubois', Email: 'elodie@example.be' },
+    { Voornaam: 'elodie', Achternaam: 'Lefèvre', Email: 'e.lefevre@example.be' },
+    { Voornaam: 'Jan', Achternaam: 'Peeters', Email: 'JAN.P@Example.be' },
+    { Voornaam: 'Zoë', Achternaam: 'Janssens', Email: 'zoe@example.be' },
+    { Voornaam: 'Bram', Achternaam: 'Maes', Email: 'bram_100@example.be' },
+  ];
+  const ids: string[] = [];
+  let second: string;
+
+  beforeAll(async () => {
+    listOrg = await createOrg(h);
+    second = (
+      await h.api().post('/api/v1/portfolios').set('x-api-key', listOrg.adminKey).send({ name: 'Tweede' })
+    ).body._id;
+    for (const [i, data] of people.entries()) {
+      h.clock.advance(1000);
+      const res = await post(listOrg.adminKey, {
+        data,
+        thirdpartyId: `tp-${i}`,
+        portfolioId: i === 3 ? second : undefined,
+      });
+      ids.push(res.body._id);
+    }
+  });
+
+  const list = (query: string, key = listOrg.adminKey) =>
+    h.api().get(`/api/v1/customers${query}`).set('x-api-key', key);
+
+  it('when called plainly, then it answers the newest first with the total', async () => {
+    const res = await list('');
+    expect(res.status).toBe(200);
+    const body = CustomerList.parse(res.body);
+    expect(body.total).toBe(5);
+    expect(body.customers.map((c) => c._id)).toEqual([...ids].reverse());
+  });
+
+  it('when paginated, then pages do not overlap and keep the total', async () => {
+    const p1 = await list('?limit=2&page=1');
+    const p3 = await list('?limit=2&page=3');
+    expect(p1.body.customers.map((c: { _id: string }) => c._id)).toEqual([ids[4], ids[3]]);
+    expect(p3.body.customers.map((c: { _id: string }) => c._id)).toEqual([ids[0]]);
+    expect(p3.body.total).toBe(5);
+  });
+
+  it('when searching, then case and accents are ignored over first name, last name and e-mail', async () => {
+    const names = async (q: string) =>
+      (await list(`?search=${encodeURIComponent(q)}`)).body.customers.map((c: { data: { Achternaam: string } }) => c.data.Achternaam).sort();
+    expect(await names('ELODIE')).toEqual(['Dubois', 'Lefèvre']);
+    expect(await names('lefevre')).toEqual(['Lefèvre']);
+    expect(await names('zoe')).toEqual(['Janssens']);
+    expect(await names('jan')).toEqual(['Janssens', 'Peeters']);
+    expect(await names('jan peeters')).toEqual(['Peeters']);
+    expect(await names('jan.p@example')).toEqual(['Peeters']);
+    // LIKE wildcards in the search are matched literally.
+    expect(await names('_100')).toEqual(['Maes']);
+    expect(await names('_')).toEqual(['Maes']);
+    expect(await names('%')).toEqual([]);
+    expect(await names('Gent')).toEqual([]);
+    const res = await list('?search=elodie&limit=1');
+    expect(res.body.total).toBe(2);
+    expect(res.body.customers).toHaveLength(1);
+  });
+
+  it('when filtering on a portfolio, then only its contacts and their count are returned', async () => {
+    const res = await list(`?portfolioId=${second}`);
+    expect(res.body.total).toBe(1);
+    expect(res.body.customers.map((c: { _id: string }) => c._id)).toEqual([ids[3]]);
+    const other = await list(`?portfolioId=${listOrg.portfolioId}`);
+    expect(other.body.total).toBe(4);
+  });
+
+  it('when looking up a thirdpartyId, then exactly that contact is returned', async () => {
+    const res = await list('?thirdpartyId=tp-2');
+    expect(res.body).toMatchObject({ total: 1, customers: [{ _id: ids[2], thirdpartyId: 'tp-2' }] });
+    expect((await list('?thirdpartyId=nope')).body).toEqual({ customers: [], total: 0 });
+  });
+
+  it.each([
+    ['?limit=0', 'limit'],
+    ['?limit=101', 'limit'],
+    ['?limit=abc', 'limit'],
+    ['?page=0', 'page'],
+    ['?portfolioId=not-an-id', 'portfolioId'],
+  ])('when the query is %s, then 400 names %s', async (query, field) => {
+    const res = await list(query);
+    expect(res.status).toBe(400);
+    expect(res.body.details[0].field).toBe(field);
+    expect(res.body.error).toContain(field);
+  });
+
+  it('when another organisation lists, then it sees none of these contacts', async () => {
+    const res = await list(`?thirdpartyId=tp-2`, other.adminKey);
+    expect(res.body).toEqual({ customers: [], total: 0 });
+    const byPortfolio = await list(`?portfolioId=${second}`, other.adminKey);
+    expect(byPortfolio.body).toEqual({ customers: [], total: 0 });
+  });
+
+  it('when contacts are moved or deleted, then the totals follow', async () => {
+    await h.api().patch(`/api/v1/customers/${ids[0]}`).set('x-api-key', listOrg.adminKey).send({ portfolioId: second });
+    expect((await list(`?portfolioId=${second}`)).body.total).toBe(2);
+    expect((await list(`?portfolioId=${listOrg.portfolioId}`)).body.total).toBe(3);
+    await h.api().delete(`/api/v1/customers/${ids[0]}`).set('x-api-key', listOrg.adminKey);
+    expect((await list(`?portfolioId=${second}`)).body.total).toBe(1);
+    expect((await list('')).body.total).toBe(4);
+  });
+
+  it('when the plan is inspected, then pages and searches are served by organisation-first indexes', async () => {
+    const plan = async (query: string) => {
+      const rows = await h.database.db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT set_config('app.organisation_id', ${listOrg.organisationId}, true)`);
+        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+        if (!query.includes('LIKE')) {
+          await tx.execute(sql`SET LOCAL enable_bitmapscan = off`);
+          await tx.execute(sql`SET LOCAL enable_sort = off`);
+        }
+        return queryRows<{ 'QUERY PLAN': string }>(tx, sql.raw(`EXPLAIN ${query}`));
+      });
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    };
+    const org = `organisation_id = '${listOrg.organisationId}'`;
+    expect(await plan(`SELECT * FROM customers WHERE ${org} ORDER BY created_at DESC, id DESC LIMIT 25 OFFSET 50`)).toContain(
+      'customers_org_created_idx',
+    );
+    expect(
+      await plan(`SELECT * FROM customers WHERE ${org} AND portfolio_id = '${second}' ORDER BY created_at DESC, id DESC LIMIT 25`),
+    ).toContain('customers_org_portfolio_created_idx');
+    const search = await plan(`SELECT count(*) FROM customers WHERE ${org} AND search_text LIKE '%peeters%'`);
+    expect(search).not.toContain('Seq Scan');
+    expect(search).toMatch(/Index Scan on customers_org_/);
+    // Which index wins on a tiny table is a costing matter; the trigram index must exist, organisation first.
+    const [gin] = await queryRows<{ indexdef: string }>(
+      h.database.db,
+      sql`SELECT indexdef FROM pg_indexes WHERE indexname = 'customers_org_search_idx'`,
+    );
+    expect(gin?.indexdef).toContain('USING gin (organisation_id, search_text gin_trgm_ops)');
+  });
+});
+
+describe('GET /api/v1/customers/{id}', () => {
+  it('when the id is unknown, malformed or another organisation’s, then 404 with the same body', async () => {
+    const mine = await post(org.adminKey, { data: { Voornaam: 'Mine' } });
+    for (const [key, id] of [
+      [org.adminKey, unknownId],
+      [org.adminKey, 'not-an-id'],
+      [other.adminKey, mine.body._id],
+    ]) {
+      const res = await h.api().get(`/api/v1/customers/${id}`).set('x-api-key', key as string);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ success: false, error: 'Customer not found', status: 404, requestId: expect.any(String) });
+    }
+  });
+
+  it('when there is no key, then 401', async () => {
+    expect((await h.api().get(`/api/v1/customers/${unknownId}`)).status).toBe(401);
+  });
+});
+
+describe('PATCH /api/v1/customers/{id}', () => {
+  it('when data is sent, then keys are merged and null removes a key', async () => {
+    const created = await post(org.adminKey, { data: { Voornaam: 'Ann', Achternaam: 'Claes', Gemeente: 'Gent', Postcode: '9000' } });
+    h.clock.advance(60_000);
+    const res = await h
+      .api()
+      .patch(`/api/v1/customers/${created.body._id}`)
+      .set('x-api-key', org.adminKey)
+      .send({ data: { Gemeente: 'Leuven', Postcode: null, Email: 'ann@example.be' }, thirdpartyId: 'crm-ann' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ Voornaam: 'Ann', Achternaam: 'Claes', Gemeente: 'Leuven', Email: 'ann@example.be' });
+    expect(res.body.thirdpartyId).toBe('crm-ann');
+    expect(Date.parse(res.body.updatedAt) - Date.parse(res.body.createdAt)).toBe(60_000);
+    // Search follows the new e-mail.
+    const found = await h.api().get('/api/v1/customers?search=ann@example').set('x-api-key', org.adminKey);
+    expect(found.body.customers.map((c: { _id: string }) => c._id)).toContain(created.body._id);
+  });
+
+  it('when the merged record is invalid, then 400 names the field and nothing changes', async () => {
+    const created = await post(org.adminKey, { data: { Voornaam: 'Bo' } });
+    const res = await h
+      .api()
+      .patch(`/api/v1/customers/${created.body._id}`)
+      .set('x-api-key', org.adminKey)
+      .send({ data: { Voornaam: null, Email: 'bad' } });
+    expect(res.status).toBe(400);
+    expect(res.body.details.map((d: { field: string }) => d.field)).toContain('data.Email');
+    const got = await h.api().get(`/api/v1/customers/${created.body._id}`).set('x-api-key', org.adminKey);
+    expect(got.body.data).toEqual({ Voornaam: 'Bo' });
+  });
+
+  it('when the body is empty, then 400', async () => {
+    const created = await post(org.adminKey, { data: { Voornaam: 'Cy' } });
+    const res = await h.api().patch(`/api/v1/customers/${created.body._id}`).set('x-api-key', org.adminKey).send({});
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/at least one of portfolioId, thirdpartyId, data/);
+  });
+
+  it('when the contact is another organisation’s, then 404 and it is unchanged', async () => {
+    const created = await post(org.adminKey, { data: { Voornaam: 'Dee' } });
+    const res = await h
+      .api()
+      .patch(`/api/v1/customers/${created.body._id}`)
+      .set('x-api-key', other.adminKey)
+      .send({ data: { Voornaam: 'Hacked' } });
+    expect(res.status).toBe(404);
+    const got = await h.api().get(`/api/v1/customers/${created.body._id}`).set('x-api-key', org.adminKey);
+    expect(got.body.data.Voornaam).toBe('Dee');
+  });
+
+  it('when the user may only read, then 403', async () => {
+    const reader = await createUserWithKey(h, org, ['read-only']);
+    const res = await h.api().patch(`/api/v1/customers/${unknownId}`).set('x-api-key', reader.key).send({ data: {} });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe('DELETE /api/v1/customers/{id}', () => {
+  it('when deleted, then 204 and the contact is gone', async () => {
+    const created = await post(org.adminKey, { data: { Voornaam: 'Gone' } });
+    const res = await h.api().delete(`/api/v1/customers/${created.body._id}`).set('x-api-key', org.adminKey);
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+    expect(await dbCustomer(created.body._id)).toBeUndefined();
+    const again = await h.api().delete(`/api/v1/customers/${created.body._id}`).set('x-api-key', org.adminKey);
+    expect(again.status).toBe(404);
+  });
+
+  it('when an adviser deletes, then 403: deleting needs the delete permission', async () => {
+    const adviser = await createUserWithKey(h, org, ['adviser']);
+    const created = await post(adviser.key, { data: { Voornaam: 'Kept' } });
+    expect(created.status).toBe(201);
+    const res = await h.api().delete(`/api/v1/customers/${created.body._id}`).set('x-api-key', adviser.key);
+    expect(res.status).toBe(403);
+    const manager = await createUserWithKey(h, org, ['file manager']);
+    expect((await h.api().delete(`/api/v1/customers/${created.body._id}`).set('x-api-key', manager.key)).status).toBe(204);
+  });
+
+  it('when another organisation deletes, then 404 and the contact stays', async () => {
+    const created = await post(org.adminKey, { data: { Voornaam: 'Stays' } });
+    const res = await h.api().delete(`/api/v1/customers/${created.body._id}`).set('x-api-key', other.adminKey);
+    expect(res.status).toBe(404);
+    expect((await h.api().get(`/api/v1/customers/${created.body._id}`).set('x-api-key', org.adminKey)).status).toBe(200);
+  });
+});
