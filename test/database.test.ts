@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { systemContext } from '../src/platform/context';
+import { APP_ROLE, openDatabase, queryRows } from '../src/platform/db/database';
+import { DataDirInUseError } from '../src/platform/db/lock';
+import { inTenant } from '../src/platform/db/tenant';
+import { createOrg, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+
+let h: Harness;
+let org: TestOrg;
+
+beforeAll(async () => {
+  h = await startHarness();
+  org = await createOrg(h);
+  await h.api().post('/api/v1/customers').set('x-api-key', org.adminKey).send({ data: { Voornaam: 'Row' } });
+});
+afterAll(() => h.close());
+
+const tenantTables = ['organisations', 'users', 'api_keys', 'portfolios', 'customers'];
+
+describe('row-level security', () => {
+  it('when a query runs without the organisation setting, then it sees no rows at all', async () => {
+    for (const table of tenantTables) {
+      const [row] = await queryRows<{ n: string }>(h.database.db, sql.raw(`SELECT count(*) AS n FROM ${table}`));
+      expect({ table, n: Number(row?.n) }).toEqual({ table, n: 0 });
+    }
+  });
+
+  it('when the organisation is set, then only its rows are visible', async () => {
+    const other = await createOrg(h);
+    const seen = await inTenant(h.database, systemContext(org.organisationId), (tx) =>
+      queryRows<{ organisation_id: string }>(tx, sql`SELECT DISTINCT organisation_id FROM users`),
+    );
+    expect(seen.map((r) => r.organisation_id)).toEqual([org.organisationId]);
+    expect(seen.map((r) => r.organisation_id)).not.toContain(other.organisationId);
+  });
+
+  it('when a write names another organisation, then the policy refuses it', async () => {
+    const other = await createOrg(h);
+    const attempt = inTenant(h.database, systemContext(org.organisationId), (tx) =>
+      tx.execute(
+        sql`INSERT INTO portfolios (id, organisation_id, name, created_at) VALUES (gen_random_uuid(), ${other.organisationId}, 'x', now())`,
+      ),
+    );
+    await expect(attempt).rejects.toThrow();
+  });
+
+  it('when the app works, then it is neither superuser nor table owner, and every tenant table has a policy', async () => {
+    const [me] = await queryRows<{ current_user: string; rolsuper: boolean; rolbypassrls: boolean }>(
+      h.database.db,
+      sql`SELECT current_user, r.rolsuper, r.rolbypassrls FROM pg_roles r WHERE r.rolname = current_user`,
+    );
+    expect(me).toEqual({ current_user: APP_ROLE, rolsuper: false, rolbypassrls: false });
+    const tables = await queryRows<{ tablename: string; tableowner: string; rowsecurity: boolean; policies: string }>(
+      h.database.db,
+      sql`SELECT t.tablename, t.tableowner, t.rowsecurity,
+                 (SELECT count(*) FROM pg_policies p WHERE p.tablename = t.tablename)::text AS policies
+          FROM pg_tables t
+          WHERE t.schemaname = 'public'
+            AND (t.tablename = 'organisations' OR EXISTS (
+              SELECT 1 FROM information_schema.columns c
+              WHERE c.table_schema = 'public' AND c.table_name = t.tablename AND c.column_name = 'organisation_id'))`,
+    );
+    expect(tables.map((t) => t.tablename).sort()).toEqual([...tenantTables].sort());
+    for (const t of tables) {
+      expect({ table: t.tablename, rls: t.rowsecurity, policies: Number(t.policies) }).toEqual({
+        table: t.tablename,
+        rls: true,
+        policies: 1,
+      });
+      expect(t.tableowner).not.toBe(APP_ROLE);
+    }
+  });
+});
+
+describe('embedded data directory', () => {
+  it('when a second process-level open targets the same DATA_DIR, then it gets a clear error and the data stays intact', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-lock-'));
+    const dataDir = path.join(dir, 'pgdata');
+    const first = await openDatabase({ kind: 'embedded', dataDir, purpose: 'first' });
+    try {
+      await first.db.transaction(async (tx) => {
+        await tx.execute(sql`SELECT set_config('app.organisation_id', '01900000-0000-7000-8000-000000000001', true)`);
+        await tx.execute(
+          sql`INSERT INTO organisations (id, name, created_at) VALUES ('01900000-0000-7000-8000-000000000001', 'Kept', now())`,
+        );
+      });
+      // The lock file names this (live) process; a second opener must refuse rather than share the files.
+      fs.writeFileSync(path.join(dir, 'actiondesk.lock'), JSON.stringify({ pid: process.ppid, purpose: 'server on port 3000' }));
+      const second = openDatabase({ kind: 'embedded', dataDir, purpose: 'second' });
+      await expect(second).rejects.toThrow(DataDirInUseError);
+      await expect(second).rejects.toThrow(/in use by process \d+ \(server on port 3000\)/);
+      fs.writeFileSync(path.join(dir, 'actiondesk.lock'), JSON.stringify({ pid: process.pid, purpose: 'first' }));
+    } finally {
+      await first.close();
+    }
+    expect(fs.existsSync(path.join(dir, 'actiondesk.lock'))).toBe(false);
+    // A lock left by a process that has gone is taken over, and the data written before is all there.
+    fs.writeFileSync(path.join(dir, 'actiondesk.lock'), JSON.stringify({ pid: 999_999_999, purpose: 'crashed' }));
+    const reopened = await openDatabase({ kind: 'embedded', dataDir, purpose: 'reopen' });
+    try {
+      const names = await inTenant(reopened, systemContext('01900000-0000-7000-8000-000000000001'), (tx) =>
+        queryRows<{ name: string }>(tx, sql`SELECT name FROM organisations`),
+      );
+      expect(names).toEqual([{ name: 'Kept' }]);
+    } finally {
+      await reopened.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
