@@ -4,7 +4,12 @@ const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { target: 'es2022' }, module: { type: 'commonjs', ignoreDynamic: true } },
+    ],
+  },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   // Each test file boots its own embedded PostgreSQL (several seconds of WebAssembly start-up).
   testTimeout: 60_000,

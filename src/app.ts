@@ -1,6 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import express, { type Express, Router } from 'express';
 import { pinoHttp } from 'pino-http';
-import { randomUUID } from 'node:crypto';
 import type { Config } from './config';
 import { adminRoutes } from './modules/admin/admin.router';
 import { customerRoutes } from './modules/customers/customers.router';

@@ -30,19 +30,39 @@ describe('admin: users', () => {
     });
     expect(res.status).toBe(201);
     const user = User.parse(res.body);
-    expect(user).toMatchObject({ email: 'Sam@Example.test', name: 'Sam', kind: 'service', status: 'active', groups: ['adviser'] });
+    expect(user).toMatchObject({
+      email: 'Sam@Example.test',
+      name: 'Sam',
+      kind: 'service',
+      status: 'active',
+      groups: ['adviser'],
+    });
     const list = UserList.parse((await as(org.adminKey).get('/users')).body);
     expect(list.users.map((u) => u._id)).toContain(user._id);
     expect(list.users.map((u) => u._id)).toContain(org.adminId);
-    const dup = await as(org.adminKey).post('/users', { email: 'sam@example.test', name: 'Sam 2', groups: ['adviser'] });
+    const dup = await as(org.adminKey).post('/users', {
+      email: 'sam@example.test',
+      name: 'Sam 2',
+      groups: ['adviser'],
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.error).toMatch(/already exists/);
   });
 
   it('when the input is invalid, then 400 names the fields', async () => {
-    const res = await as(org.adminKey).post('/users', { email: 'nope', name: '', groups: ['superuser'], role: 'x' });
+    const res = await as(org.adminKey).post('/users', {
+      email: 'nope',
+      name: '',
+      groups: ['superuser'],
+      role: 'x',
+    });
     expect(res.status).toBe(400);
-    expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['email', 'groups[0]', 'name', 'role']);
+    expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'email',
+      'groups[0]',
+      'name',
+      'role',
+    ]);
   });
 
   it('when a non-administrator calls, then 403; without a key, 401', async () => {
@@ -75,7 +95,9 @@ describe('admin: users', () => {
   it('when the last active administrator would be deactivated, demoted or deleted, then 409', async () => {
     const solo = await createOrg(h);
     expect((await as(solo.adminKey).post(`/users/${solo.adminId}/deactivate`)).status).toBe(409);
-    expect((await as(solo.adminKey).patch(`/users/${solo.adminId}`, { groups: ['adviser'] })).status).toBe(409);
+    expect((await as(solo.adminKey).patch(`/users/${solo.adminId}`, { groups: ['adviser'] })).status).toBe(
+      409,
+    );
     const second = await createUserWithKey(h, solo, ['administrator']);
     expect((await as(second.key).delete(`/users/${solo.adminId}`)).status).toBe(204);
     const last = await as(second.key).post(`/users/${second.userId}/deactivate`);
@@ -85,7 +107,10 @@ describe('admin: users', () => {
 
   it('when a user changes name and groups, then the answer shows them', async () => {
     const u = await createUserWithKey(h, org, ['read-only']);
-    const res = await as(org.adminKey).patch(`/users/${u.userId}`, { name: 'Renamed', groups: ['adviser', 'file manager'] });
+    const res = await as(org.adminKey).patch(`/users/${u.userId}`, {
+      name: 'Renamed',
+      groups: ['adviser', 'file manager'],
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'Renamed', groups: ['adviser', 'file manager'] });
     expect((await as(org.adminKey).patch(`/users/${u.userId}`, {})).status).toBe(400);
@@ -114,7 +139,9 @@ describe('admin: API keys', () => {
     expect(res.status).toBe(200);
     expect(res.body.revokedAt).toBe(h.clock.now().toISOString());
     expect((await as(org.adminKey).get(`/apikeys?userId=${u.userId}`)).body.total).toBe(0);
-    expect((await as(org.adminKey).get(`/apikeys?userId=${u.userId}&includeRevoked=true`)).body.total).toBe(1);
+    expect((await as(org.adminKey).get(`/apikeys?userId=${u.userId}&includeRevoked=true`)).body.total).toBe(
+      1,
+    );
     expect((await as(org.adminKey).delete(`/users/${u.userId}/apikeys/${u.keyId}`)).status).toBe(409);
   });
 
@@ -137,7 +164,9 @@ describe('admin: API keys', () => {
 
   it('when a non-administrator manages keys, then 403', async () => {
     const adviser = await createUserWithKey(h, org, ['adviser']);
-    expect((await as(adviser.key).post(`/users/${adviser.userId}/apikeys`, { name: 'mine' })).status).toBe(403);
+    expect((await as(adviser.key).post(`/users/${adviser.userId}/apikeys`, { name: 'mine' })).status).toBe(
+      403,
+    );
     expect((await as(adviser.key).get('/apikeys')).status).toBe(403);
   });
 });

@@ -17,7 +17,12 @@ const list = (key?: string) => {
   const r = h.api().get('/api/v1/customers');
   return key === undefined ? r : r.set('x-api-key', key);
 };
-const authError = (error: string, code: number) => ({ success: false, error, code, requestId: expect.any(String) });
+const authError = (error: string, code: number) => ({
+  success: false,
+  error,
+  code,
+  requestId: expect.any(String),
+});
 
 async function keyRow(keyId: string) {
   // Read as the owner would: through the tenant setting, since the app role sees nothing without it.
@@ -48,7 +53,9 @@ describe('x-api-key authentication', () => {
   it('when no key is sent, then 401 in the auth error shape', async () => {
     const res = await list();
     expect(res.status).toBe(401);
-    expect(res.body).toEqual(authError('Missing credentials: send your API key in the x-api-key header', 401));
+    expect(res.body).toEqual(
+      authError('Missing credentials: send your API key in the x-api-key header', 401),
+    );
   });
 
   it('when the key is unknown, then 401', async () => {
@@ -82,7 +89,10 @@ describe('x-api-key authentication', () => {
   it('when the user is deactivated, then the very next request is refused with 403, and reactivation restores access', async () => {
     const user = await createUserWithKey(h, org, ['adviser']);
     expect((await list(user.key)).status).toBe(200); // now cached
-    const off = await h.api().post(`/api/v1/admin/users/${user.userId}/deactivate`).set('x-api-key', org.adminKey);
+    const off = await h
+      .api()
+      .post(`/api/v1/admin/users/${user.userId}/deactivate`)
+      .set('x-api-key', org.adminKey);
     expect(off.body.status).toBe('deactivated');
     const res = await list(user.key);
     expect(res.status).toBe(403);
@@ -110,7 +120,9 @@ describe('x-api-key authentication', () => {
   it('when the key’s user is deleted, then 401', async () => {
     const user = await createUserWithKey(h, org, ['adviser']);
     expect((await list(user.key)).status).toBe(200);
-    expect((await h.api().delete(`/api/v1/admin/users/${user.userId}`).set('x-api-key', org.adminKey)).status).toBe(204);
+    expect(
+      (await h.api().delete(`/api/v1/admin/users/${user.userId}`).set('x-api-key', org.adminKey)).status,
+    ).toBe(204);
     const res = await list(user.key);
     expect(res.status).toBe(401);
     expect(res.body.code).toBe(401);
@@ -118,9 +130,18 @@ describe('x-api-key authentication', () => {
 
   it('when the user loses a group, then the next request needing it is refused', async () => {
     const user = await createUserWithKey(h, org, ['adviser']);
-    const create = () => h.api().post('/api/v1/customers').set('x-api-key', user.key).send({ data: { Voornaam: 'Q' } });
+    const create = () =>
+      h
+        .api()
+        .post('/api/v1/customers')
+        .set('x-api-key', user.key)
+        .send({ data: { Voornaam: 'Q' } });
     expect((await create()).status).toBe(201);
-    await h.api().patch(`/api/v1/admin/users/${user.userId}`).set('x-api-key', org.adminKey).send({ groups: ['read-only'] });
+    await h
+      .api()
+      .patch(`/api/v1/admin/users/${user.userId}`)
+      .set('x-api-key', org.adminKey)
+      .send({ groups: ['read-only'] });
     const res = await create();
     expect(res.status).toBe(403);
     expect(res.body.error).toBe("Permission 'create' is required; the user's groups do not grant it");

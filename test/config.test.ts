@@ -16,11 +16,15 @@ describe('configuration', () => {
 
   it('when PORT is set, then BASE_URL follows it unless given', () => {
     expect(loadConfig({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
-    expect(loadConfig({ PORT: '8080', BASE_URL: 'https://desk.example.com' }).baseUrl).toBe('https://desk.example.com');
+    expect(loadConfig({ PORT: '8080', BASE_URL: 'https://desk.example.com' }).baseUrl).toBe(
+      'https://desk.example.com',
+    );
   });
 
   it('when DATABASE_URL is set, then the server database is used with the pool size', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/db', DATABASE_POOL_SIZE: '7' }).database).toEqual({
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://u:p@localhost/db', DATABASE_POOL_SIZE: '7' }).database,
+    ).toEqual({
       kind: 'server',
       url: 'postgres://u:p@localhost/db',
       poolSize: 7,

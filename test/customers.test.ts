@@ -16,13 +16,18 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const post = (key: string, body: unknown) =>
-  h.api().post('/api/v1/customers').set('x-api-key', key).send(body as object);
+  h
+    .api()
+    .post('/api/v1/customers')
+    .set('x-api-key', key)
+    .send(body as object);
 
 async function dbCustomer(id: string) {
-  const [row] = await queryRows<{ organisation_id: string; data: Record<string, string>; thirdparty_id: string | null }>(
-    h.database.db,
-    sql`SELECT * FROM customers WHERE id = ${id}`,
-  );
+  const [row] = await queryRows<{
+    organisation_id: string;
+    data: Record<string, string>;
+    thirdparty_id: string | null;
+  }>(h.database.db, sql`SELECT * FROM customers WHERE id = ${id}`);
   return row;
 }
 
@@ -54,7 +59,10 @@ describe('POST /api/v1/customers', () => {
 
   it('when fields are invalid, then 400 names each of them and nothing is stored', async () => {
     const before = (await h.api().get('/api/v1/customers').set('x-api-key', org.adminKey)).body.total;
-    const res = await post(org.adminKey, { data: { Email: 'not-an-address', Huisnummer: 12 }, isAdmin: true });
+    const res = await post(org.adminKey, {
+      data: { Email: 'not-an-address', Huisnummer: 12 },
+      isAdmin: true,
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, status: 400 });
     const fields = res.body.details.map((d: { field: string }) => d.field).sort();
@@ -79,14 +87,20 @@ describe('POST /api/v1/customers', () => {
   it('when the portfolio belongs to another organisation, then 400 names portfolioId', async () => {
     const res = await post(org.adminKey, { portfolioId: other.portfolioId, data: { Voornaam: 'X' } });
     expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([{ field: 'portfolioId', message: 'is not a portfolio of this organisation' }]);
+    expect(res.body.details).toEqual([
+      { field: 'portfolioId', message: 'is not a portfolio of this organisation' },
+    ]);
   });
 
   it('when the thirdpartyId is already used, then 409 points at the existing contact', async () => {
     const first = await post(org.adminKey, { thirdpartyId: 'dup-1', data: { Voornaam: 'A' } });
     const second = await post(org.adminKey, { thirdpartyId: 'dup-1', data: { Voornaam: 'B' } });
     expect(second.status).toBe(409);
-    expect(second.body).toMatchObject({ success: false, status: 409, details: { customerId: first.body._id } });
+    expect(second.body).toMatchObject({
+      success: false,
+      status: 409,
+      details: { customerId: first.body._id },
+    });
     // Another organisation may use the same reference.
     expect((await post(other.adminKey, { thirdpartyId: 'dup-1', data: { Voornaam: 'C' } })).status).toBe(201);
   });
@@ -104,7 +118,10 @@ describe('POST /api/v1/customers', () => {
   });
 
   it('when no key is sent, then 401', async () => {
-    const res = await h.api().post('/api/v1/customers').send({ data: { Voornaam: 'X' } });
+    const res = await h
+      .api()
+      .post('/api/v1/customers')
+      .send({ data: { Voornaam: 'X' } });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ success: false, code: 401 });
   });
@@ -159,7 +176,9 @@ describe('GET /api/v1/customers', () => {
 
   it('when searching, then case and accents are ignored over first name, last name and e-mail', async () => {
     const names = async (q: string) =>
-      (await list(`?search=${encodeURIComponent(q)}`)).body.customers.map((c: { data: { Achternaam: string } }) => c.data.Achternaam).sort();
+      (await list(`?search=${encodeURIComponent(q)}`)).body.customers
+        .map((c: { data: { Achternaam: string } }) => c.data.Achternaam)
+        .sort();
     expect(await names('ELODIE')).toEqual(['Dubois', 'Lefèvre']);
     expect(await names('lefevre')).toEqual(['Lefèvre']);
     expect(await names('zoe')).toEqual(['Janssens']);
@@ -211,7 +230,11 @@ describe('GET /api/v1/customers', () => {
   });
 
   it('when contacts are moved or deleted, then the totals follow', async () => {
-    await h.api().patch(`/api/v1/customers/${ids[0]}`).set('x-api-key', listOrg.adminKey).send({ portfolioId: second });
+    await h
+      .api()
+      .patch(`/api/v1/customers/${ids[0]}`)
+      .set('x-api-key', listOrg.adminKey)
+      .send({ portfolioId: second });
     expect((await list(`?portfolioId=${second}`)).body.total).toBe(2);
     expect((await list(`?portfolioId=${listOrg.portfolioId}`)).body.total).toBe(3);
     await h.api().delete(`/api/v1/customers/${ids[0]}`).set('x-api-key', listOrg.adminKey);
@@ -233,11 +256,13 @@ describe('GET /api/v1/customers', () => {
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     };
     const org = `organisation_id = '${listOrg.organisationId}'`;
-    expect(await plan(`SELECT * FROM customers WHERE ${org} ORDER BY created_at DESC, id DESC LIMIT 25 OFFSET 50`)).toContain(
-      'customers_org_created_idx',
-    );
     expect(
-      await plan(`SELECT * FROM customers WHERE ${org} AND portfolio_id = '${second}' ORDER BY created_at DESC, id DESC LIMIT 25`),
+      await plan(`SELECT * FROM customers WHERE ${org} ORDER BY created_at DESC, id DESC LIMIT 25 OFFSET 50`),
+    ).toContain('customers_org_created_idx');
+    expect(
+      await plan(
+        `SELECT * FROM customers WHERE ${org} AND portfolio_id = '${second}' ORDER BY created_at DESC, id DESC LIMIT 25`,
+      ),
     ).toContain('customers_org_portfolio_created_idx');
     const search = await plan(`SELECT count(*) FROM customers WHERE ${org} AND search_text LIKE '%peeters%'`);
     expect(search).not.toContain('Seq Scan');
@@ -259,9 +284,17 @@ describe('GET /api/v1/customers/{id}', () => {
       [org.adminKey, 'not-an-id'],
       [other.adminKey, mine.body._id],
     ]) {
-      const res = await h.api().get(`/api/v1/customers/${id}`).set('x-api-key', key as string);
+      const res = await h
+        .api()
+        .get(`/api/v1/customers/${id}`)
+        .set('x-api-key', key as string);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ success: false, error: 'Customer not found', status: 404, requestId: expect.any(String) });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'Customer not found',
+        status: 404,
+        requestId: expect.any(String),
+      });
     }
   });
 
@@ -272,15 +305,25 @@ describe('GET /api/v1/customers/{id}', () => {
 
 describe('PATCH /api/v1/customers/{id}', () => {
   it('when data is sent, then keys are merged and null removes a key', async () => {
-    const created = await post(org.adminKey, { data: { Voornaam: 'Ann', Achternaam: 'Claes', Gemeente: 'Gent', Postcode: '9000' } });
+    const created = await post(org.adminKey, {
+      data: { Voornaam: 'Ann', Achternaam: 'Claes', Gemeente: 'Gent', Postcode: '9000' },
+    });
     h.clock.advance(60_000);
     const res = await h
       .api()
       .patch(`/api/v1/customers/${created.body._id}`)
       .set('x-api-key', org.adminKey)
-      .send({ data: { Gemeente: 'Leuven', Postcode: null, Email: 'ann@example.be' }, thirdpartyId: 'crm-ann' });
+      .send({
+        data: { Gemeente: 'Leuven', Postcode: null, Email: 'ann@example.be' },
+        thirdpartyId: 'crm-ann',
+      });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ Voornaam: 'Ann', Achternaam: 'Claes', Gemeente: 'Leuven', Email: 'ann@example.be' });
+    expect(res.body.data).toEqual({
+      Voornaam: 'Ann',
+      Achternaam: 'Claes',
+      Gemeente: 'Leuven',
+      Email: 'ann@example.be',
+    });
     expect(res.body.thirdpartyId).toBe('crm-ann');
     expect(Date.parse(res.body.updatedAt) - Date.parse(res.body.createdAt)).toBe(60_000);
     // Search follows the new e-mail.
@@ -303,7 +346,11 @@ describe('PATCH /api/v1/customers/{id}', () => {
 
   it('when the body is empty, then 400', async () => {
     const created = await post(org.adminKey, { data: { Voornaam: 'Cy' } });
-    const res = await h.api().patch(`/api/v1/customers/${created.body._id}`).set('x-api-key', org.adminKey).send({});
+    const res = await h
+      .api()
+      .patch(`/api/v1/customers/${created.body._id}`)
+      .set('x-api-key', org.adminKey)
+      .send({});
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/at least one of portfolioId, thirdpartyId, data/);
   });
@@ -322,7 +369,11 @@ describe('PATCH /api/v1/customers/{id}', () => {
 
   it('when the user may only read, then 403', async () => {
     const reader = await createUserWithKey(h, org, ['read-only']);
-    const res = await h.api().patch(`/api/v1/customers/${unknownId}`).set('x-api-key', reader.key).send({ data: {} });
+    const res = await h
+      .api()
+      .patch(`/api/v1/customers/${unknownId}`)
+      .set('x-api-key', reader.key)
+      .send({ data: {} });
     expect(res.status).toBe(403);
   });
 });
@@ -334,7 +385,10 @@ describe('DELETE /api/v1/customers/{id}', () => {
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect(await dbCustomer(created.body._id)).toBeUndefined();
-    const again = await h.api().delete(`/api/v1/customers/${created.body._id}`).set('x-api-key', org.adminKey);
+    const again = await h
+      .api()
+      .delete(`/api/v1/customers/${created.body._id}`)
+      .set('x-api-key', org.adminKey);
     expect(again.status).toBe(404);
   });
 
@@ -345,13 +399,20 @@ describe('DELETE /api/v1/customers/{id}', () => {
     const res = await h.api().delete(`/api/v1/customers/${created.body._id}`).set('x-api-key', adviser.key);
     expect(res.status).toBe(403);
     const manager = await createUserWithKey(h, org, ['file manager']);
-    expect((await h.api().delete(`/api/v1/customers/${created.body._id}`).set('x-api-key', manager.key)).status).toBe(204);
+    expect(
+      (await h.api().delete(`/api/v1/customers/${created.body._id}`).set('x-api-key', manager.key)).status,
+    ).toBe(204);
   });
 
   it('when another organisation deletes, then 404 and the contact stays', async () => {
     const created = await post(org.adminKey, { data: { Voornaam: 'Stays' } });
-    const res = await h.api().delete(`/api/v1/customers/${created.body._id}`).set('x-api-key', other.adminKey);
+    const res = await h
+      .api()
+      .delete(`/api/v1/customers/${created.body._id}`)
+      .set('x-api-key', other.adminKey);
     expect(res.status).toBe(404);
-    expect((await h.api().get(`/api/v1/customers/${created.body._id}`).set('x-api-key', org.adminKey)).status).toBe(200);
+    expect(
+      (await h.api().get(`/api/v1/customers/${created.body._id}`).set('x-api-key', org.adminKey)).status,
+    ).toBe(200);
   });
 });

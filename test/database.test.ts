@@ -15,7 +15,11 @@ let org: TestOrg;
 beforeAll(async () => {
   h = await startHarness();
   org = await createOrg(h);
-  await h.api().post('/api/v1/customers').set('x-api-key', org.adminKey).send({ data: { Voornaam: 'Row' } });
+  await h
+    .api()
+    .post('/api/v1/customers')
+    .set('x-api-key', org.adminKey)
+    .send({ data: { Voornaam: 'Row' } });
 });
 afterAll(() => h.close());
 
@@ -24,7 +28,10 @@ const tenantTables = ['organisations', 'users', 'api_keys', 'portfolios', 'custo
 describe('row-level security', () => {
   it('when a query runs without the organisation setting, then it sees no rows at all', async () => {
     for (const table of tenantTables) {
-      const [row] = await queryRows<{ n: string }>(h.database.db, sql.raw(`SELECT count(*) AS n FROM ${table}`));
+      const [row] = await queryRows<{ n: string }>(
+        h.database.db,
+        sql.raw(`SELECT count(*) AS n FROM ${table}`),
+      );
       expect({ table, n: Number(row?.n) }).toEqual({ table, n: 0 });
     }
   });
@@ -54,7 +61,12 @@ describe('row-level security', () => {
       sql`SELECT current_user, r.rolsuper, r.rolbypassrls FROM pg_roles r WHERE r.rolname = current_user`,
     );
     expect(me).toEqual({ current_user: APP_ROLE, rolsuper: false, rolbypassrls: false });
-    const tables = await queryRows<{ tablename: string; tableowner: string; rowsecurity: boolean; policies: string }>(
+    const tables = await queryRows<{
+      tablename: string;
+      tableowner: string;
+      rowsecurity: boolean;
+      policies: string;
+    }>(
       h.database.db,
       sql`SELECT t.tablename, t.tableowner, t.rowsecurity,
                  (SELECT count(*) FROM pg_policies p WHERE p.tablename = t.tablename)::text AS policies
@@ -83,23 +95,34 @@ describe('embedded data directory', () => {
     const first = await openDatabase({ kind: 'embedded', dataDir, purpose: 'first' });
     try {
       await first.db.transaction(async (tx) => {
-        await tx.execute(sql`SELECT set_config('app.organisation_id', '01900000-0000-7000-8000-000000000001', true)`);
+        await tx.execute(
+          sql`SELECT set_config('app.organisation_id', '01900000-0000-7000-8000-000000000001', true)`,
+        );
         await tx.execute(
           sql`INSERT INTO organisations (id, name, created_at) VALUES ('01900000-0000-7000-8000-000000000001', 'Kept', now())`,
         );
       });
       // The lock file names this (live) process; a second opener must refuse rather than share the files.
-      fs.writeFileSync(path.join(dir, 'actiondesk.lock'), JSON.stringify({ pid: process.ppid, purpose: 'server on port 3000' }));
+      fs.writeFileSync(
+        path.join(dir, 'actiondesk.lock'),
+        JSON.stringify({ pid: process.ppid, purpose: 'server on port 3000' }),
+      );
       const second = openDatabase({ kind: 'embedded', dataDir, purpose: 'second' });
       await expect(second).rejects.toThrow(DataDirInUseError);
       await expect(second).rejects.toThrow(/in use by process \d+ \(server on port 3000\)/);
-      fs.writeFileSync(path.join(dir, 'actiondesk.lock'), JSON.stringify({ pid: process.pid, purpose: 'first' }));
+      fs.writeFileSync(
+        path.join(dir, 'actiondesk.lock'),
+        JSON.stringify({ pid: process.pid, purpose: 'first' }),
+      );
     } finally {
       await first.close();
     }
     expect(fs.existsSync(path.join(dir, 'actiondesk.lock'))).toBe(false);
     // A lock left by a process that has gone is taken over, and the data written before is all there.
-    fs.writeFileSync(path.join(dir, 'actiondesk.lock'), JSON.stringify({ pid: 999_999_999, purpose: 'crashed' }));
+    fs.writeFileSync(
+      path.join(dir, 'actiondesk.lock'),
+      JSON.stringify({ pid: 999_999_999, purpose: 'crashed' }),
+    );
     const reopened = await openDatabase({ kind: 'embedded', dataDir, purpose: 'reopen' });
     try {
       const names = await inTenant(reopened, systemContext('01900000-0000-7000-8000-000000000001'), (tx) =>

@@ -29,17 +29,35 @@ describe('error pipeline', () => {
 
   it.each([
     ['a NUL in a value', '{"data":{"Voornaam":"Ja\\u0000n"}}', 'data.Voornaam', /NUL/],
-    ['a NUL in a key', '{"data":{"Voor\\u0000naam":"Jan"}}', 'data.Voor\u0000naam', /field name contains a NUL/],
-    ['a lone high surrogate', '{"data":{"Voornaam":"Jan\\ud800"}}', 'data.Voornaam', /unpaired UTF-16 surrogate/],
-    ['a lone low surrogate', '{"thirdpartyId":"\\udc00x","data":{"Voornaam":"Jan"}}', 'thirdpartyId', /unpaired/],
-  ])('when the body has %s, then 400 names the field and nothing is stored', async (_what, body, field, message) => {
-    const before = await total();
-    const res = await postRaw(body);
-    expect(res.status).toBe(400);
-    expect(res.body.details[0].field).toBe(field);
-    expect(res.body.details[0].message).toMatch(message);
-    expect(await total()).toBe(before);
-  });
+    [
+      'a NUL in a key',
+      '{"data":{"Voor\\u0000naam":"Jan"}}',
+      'data.Voor\u0000naam',
+      /field name contains a NUL/,
+    ],
+    [
+      'a lone high surrogate',
+      '{"data":{"Voornaam":"Jan\\ud800"}}',
+      'data.Voornaam',
+      /unpaired UTF-16 surrogate/,
+    ],
+    [
+      'a lone low surrogate',
+      '{"thirdpartyId":"\\udc00x","data":{"Voornaam":"Jan"}}',
+      'thirdpartyId',
+      /unpaired/,
+    ],
+  ])(
+    'when the body has %s, then 400 names the field and nothing is stored',
+    async (_what, body, field, message) => {
+      const before = await total();
+      const res = await postRaw(body);
+      expect(res.status).toBe(400);
+      expect(res.body.details[0].field).toBe(field);
+      expect(res.body.details[0].message).toMatch(message);
+      expect(await total()).toBe(before);
+    },
+  );
 
   it('when a query string holds a NUL, then 400 rather than a database error', async () => {
     const res = await h.api().get('/api/v1/customers?search=a%00b').set('x-api-key', org.adminKey);
@@ -73,7 +91,12 @@ describe('error pipeline', () => {
   });
 
   it('when the body is not JSON, then 400 says a JSON body is required', async () => {
-    const res = await h.api().post('/api/v1/customers').set('x-api-key', org.adminKey).set('content-type', 'text/plain').send('hi');
+    const res = await h
+      .api()
+      .post('/api/v1/customers')
+      .set('x-api-key', org.adminKey)
+      .set('content-type', 'text/plain')
+      .send('hi');
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/a JSON body is required/);
   });
@@ -81,7 +104,12 @@ describe('error pipeline', () => {
   it('when the route is unknown, then 404 in the spec shape', async () => {
     const res = await h.api().get('/api/v1/nope');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, error: 'No route for GET /api/v1/nope', status: 404, requestId: expect.any(String) });
+    expect(res.body).toEqual({
+      success: false,
+      error: 'No route for GET /api/v1/nope',
+      status: 404,
+      requestId: expect.any(String),
+    });
   });
 
   it('when the client sends X-Request-Id, then it is echoed; otherwise one is made', async () => {
@@ -98,7 +126,11 @@ describe('error pipeline', () => {
 describe('request logging', () => {
   it('when a request is served, then one line records request id, organisation, user and status, and no key', async () => {
     h.logs.length = 0;
-    const res = await h.api().get('/api/v1/customers').set('x-api-key', org.adminKey).set('X-Request-Id', 'log-test-1');
+    const res = await h
+      .api()
+      .get('/api/v1/customers')
+      .set('x-api-key', org.adminKey)
+      .set('X-Request-Id', 'log-test-1');
     expect(res.status).toBe(200);
     const lines = h.logs.filter((l) => (l.req as { id?: string } | undefined)?.id === 'log-test-1');
     expect(lines).toHaveLength(1);
@@ -116,11 +148,18 @@ describe('request logging', () => {
     const brokenOrg = await createOrg(broken);
     try {
       // Authenticate once so the key is cached, then take the database away.
-      expect((await broken.api().get('/api/v1/customers').set('x-api-key', brokenOrg.adminKey)).status).toBe(200);
+      expect((await broken.api().get('/api/v1/customers').set('x-api-key', brokenOrg.adminKey)).status).toBe(
+        200,
+      );
       await broken.database.close();
       const res = await broken.api().get('/api/v1/customers').set('x-api-key', brokenOrg.adminKey);
       expect(res.status).toBe(500);
-      expect(res.body).toEqual({ success: false, error: 'Internal server error', status: 500, requestId: expect.any(String) });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'Internal server error',
+        status: 500,
+        requestId: expect.any(String),
+      });
       const logged = broken.logs.find((l) => l.msg === 'unexpected error');
       expect(logged?.err).toBeDefined();
     } finally {

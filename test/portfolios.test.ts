@@ -19,32 +19,58 @@ describe('portfolios', () => {
     expect(res.status).toBe(200);
     expect(PortfolioList.parse(res.body)).toEqual({
       total: 1,
-      portfolios: [expect.objectContaining({ _id: org.portfolioId, name: 'Default', isDefault: true, customerCount: 0 })],
+      portfolios: [
+        expect.objectContaining({ _id: org.portfolioId, name: 'Default', isDefault: true, customerCount: 0 }),
+      ],
     });
   });
 
   it('when a portfolio is created, then 201 and it is listed for this organisation only', async () => {
-    const res = await h.api().post('/api/v1/portfolios').set('x-api-key', org.adminKey).send({ name: 'Gent', description: 'Kantoor Gent' });
+    const res = await h
+      .api()
+      .post('/api/v1/portfolios')
+      .set('x-api-key', org.adminKey)
+      .send({ name: 'Gent', description: 'Kantoor Gent' });
     expect(res.status).toBe(201);
     const p = Portfolio.parse(res.body);
-    expect(p).toMatchObject({ name: 'Gent', description: 'Kantoor Gent', isDefault: false, customerCount: 0 });
+    expect(p).toMatchObject({
+      name: 'Gent',
+      description: 'Kantoor Gent',
+      isDefault: false,
+      customerCount: 0,
+    });
     const mine = (await h.api().get('/api/v1/portfolios').set('x-api-key', org.adminKey)).body;
     expect(mine.portfolios.map((x: { _id: string }) => x._id)).toContain(p._id);
     const theirs = (await h.api().get('/api/v1/portfolios').set('x-api-key', other.adminKey)).body;
     expect(theirs.portfolios.map((x: { _id: string }) => x._id)).not.toContain(p._id);
     // The same name in another organisation is fine.
-    expect((await h.api().post('/api/v1/portfolios').set('x-api-key', other.adminKey).send({ name: 'Gent' })).status).toBe(201);
+    expect(
+      (await h.api().post('/api/v1/portfolios').set('x-api-key', other.adminKey).send({ name: 'Gent' }))
+        .status,
+    ).toBe(201);
   });
 
   it('when the name exists already (any case), then 409', async () => {
     await h.api().post('/api/v1/portfolios').set('x-api-key', org.adminKey).send({ name: 'Brugge' });
-    const res = await h.api().post('/api/v1/portfolios').set('x-api-key', org.adminKey).send({ name: 'BRUGGE' });
+    const res = await h
+      .api()
+      .post('/api/v1/portfolios')
+      .set('x-api-key', org.adminKey)
+      .send({ name: 'BRUGGE' });
     expect(res.status).toBe(409);
-    expect(res.body).toMatchObject({ success: false, status: 409, error: "A portfolio named 'BRUGGE' already exists" });
+    expect(res.body).toMatchObject({
+      success: false,
+      status: 409,
+      error: "A portfolio named 'BRUGGE' already exists",
+    });
   });
 
   it('when the body is invalid, then 400 names the field', async () => {
-    const res = await h.api().post('/api/v1/portfolios').set('x-api-key', org.adminKey).send({ name: '  ', owner: 'x' });
+    const res = await h
+      .api()
+      .post('/api/v1/portfolios')
+      .set('x-api-key', org.adminKey)
+      .send({ name: '  ', owner: 'x' });
     expect(res.status).toBe(400);
     expect(res.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['name', 'owner']);
   });
@@ -58,9 +84,15 @@ describe('portfolios', () => {
   });
 
   it('when contacts are added, then customerCount follows', async () => {
-    const p = (await h.api().post('/api/v1/portfolios').set('x-api-key', org.adminKey).send({ name: 'Teller' })).body;
+    const p = (
+      await h.api().post('/api/v1/portfolios').set('x-api-key', org.adminKey).send({ name: 'Teller' })
+    ).body;
     for (const n of ['A', 'B', 'C']) {
-      await h.api().post('/api/v1/customers').set('x-api-key', org.adminKey).send({ portfolioId: p._id, data: { Voornaam: n } });
+      await h
+        .api()
+        .post('/api/v1/customers')
+        .set('x-api-key', org.adminKey)
+        .send({ portfolioId: p._id, data: { Voornaam: n } });
     }
     const list = (await h.api().get('/api/v1/portfolios').set('x-api-key', org.adminKey)).body;
     expect(list.portfolios.find((x: { _id: string }) => x._id === p._id).customerCount).toBe(3);

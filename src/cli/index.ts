@@ -33,7 +33,12 @@ async function withDatabase<T>(purpose: string, fn: (db: Database) => Promise<T>
 async function bootstrap(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { org: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      org: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean' },
+    },
   });
   if (!values.org?.trim()) throw new UsageError('bootstrap: --org <name> is required');
   if (!values.email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(values.email)) {
@@ -57,7 +62,8 @@ async function bootstrap(args: string[]): Promise<void> {
 
 async function seed(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { org: { type: 'string' }, contacts: { type: 'string' } } });
-  if (!values.org || !isId(values.org)) throw new UsageError('seed: --org <organisationId> is required (an id)');
+  if (!values.org || !isId(values.org))
+    throw new UsageError('seed: --org <organisationId> is required (an id)');
   const count = Number(values.contacts ?? '');
   if (!Number.isInteger(count) || count < 1 || count > 10_000_000) {
     throw new UsageError('seed: --contacts must be a whole number from 1 to 10000000');
@@ -71,7 +77,9 @@ async function seed(args: string[]): Promise<void> {
     });
     bar.start(count, 0);
     try {
-      return await seedContacts({ database, clock: systemClock }, values.org!, count, (done) => bar.update(done));
+      return await seedContacts({ database, clock: systemClock }, values.org!, count, (done) =>
+        bar.update(done),
+      );
     } finally {
       bar.stop();
     }

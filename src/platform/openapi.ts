@@ -1,7 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from './zod';
 
-
 export { OpenAPIRegistry };
 
 export const ErrorBody = z
@@ -10,7 +9,13 @@ export const ErrorBody = z
     error: z.string().meta({ description: 'What went wrong, naming the failing fields for a 400' }),
     status: z.number().int().meta({ description: 'The HTTP status' }),
     details: z
-      .array(z.object({ field: z.string(), message: z.string(), in: z.enum(['path', 'query', 'body']).optional() }))
+      .array(
+        z.object({
+          field: z.string(),
+          message: z.string(),
+          in: z.enum(['path', 'query', 'body']).optional(),
+        }),
+      )
       .optional()
       .meta({ description: 'For 400: one entry per failing field' }),
     requestId: z.string().optional(),

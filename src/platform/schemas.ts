@@ -2,7 +2,10 @@ import { z } from './zod';
 
 /** A path id: any string; ids that are malformed, unknown or another organisation's all answer 404. */
 export const idParam = (name: string) =>
-  z.string().max(200).meta({ param: { name, in: 'path' }, description: 'Opaque identifier' });
+  z
+    .string()
+    .max(200)
+    .meta({ param: { name, in: 'path' }, description: 'Opaque identifier' });
 
 export const timestamp = z.iso.datetime().meta({ description: 'ISO 8601 timestamp, UTC' });
 

@@ -1,4 +1,14 @@
-const folded: Record<string, string> = { ø: 'o', ł: 'l', æ: 'ae', œ: 'oe', ß: 'ss', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
+const folded: Record<string, string> = {
+  ø: 'o',
+  ł: 'l',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+};
 
 /** Lower-cases and strips accents, so "Élodie" and "elodie" compare equal. */
 export function foldForSearch(value: string): string {

@@ -17,13 +17,28 @@ const unique = () => randomBytes(4).toString('hex');
 /** A new organisation with an administrator, a default portfolio and the administrator's key. */
 export async function createOrg(h: Harness, name = `Org ${unique()}`): Promise<TestOrg> {
   const r = await bootstrapOrganisation(h, { organisation: name, email: `admin-${unique()}@example.test` });
-  return { organisationId: r.organisationId, adminId: r.userId, adminKey: r.apiKey, portfolioId: r.portfolioId };
+  return {
+    organisationId: r.organisationId,
+    adminId: r.userId,
+    adminKey: r.apiKey,
+    portfolioId: r.portfolioId,
+  };
 }
 
 /** A user of the organisation in the given groups, with one API key. */
-export async function createUserWithKey(h: Harness, org: TestOrg, groups: Group[], kind: 'staff' | 'service' = 'staff') {
+export async function createUserWithKey(
+  h: Harness,
+  org: TestOrg,
+  groups: Group[],
+  kind: 'staff' | 'service' = 'staff',
+) {
   const ctx = systemContext(org.organisationId, h.clock.now());
-  const user = await createUser(h, ctx, { email: `${unique()}@example.test`, name: 'Test user', kind, groups });
+  const user = await createUser(h, ctx, {
+    email: `${unique()}@example.test`,
+    name: 'Test user',
+    kind,
+    groups,
+  });
   const key = await createApiKey(h, ctx, user._id, 'test key');
   return { userId: user._id, key: key.apiKey, keyId: key._id };
 }

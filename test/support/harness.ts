@@ -37,7 +37,13 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
   });
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...env });
-  const app = createApp({ config, database, clock, logger: createLogger('info', sink), checkResponses: true });
+  const app = createApp({
+    config,
+    database,
+    clock,
+    logger: createLogger('info', sink),
+    checkResponses: true,
+  });
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

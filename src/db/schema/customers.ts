@@ -26,7 +26,11 @@ export const customers = pgTable(
       foreignColumns: [portfolios.organisationId, portfolios.id],
     }),
     // DESC NULLS FIRST is what ORDER BY … DESC means; an index in another null order cannot serve it.
-    index('customers_org_created_idx').on(t.organisationId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('customers_org_created_idx').on(
+      t.organisationId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('customers_org_portfolio_created_idx').on(
       t.organisationId,
       t.portfolioId,

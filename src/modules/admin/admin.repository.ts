@@ -15,7 +15,10 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
     },
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<UserRow | undefined> {
       if (!isId(id)) return undefined;
-      const query = q.select().from(users).where(and(org, eq(users.id, id)));
+      const query = q
+        .select()
+        .from(users)
+        .where(and(org, eq(users.id, id)));
       const [row] = opts.forUpdate ? await query.for('update') : await query;
       return row;
     },
@@ -84,7 +87,11 @@ export function apiKeyRepository(q: Queryable, ctx: RequestContext) {
         )
         .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
     },
-    async find(userId: string, id: string, opts: { forUpdate?: boolean } = {}): Promise<ApiKeyRow | undefined> {
+    async find(
+      userId: string,
+      id: string,
+      opts: { forUpdate?: boolean } = {},
+    ): Promise<ApiKeyRow | undefined> {
       if (!isId(id) || !isId(userId)) return undefined;
       const query = q
         .select()
@@ -94,7 +101,9 @@ export function apiKeyRepository(q: Queryable, ctx: RequestContext) {
       return row;
     },
     /** Undefined when the lookup prefix is already taken (about one in 2^47): generate another. */
-    async insert(row: Omit<ApiKeyRow, 'organisationId' | 'lastUsedAt' | 'revokedAt'>): Promise<ApiKeyRow | undefined> {
+    async insert(
+      row: Omit<ApiKeyRow, 'organisationId' | 'lastUsedAt' | 'revokedAt'>,
+    ): Promise<ApiKeyRow | undefined> {
       const [created] = await q
         .insert(apiKeys)
         .values({ ...row, organisationId: ctx.organisationId })

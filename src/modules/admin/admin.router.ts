@@ -1,6 +1,6 @@
-import { z } from '../../platform/zod';
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
+import { z } from '../../platform/zod';
 import {
   ApiKey,
   ApiKeyList,
@@ -32,7 +32,14 @@ const keys = ['Admin: API keys'];
 
 export function adminRoutes(routes: Routes, deps: AdminDeps): void {
   routes.add(
-    { method: 'get', path: '/admin/users', summary: 'List the organisation’s users', tags: users, permission: 'admin', response: UserList },
+    {
+      method: 'get',
+      path: '/admin/users',
+      summary: 'List the organisation’s users',
+      tags: users,
+      permission: 'admin',
+      response: UserList,
+    },
     ({ ctx }) => listUsers(deps, ctx),
   );
   routes.add(
@@ -50,7 +57,15 @@ export function adminRoutes(routes: Routes, deps: AdminDeps): void {
     ({ ctx, body }) => createUser(deps, ctx, body),
   );
   routes.add(
-    { method: 'get', path: '/admin/users/{userId}', summary: 'Get a user', tags: users, permission: 'admin', params: UserParams, response: User },
+    {
+      method: 'get',
+      path: '/admin/users/{userId}',
+      summary: 'Get a user',
+      tags: users,
+      permission: 'admin',
+      params: UserParams,
+      response: User,
+    },
     ({ ctx, params }) => getUser(deps, ctx, params.userId),
   );
   routes.add(

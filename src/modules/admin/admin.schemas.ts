@@ -1,13 +1,15 @@
-import { z } from '../../platform/zod';
 import { groups } from '../../platform/permissions';
 import { timestamp } from '../../platform/schemas';
+import { z } from '../../platform/zod';
 
 export const User = z
   .object({
     _id: z.string(),
     email: z.string(),
     name: z.string(),
-    kind: z.enum(['staff', 'service']).meta({ description: 'A person, or an account for software (API keys)' }),
+    kind: z
+      .enum(['staff', 'service'])
+      .meta({ description: 'A person, or an account for software (API keys)' }),
     status: z.enum(['active', 'deactivated']),
     groups: z.array(z.enum(groups)),
     createdAt: timestamp,
@@ -53,9 +55,13 @@ export const CreatedApiKey = ApiKey.extend({
   apiKey: z.string().meta({ description: 'The key itself. Shown only in this response; store it now.' }),
 }).meta({ id: 'CreatedApiKey' });
 
-export const ApiKeyList = z.object({ apiKeys: z.array(ApiKey), total: z.number().int() }).meta({ id: 'ApiKeyList' });
+export const ApiKeyList = z
+  .object({ apiKeys: z.array(ApiKey), total: z.number().int() })
+  .meta({ id: 'ApiKeyList' });
 
-export const CreateApiKey = z.strictObject({ name: z.string().trim().min(1).max(200) }).meta({ id: 'CreateApiKey' });
+export const CreateApiKey = z
+  .strictObject({ name: z.string().trim().min(1).max(200) })
+  .meta({ id: 'CreateApiKey' });
 
 export const ListApiKeysQuery = z.object({
   userId: z.string().max(200).optional().meta({ description: 'Only keys of this user' }),

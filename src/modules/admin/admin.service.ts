@@ -94,7 +94,8 @@ export async function createUser(deps: AdminDeps, ctx: RequestContext, input: Cr
 export async function updateUser(deps: AdminDeps, ctx: RequestContext, id: string, input: UpdateUser) {
   return inTenant(deps.database, ctx, async (tx) => {
     const user = await requireUser(tx, ctx, id, true);
-    if (input.groups && !input.groups.includes('administrator')) await keepAnAdministrator(tx, ctx, user, 'demote');
+    if (input.groups && !input.groups.includes('administrator'))
+      await keepAnAdministrator(tx, ctx, user, 'demote');
     const row = await userRepository(tx, ctx).update(id, { ...input, updatedAt: deps.clock.now() });
     return toUser(row!);
   });
@@ -132,7 +133,8 @@ export async function listApiKeys(
   ctx: RequestContext,
   filter: { userId?: string; includeRevoked: boolean },
 ) {
-  if (filter.userId !== undefined && !isId(filter.userId)) throw BadRequest.field('userId', 'is not a valid user id');
+  if (filter.userId !== undefined && !isId(filter.userId))
+    throw BadRequest.field('userId', 'is not a valid user id');
   const rows = await inTenant(deps.database, ctx, async (tx) => {
     if (filter.userId !== undefined) await requireUser(tx, ctx, filter.userId);
     return apiKeyRepository(tx, ctx).list(filter);

@@ -47,6 +47,11 @@ export async function bootstrapOrganisation(
       createdAt: now,
     });
     const key = await issueApiKey(tx, ctx, user.id, 'bootstrap', now);
-    return { organisationId: ctx.organisationId, userId: user.id, portfolioId: portfolio.id, apiKey: key.apiKey };
+    return {
+      organisationId: ctx.organisationId,
+      userId: user.id,
+      portfolioId: portfolio.id,
+      apiKey: key.apiKey,
+    };
   });
 }

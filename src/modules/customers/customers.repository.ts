@@ -57,7 +57,10 @@ export function customerRepository(q: Queryable, ctx: RequestContext) {
     },
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<CustomerRecord | undefined> {
       if (!isId(id)) return undefined;
-      const query = q.select(columns).from(customers).where(and(org, eq(customers.id, id)));
+      const query = q
+        .select(columns)
+        .from(customers)
+        .where(and(org, eq(customers.id, id)));
       const [row] = opts.forUpdate ? await query.for('update') : await query;
       return row;
     },
@@ -72,7 +75,9 @@ export function customerRepository(q: Queryable, ctx: RequestContext) {
       if (rows.length === 0) return [];
       return q
         .insert(customers)
-        .values(rows.map((r) => ({ ...r, organisationId: ctx.organisationId, searchText: searchTextOf(r.data) })))
+        .values(
+          rows.map((r) => ({ ...r, organisationId: ctx.organisationId, searchText: searchTextOf(r.data) })),
+        )
         .returning(columns);
     },
     async update(

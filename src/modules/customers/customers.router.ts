@@ -1,7 +1,13 @@
-import { z } from '../../platform/zod';
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
-import { CreateCustomer, Customer, CustomerList, ListCustomersQuery, UpdateCustomer } from './customers.schemas';
+import { z } from '../../platform/zod';
+import {
+  CreateCustomer,
+  Customer,
+  CustomerList,
+  ListCustomersQuery,
+  UpdateCustomer,
+} from './customers.schemas';
 import {
   type CustomerDeps,
   createCustomer,

@@ -1,12 +1,14 @@
-import { z } from '../../platform/zod';
 import { pageQuery } from '../../platform/pagination';
 import { timestamp } from '../../platform/schemas';
+import { z } from '../../platform/zod';
 
 const value = z.string().max(2000);
 const known = {
   Voornaam: value.meta({ description: 'First name' }),
   Achternaam: value.meta({ description: 'Last name' }),
-  Email: z.union([z.literal(''), z.email({ error: 'must be an e-mail address' })]).meta({ description: 'E-mail address' }),
+  Email: z
+    .union([z.literal(''), z.email({ error: 'must be an e-mail address' })])
+    .meta({ description: 'E-mail address' }),
   Telefoon: z
     .string()
     .max(50)
@@ -27,23 +29,26 @@ export const CustomerData = z
   .record(dataKey, z.unknown())
   .superRefine((data, ctx) => {
     const keys = Object.keys(data);
-    if (keys.length > MAX_KEYS) ctx.addIssue({ code: 'custom', message: `at most ${MAX_KEYS} keys are allowed` });
+    if (keys.length > MAX_KEYS)
+      ctx.addIssue({ code: 'custom', message: `at most ${MAX_KEYS} keys are allowed` });
     for (const key of keys) {
       const schema = (known as Record<string, z.ZodType>)[key] ?? value;
       const checked = schema.safeParse(data[key]);
       if (!checked.success) {
-        for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', path: [key], message: issue.message });
+        for (const issue of checked.error.issues)
+          ctx.addIssue({ code: 'custom', path: [key], message: issue.message });
       }
     }
-    if (!['Voornaam', 'Achternaam', 'Email'].some((k) => typeof data[k] === 'string' && data[k].trim() !== '')) {
+    if (
+      !['Voornaam', 'Achternaam', 'Email'].some((k) => typeof data[k] === 'string' && data[k].trim() !== '')
+    ) {
       ctx.addIssue({ code: 'custom', message: 'at least one of Voornaam, Achternaam or Email is required' });
     }
   })
   // Every value is checked above (all failures reported at once); the record is strings from here on.
   .transform((data) => data as Record<string, string>)
-  .openapi({ additionalProperties: { type: 'string' } })
-  .meta({
-    id: 'CustomerData',
+  .openapi('CustomerData', {
+    additionalProperties: { type: 'string' },
     description: `Free-form record of strings. Known keys: ${KNOWN_KEYS.join(', ')} (Email must be an e-mail address). Other keys are kept. At most ${MAX_KEYS} keys.`,
     example: { Voornaam: 'Jan', Achternaam: 'Peeters', Email: 'jan.peeters@example.be', Gemeente: 'Gent' },
   });
@@ -51,7 +56,10 @@ export const CustomerData = z
 export const Customer = z
   .object({
     _id: z.string(),
-    thirdpartyId: z.string().nullable().meta({ description: 'Reference in the external system; unique per organisation' }),
+    thirdpartyId: z
+      .string()
+      .nullable()
+      .meta({ description: 'Reference in the external system; unique per organisation' }),
     portfolio: z.string().meta({ description: 'Id of the portfolio (contact group)' }),
     data: z.record(z.string(), z.string()),
     createdAt: timestamp,
@@ -64,13 +72,16 @@ export const CustomerList = z
   .meta({ id: 'CustomerList' });
 
 export const ListCustomersQuery = z.object({
-  search: z
+  search: z.string().max(200).optional().meta({
+    description:
+      'Words matched (case- and accent-insensitive) in first name, last name and e-mail; all must match',
+  }),
+  portfolioId: z.string().max(200).optional().meta({ description: 'Only contacts of this portfolio' }),
+  thirdpartyId: z
     .string()
     .max(200)
     .optional()
-    .meta({ description: 'Words matched (case- and accent-insensitive) in first name, last name and e-mail; all must match' }),
-  portfolioId: z.string().max(200).optional().meta({ description: 'Only contacts of this portfolio' }),
-  thirdpartyId: z.string().max(200).optional().meta({ description: 'Only the contact with this external reference' }),
+    .meta({ description: 'Only the contact with this external reference' }),
   ...pageQuery,
 });
 
@@ -78,7 +89,11 @@ const thirdpartyId = z.string().trim().min(1).max(200);
 
 export const CreateCustomer = z
   .strictObject({
-    portfolioId: z.string().max(200).optional().meta({ description: 'Defaults to the organisation’s default portfolio' }),
+    portfolioId: z
+      .string()
+      .max(200)
+      .optional()
+      .meta({ description: 'Defaults to the organisation’s default portfolio' }),
     thirdpartyId: thirdpartyId.optional(),
     data: CustomerData,
   })
@@ -93,7 +108,9 @@ export const UpdateCustomer = z
       .optional()
       .meta({ description: 'Merged into the record: a key set to null is removed, other keys are set' }),
   })
-  .refine((b) => Object.keys(b).length > 0, { message: 'send at least one of portfolioId, thirdpartyId, data' })
+  .refine((b) => Object.keys(b).length > 0, {
+    message: 'send at least one of portfolioId, thirdpartyId, data',
+  })
   .meta({ id: 'UpdateCustomer' });
 
 export type Customer = z.infer<typeof Customer>;

@@ -64,11 +64,16 @@ export async function getCustomer(deps: CustomerDeps, ctx: RequestContext, id: s
   return toCustomer(row);
 }
 
-async function resolvePortfolio(tx: Tx, ctx: RequestContext, portfolioId: string | undefined): Promise<string> {
+async function resolvePortfolio(
+  tx: Tx,
+  ctx: RequestContext,
+  portfolioId: string | undefined,
+): Promise<string> {
   const portfolios = portfolioRepository(tx, ctx);
   if (portfolioId === undefined) {
     const fallback = await portfolios.findDefault();
-    if (!fallback) throw BadRequest.field('portfolioId', 'is required: the organisation has no default portfolio');
+    if (!fallback)
+      throw BadRequest.field('portfolioId', 'is required: the organisation has no default portfolio');
     return fallback.id;
   }
   const found = await portfolios.find(portfolioId);
@@ -99,20 +104,28 @@ export async function createCustomer(deps: CustomerDeps, ctx: RequestContext, in
       return toCustomer(row!);
     });
   } catch (err) {
-    if (isUniqueViolation(err, 'customers_org_thirdparty_key')) throw duplicateThirdpartyId(input.thirdpartyId ?? '');
+    if (isUniqueViolation(err, 'customers_org_thirdparty_key'))
+      throw duplicateThirdpartyId(input.thirdpartyId ?? '');
     throw err;
   }
 }
 
 /** Applies a partial update; `data` is merged key by key (null removes a key) and re-validated whole. */
-export async function updateCustomer(deps: CustomerDeps, ctx: RequestContext, id: string, input: UpdateCustomer) {
+export async function updateCustomer(
+  deps: CustomerDeps,
+  ctx: RequestContext,
+  id: string,
+  input: UpdateCustomer,
+) {
   try {
     return await inTenant(deps.database, ctx, async (tx) => {
       const customers = customerRepository(tx, ctx);
       const current = await customers.find(id, { forUpdate: true });
       if (!current) throw notFound();
       const portfolioId =
-        input.portfolioId === undefined ? current.portfolioId : await resolvePortfolio(tx, ctx, input.portfolioId);
+        input.portfolioId === undefined
+          ? current.portfolioId
+          : await resolvePortfolio(tx, ctx, input.portfolioId);
       const thirdpartyId = input.thirdpartyId === undefined ? current.thirdpartyId : input.thirdpartyId;
       if (thirdpartyId !== null && thirdpartyId !== current.thirdpartyId) {
         const existing = await customers.findByThirdpartyId(thirdpartyId);
@@ -140,7 +153,8 @@ export async function updateCustomer(deps: CustomerDeps, ctx: RequestContext, id
       return toCustomer(row!);
     });
   } catch (err) {
-    if (isUniqueViolation(err, 'customers_org_thirdparty_key')) throw duplicateThirdpartyId(input.thirdpartyId ?? '');
+    if (isUniqueViolation(err, 'customers_org_thirdparty_key'))
+      throw duplicateThirdpartyId(input.thirdpartyId ?? '');
     throw err;
   }
 }

@@ -21,7 +21,8 @@ export async function seedContacts(
 ): Promise<{ portfolioId: string; created: number }> {
   const ctx = systemContext(organisationId, deps.clock.now());
   const portfolioId = await inTenant(deps.database, ctx, async (tx) => {
-    if (!(await organisationRepository(tx, ctx).find())) throw new NotFound(`Organisation ${organisationId} not found`);
+    if (!(await organisationRepository(tx, ctx).find()))
+      throw new NotFound(`Organisation ${organisationId} not found`);
     const portfolio = await portfolioRepository(tx, ctx).findDefault();
     if (!portfolio) throw new NotFound(`Organisation ${organisationId} has no default portfolio`);
     return portfolio.id;

@@ -1,8 +1,8 @@
-import { z } from '../../platform/zod';
 import type { Clock } from '../../platform/clock';
 import type { Database } from '../../platform/db/database';
 import type { Routes } from '../../platform/http/routes';
 import { timestamp } from '../../platform/schemas';
+import { z } from '../../platform/zod';
 
 export const Health = z
   .object({

@@ -1,6 +1,6 @@
-import { z } from '../../platform/zod';
 import type { Routes } from '../../platform/http/routes';
 import { generateDocument, type OpenAPIRegistry } from '../../platform/openapi';
+import { z } from '../../platform/zod';
 
 /** Serves the OpenAPI 3.1 document built from every registered route. */
 export function openapiRoutes(routes: Routes, registry: OpenAPIRegistry, baseUrl: string): void {

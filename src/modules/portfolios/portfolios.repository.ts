@@ -14,11 +14,17 @@ export function portfolioRepository(q: Queryable, ctx: RequestContext) {
     },
     async find(id: string): Promise<PortfolioRow | undefined> {
       if (!isId(id)) return undefined;
-      const [row] = await q.select().from(portfolios).where(and(org, eq(portfolios.id, id)));
+      const [row] = await q
+        .select()
+        .from(portfolios)
+        .where(and(org, eq(portfolios.id, id)));
       return row;
     },
     async findDefault(): Promise<PortfolioRow | undefined> {
-      const [row] = await q.select().from(portfolios).where(and(org, eq(portfolios.isDefault, true)));
+      const [row] = await q
+        .select()
+        .from(portfolios)
+        .where(and(org, eq(portfolios.isDefault, true)));
       return row;
     },
     async nameTaken(name: string): Promise<boolean> {

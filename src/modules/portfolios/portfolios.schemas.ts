@@ -1,5 +1,5 @@
-import { z } from '../../platform/zod';
 import { timestamp } from '../../platform/schemas';
+import { z } from '../../platform/zod';
 
 export const Portfolio = z
   .object({

@@ -44,7 +44,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return openEmbedded(target);
 }
 
-async function openEmbedded(target: { kind: 'embedded'; dataDir: string; purpose: string } | { kind: 'memory' }) {
+async function openEmbedded(
+  target: { kind: 'embedded'; dataDir: string; purpose: string } | { kind: 'memory' },
+) {
   const lock = target.kind === 'embedded' ? lockDataDir(path.dirname(target.dataDir), target.purpose) : null;
   let client: PGlite | undefined;
   try {

@@ -15,7 +15,11 @@ async function enter(tx: Tx, ctx: RequestContext): Promise<'ok' | 'stale'> {
  * Runs `fn` in one transaction scoped to the context's organisation: row-level security shows it
  * nothing else, and the caller's credentials are confirmed current before `fn` starts.
  */
-export async function inTenant<T>(database: Database, ctx: RequestContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function inTenant<T>(
+  database: Database,
+  ctx: RequestContext,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
   return database.db.transaction(async (tx) => {
     if ((await enter(tx, ctx)) === 'stale') {
       if (!ctx.revalidate) throw new Unauthenticated('Credentials are no longer valid');

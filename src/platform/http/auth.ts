@@ -130,7 +130,8 @@ export class AuthGate {
   require(permission: Permission): RequestHandler {
     return async (req, _res, next) => {
       const authenticator = this.authenticators.find((a) => a.presentIn(req));
-      if (!authenticator) throw new Unauthenticated('Missing credentials: send your API key in the x-api-key header');
+      if (!authenticator)
+        throw new Unauthenticated('Missing credentials: send your API key in the x-api-key header');
       let principal = await authenticator.authenticate(req);
       let granted: ReadonlySet<Permission>;
       try {

@@ -20,7 +20,9 @@ export function toAppError(err: unknown): AppError {
   const e = err as HttpishError;
   switch (e?.type) {
     case 'entity.parse.failed':
-      return new BadRequest('Malformed JSON in request body', [{ field: '(body)', message: 'is not valid JSON' }]);
+      return new BadRequest('Malformed JSON in request body', [
+        { field: '(body)', message: 'is not valid JSON' },
+      ]);
     case 'entity.too.large':
       return new PayloadTooLarge(`Request body too large: the limit is ${e.limit} bytes`);
     case 'encoding.unsupported':
@@ -28,7 +30,8 @@ export function toAppError(err: unknown): AppError {
       return new AppError(415, e.message ?? 'Unsupported request body encoding');
   }
   const code = pgErrorCode(err);
-  if (code === '22P05' || code === '22021') return new BadRequest('A value contains characters that cannot be stored');
+  if (code === '22P05' || code === '22021')
+    return new BadRequest('A value contains characters that cannot be stored');
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     return new AppError(e.status, e.message ?? 'Bad request');
   }

@@ -69,7 +69,12 @@ export class Routes {
   ) {}
 
   /** An authenticated route requiring `permission`; the handler receives the request context. */
-  add<P extends AnySchema = z.ZodNever, Q extends AnySchema = z.ZodNever, B extends AnySchema = z.ZodNever, R extends AnySchema = z.ZodNever>(
+  add<
+    P extends AnySchema = z.ZodNever,
+    Q extends AnySchema = z.ZodNever,
+    B extends AnySchema = z.ZodNever,
+    R extends AnySchema = z.ZodNever,
+  >(
     spec: RouteSpec<P, Q, B, R> & { permission: Permission },
     handler: (input: HandlerInput<P, Q, B> & { ctx: RequestContext }) => Promise<Output<R>>,
   ): void {
@@ -79,10 +84,12 @@ export class Routes {
   }
 
   /** A route without authentication (health, the OpenAPI document). */
-  public<P extends AnySchema = z.ZodNever, Q extends AnySchema = z.ZodNever, B extends AnySchema = z.ZodNever, R extends AnySchema = z.ZodNever>(
-    spec: RouteSpec<P, Q, B, R>,
-    handler: (input: HandlerInput<P, Q, B>) => Promise<Output<R>>,
-  ): void {
+  public<
+    P extends AnySchema = z.ZodNever,
+    Q extends AnySchema = z.ZodNever,
+    B extends AnySchema = z.ZodNever,
+    R extends AnySchema = z.ZodNever,
+  >(spec: RouteSpec<P, Q, B, R>, handler: (input: HandlerInput<P, Q, B>) => Promise<Output<R>>): void {
     this.mount(spec, [], handler);
   }
 
@@ -115,7 +122,9 @@ export class Routes {
     this.router[spec.method](expressPath, ...before, run);
   }
 
-  private register(spec: RouteSpec<AnySchema, AnySchema, AnySchema, AnySchema> & { permission?: Permission }) {
+  private register(
+    spec: RouteSpec<AnySchema, AnySchema, AnySchema, AnySchema> & { permission?: Permission },
+  ) {
     const status = spec.status ?? 200;
     const codes = new Set<number>([500, ...(spec.errors ?? [])]);
     if (spec.params || spec.query || spec.body) codes.add(400);
@@ -128,7 +137,9 @@ export class Routes {
     const responses: RouteConfig['responses'] = {
       [status]: {
         description: spec.responseDescription ?? 'Success',
-        ...(spec.response && status !== 204 ? { content: { 'application/json': { schema: spec.response } } } : {}),
+        ...(spec.response && status !== 204
+          ? { content: { 'application/json': { schema: spec.response } } }
+          : {}),
       },
     };
     for (const code of [...codes].sort()) {
@@ -153,7 +164,9 @@ export class Routes {
       request: {
         params: spec.params as never,
         query: spec.query as never,
-        body: spec.body ? { required: true, content: { 'application/json': { schema: spec.body } } } : undefined,
+        body: spec.body
+          ? { required: true, content: { 'application/json': { schema: spec.body } } }
+          : undefined,
       },
       responses,
       ...(spec.permission ? { 'x-permission': spec.permission } : {}),
@@ -165,7 +178,14 @@ function parse<S extends AnySchema>(schema: S | undefined, value: unknown, locat
   if (!schema) return undefined;
   if (location === 'body' && value === undefined) {
     throw fromZodError(
-      new z.ZodError([{ code: 'custom', path: [], message: 'a JSON body is required (Content-Type: application/json)', input: value }]),
+      new z.ZodError([
+        {
+          code: 'custom',
+          path: [],
+          message: 'a JSON body is required (Content-Type: application/json)',
+          input: value,
+        },
+      ]),
       'body',
     );
   }

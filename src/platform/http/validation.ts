@@ -4,7 +4,10 @@ import { BadRequest, type FieldError } from './errors';
 export type Location = 'path' | 'query' | 'body';
 
 function join(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /** A 400 whose message and details name every failing field. */

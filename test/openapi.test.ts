@@ -1,0 +1,67 @@
+import { type Harness, startHarness } from './support/harness';
+
+let h: Harness;
+let doc: {
+  openapi: string;
+  paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+};
+
+beforeAll(async () => {
+  h = await startHarness();
+  const res = await h.api().get('/api/v1/openapi.json');
+  expect(res.status).toBe(200);
+  doc = res.body;
+});
+afterAll(() => h.close());
+
+describe('GET /api/v1/openapi.json', () => {
+  it('when fetched, then it is a valid OpenAPI 3.1 document', async () => {
+    const { Validator } = await import('@seriousme/openapi-schema-validator');
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as never);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('when read, then it documents the spec’s routes with their error responses', () => {
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/health',
+        '/api/v1/customers',
+        '/api/v1/customers/{customerId}',
+        '/api/v1/portfolios',
+      ]),
+    );
+    const getOne = doc.paths['/api/v1/customers/{customerId}']?.get;
+    expect(Object.keys(getOne?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404', '500']);
+    expect(getOne?.security).toEqual([{ ApiKey: [] }]);
+    expect(doc.paths['/health']?.get?.security).toEqual([]);
+    expect(Object.keys(doc.paths['/api/v1/customers']?.post?.responses ?? {})).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '409', '413']),
+    );
+  });
+
+  it('when every documented route is called, then each one exists (no route-not-found answer)', async () => {
+    let checked = 0;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      const url = path.replace(/\{[^}]+\}/g, '01900000-0000-7000-8000-000000000000');
+      for (const method of Object.keys(methods)) {
+        const res = await (
+          h.api() as unknown as Record<
+            string,
+            (u: string) => Promise<{ status: number; body: { error?: string } }>
+          >
+        )[method]!(url);
+        expect({ method, path, error: res.body?.error ?? '' }).not.toEqual(
+          expect.objectContaining({ error: expect.stringMatching(/^No route for/) }),
+        );
+        const secured = (methods[method]?.security ?? []).length > 0;
+        expect({ method, path, status: res.status }).toEqual({ method, path, status: secured ? 401 : 200 });
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(20);
+  });
+});
