@@ -31,12 +31,15 @@ export function createApp(deps: AppDeps): Express {
   const { config, database, clock, logger } = deps;
   const app = express();
   app.disable('x-powered-by');
+  app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
 
   app.use(
     pinoHttp({
       logger,
+      // req.log carries only the request id; the full request is serialised once, on the response line.
+      quietReqLogger: true,
       genReqId(req, res) {
         const given = req.headers['x-request-id'];
         const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

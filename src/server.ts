@@ -5,7 +5,7 @@ import { systemClock } from './platform/clock';
 import type { Database } from './platform/db/database';
 import { DataDirInUseError } from './platform/db/lock';
 import { openConfiguredDatabase } from './platform/db/open';
-import { createLogger, type Logger } from './platform/logger';
+import { createLogger, type Logger, stdoutDestination } from './platform/logger';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -18,8 +18,9 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config.logLevel);
-  installProcessHooks(logger);
+  const destination = stdoutDestination();
+  const logger = createLogger(config.logLevel, destination);
+  installProcessHooks(logger, destination);
 
   let database: Database;
   try {
@@ -53,7 +54,10 @@ async function main(): Promise<void> {
       database
         .close()
         .catch((err) => logger.error({ err }, 'closing the database failed'))
-        .finally(() => process.exit(0));
+        .finally(() => {
+          destination.flushSync();
+          process.exit(0);
+        });
     });
     server.closeIdleConnections();
   };
@@ -61,12 +65,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-function installProcessHooks(logger: Logger): void {
+function installProcessHooks(logger: Logger, destination: { flushSync(): void }): void {
   process.on('unhandledRejection', (reason) => {
     logger.error({ err: reason }, 'unhandled promise rejection');
   });
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception; exiting');
+    destination.flushSync();
     process.exit(1);
   });
 }

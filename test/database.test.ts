@@ -45,6 +45,37 @@ describe('row-level security', () => {
     expect(seen.map((r) => r.organisation_id)).not.toContain(other.organisationId);
   });
 
+  it('when the search function runs, then it only ever returns the current organisation’s contacts', async () => {
+    const other = await createOrg(h);
+    await h
+      .api()
+      .post('/api/v1/customers')
+      .set('x-api-key', other.adminKey)
+      .send({ data: { Voornaam: 'Row' } });
+    const matches = (organisationId: string | null) =>
+      h.database.db.transaction(async (tx) => {
+        if (organisationId)
+          await tx.execute(sql`SELECT set_config('app.organisation_id', ${organisationId}, true)`);
+        return queryRows<{ id: string }>(
+          tx,
+          sql`SELECT id FROM actiondesk_customer_search(ARRAY['%row%'], NULL, NULL, 100, 0)`,
+        );
+      });
+    const mine = await matches(org.organisationId);
+    const theirs = await matches(other.organisationId);
+    expect(mine).toHaveLength(1);
+    expect(theirs).toHaveLength(1);
+    expect(mine[0]?.id).not.toBe(theirs[0]?.id);
+    expect(await matches(null)).toEqual([]);
+    const [count] = await inTenant(h.database, systemContext(org.organisationId), (tx) =>
+      queryRows<{ n: string }>(
+        tx,
+        sql`SELECT actiondesk_customer_search_count(ARRAY['%row%'], NULL, NULL) AS n`,
+      ),
+    );
+    expect(Number(count?.n)).toBe(1);
+  });
+
   it('when a write names another organisation, then the policy refuses it', async () => {
     const other = await createOrg(h);
     const attempt = inTenant(h.database, systemContext(org.organisationId), (tx) =>

@@ -16,6 +16,11 @@ export const redactPaths = [
   '*.client_secret',
 ];
 
+/** Standard output, written asynchronously: lines written during a write are batched into the next one. */
+export function stdoutDestination(): pino.DestinationStream & { flushSync(): void } {
+  return pino.destination({ dest: 1, sync: false, minLength: 0 });
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {

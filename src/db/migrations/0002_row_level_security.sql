@@ -45,37 +45,105 @@ GRANT EXECUTE ON FUNCTION actiondesk_find_api_key(text) TO actiondesk_app;
 --> statement-breakpoint
 -- Opens a tenant transaction: sets the organisation, confirms that the credentials the caller cached
 -- are still current (user present with the same auth_version, key not revoked) and records key use at
--- most once a minute. Returns 'ok' or 'stale'; the caller re-authenticates on 'stale'.
+-- most once a minute. Returns 'ok' or 'stale'; the caller re-authenticates on 'stale'. The common case
+-- is one indexed lookup.
 CREATE FUNCTION actiondesk_enter(p_org uuid, p_user uuid, p_key uuid, p_version integer, p_now timestamptz)
 RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_version integer;
+  v_last timestamptz;
 BEGIN
   PERFORM set_config('app.organisation_id', p_org::text, true);
   IF p_user IS NULL THEN
     RETURN 'ok';
   END IF;
-  SELECT auth_version INTO v_version FROM users WHERE organisation_id = p_org AND id = p_user;
-  IF NOT FOUND OR v_version <> p_version THEN
+  IF p_key IS NULL THEN
+    PERFORM 1 FROM users WHERE organisation_id = p_org AND id = p_user AND auth_version = p_version;
+    RETURN CASE WHEN FOUND THEN 'ok' ELSE 'stale' END;
+  END IF;
+  SELECT k.last_used_at INTO v_last
+    FROM api_keys k
+    JOIN users u ON u.organisation_id = k.organisation_id AND u.id = k.user_id
+   WHERE k.organisation_id = p_org AND k.id = p_key AND k.user_id = p_user AND k.revoked_at IS NULL
+     AND u.auth_version = p_version;
+  IF NOT FOUND THEN
     RETURN 'stale';
   END IF;
-  IF p_key IS NOT NULL THEN
+  IF v_last IS NULL OR v_last < p_now - interval '60 seconds' THEN
     UPDATE api_keys SET last_used_at = p_now
-     WHERE organisation_id = p_org AND id = p_key AND revoked_at IS NULL
+     WHERE organisation_id = p_org AND id = p_key
        AND (last_used_at IS NULL OR last_used_at < p_now - interval '60 seconds');
-    IF NOT FOUND THEN
-      PERFORM 1 FROM api_keys WHERE organisation_id = p_org AND id = p_key AND revoked_at IS NULL;
-      IF NOT FOUND THEN
-        RETURN 'stale';
-      END IF;
-    END IF;
   END IF;
   RETURN 'ok';
 END
 $$;
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION actiondesk_enter(uuid, uuid, uuid, integer, timestamptz) TO actiondesk_app;
+--> statement-breakpoint
+-- Contact search. LIKE is not leakproof, so under row-level security PostgreSQL may not use it as an
+-- index condition and would scan every contact of the organisation. These functions run as the owner
+-- (no RLS) but only ever read the organisation of the current transaction (actiondesk_current_org), so
+-- the trigram index serves the search. Patterns are LIKE patterns (escaped by the caller); all must match.
+CREATE FUNCTION actiondesk_customer_search_where(p_patterns text[], p_portfolio uuid, p_thirdparty text)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  v_where text := 'organisation_id = $1';
+  v_pattern text;
+BEGIN
+  IF p_portfolio IS NOT NULL THEN
+    v_where := v_where || ' AND portfolio_id = $2';
+  END IF;
+  IF p_thirdparty IS NOT NULL THEN
+    v_where := v_where || ' AND thirdparty_id = $3';
+  END IF;
+  FOREACH v_pattern IN ARRAY coalesce(p_patterns, ARRAY[]::text[]) LOOP
+    v_where := v_where || format(' AND search_text LIKE %L', v_pattern);
+  END LOOP;
+  RETURN v_where;
+END
+$$;
+--> statement-breakpoint
+CREATE FUNCTION actiondesk_customer_search(p_patterns text[], p_portfolio uuid, p_thirdparty text,
+                                           p_limit integer, p_offset integer)
+RETURNS SETOF customers
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  v_org uuid := actiondesk_current_org();
+BEGIN
+  IF v_org IS NULL THEN
+    RETURN;
+  END IF;
+  RETURN QUERY EXECUTE
+    'SELECT * FROM customers WHERE ' || actiondesk_customer_search_where(p_patterns, p_portfolio, p_thirdparty)
+    || ' ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5'
+    USING v_org, p_portfolio, p_thirdparty, p_limit, p_offset;
+END
+$$;
+--> statement-breakpoint
+CREATE FUNCTION actiondesk_customer_search_count(p_patterns text[], p_portfolio uuid, p_thirdparty text)
+RETURNS bigint
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+  v_org uuid := actiondesk_current_org();
+  v_count bigint;
+BEGIN
+  IF v_org IS NULL THEN
+    RETURN 0;
+  END IF;
+  EXECUTE 'SELECT count(*) FROM customers WHERE ' || actiondesk_customer_search_where(p_patterns, p_portfolio, p_thirdparty)
+    INTO v_count USING v_org, p_portfolio, p_thirdparty;
+  RETURN v_count;
+END
+$$;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION actiondesk_customer_search(text[], uuid, text, integer, integer) FROM PUBLIC;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION actiondesk_customer_search_count(text[], uuid, text) FROM PUBLIC;
+--> statement-breakpoint
+GRANT EXECUTE ON FUNCTION actiondesk_customer_search(text[], uuid, text, integer, integer) TO actiondesk_app;
+--> statement-breakpoint
+GRANT EXECUTE ON FUNCTION actiondesk_customer_search_count(text[], uuid, text) TO actiondesk_app;
 --> statement-breakpoint
 -- Contact totals per portfolio, kept in step with customers by statement-level triggers so that an
 -- unfiltered page never counts a million rows.

@@ -1,7 +1,7 @@
-import { and, desc, eq, like, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { customers } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
-import type { Queryable } from '../../platform/db/database';
+import { isoTimestamp, type Queryable, type Row } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 import { escapeLike, foldForSearch } from '../../platform/text';
@@ -32,29 +32,60 @@ export function searchTerms(search: string | undefined): string[] {
     .slice(0, 8);
 }
 
+function whereOf(ctx: RequestContext, f: CustomerFilter): SQL | undefined {
+  return and(
+    eq(customers.organisationId, ctx.organisationId),
+    f.portfolioId ? eq(customers.portfolioId, f.portfolioId) : undefined,
+    f.thirdpartyId !== undefined ? eq(customers.thirdpartyId, f.thirdpartyId) : undefined,
+  );
+}
+
+/** Arguments of the search functions (migration 0002): LIKE patterns, portfolio, thirdpartyId. */
+function searchArguments(f: CustomerFilter): SQL | undefined {
+  const patterns = searchTerms(f.search).map((t) => sql`${`%${escapeLike(t)}%`}`);
+  if (patterns.length === 0) return undefined;
+  return sql`ARRAY[${sql.join(patterns, sql`, `)}]::text[], ${f.portfolioId ?? null}::uuid, ${f.thirdpartyId ?? null}::text`;
+}
+
+const pageColumns = sql.raw('id, portfolio_id, thirdparty_id, data, created_at, updated_at');
+
+/**
+ * The list's statements, to run in one read batch (see readInTenant): a page of rows (columns of
+ * CustomerRow in snake_case) and the number of rows matching the filter. A search goes through
+ * actiondesk_customer_search*, which keep to the current organisation and can use the trigram index.
+ */
+export const customerStatements = {
+  page(ctx: RequestContext, filter: CustomerFilter, page: Page): SQL {
+    const search = searchArguments(filter);
+    if (search) {
+      return sql`SELECT ${pageColumns} FROM actiondesk_customer_search(${search}, ${page.limit}::integer, ${offsetOf(page)}::integer)`;
+    }
+    return sql`SELECT ${pageColumns} FROM customers WHERE ${whereOf(ctx, filter)}
+      ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`;
+  },
+  count(ctx: RequestContext, filter: CustomerFilter): SQL {
+    const search = searchArguments(filter);
+    if (search) return sql`SELECT actiondesk_customer_search_count(${search}) AS n`;
+    return sql`SELECT count(*) AS n FROM customers WHERE ${whereOf(ctx, filter)}`;
+  },
+};
+
+/** A row of customerStatements.page as a record. */
+export function customerFromRow(row: Row, organisationId: string): CustomerRecord {
+  return {
+    id: row.id as string,
+    organisationId,
+    portfolioId: row.portfolio_id as string,
+    thirdpartyId: (row.thirdparty_id as string | null) ?? null,
+    data: row.data as Record<string, string>,
+    createdAt: new Date(isoTimestamp(row.created_at)),
+    updatedAt: new Date(isoTimestamp(row.updated_at)),
+  };
+}
+
 export function customerRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(customers.organisationId, ctx.organisationId);
-  const where = (f: CustomerFilter): SQL | undefined =>
-    and(
-      org,
-      f.portfolioId ? eq(customers.portfolioId, f.portfolioId) : undefined,
-      f.thirdpartyId !== undefined ? eq(customers.thirdpartyId, f.thirdpartyId) : undefined,
-      ...searchTerms(f.search).map((t) => like(customers.searchText, `%${escapeLike(t)}%`)),
-    );
   return {
-    async page(filter: CustomerFilter, page: Page): Promise<CustomerRecord[]> {
-      return q
-        .select(columns)
-        .from(customers)
-        .where(where(filter))
-        .orderBy(desc(customers.createdAt), desc(customers.id))
-        .limit(page.limit)
-        .offset(offsetOf(page));
-    },
-    async count(filter: CustomerFilter): Promise<number> {
-      const [row] = await q.select({ n: sql<string>`count(*)` }).from(customers).where(where(filter));
-      return Number(row?.n ?? 0);
-    },
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<CustomerRecord | undefined> {
       if (!isId(id)) return undefined;
       const query = q

@@ -2,12 +2,18 @@ import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import type { Database, Tx } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
-import { inTenant } from '../../platform/db/tenant';
+import { inTenant, readInTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/http/errors';
 import { isId, newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
-import { portfolioRepository } from '../portfolios/portfolios.repository';
-import { type CustomerRecord, customerRepository } from './customers.repository';
+import { customerTotalStatement, portfolioRepository } from '../portfolios/portfolios.repository';
+import {
+  type CustomerRecord,
+  customerFromRow,
+  customerRepository,
+  customerStatements,
+  searchTerms,
+} from './customers.repository';
 import {
   type CreateCustomer,
   type Customer,
@@ -41,21 +47,24 @@ function duplicateThirdpartyId(thirdpartyId: string, existingId?: string) {
   });
 }
 
-/** Lists a page of contacts; totals of unfiltered lists come from counters, never from counting rows. */
+/**
+ * Lists a page of contacts with the total matching the filter. Unfiltered totals come from counters,
+ * never from counting rows; both statements run in one read batch (one round trip on the server).
+ */
 export async function listCustomers(deps: CustomerDeps, ctx: RequestContext, query: ListCustomersQuery) {
   if (query.portfolioId !== undefined && !isId(query.portfolioId)) {
     throw BadRequest.field('portfolioId', 'is not a valid portfolio id');
   }
   const filter = { portfolioId: query.portfolioId, thirdpartyId: query.thirdpartyId, search: query.search };
-  return inTenant(deps.database, ctx, async (tx) => {
-    const customers = customerRepository(tx, ctx);
-    const rows = await customers.page(filter, query);
-    const filtered = filter.thirdpartyId !== undefined || (filter.search ?? '').trim() !== '';
-    const total = filtered
-      ? await customers.count(filter)
-      : await portfolioRepository(tx, ctx).customerTotal(filter.portfolioId);
-    return { customers: rows.map(toCustomer), total };
-  });
+  const filtered = filter.thirdpartyId !== undefined || searchTerms(filter.search).length > 0;
+  const [rows = [], totals = []] = await readInTenant(deps.database, ctx, [
+    customerStatements.page(ctx, filter, query),
+    filtered ? customerStatements.count(ctx, filter) : customerTotalStatement(ctx, filter.portfolioId),
+  ]);
+  return {
+    customers: rows.map((row) => toCustomer(customerFromRow(row, ctx.organisationId))),
+    total: Number(totals[0]?.n ?? 0),
+  };
 }
 
 export async function getCustomer(deps: CustomerDeps, ctx: RequestContext, id: string) {

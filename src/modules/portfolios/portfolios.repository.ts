@@ -1,10 +1,17 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { portfolios } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import type { Queryable } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 
 export type PortfolioRow = typeof portfolios.$inferSelect;
+
+/** Number of contacts (optionally of one portfolio) from the trigger-maintained counters: column n. */
+export function customerTotalStatement(ctx: RequestContext, portfolioId?: string): SQL {
+  const org = eq(portfolios.organisationId, ctx.organisationId);
+  return sql`SELECT coalesce(sum(customer_count), 0) AS n FROM portfolios
+    WHERE ${portfolioId ? and(org, eq(portfolios.id, portfolioId)) : org}`;
+}
 
 export function portfolioRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(portfolios.organisationId, ctx.organisationId);
@@ -40,14 +47,6 @@ export function portfolioRepository(q: Queryable, ctx: RequestContext) {
         .values({ ...row, organisationId: ctx.organisationId })
         .returning();
       return created!;
-    },
-    /** Number of contacts, from the trigger-maintained counters (no row counting). */
-    async customerTotal(portfolioId?: string): Promise<number> {
-      const [row] = await q
-        .select({ total: sql<string>`coalesce(sum(${portfolios.customerCount}), 0)` })
-        .from(portfolios)
-        .where(portfolioId ? and(org, eq(portfolios.id, portfolioId)) : org);
-      return Number(row?.total ?? 0);
     },
   };
 }

@@ -5,31 +5,52 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import * as schema from '../../db/schema';
 import { projectRoot } from '../paths';
 import { lockDataDir } from './lock';
 
-export type Schema = typeof schema;
-export type AppDb = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = Parameters<Parameters<AppDb['transaction']>[0]>[0];
-/** Either the database or an open transaction: what repositories run their queries on. */
-export type Queryable = AppDb | Tx;
+/** What repositories run their queries on: the database, or an open transaction. */
+export type AppDb = PgDatabase<PgQueryResultHKT>;
+export type Tx = AppDb;
+export type Queryable = AppDb;
 
 /** The role the application works as; see migration 0000. */
 export const APP_ROLE = 'actiondesk_app';
 
+/**
+ * The statement that opens every tenant transaction (see tenant.ts). Drivers send it the cheapest way
+ * they can: the server driver sends it in the same round trip as BEGIN.
+ */
+export interface TenantEntry {
+  organisationId: string;
+  userId: string | null;
+  apiKeyId: string | null;
+  authVersion: number;
+  at: Date;
+}
+export type EntryResult = 'ok' | 'stale';
+
 export interface Database {
   readonly engine: 'postgresql';
   readonly driver: 'pglite' | 'node-postgres';
+  /** Outside any transaction: sees no tenant rows (row-level security), for lookups and health only. */
   readonly db: AppDb;
+  /** Runs `fn` in a transaction opened with `actiondesk_enter(entry)`; commits, or rolls back on a throw. */
+  tenantTransaction<T>(entry: TenantEntry, fn: (tx: Tx, entered: EntryResult) => Promise<T>): Promise<T>;
+  /**
+   * Runs read-only statements in one tenant transaction and returns their rows (raw column names).
+   * On the server driver the whole batch (BEGIN, entry, statements, COMMIT) is a single round trip.
+   */
+  tenantReadBatch(entry: TenantEntry, statements: SQL[]): Promise<{ entered: EntryResult; rows: Row[][] }>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+export type Row = Record<string, unknown>;
 
 export type DatabaseTarget =
   | { kind: 'embedded'; dataDir: string; purpose: string }
@@ -37,6 +58,73 @@ export type DatabaseTarget =
   | { kind: 'server'; url: string; poolSize: number };
 
 const migrationsFolder = path.join(projectRoot, 'src/db/migrations');
+
+/** Runs raw SQL and returns its rows; both drivers answer with `{ rows }`. */
+export async function queryRows<T>(q: Queryable, query: SQL): Promise<T[]> {
+  const result = (await q.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/** The entry as a parameterised statement. */
+export function enterStatement(e: TenantEntry): SQL {
+  return sql`SELECT actiondesk_enter(${e.organisationId}::uuid, ${e.userId}::uuid, ${e.apiKeyId}::uuid, ${e.authVersion}::integer, ${e.at.toISOString()}::timestamptz) AS s`;
+}
+
+export async function enter(tx: Tx, e: TenantEntry): Promise<EntryResult> {
+  const [row] = await queryRows<{ s: EntryResult }>(tx, enterStatement(e));
+  return row?.s ?? 'stale';
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+function uuidLiteral(v: string | null): string {
+  if (v === null) return 'NULL';
+  if (!UUID.test(v)) throw new Error('tenant entry: not a uuid');
+  return `'${v}'::uuid`;
+}
+
+/**
+ * The entry inlined as literals, for the simple-protocol `BEGIN; SELECT …` round trip. Every value is
+ * checked to be a uuid, an integer or a date first, so nothing from outside reaches the SQL text.
+ */
+function enterLiteral(e: TenantEntry): string {
+  if (!Number.isInteger(e.authVersion)) throw new Error('tenant entry: bad version');
+  const at = e.at.toISOString();
+  return `SELECT actiondesk_enter(${uuidLiteral(e.organisationId)}, ${uuidLiteral(e.userId)}, ${uuidLiteral(e.apiKeyId)}, ${e.authVersion}, '${at}'::timestamptz) AS s`;
+}
+
+const dialect = new PgDialect();
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error('batch: non-finite number');
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  return pg.escapeLiteral(JSON.stringify(value));
+}
+
+/**
+ * Renders a statement with its parameters as escaped literals (pg's escapeLiteral), for the simple
+ * query protocol, which takes several statements in one message but no parameters.
+ */
+export function inlineStatement(statement: SQL): string {
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  return text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
+}
+
+/** A timestamp column read through either driver (Date, or PostgreSQL's text form) as ISO 8601. */
+export function isoTimestamp(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  return new Date(
+    String(value)
+      .replace(' ', 'T')
+      .replace(/([+-]\d\d)$/, '$1:00'),
+  ).toISOString();
+}
 
 /** Opens the database, applies pending migrations as the owner, then works as the non-owner app role. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
@@ -54,7 +142,7 @@ async function openEmbedded(
       dataDir: target.kind === 'embedded' ? target.dataDir : undefined,
       extensions: { pg_trgm, btree_gin },
     });
-    const db = drizzlePglite(client, { schema });
+    const db = drizzlePglite(client);
     await migratePglite(db, { migrationsFolder });
     await client.exec(`SET ROLE ${APP_ROLE}`);
     const pglite = client;
@@ -63,6 +151,16 @@ async function openEmbedded(
       engine: 'postgresql',
       driver: 'pglite',
       db: db as unknown as AppDb,
+      // In-process: round trips cost nothing, so the entry is a plain parameterised statement.
+      tenantTransaction: (entry, fn) =>
+        db.transaction(async (tx) => fn(tx as unknown as Tx, await enter(tx as unknown as Tx, entry))),
+      tenantReadBatch: (entry, statements) =>
+        db.transaction(async (tx) => {
+          const entered = await enter(tx as unknown as Tx, entry);
+          const rows: Row[][] = [];
+          for (const statement of statements) rows.push(await queryRows<Row>(tx as unknown as Tx, statement));
+          return { entered, rows };
+        }),
       async ping() {
         if (closed) throw new Error('database closed');
         await pglite.query('SELECT 1');
@@ -92,7 +190,45 @@ async function openServer(url: string, poolSize: number): Promise<Database> {
   return {
     engine: 'postgresql',
     driver: 'node-postgres',
-    db: drizzleNodePg(pool, { schema }) as unknown as AppDb,
+    db: drizzleNodePg(pool) as unknown as AppDb,
+    async tenantTransaction(entry, fn) {
+      const client = await pool.connect();
+      let unusable: Error | undefined;
+      try {
+        // One round trip: BEGIN and the entry go together over the simple query protocol.
+        const results = (await client.query(`BEGIN; ${enterLiteral(entry)}`)) as unknown as pg.QueryResult[];
+        const entered = (results[1]?.rows[0]?.s as EntryResult | undefined) ?? 'stale';
+        const value = await fn(drizzleNodePg(client) as unknown as Tx, entered);
+        await client.query('COMMIT');
+        return value;
+      } catch (err) {
+        // After a failed COMMIT this is a harmless no-op; if even ROLLBACK fails, drop the connection.
+        await client.query('ROLLBACK').catch((e: Error) => {
+          unusable = e;
+        });
+        throw err;
+      } finally {
+        client.release(unusable);
+      }
+    },
+    async tenantReadBatch(entry, statements) {
+      const client = await pool.connect();
+      let unusable: Error | undefined;
+      try {
+        const text = ['BEGIN', enterLiteral(entry), ...statements.map(inlineStatement), 'COMMIT'].join(';\n');
+        const results = (await client.query(text)) as unknown as pg.QueryResult<Row>[];
+        const entered = (results[1]?.rows[0]?.s as EntryResult | undefined) ?? 'stale';
+        return { entered, rows: results.slice(2, 2 + statements.length).map((r) => r.rows) };
+      } catch (err) {
+        // A failed statement leaves the transaction aborted (the COMMIT never ran): roll it back.
+        await client.query('ROLLBACK').catch((e: Error) => {
+          unusable = e;
+        });
+        throw err;
+      } finally {
+        client.release(unusable);
+      }
+    },
     async ping() {
       await pool.query('SELECT 1');
     },
@@ -108,17 +244,9 @@ async function migrateServer(url: string): Promise<void> {
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock(472038611)');
-    await migrateNodePg(drizzleNodePg(client, { schema }), { migrationsFolder });
+    await migrateNodePg(drizzleNodePg(client), { migrationsFolder });
   } finally {
     await client.query('SELECT pg_advisory_unlock(472038611)').catch(() => undefined);
     await client.end();
   }
-}
-
-export { sql };
-
-/** Runs raw SQL and returns its rows; both drivers answer with `{ rows }`. */
-export async function queryRows<T>(q: Queryable, query: SQL): Promise<T[]> {
-  const result = (await q.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
 }

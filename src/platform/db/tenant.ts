@@ -1,15 +1,15 @@
-import { sql } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { RequestContext } from '../context';
 import { Unauthenticated } from '../http/errors';
-import { type Database, queryRows, type Tx } from './database';
+import { type Database, enter, queryRows, type Row, type TenantEntry, type Tx } from './database';
 
-async function enter(tx: Tx, ctx: RequestContext): Promise<'ok' | 'stale'> {
-  const rows = await queryRows<{ s: 'ok' | 'stale' }>(
-    tx,
-    sql`SELECT actiondesk_enter(${ctx.organisationId}::uuid, ${ctx.userId}::uuid, ${ctx.apiKeyId}::uuid, ${ctx.authVersion}::integer, ${ctx.at.toISOString()}::timestamptz) AS s`,
-  );
-  return rows[0]?.s ?? 'stale';
-}
+const entryOf = (ctx: RequestContext): TenantEntry => ({
+  organisationId: ctx.organisationId,
+  userId: ctx.userId,
+  apiKeyId: ctx.apiKeyId,
+  authVersion: ctx.authVersion,
+  at: ctx.at,
+});
 
 /**
  * Runs `fn` in one transaction scoped to the context's organisation: row-level security shows it
@@ -20,12 +20,31 @@ export async function inTenant<T>(
   ctx: RequestContext,
   fn: (tx: Tx) => Promise<T>,
 ): Promise<T> {
-  return database.db.transaction(async (tx) => {
-    if ((await enter(tx, ctx)) === 'stale') {
+  return database.tenantTransaction(entryOf(ctx), async (tx, entered) => {
+    if (entered === 'stale') {
       if (!ctx.revalidate) throw new Unauthenticated('Credentials are no longer valid');
       await ctx.revalidate(tx);
-      if ((await enter(tx, ctx)) === 'stale') throw new Unauthenticated('Credentials are no longer valid');
+      if ((await enter(tx, entryOf(ctx))) === 'stale')
+        throw new Unauthenticated('Credentials are no longer valid');
     }
     return fn(tx);
+  });
+}
+
+/**
+ * Runs read-only statements for the context's organisation and returns their rows. On the server this
+ * is one round trip; when the credentials turn out stale it falls back to inTenant, which re-checks them.
+ */
+export async function readInTenant(
+  database: Database,
+  ctx: RequestContext,
+  statements: SQL[],
+): Promise<Row[][]> {
+  const batch = await database.tenantReadBatch(entryOf(ctx), statements);
+  if (batch.entered === 'ok') return batch.rows;
+  return inTenant(database, ctx, async (tx) => {
+    const rows: Row[][] = [];
+    for (const statement of statements) rows.push(await queryRows<Row>(tx, statement));
+    return rows;
   });
 }
