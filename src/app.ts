@@ -54,13 +54,13 @@ export function createApp(deps: AppDeps): Express {
       },
     }),
   );
-  app.use(express.json({ limit: config.bodyLimit }));
 
+  const bodyParser = express.json({ limit: config.bodyLimit });
   const registry = createRegistry();
   const gate = new AuthGate([new ApiKeyAuthenticator(database, clock, config.authCacheTtlMs)], clock);
 
   const root = Router();
-  healthRoutes(new Routes(root, registry, gate, '', deps.checkResponses), {
+  healthRoutes(new Routes(root, registry, gate, '', bodyParser, deps.checkResponses), {
     database,
     clock,
     startedAt: Date.now(),
@@ -68,7 +68,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(root);
 
   const api = Router();
-  const routes = new Routes(api, registry, gate, '/api/v1', deps.checkResponses);
+  const routes = new Routes(api, registry, gate, '/api/v1', bodyParser, deps.checkResponses);
   const moduleDeps = { database, clock };
   customerRoutes(routes, moduleDeps);
   portfolioRoutes(routes, moduleDeps);

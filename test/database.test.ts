@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { systemContext } from '../src/platform/context';
-import { APP_ROLE, openDatabase, queryRows } from '../src/platform/db/database';
+import { APP_ROLE, isoTimestamp, openDatabase, queryRows } from '../src/platform/db/database';
 import { DataDirInUseError } from '../src/platform/db/lock';
 import { inTenant } from '../src/platform/db/tenant';
 import { createOrg, type TestOrg } from './support/fixtures';
@@ -164,5 +164,17 @@ describe('embedded data directory', () => {
       await reopened.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('isoTimestamp', () => {
+  it.each([
+    ['2026-03-02 09:00:00+00', '2026-03-02T09:00:00.000Z'],
+    ['2026-03-02 09:00:00.1+00', '2026-03-02T09:00:00.100Z'],
+    ['2026-03-02 09:00:00.123456+00', '2026-03-02T09:00:00.123Z'],
+    ['2026-03-02 10:00:00.5+01', '2026-03-02T09:00:00.500Z'],
+    [new Date('2026-03-02T09:00:00.007Z'), '2026-03-02T09:00:00.007Z'],
+  ])('when PostgreSQL sends %s, then the API says %s', (input, expected) => {
+    expect(isoTimestamp(input)).toBe(expected);
   });
 });

@@ -1,7 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { customers } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
-import { isoTimestamp, type Queryable, type Row } from '../../platform/db/database';
+import type { Queryable } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 import { escapeLike, foldForSearch } from '../../platform/text';
@@ -69,19 +69,6 @@ export const customerStatements = {
     return sql`SELECT count(*) AS n FROM customers WHERE ${whereOf(ctx, filter)}`;
   },
 };
-
-/** A row of customerStatements.page as a record. */
-export function customerFromRow(row: Row, organisationId: string): CustomerRecord {
-  return {
-    id: row.id as string,
-    organisationId,
-    portfolioId: row.portfolio_id as string,
-    thirdpartyId: (row.thirdparty_id as string | null) ?? null,
-    data: row.data as Record<string, string>,
-    createdAt: new Date(isoTimestamp(row.created_at)),
-    updatedAt: new Date(isoTimestamp(row.updated_at)),
-  };
-}
 
 export function customerRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(customers.organisationId, ctx.organisationId);

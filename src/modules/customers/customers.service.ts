@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
-import type { Database, Tx } from '../../platform/db/database';
+import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant, readInTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/http/errors';
@@ -9,7 +9,6 @@ import { iso } from '../../platform/schemas';
 import { customerTotalStatement, portfolioRepository } from '../portfolios/portfolios.repository';
 import {
   type CustomerRecord,
-  customerFromRow,
   customerRepository,
   customerStatements,
   searchTerms,
@@ -38,6 +37,18 @@ export function toCustomer(row: CustomerRecord): Customer {
   };
 }
 
+/** A row of customerStatements.page (snake_case columns) in the API's shape. */
+function customerFromRow(row: Row): Customer {
+  return {
+    _id: row.id as string,
+    thirdpartyId: (row.thirdparty_id as string | null) ?? null,
+    portfolio: row.portfolio_id as string,
+    data: row.data as Record<string, string>,
+    createdAt: isoTimestamp(row.created_at),
+    updatedAt: isoTimestamp(row.updated_at),
+  };
+}
+
 const notFound = () => new NotFound('Customer not found');
 
 function duplicateThirdpartyId(thirdpartyId: string, existingId?: string) {
@@ -62,7 +73,7 @@ export async function listCustomers(deps: CustomerDeps, ctx: RequestContext, que
     filtered ? customerStatements.count(ctx, filter) : customerTotalStatement(ctx, filter.portfolioId),
   ]);
   return {
-    customers: rows.map((row) => toCustomer(customerFromRow(row, ctx.organisationId))),
+    customers: rows.map(customerFromRow),
     total: Number(totals[0]?.n ?? 0),
   };
 }

@@ -116,15 +116,29 @@ export function inlineStatement(statement: SQL): string {
   return text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
 }
 
-/** A timestamp column read through either driver (Date, or PostgreSQL's text form) as ISO 8601. */
+/**
+ * A timestamptz read through either driver as ISO 8601 (milliseconds, Z). Sessions run in UTC, so the
+ * text form is `YYYY-MM-DD HH:MM:SS[.ffffff]+00`, turned into ISO without building a Date.
+ */
 export function isoTimestamp(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
-  return new Date(
-    String(value)
-      .replace(' ', 'T')
-      .replace(/([+-]\d\d)$/, '$1:00'),
-  ).toISOString();
+  const s = String(value);
+  if (s.length >= 22 && s[10] === ' ' && s.endsWith('+00')) {
+    const dot = s.indexOf('.', 19);
+    const millis = dot === -1 ? '000' : `${s.slice(dot + 1, s.length - 3)}000`.slice(0, 3);
+    return `${s.slice(0, 10)}T${s.slice(11, 19)}.${millis}Z`;
+  }
+  return new Date(s.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')).toISOString();
 }
+
+/** Batch results keep timestamps as text (isoTimestamp reads them) instead of building Dates. */
+const TIMESTAMP_OIDS = new Set([1114, 1184]);
+const batchTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    TIMESTAMP_OIDS.has(oid)
+      ? (v: string) => v
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 /** Opens the database, applies pending migrations as the owner, then works as the non-owner app role. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
@@ -144,7 +158,7 @@ async function openEmbedded(
     });
     const db = drizzlePglite(client);
     await migratePglite(db, { migrationsFolder });
-    await client.exec(`SET ROLE ${APP_ROLE}`);
+    await client.exec(`SET TimeZone = 'UTC'; SET ROLE ${APP_ROLE}`);
     const pglite = client;
     let closed = false;
     return {
@@ -181,10 +195,12 @@ async function openEmbedded(
 
 async function openServer(url: string, poolSize: number): Promise<Database> {
   await migrateServer(url);
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
-  // Queries on a client run in order, so the role is set before anything the application sends.
-  pool.on('connect', (c) => {
-    c.query(`SET ROLE ${APP_ROLE}`).catch(() => undefined);
+  // Every connection works as the app role from its first statement on (a startup option, not a query).
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    idleTimeoutMillis: 30_000,
+    options: `-c role=${APP_ROLE} -c TimeZone=UTC`,
   });
   pool.on('error', () => undefined); // an idle client lost its connection; the pool replaces it
   return {
@@ -216,7 +232,7 @@ async function openServer(url: string, poolSize: number): Promise<Database> {
       let unusable: Error | undefined;
       try {
         const text = ['BEGIN', enterLiteral(entry), ...statements.map(inlineStatement), 'COMMIT'].join(';\n');
-        const results = (await client.query(text)) as unknown as pg.QueryResult<Row>[];
+        const results = (await client.query({ text, types: batchTypes })) as unknown as pg.QueryResult<Row>[];
         const entered = (results[1]?.rows[0]?.s as EntryResult | undefined) ?? 'stale';
         return { entered, rows: results.slice(2, 2 + statements.length).map((r) => r.rows) };
       } catch (err) {

@@ -64,6 +64,8 @@ export class Routes {
     private readonly registry: OpenAPIRegistry,
     private readonly gate: AuthGate,
     private readonly basePath: string,
+    /** Parses JSON bodies; mounted only on routes that take one. */
+    private readonly bodyParser: RequestHandler,
     /** When set (tests), every response body is parsed with its schema: contract drift fails loudly. */
     private readonly checkResponses = false,
   ) {}
@@ -119,7 +121,7 @@ export class Routes {
       }
       res.status(status).json(result);
     };
-    this.router[spec.method](expressPath, ...before, run);
+    this.router[spec.method](expressPath, ...before, ...(spec.body ? [this.bodyParser] : []), run);
   }
 
   private register(
