@@ -48,9 +48,16 @@ export function createApp(deps: AppDeps): Express {
       },
       customSuccessObject: (req, _res, val) => withActor(req as express.Request, val),
       customErrorObject: (req, _res, _err, val) => withActor(req as express.Request, val),
+      // Our serializers read the raw objects: no full copy of every request is built just to be trimmed.
+      wrapSerializers: false,
       serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: req.url, remoteAddress: req.remoteAddress }),
-        res: (res) => ({ statusCode: res.statusCode }),
+        req: (req: express.Request) => ({
+          id: req.id,
+          method: req.method,
+          url: req.originalUrl,
+          remoteAddress: req.socket?.remoteAddress,
+        }),
+        res: (res: express.Response) => ({ statusCode: res.statusCode }),
       },
     }),
   );
