@@ -207,44 +207,23 @@ async function openServer(url: string, poolSize: number): Promise<Database> {
     engine: 'postgresql',
     driver: 'node-postgres',
     db: drizzleNodePg(pool) as unknown as AppDb,
-    async tenantTransaction(entry, fn) {
-      const client = await pool.connect();
-      let unusable: Error | undefined;
-      try {
+    tenantTransaction: (entry, fn) =>
+      withClient(pool, async (client) => {
         // One round trip: BEGIN and the entry go together over the simple query protocol.
         const results = (await client.query(`BEGIN; ${enterLiteral(entry)}`)) as unknown as pg.QueryResult[];
-        const entered = (results[1]?.rows[0]?.s as EntryResult | undefined) ?? 'stale';
-        const value = await fn(drizzleNodePg(client) as unknown as Tx, entered);
+        const value = await fn(drizzleNodePg(client) as unknown as Tx, enteredOf(results));
         await client.query('COMMIT');
         return value;
-      } catch (err) {
-        // After a failed COMMIT this is a harmless no-op; if even ROLLBACK fails, drop the connection.
-        await client.query('ROLLBACK').catch((e: Error) => {
-          unusable = e;
-        });
-        throw err;
-      } finally {
-        client.release(unusable);
-      }
-    },
-    async tenantReadBatch(entry, statements) {
-      const client = await pool.connect();
-      let unusable: Error | undefined;
-      try {
+      }),
+    tenantReadBatch: (entry, statements) =>
+      withClient(pool, async (client) => {
         const text = ['BEGIN', enterLiteral(entry), ...statements.map(inlineStatement), 'COMMIT'].join(';\n');
         const results = (await client.query({ text, types: batchTypes })) as unknown as pg.QueryResult<Row>[];
-        const entered = (results[1]?.rows[0]?.s as EntryResult | undefined) ?? 'stale';
-        return { entered, rows: results.slice(2, 2 + statements.length).map((r) => r.rows) };
-      } catch (err) {
-        // A failed statement leaves the transaction aborted (the COMMIT never ran): roll it back.
-        await client.query('ROLLBACK').catch((e: Error) => {
-          unusable = e;
-        });
-        throw err;
-      } finally {
-        client.release(unusable);
-      }
-    },
+        return {
+          entered: enteredOf(results),
+          rows: results.slice(2, 2 + statements.length).map((r) => r.rows),
+        };
+      }),
     async ping() {
       await pool.query('SELECT 1');
     },
@@ -252,6 +231,29 @@ async function openServer(url: string, poolSize: number): Promise<Database> {
       await pool.end();
     },
   };
+}
+
+const enteredOf = (results: pg.QueryResult[]): EntryResult =>
+  (results[1]?.rows[0]?.s as EntryResult | undefined) ?? 'stale';
+
+/**
+ * Runs `fn` on a pooled connection that it leaves in a transaction or not at all: on a throw the
+ * transaction is rolled back (a no-op after a failed COMMIT), and a connection where even ROLLBACK
+ * fails is dropped rather than returned to the pool.
+ */
+async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let unusable: Error | undefined;
+  try {
+    return await fn(client);
+  } catch (err) {
+    await client.query('ROLLBACK').catch((e: Error) => {
+      unusable = e;
+    });
+    throw err;
+  } finally {
+    client.release(unusable);
+  }
 }
 
 /** Applies migrations on one connection under an advisory lock, so concurrent starts do not race. */
