@@ -158,6 +158,8 @@ async function openEmbedded(
     });
     const db = drizzlePglite(client);
     await migratePglite(db, { migrationsFolder });
+    // PGlite runs no autovacuum, so planner statistics are refreshed here, at every start.
+    await client.exec('ANALYZE');
     await client.exec(`SET TimeZone = 'UTC'; SET ROLE ${APP_ROLE}`);
     const pglite = client;
     let closed = false;
