@@ -119,7 +119,10 @@ export class Routes {
           throw new AppError(500, 'Response does not match its schema', undefined, { cause: checked.error });
         }
       }
-      res.status(status).json(result);
+      // Straight to node's response: one string, its length known, none of res.json's extra passes.
+      res.statusCode = status;
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify(result));
     };
     this.router[spec.method](expressPath, ...before, ...(spec.body ? [this.bodyParser] : []), run);
   }
