@@ -1,7 +1,7 @@
 // npm run bench:customers — seeds 100,000 contacts in one organisation, then loads GET /api/v1/customers
 // (plain page, deep page, search) on the API and on a bare node:http reference running the same SQL,
 // first on the PostgreSQL server named by DATABASE_URL (if set), then on the embedded default.
-// Prints requests/s, p50 and p99 for both and the API/bare throughput ratio.
+// Prints requests/s, p50 and p99 for both (median of BENCH_ROUNDS rounds) and the API/bare ratio.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -17,6 +17,7 @@ import { openDatabase } from '../src/platform/db/database';
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const root = path.resolve(__dirname, '../..');
 
 const scenarios = [
@@ -68,51 +69,93 @@ async function stop(child: ChildProcess) {
   await exited;
 }
 
-async function load(url: string, headers: Record<string, string>): Promise<Figures> {
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers }); // warm-up
+async function load(url: string, headers: Record<string, string>, warmUp: boolean): Promise<Figures> {
+  if (warmUp) await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+interface Target {
+  url: (query: string) => string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Measures every scenario ROUNDS times on both targets and keeps the median of each figure. On the
+ * server both processes run side by side and take turns, scenario by scenario, so that both meet the
+ * same machine; the embedded database belongs to one process at a time, so there they run one after
+ * the other.
+ */
 async function measure(label: string, env: Record<string, string>, apiKey: string, organisationId: string) {
-  const rows: string[][] = [];
-  const api = await start('dist/src/server.js', env, (p) =>
-    answers(`http://127.0.0.1:${p}/api/v1/customers?limit=1`, { 'x-api-key': apiKey }),
-  );
-  const apiFigures: Figures[] = [];
-  try {
-    for (const s of scenarios) {
-      apiFigures.push(
-        await load(`http://127.0.0.1:${api.port}/api/v1/customers${s.query}`, { 'x-api-key': apiKey }),
-      );
+  const figures = { api: scenarios.map(() => [] as Figures[]), bare: scenarios.map(() => [] as Figures[]) };
+  const startApi = () =>
+    start('dist/src/server.js', env, (p) =>
+      answers(`http://127.0.0.1:${p}/api/v1/customers?limit=1`, { 'x-api-key': apiKey }),
+    );
+  const startBare = () =>
+    start('dist/scripts/bare-reference.js', { ...env, ORG_ID: organisationId }, (p) =>
+      answers(`http://127.0.0.1:${p}/customers?limit=1`),
+    );
+  const api = (port: number): Target => ({
+    url: (q) => `http://127.0.0.1:${port}/api/v1/customers${q}`,
+    headers: { 'x-api-key': apiKey },
+  });
+  const bare = (port: number): Target => ({
+    url: (q) => `http://127.0.0.1:${port}/customers${q}`,
+    headers: {},
+  });
+  const run = async (target: Target, into: Figures[][], round: number) => {
+    for (const [i, s] of scenarios.entries())
+      into[i]!.push(await load(target.url(s.query), target.headers, round === 0));
+  };
+
+  if (env.DATABASE_URL) {
+    const a = await startApi();
+    const b = await startBare();
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [i, s] of scenarios.entries()) {
+          figures.api[i]!.push(await load(api(a.port).url(s.query), api(a.port).headers, round === 0));
+          figures.bare[i]!.push(await load(bare(b.port).url(s.query), {}, round === 0));
+        }
+      }
+    } finally {
+      await stop(a.child);
+      await stop(b.child);
     }
-  } finally {
-    await stop(api.child);
-  }
-  const bare = await start('dist/scripts/bare-reference.js', { ...env, ORG_ID: organisationId }, (p) =>
-    answers(`http://127.0.0.1:${p}/customers?limit=1`),
-  );
-  try {
-    for (const [i, s] of scenarios.entries()) {
-      const b = await load(`http://127.0.0.1:${bare.port}/customers${s.query}`, {});
-      const a = apiFigures[i]!;
-      rows.push([
-        label,
-        s.name,
-        a.rps.toFixed(0),
-        a.p50.toFixed(1),
-        a.p99.toFixed(1),
-        b.rps.toFixed(0),
-        b.p50.toFixed(1),
-        b.p99.toFixed(1),
-        (a.rps / b.rps).toFixed(2),
-        String(a.errors + b.errors),
-      ]);
+  } else {
+    for (const [which, starter, target] of [
+      ['api', startApi, api],
+      ['bare', startBare, bare],
+    ] as const) {
+      const p = await starter();
+      try {
+        for (let round = 0; round < ROUNDS; round++) await run(target(p.port), figures[which], round);
+      } finally {
+        await stop(p.child);
+      }
     }
-  } finally {
-    await stop(bare.child);
   }
-  return rows;
+
+  return scenarios.map((s, i) => {
+    const a = figures.api[i]!;
+    const b = figures.bare[i]!;
+    const m = (list: Figures[], key: keyof Figures) => median(list.map((f) => f[key]));
+    return [
+      label,
+      s.name,
+      m(a, 'rps').toFixed(0),
+      m(a, 'p50').toFixed(1),
+      m(a, 'p99').toFixed(1),
+      m(b, 'rps').toFixed(0),
+      m(b, 'p50').toFixed(1),
+      m(b, 'p99').toFixed(1),
+      (m(a, 'rps') / m(b, 'rps')).toFixed(2),
+      String([...a, ...b].reduce((n, f) => n + f.errors, 0)),
+    ];
+  });
 }
 
 async function seed(target: Parameters<typeof openDatabase>[0]) {
@@ -163,7 +206,7 @@ function print(rows: string[][]) {
 
 async function main() {
   console.log(
-    `bench:customers — ${CONTACTS} contacts, ${CONNECTIONS} connections, ${DURATION} s per run, ${os.cpus().length} cores, node ${process.version}`,
+    `bench:customers — ${CONTACTS} contacts, ${CONNECTIONS} connections, ${DURATION} s per run, median of ${ROUNDS} rounds, ${os.cpus().length} cores, node ${process.version}`,
   );
   const rows: string[][] = [];
   const url = process.env.DATABASE_URL;

@@ -164,3 +164,24 @@ describe('npm run cli -- seed', () => {
     expect(out.stderr).toContain('Organisation 01900000-0000-7000-8000-000000000000 not found');
   });
 });
+
+describe('server start', () => {
+  it('when a configuration value is bad, then the server does not start and names the variable', () => {
+    const out = run('node', ['dist/src/server.js'], { DATA_DIR: dir, PORT: 'eighty', LOG_LEVEL: 'loud' });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain('Invalid configuration');
+    expect(out.stderr).toContain('PORT: must be a whole number');
+    expect(out.stderr).toContain('LOG_LEVEL: ');
+  });
+
+  it('when the embedded directory is held by another process, then the server refuses to start', async () => {
+    const held = await openDatabase({ kind: 'embedded', dataDir: path.join(dir, 'pgdata'), purpose: 'cli seed' });
+    try {
+      const out = run('node', ['dist/src/server.js'], { DATA_DIR: dir, PORT: '0' });
+      expect(out.status).toBe(1);
+      expect(out.stderr).toContain(`is in use by process ${process.pid} (cli seed)`);
+    } finally {
+      await held.close();
+    }
+  });
+});

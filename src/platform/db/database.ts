@@ -170,13 +170,21 @@ async function openEmbedded(
       // In-process: round trips cost nothing, so the entry is a plain parameterised statement.
       tenantTransaction: (entry, fn) =>
         db.transaction(async (tx) => fn(tx as unknown as Tx, await enter(tx as unknown as Tx, entry))),
-      tenantReadBatch: (entry, statements) =>
-        db.transaction(async (tx) => {
-          const entered = await enter(tx as unknown as Tx, entry);
-          const rows: Row[][] = [];
-          for (const statement of statements) rows.push(await queryRows<Row>(tx as unknown as Tx, statement));
-          return { entered, rows };
-        }),
+      // One call into PostgreSQL for the whole batch; exec waits for any open transaction to finish.
+      async tenantReadBatch(entry, statements) {
+        try {
+          const results = await pglite.exec(
+            ['BEGIN', enterLiteral(entry), ...statements.map(inlineStatement), 'COMMIT'].join(';\n'),
+          );
+          return {
+            entered: ((results[1]?.rows[0] as Row | undefined)?.s as EntryResult | undefined) ?? 'stale',
+            rows: results.slice(2, 2 + statements.length).map((r) => r.rows as Row[]),
+          };
+        } catch (err) {
+          await pglite.exec('ROLLBACK').catch(() => undefined);
+          throw err;
+        }
+      },
       async ping() {
         if (closed) throw new Error('database closed');
         await pglite.query('SELECT 1');
