@@ -26,7 +26,14 @@ async function open(): Promise<Query> {
         () => undefined,
       );
     });
-    return async (text, params) => (await pool.query(text, params)).rows;
+    return async (text, params) => {
+      const client = await pool.connect();
+      try {
+        return (await client.query(text, params)).rows;
+      } finally {
+        client.release();
+      }
+    };
   }
   const db = await PGlite.create({ dataDir: process.env.PGDATA_DIR, extensions: { pg_trgm, btree_gin } });
   await db.query(`SELECT set_config('app.organisation_id', $1, false)`, [process.env.ORG_ID]);
