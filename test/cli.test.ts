@@ -175,7 +175,11 @@ describe('server start', () => {
   });
 
   it('when the embedded directory is held by another process, then the server refuses to start', async () => {
-    const held = await openDatabase({ kind: 'embedded', dataDir: path.join(dir, 'pgdata'), purpose: 'cli seed' });
+    const held = await openDatabase({
+      kind: 'embedded',
+      dataDir: path.join(dir, 'pgdata'),
+      purpose: 'cli seed',
+    });
     try {
       const out = run('node', ['dist/src/server.js'], { DATA_DIR: dir, PORT: '0' });
       expect(out.status).toBe(1);

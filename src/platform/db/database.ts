@@ -66,7 +66,7 @@ export async function queryRows<T>(q: Queryable, query: SQL): Promise<T[]> {
 }
 
 /** The entry as a parameterised statement. */
-export function enterStatement(e: TenantEntry): SQL {
+function enterStatement(e: TenantEntry): SQL {
   return sql`SELECT actiondesk_enter(${e.organisationId}::uuid, ${e.userId}::uuid, ${e.apiKeyId}::uuid, ${e.authVersion}::integer, ${e.at.toISOString()}::timestamptz) AS s`;
 }
 
