@@ -75,23 +75,6 @@ export async function enter(tx: Tx, e: TenantEntry): Promise<EntryResult> {
   return row?.s ?? 'stale';
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-function uuidLiteral(v: string | null): string {
-  if (v === null) return 'NULL';
-  if (!UUID.test(v)) throw new Error('tenant entry: not a uuid');
-  return `'${v}'::uuid`;
-}
-
-/**
- * The entry inlined as literals, for the simple-protocol `BEGIN; SELECT …` round trip. Every value is
- * checked to be a uuid, an integer or a date first, so nothing from outside reaches the SQL text.
- */
-function enterLiteral(e: TenantEntry): string {
-  if (!Number.isInteger(e.authVersion)) throw new Error('tenant entry: bad version');
-  const at = e.at.toISOString();
-  return `SELECT actiondesk_enter(${uuidLiteral(e.organisationId)}, ${uuidLiteral(e.userId)}, ${uuidLiteral(e.apiKeyId)}, ${e.authVersion}, '${at}'::timestamptz) AS s`;
-}
-
 const dialect = new PgDialect();
 
 function literal(value: unknown): string {
@@ -115,6 +98,16 @@ export function inlineStatement(statement: SQL): string {
   const { sql: text, params } = dialect.sqlToQuery(statement);
   return text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
 }
+
+/** The entry for the simple query protocol: the same statement, its values inlined as literals. */
+const enterInline = (e: TenantEntry): string => inlineStatement(enterStatement(e));
+
+/** A read batch as one simple-protocol message; its results are [BEGIN, entry, …statements, COMMIT]. */
+const batchText = (entry: TenantEntry, statements: SQL[]): string =>
+  ['BEGIN', enterInline(entry), ...statements.map(inlineStatement), 'COMMIT'].join(';\n');
+
+const enteredOf = (results: { rows: unknown[] }[]): EntryResult =>
+  ((results[1]?.rows[0] as Row | undefined)?.s as EntryResult | undefined) ?? 'stale';
 
 /**
  * A timestamptz read through either driver as ISO 8601 (milliseconds, Z). Sessions run in UTC, so the
@@ -173,11 +166,9 @@ async function openEmbedded(
       // One call into PostgreSQL for the whole batch; exec waits for any open transaction to finish.
       async tenantReadBatch(entry, statements) {
         try {
-          const results = await pglite.exec(
-            ['BEGIN', enterLiteral(entry), ...statements.map(inlineStatement), 'COMMIT'].join(';\n'),
-          );
+          const results = await pglite.exec(batchText(entry, statements));
           return {
-            entered: ((results[1]?.rows[0] as Row | undefined)?.s as EntryResult | undefined) ?? 'stale',
+            entered: enteredOf(results),
             rows: results.slice(2, 2 + statements.length).map((r) => r.rows as Row[]),
           };
         } catch (err) {
@@ -220,15 +211,17 @@ async function openServer(url: string, poolSize: number): Promise<Database> {
     tenantTransaction: (entry, fn) =>
       withClient(pool, async (client) => {
         // One round trip: BEGIN and the entry go together over the simple query protocol.
-        const results = (await client.query(`BEGIN; ${enterLiteral(entry)}`)) as unknown as pg.QueryResult[];
+        const results = (await client.query(`BEGIN; ${enterInline(entry)}`)) as unknown as pg.QueryResult[];
         const value = await fn(drizzleNodePg(client) as unknown as Tx, enteredOf(results));
         await client.query('COMMIT');
         return value;
       }),
     tenantReadBatch: (entry, statements) =>
       withClient(pool, async (client) => {
-        const text = ['BEGIN', enterLiteral(entry), ...statements.map(inlineStatement), 'COMMIT'].join(';\n');
-        const results = (await client.query({ text, types: batchTypes })) as unknown as pg.QueryResult<Row>[];
+        const results = (await client.query({
+          text: batchText(entry, statements),
+          types: batchTypes,
+        })) as unknown as pg.QueryResult<Row>[];
         return {
           entered: enteredOf(results),
           rows: results.slice(2, 2 + statements.length).map((r) => r.rows),
@@ -242,9 +235,6 @@ async function openServer(url: string, poolSize: number): Promise<Database> {
     },
   };
 }
-
-const enteredOf = (results: pg.QueryResult[]): EntryResult =>
-  (results[1]?.rows[0]?.s as EntryResult | undefined) ?? 'stale';
 
 /**
  * Runs `fn` on a pooled connection that it leaves in a transaction or not at all: on a throw the
