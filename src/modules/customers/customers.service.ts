@@ -4,6 +4,7 @@ import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/d
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant, readInTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/http/errors';
+import { fromZodError } from '../../platform/http/validation';
 import { isId, newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
 import { customerTotalStatement, portfolioRepository } from '../portfolios/portfolios.repository';
@@ -154,16 +155,7 @@ export async function updateCustomer(
       const merged: Record<string, string | null> = { ...current.data, ...(input.data ?? {}) };
       for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
       const checked = CustomerData.safeParse(merged);
-      if (!checked.success) {
-        const details = checked.error.issues.map((i) => ({
-          field: ['data', ...i.path.map(String)].join('.'),
-          message: i.message,
-        }));
-        throw new BadRequest(
-          `Invalid body: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`,
-          details,
-        );
-      }
+      if (!checked.success) throw fromZodError(checked.error, 'body', ['data']);
       const row = await customers.update(current.id, {
         portfolioId,
         thirdpartyId,

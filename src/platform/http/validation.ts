@@ -10,17 +10,32 @@ function join(path: readonly PropertyKey[]): string {
     .replace(/\.\[/g, '[');
 }
 
-/** A 400 whose message and details name every failing field. */
-export function fromZodError(error: ZodError, location: Location): BadRequest {
+/**
+ * A 400 whose message and details name every failing field; `under` prefixes the paths when the
+ * schema checked only part of the input (e.g. `['data']`).
+ */
+export function fromZodError(
+  error: ZodError,
+  location: Location,
+  under: readonly PropertyKey[] = [],
+): BadRequest {
   const details: (FieldError & { in: Location })[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        details.push({ field: join([...issue.path, key]), message: 'is not a known field', in: location });
+        details.push({
+          field: join([...under, ...issue.path, key]),
+          message: 'is not a known field',
+          in: location,
+        });
       }
       continue;
     }
-    details.push({ field: join(issue.path) || `(${location})`, message: issue.message, in: location });
+    details.push({
+      field: join([...under, ...issue.path]) || `(${location})`,
+      message: issue.message,
+      in: location,
+    });
   }
   const summary = details.map((d) => `${d.field}: ${d.message}`).join('; ');
   return new BadRequest(`Invalid ${location === 'path' ? 'path' : location}: ${summary}`, details);
