@@ -7,11 +7,14 @@ import { customerRoutes } from './modules/customers/customers.router';
 import { healthRoutes } from './modules/health/health.router';
 import { openapiRoutes } from './modules/openapi/openapi.router';
 import { portfolioRoutes } from './modules/portfolios/portfolios.router';
+import { questionListRoutes } from './modules/questionlists/questionlists.router';
+import { actionPageRoutes, sessionRequestRoutes } from './modules/sessionrequests/sessionrequests.router';
 import type { Clock } from './platform/clock';
 import type { Database } from './platform/db/database';
 import { ApiKeyAuthenticator, AuthGate } from './platform/http/auth';
 import { errorHandler, unknownRoute } from './platform/http/error-handler';
 import { Routes } from './platform/http/routes';
+import type { JobSignal } from './platform/jobs/worker';
 import type { Logger } from './platform/logger';
 import { createRegistry } from './platform/openapi';
 
@@ -20,6 +23,8 @@ export interface AppDeps {
   database: Database;
   clock: Clock;
   logger: Logger;
+  /** Told when a request has committed new background jobs. */
+  jobs: JobSignal;
   /** Parse every response with its schema (tests): a body that drifts from the contract becomes a 500. */
   checkResponses?: boolean;
 }
@@ -67,11 +72,9 @@ export function createApp(deps: AppDeps): Express {
   const gate = new AuthGate([new ApiKeyAuthenticator(database, clock, config.authCacheTtlMs)], clock);
 
   const root = Router();
-  healthRoutes(new Routes(root, registry, gate, '', bodyParser, deps.checkResponses), {
-    database,
-    clock,
-    startedAt: Date.now(),
-  });
+  const rootRoutes = new Routes(root, registry, gate, '', bodyParser, deps.checkResponses);
+  healthRoutes(rootRoutes, { database, clock, startedAt: Date.now() });
+  actionPageRoutes(rootRoutes, { database, clock });
   app.use(root);
 
   const api = Router();
@@ -80,6 +83,8 @@ export function createApp(deps: AppDeps): Express {
   customerRoutes(routes, moduleDeps);
   portfolioRoutes(routes, moduleDeps);
   adminRoutes(routes, moduleDeps);
+  questionListRoutes(routes, moduleDeps);
+  sessionRequestRoutes(routes, { ...moduleDeps, baseUrl: config.baseUrl, jobs: deps.jobs });
   openapiRoutes(routes, registry, config.baseUrl);
   app.use('/api/v1', api);
 

@@ -35,6 +35,37 @@ const envSchema = z.object({
     .default('1mb'),
   AUTH_CACHE_TTL_SECONDS: intFrom(0, 3600).default(60),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  SMTP_URL: z
+    .url({
+      protocol: /^smtps?$/,
+      error: 'must be an smtp:// or smtps:// URL such as smtp://user:pass@mail:587',
+    })
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(200).optional(),
+  SMS_PROVIDER_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL that accepts a JSON POST' })
+    .optional(),
+  SMS_PROVIDER_TOKEN: z.string().min(1).optional(),
+  SMS_FROM: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9 ]{1,11}$|^\+?[0-9]{3,15}$/,
+      'must be an alphanumeric sender of up to 11 characters or a number',
+    )
+    .default('ActionDesk'),
+  TIME_ZONE: z
+    .string()
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Europe/Brussels')
+    .default('Europe/Brussels'),
+  JOB_WORKER: z.enum(['true', 'false']).default('true'),
+  JOB_POLL_SECONDS: intFrom(1, 3600).default(5),
 });
 
 export interface Config {
@@ -50,6 +81,23 @@ export interface Config {
   readonly bodyLimit: string;
   readonly authCacheTtlMs: number;
   readonly trustProxy: boolean;
+  /** Where e-mail goes: an SMTP server, or .eml files in DATA_DIR/outbox when none is configured. */
+  readonly mail:
+    | { readonly kind: 'smtp'; readonly url: string; readonly from: string }
+    | { readonly kind: 'outbox'; readonly dir: string; readonly from: string };
+  /** Where SMS goes: the generic JSON HTTP provider, or .json files in DATA_DIR/outbox. */
+  readonly sms:
+    | {
+        readonly kind: 'http';
+        readonly url: string;
+        readonly token: string | undefined;
+        readonly from: string;
+      }
+    | { readonly kind: 'outbox'; readonly dir: string; readonly from: string };
+  /** Time zone in which dates are written in messages to contacts. */
+  readonly timeZone: string;
+  /** Whether this process runs the background job worker, and how often it looks for due jobs. */
+  readonly jobs: { readonly worker: boolean; readonly pollMs: number };
 }
 
 /** Reads and validates the environment once; the only place that touches process.env. */
@@ -62,11 +110,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
+  const outbox = path.join(dataDir, 'outbox');
+  const from = e.MAIL_FROM ?? `ActionDesk <no-reply@${new URL(baseUrl).hostname}>`;
   return Object.freeze({
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
-    baseUrl: e.BASE_URL ?? `http://localhost:${e.PORT}`,
+    baseUrl,
     database: Object.freeze(
       e.DATABASE_URL
         ? { kind: 'server' as const, url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
@@ -77,5 +128,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: e.BODY_LIMIT.toLowerCase(),
     authCacheTtlMs: e.AUTH_CACHE_TTL_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY === 'true',
+    mail: Object.freeze(
+      e.SMTP_URL
+        ? { kind: 'smtp' as const, url: e.SMTP_URL, from }
+        : { kind: 'outbox' as const, dir: outbox, from },
+    ),
+    sms: Object.freeze(
+      e.SMS_PROVIDER_URL
+        ? { kind: 'http' as const, url: e.SMS_PROVIDER_URL, token: e.SMS_PROVIDER_TOKEN, from: e.SMS_FROM }
+        : { kind: 'outbox' as const, dir: outbox, from: e.SMS_FROM },
+    ),
+    timeZone: e.TIME_ZONE,
+    jobs: Object.freeze({ worker: e.JOB_WORKER === 'true', pollMs: e.JOB_POLL_SECONDS * 1000 }),
   });
 }

@@ -6,6 +6,7 @@ import type { Database } from './platform/db/database';
 import { DataDirInUseError } from './platform/db/lock';
 import { openConfiguredDatabase } from './platform/db/open';
 import { createLogger, type Logger, stdoutDestination } from './platform/logger';
+import { createJobWorker } from './worker';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -34,7 +35,9 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const app = createApp({ config, database, clock: systemClock, logger });
+  const { worker, mailer } = createJobWorker({ config, database, clock: systemClock, logger });
+  if (config.jobs.worker) worker.start();
+  const app = createApp({ config, database, clock: systemClock, logger, jobs: worker });
   const server: Server = app.listen(config.port, config.host ?? '::', () => {
     logger.info(
       { port: config.port, baseUrl: config.baseUrl, database: database.driver },
@@ -51,8 +54,10 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     server.close(() => {
-      database
-        .close()
+      worker
+        .stop()
+        .then(() => mailer.close())
+        .then(() => database.close())
         .catch((err) => logger.error({ err }, 'closing the database failed'))
         .finally(() => {
           destination.flushSync();

@@ -32,7 +32,13 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 async function appOver(database: Awaited<ReturnType<typeof openTestDatabase>>) {
-  return createApp({ config: loadConfig({}), database, clock: systemClock, logger: createLogger('silent') });
+  return createApp({
+    config: loadConfig({}),
+    database,
+    clock: systemClock,
+    logger: createLogger('silent'),
+    jobs: { wake: () => undefined },
+  });
 }
 
 describe('npm run cli -- bootstrap', () => {

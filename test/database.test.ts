@@ -23,7 +23,18 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const tenantTables = ['organisations', 'users', 'api_keys', 'portfolios', 'customers'];
+const tenantTables = [
+  'organisations',
+  'users',
+  'api_keys',
+  'portfolios',
+  'customers',
+  'question_lists',
+  'question_list_versions',
+  'session_requests',
+  'session_request_events',
+  'jobs',
+];
 
 describe('row-level security', () => {
   it('when a query runs without the organisation setting, then it sees no rows at all', async () => {

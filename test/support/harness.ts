@@ -1,18 +1,27 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { ManualClock } from '../../src/platform/clock';
 import { type Database, openDatabase } from '../../src/platform/db/database';
+import type { JobWorker } from '../../src/platform/jobs/worker';
 import { createLogger } from '../../src/platform/logger';
+import { createJobWorker } from '../../src/worker';
 
 export interface Harness {
   database: Database;
   clock: ManualClock;
   server: http.Server;
   baseUrl: string;
+  /** The background worker: not polling unless started; tests run due jobs with `jobs.drain()`. */
+  jobs: JobWorker;
+  /** DATA_DIR of this app (the outbox is DATA_DIR/outbox). */
+  dataDir: string;
   /** Log lines written by the app, parsed. */
   logs: Record<string, unknown>[];
   api(): ReturnType<typeof request>;
@@ -26,7 +35,10 @@ export function openTestDatabase(): Promise<Database> {
 }
 
 /** Starts the real app on port 0 over a real database, with a manual clock and captured logs. */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(
+  env: Record<string, string> = {},
+  opts: { startWorker?: boolean } = {},
+): Promise<Harness> {
   const database = await openTestDatabase();
   const clock = new ManualClock('2026-03-02T09:00:00.000Z');
   const logs: Record<string, unknown>[] = [];
@@ -36,14 +48,13 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       done();
     },
   });
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...env });
-  const app = createApp({
-    config,
-    database,
-    clock,
-    logger: createLogger('info', sink),
-    checkResponses: true,
-  });
+  // Files the app writes (the mail/SMS outbox) go to a directory of this test run only.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-test-'));
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env });
+  const logger = createLogger('info', sink);
+  const { worker, mailer } = createJobWorker({ config, database, clock, logger });
+  if (opts.startWorker) worker.start();
+  const app = createApp({ config, database, clock, logger, jobs: worker, checkResponses: true });
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -52,11 +63,16 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     clock,
     server,
     baseUrl: `http://127.0.0.1:${port}`,
+    jobs: worker,
+    dataDir: config.dataDir,
     logs,
     api: () => request(server),
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await worker.stop();
+      mailer.close();
       await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { foreignKey, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  foreignKey,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { organisations, portfolios } from './tenancy';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -20,6 +30,7 @@ export const customers = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
+    unique('customers_org_id_key').on(t.organisationId, t.id),
     foreignKey({
       name: 'customers_portfolio_fk',
       columns: [t.organisationId, t.portfolioId],

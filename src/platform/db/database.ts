@@ -2,7 +2,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { type SQL, sql } from 'drizzle-orm';
+import { getTableColumns, type SQL, sql, type Table } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -267,4 +267,20 @@ async function migrateServer(url: string): Promise<void> {
     await client.query('SELECT pg_advisory_unlock(472038611)').catch(() => undefined);
     await client.end();
   }
+}
+
+/**
+ * Maps a raw row (database column names, as read batches return them) onto the table's typed row,
+ * using each column's own driver mapping (timestamps to Dates, arrays, JSON).
+ */
+export function rowMapper<T extends Table>(table: T): (raw: Row) => T['$inferSelect'] {
+  const columns = Object.entries(getTableColumns(table));
+  return (raw) => {
+    const out: Record<string, unknown> = {};
+    for (const [key, column] of columns) {
+      const value = raw[column.name];
+      out[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return out as T['$inferSelect'];
+  };
 }

@@ -34,6 +34,8 @@ interface RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySchem
   params?: P;
   query?: Q;
   body?: B;
+  /** The body may be left out entirely (it is then read as `{}`). */
+  optionalBody?: boolean;
   /** Success status; 204 sends no body. */
   status?: 200 | 201 | 204;
   response?: R;
@@ -95,6 +97,58 @@ export class Routes {
     this.mount(spec, [], handler);
   }
 
+  /**
+   * A public server-rendered page: the handler answers a status and HTML; `statuses` documents every
+   * status it may answer. Pages are never cached and never indexed.
+   */
+  page<P extends AnySchema>(
+    spec: {
+      path: string;
+      summary: string;
+      description?: string;
+      tags: string[];
+      params: P;
+      statuses: Record<number, string>;
+    },
+    handler: (input: {
+      params: z.output<P>;
+      req: Request;
+      res: Response;
+    }) => Promise<{ status: number; html: string }>,
+  ): void {
+    this.registry.registerPath({
+      method: 'get',
+      path: this.basePath + spec.path,
+      summary: spec.summary,
+      description: spec.description,
+      tags: spec.tags,
+      security: [],
+      request: { params: spec.params as never },
+      responses: Object.fromEntries(
+        Object.entries(spec.statuses).map(([status, description]) => [
+          status,
+          { description, content: { 'text/html': { schema: { type: 'string' } } } },
+        ]),
+      ),
+    });
+    const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
+    this.router.get(expressPath, async (req, res) => {
+      const params = parse(spec.params, req.params, 'path') as z.output<P>;
+      const page = await handler({ params, req, res });
+      res.status(page.status);
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('X-Robots-Tag', 'noindex');
+      res.setHeader('Referrer-Policy', 'no-referrer');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader(
+        'Content-Security-Policy',
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      );
+      res.end(page.html);
+    });
+  }
+
   private mount<P extends AnySchema, Q extends AnySchema, B extends AnySchema, R extends AnySchema>(
     spec: RouteSpec<P, Q, B, R> & { permission?: Permission },
     before: RequestHandler[],
@@ -106,7 +160,7 @@ export class Routes {
     const run: RequestHandler = async (req, res) => {
       const params = parse(spec.params, req.params, 'path');
       const query = parse(spec.query, req.query, 'query');
-      const body = parse(spec.body, req.body, 'body');
+      const body = parse(spec.body, req.body === undefined && spec.optionalBody ? {} : req.body, 'body');
       const result = await handler({ params, query, body, req, res } as HandlerInput<P, Q, B>);
       if (res.headersSent) return;
       if (status === 204 || result === undefined) {
@@ -170,7 +224,7 @@ export class Routes {
         params: spec.params as never,
         query: spec.query as never,
         body: spec.body
-          ? { required: true, content: { 'application/json': { schema: spec.body } } }
+          ? { required: !spec.optionalBody, content: { 'application/json': { schema: spec.body } } }
           : undefined,
       },
       responses,

@@ -1,0 +1,40 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { organisations } from './tenancy';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const jobStatuses = ['pending', 'running', 'done', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof jobStatuses)[number];
+
+/**
+ * The background job queue (transactional outbox): a job is inserted in the same transaction as the
+ * change that causes it and claimed by workers with FOR UPDATE SKIP LOCKED (actiondesk_claim_jobs).
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    // The record the job is about (an action, …), so its jobs can be listed and cancelled with it.
+    subjectId: uuid('subject_id'),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status', { enum: jobStatuses }).notNull(),
+    runAt: ts('run_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull(),
+    // Set at each claim; only the holder of the current lease may record the outcome.
+    leaseToken: uuid('lease_token'),
+    lockedUntil: ts('locked_until'),
+    lastError: text('last_error'),
+    finishedAt: ts('finished_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    index('jobs_due_idx').on(t.runAt).where(sql`${t.status} IN ('pending', 'running')`),
+    index('jobs_org_subject_idx').on(t.organisationId, t.subjectId),
+  ],
+);

@@ -1,0 +1,104 @@
+import {
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { customers } from './customers';
+import { organisations } from './tenancy';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const sessionRequestTypes = ['qlist', 'multisigning', 'quicksign', 'campaign'] as const;
+export type SessionRequestTypes = (typeof sessionRequestTypes)[number];
+export const sessionRequestStatuses = [
+  'created',
+  'sent',
+  'opened',
+  'completed',
+  'reopened',
+  'deactivated',
+  'expired',
+] as const;
+export type SessionRequestStatus = (typeof sessionRequestStatuses)[number];
+export const languages = ['nl', 'fr', 'en'] as const;
+export type Language = (typeof languages)[number];
+
+export const sessionRequests = pgTable(
+  'session_requests',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    // The public code of the link; unique over all organisations (the link carries no organisation).
+    code: text('code').notNull(),
+    type: text('type', { enum: sessionRequestTypes }).notNull(),
+    status: text('status', { enum: sessionRequestStatuses }).notNull(),
+    customerId: uuid('customer_id'),
+    questionListIds: uuid('question_list_ids').array().notNull(),
+    questionListVersions: integer('question_list_versions').array().notNull(),
+    document: jsonb('document').$type<{ fileId: string; title: string }>(),
+    language: text('language', { enum: languages }).notNull(),
+    message: text('message'),
+    expiresAt: ts('expires_at'),
+    notifyEmail: boolean('notify_email').notNull(),
+    notifySms: boolean('notify_sms').notNull(),
+    reminder1Days: integer('reminder1_days'),
+    reminder2Days: integer('reminder2_days'),
+    createdBy: uuid('created_by'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    sentAt: ts('sent_at'),
+    openedAt: ts('opened_at'),
+    completedAt: ts('completed_at'),
+    closedAt: ts('closed_at'),
+  },
+  (t) => [
+    unique('session_requests_org_id_key').on(t.organisationId, t.id),
+    uniqueIndex('session_requests_code_key').on(t.code),
+    foreignKey({
+      name: 'session_requests_customer_fk',
+      columns: [t.organisationId, t.customerId],
+      foreignColumns: [customers.organisationId, customers.id],
+    }).onDelete('cascade'),
+    index('session_requests_org_created_idx').on(
+      t.organisationId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('session_requests_org_updated_idx').on(t.organisationId, t.updatedAt, t.id),
+    index('session_requests_org_customer_idx').on(t.organisationId, t.customerId),
+    index('session_requests_org_status_idx').on(t.organisationId, t.status),
+  ],
+);
+
+/** Every status change of an action: who (a user, the contact, or the system), when, from, to. */
+export const sessionRequestEvents = pgTable(
+  'session_request_events',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id').notNull(),
+    sessionRequestId: uuid('session_request_id').notNull(),
+    fromStatus: text('from_status', { enum: sessionRequestStatuses }),
+    toStatus: text('to_status', { enum: sessionRequestStatuses }).notNull(),
+    actor: text('actor', { enum: ['user', 'contact', 'system'] }).notNull(),
+    userId: uuid('user_id'),
+    at: ts('at').notNull(),
+  },
+  (t) => [
+    foreignKey({
+      name: 'session_request_events_request_fk',
+      columns: [t.organisationId, t.sessionRequestId],
+      foreignColumns: [sessionRequests.organisationId, sessionRequests.id],
+    }).onDelete('cascade'),
+    index('session_request_events_request_idx').on(t.organisationId, t.sessionRequestId, t.at),
+  ],
+);

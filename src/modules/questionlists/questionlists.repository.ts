@@ -1,0 +1,90 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { questionLists, questionListVersions } from '../../db/schema';
+import type { RequestContext } from '../../platform/context';
+import type { Queryable } from '../../platform/db/database';
+import { isId } from '../../platform/ids';
+
+export type QuestionListRow = typeof questionLists.$inferSelect;
+type NewQuestionList = Omit<QuestionListRow, 'organisationId'>;
+
+export function questionListRepository(q: Queryable, ctx: RequestContext) {
+  const org = eq(questionLists.organisationId, ctx.organisationId);
+  return {
+    async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<QuestionListRow | undefined> {
+      if (!isId(id)) return undefined;
+      const query = q
+        .select()
+        .from(questionLists)
+        .where(and(org, eq(questionLists.id, id)));
+      const [row] = opts.forUpdate ? await query.for('update') : await query;
+      return row;
+    },
+    async findBySlug(slug: string): Promise<{ id: string } | undefined> {
+      const [row] = await q
+        .select({ id: questionLists.id })
+        .from(questionLists)
+        .where(and(org, eq(questionLists.slug, slug)));
+      return row;
+    },
+    /** Summaries (no questions) in name order; only active ones unless asked. */
+    async list(includeInactive: boolean) {
+      return q
+        .select({
+          id: questionLists.id,
+          name: questionLists.name,
+          slug: questionLists.slug,
+          description: questionLists.description,
+          supportedLanguages: questionLists.supportedLanguages,
+          hasReportSpec: questionLists.hasReportSpec,
+          active: questionLists.active,
+          version: questionLists.version,
+          createdAt: questionLists.createdAt,
+          updatedAt: questionLists.updatedAt,
+        })
+        .from(questionLists)
+        .where(includeInactive ? org : and(org, eq(questionLists.active, true)))
+        .orderBy(asc(questionLists.name), asc(questionLists.id));
+    },
+    /** What an action needs to know of the templates it is sent with. */
+    async findForAction(ids: string[]) {
+      const valid = ids.filter(isId);
+      if (valid.length === 0) return [];
+      return q
+        .select({
+          id: questionLists.id,
+          active: questionLists.active,
+          version: questionLists.version,
+          supportedLanguages: questionLists.supportedLanguages,
+        })
+        .from(questionLists)
+        .where(and(org, inArray(questionLists.id, valid)));
+    },
+    async insert(row: NewQuestionList): Promise<QuestionListRow> {
+      const [inserted] = await q
+        .insert(questionLists)
+        .values({ ...row, organisationId: ctx.organisationId })
+        .returning();
+      await this.addVersion(inserted!);
+      return inserted!;
+    },
+    async update(id: string, change: Partial<NewQuestionList>): Promise<QuestionListRow | undefined> {
+      const [row] = await q
+        .update(questionLists)
+        .set(change)
+        .where(and(org, eq(questionLists.id, id)))
+        .returning();
+      return row;
+    },
+    /** Records the row's current questions as its version (versions are never changed afterwards). */
+    async addVersion(row: QuestionListRow): Promise<void> {
+      await q.insert(questionListVersions).values({
+        organisationId: ctx.organisationId,
+        questionListId: row.id,
+        version: row.version,
+        supportedLanguages: row.supportedLanguages,
+        content: row.content,
+        createdAt: row.updatedAt,
+      });
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import type { Clock } from '../../platform/clock';
+import { systemContext } from '../../platform/context';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { Conflict } from '../../platform/http/errors';
+import { type ClaimedJob, type JobHandler, PermanentJobError } from '../../platform/jobs/worker';
+import type { Mailer } from '../../platform/mail';
+import type { SmsSender } from '../../platform/sms';
+import { organisationRepository, userRepository } from '../admin/admin.repository';
+import { customerRepository } from '../customers/customers.repository';
+import { composeMessage } from './messages';
+import { isOpen } from './sessionrequests.lifecycle';
+import { sessionRequestRepository } from './sessionrequests.repository';
+import { applyTransition } from './sessionrequests.service';
+import type { NotificationPayload } from './sessionrequests.view';
+
+export interface NotificationDeps {
+  database: Database;
+  clock: Clock;
+  baseUrl: string;
+  timeZone: string;
+  mailer: Mailer;
+  sms: SmsSender;
+}
+
+/** Reads what the message needs, in the job's organisation; null when the action is gone. */
+function loadForMessage(deps: NotificationDeps, job: ClaimedJob) {
+  const ctx = systemContext(job.organisationId, deps.clock.now());
+  return inTenant(deps.database, ctx, async (tx) => {
+    const row = await sessionRequestRepository(tx, ctx).find(job.subjectId ?? '');
+    if (!row) return null;
+    const customer = row.customerId ? await customerRepository(tx, ctx).find(row.customerId) : undefined;
+    const organisation = await organisationRepository(tx, ctx).find();
+    const adviser = row.createdBy ? await userRepository(tx, ctx).find(row.createdBy) : undefined;
+    return { row, customer, organisation: organisation?.name ?? '', adviser: adviser?.name ?? null };
+  });
+}
+
+/**
+ * Sends one invitation, reminder or reopening message. The action is re-read first: a message for an
+ * action that was completed, withdrawn or expired in the meantime is cancelled, not sent. The message
+ * is composed at sending time, so it carries the contact's current address and name.
+ */
+export function notificationHandler(deps: NotificationDeps): JobHandler {
+  return async (job) => {
+    const payload = job.payload as unknown as NotificationPayload;
+    const found = await loadForMessage(deps, job);
+    if (!found) return { cancelled: 'the action no longer exists' };
+    const { row, customer } = found;
+    if (!isOpen(row.status)) return { cancelled: `the action is ${row.status}` };
+    if (row.expiresAt && row.expiresAt <= deps.clock.now()) return { cancelled: 'the action has expired' };
+    if (!customer) throw new PermanentJobError('the action has no contact to send to');
+    const message = composeMessage({
+      language: row.language,
+      purpose: payload.purpose,
+      kind: row.type === 'quicksign' ? 'signature' : 'questionnaire',
+      organisation: found.organisation,
+      adviser: found.adviser,
+      firstName: customer.data.Voornaam?.trim() || null,
+      message: row.message,
+      url: `${deps.baseUrl}/action/${row.code}`,
+      expiresAt: row.expiresAt,
+      timeZone: deps.timeZone,
+    });
+    if (payload.channel === 'email') {
+      const to = customer.data.Email?.trim();
+      if (!to) throw new PermanentJobError('the contact has no e-mail address (data.Email)');
+      await deps.mailer.send({ to, subject: message.subject, text: message.text, html: message.html });
+    } else {
+      const to = customer.data.Telefoon?.trim();
+      if (!to) throw new PermanentJobError('the contact has no phone number (data.Telefoon)');
+      await deps.sms.send({ to, text: message.sms });
+    }
+    return undefined;
+  };
+}
+
+/** Expires an action whose expiry has come; a job for an expiry that moved or no longer applies is cancelled. */
+export function expiryHandler(deps: { database: Database; clock: Clock }): JobHandler {
+  return async (job) => {
+    const now = deps.clock.now();
+    const ctx = systemContext(job.organisationId, now);
+    return inTenant(deps.database, ctx, async (tx) => {
+      const row = await sessionRequestRepository(tx, ctx).find(job.subjectId ?? '', { forUpdate: true });
+      if (!row) return { cancelled: 'the action no longer exists' };
+      if (!row.expiresAt || row.expiresAt > now) return { cancelled: 'the expiry moved' };
+      try {
+        await applyTransition(deps, tx, ctx, row.id, 'expire', { actor: 'system', userId: null });
+        return undefined;
+      } catch (err) {
+        if (err instanceof Conflict) return { cancelled: `the action is ${row.status}` };
+        throw err;
+      }
+    });
+  };
+}

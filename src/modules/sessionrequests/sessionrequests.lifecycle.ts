@@ -1,0 +1,32 @@
+import type { SessionRequestStatus } from '../../db/schema';
+
+/** States in which the link works and the contact can still answer. */
+export const openStatuses: readonly SessionRequestStatus[] = ['created', 'sent', 'opened', 'reopened'];
+
+export type Transition = 'open' | 'complete' | 'reopen' | 'deactivate' | 'expire';
+
+/** The lifecycle (docs/sessionrequests.md): from which states each transition may start, and where it ends. */
+export const transitions: Record<
+  Transition,
+  { from: readonly SessionRequestStatus[]; to: SessionRequestStatus }
+> = {
+  open: { from: ['created', 'sent'], to: 'opened' },
+  complete: { from: openStatuses, to: 'completed' },
+  reopen: { from: ['completed'], to: 'reopened' },
+  deactivate: { from: openStatuses, to: 'deactivated' },
+  expire: { from: openStatuses, to: 'expired' },
+};
+
+export const isOpen = (status: SessionRequestStatus): boolean => openStatuses.includes(status);
+
+const refusal: Record<Transition, string> = {
+  open: 'only a created or sent action can be opened',
+  complete: 'only an open action can be completed',
+  reopen: 'only a completed action can be reopened',
+  deactivate: 'only an open action (created, sent, opened or reopened) can be deactivated',
+  expire: 'only an open action can expire',
+};
+
+export function refusalOf(transition: Transition, current: SessionRequestStatus): string {
+  return `Cannot ${transition} an action that is ${current}: ${refusal[transition]}`;
+}

@@ -1,0 +1,155 @@
+import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
+import { jobs, type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
+import type { RequestContext } from '../../platform/context';
+import { type Queryable, rowMapper } from '../../platform/db/database';
+import { isId, newId } from '../../platform/ids';
+import { offsetOf, type Page } from '../../platform/pagination';
+
+export type SessionRequestRow = typeof sessionRequests.$inferSelect;
+export type SessionRequestEventRow = typeof sessionRequestEvents.$inferSelect;
+export type NewSessionRequest = Omit<SessionRequestRow, 'organisationId'>;
+export interface SessionRequestFilter {
+  status?: SessionRequestStatus;
+  customerId?: string;
+  type?: SessionRequestRow['type'];
+  updatedSince?: Date;
+}
+
+export const sessionRequestFromRaw = rowMapper(sessionRequests);
+export const eventFromRaw = rowMapper(sessionRequestEvents);
+export const jobFromRaw = rowMapper(jobs);
+
+export interface Actor {
+  actor: 'user' | 'contact' | 'system';
+  userId: string | null;
+}
+
+export function actorOf(ctx: RequestContext): Actor {
+  return ctx.userId ? { actor: 'user', userId: ctx.userId } : { actor: 'system', userId: null };
+}
+
+function whereOf(ctx: RequestContext, f: SessionRequestFilter): SQL | undefined {
+  return and(
+    eq(sessionRequests.organisationId, ctx.organisationId),
+    f.status ? eq(sessionRequests.status, f.status) : undefined,
+    f.customerId ? eq(sessionRequests.customerId, f.customerId) : undefined,
+    f.type ? eq(sessionRequests.type, f.type) : undefined,
+    f.updatedSince ? gte(sessionRequests.updatedAt, f.updatedSince) : undefined,
+  );
+}
+
+/** Read-batch statements (see readInTenant); rows come back raw and go through sessionRequestFromRaw. */
+export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
+  return {
+    page(filter: SessionRequestFilter, page: Page): SQL {
+      const order = filter.updatedSince
+        ? [asc(sessionRequests.updatedAt), asc(sessionRequests.id)]
+        : [desc(sessionRequests.createdAt), desc(sessionRequests.id)];
+      return q
+        .select()
+        .from(sessionRequests)
+        .where(whereOf(ctx, filter))
+        .orderBy(...order)
+        .limit(page.limit)
+        .offset(offsetOf(page))
+        .getSQL();
+    },
+    count(filter: SessionRequestFilter): SQL {
+      return q.select({ n: sql`count(*)` }).from(sessionRequests).where(whereOf(ctx, filter)).getSQL();
+    },
+    one(id: string): SQL {
+      return q
+        .select()
+        .from(sessionRequests)
+        .where(and(eq(sessionRequests.organisationId, ctx.organisationId), eq(sessionRequests.id, id)))
+        .getSQL();
+    },
+    events(id: string): SQL {
+      return q
+        .select()
+        .from(sessionRequestEvents)
+        .where(
+          and(
+            eq(sessionRequestEvents.organisationId, ctx.organisationId),
+            eq(sessionRequestEvents.sessionRequestId, id),
+          ),
+        )
+        .orderBy(asc(sessionRequestEvents.at), asc(sessionRequestEvents.id))
+        .getSQL();
+    },
+    notifications(id: string): SQL {
+      return q
+        .select()
+        .from(jobs)
+        .where(
+          and(
+            eq(jobs.organisationId, ctx.organisationId),
+            eq(jobs.subjectId, id),
+            eq(jobs.kind, 'notification'),
+          ),
+        )
+        .orderBy(asc(jobs.runAt), asc(jobs.id))
+        .getSQL();
+    },
+  };
+}
+
+export function sessionRequestRepository(q: Queryable, ctx: RequestContext) {
+  const org = eq(sessionRequests.organisationId, ctx.organisationId);
+  return {
+    async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<SessionRequestRow | undefined> {
+      if (!isId(id)) return undefined;
+      const query = q
+        .select()
+        .from(sessionRequests)
+        .where(and(org, eq(sessionRequests.id, id)));
+      const [row] = opts.forUpdate ? await query.for('update') : await query;
+      return row;
+    },
+    async insert(row: NewSessionRequest, actor: Actor): Promise<SessionRequestRow> {
+      const [inserted] = await q
+        .insert(sessionRequests)
+        .values({ ...row, organisationId: ctx.organisationId })
+        .returning();
+      await this.record(row.id, null, row.status, actor, row.createdAt);
+      return inserted!;
+    },
+    /** Moves the action to `to` (the caller holds its row lock and checked the transition) and records it. */
+    async transition(
+      current: SessionRequestRow,
+      to: SessionRequestStatus,
+      change: Partial<NewSessionRequest>,
+      actor: Actor,
+      at: Date,
+    ): Promise<SessionRequestRow> {
+      const [row] = await q
+        .update(sessionRequests)
+        .set({ ...change, status: to, updatedAt: at })
+        .where(
+          and(org, eq(sessionRequests.id, current.id), inArray(sessionRequests.status, [current.status])),
+        )
+        .returning();
+      if (!row) throw new Error(`session request ${current.id} changed under its row lock`);
+      await this.record(current.id, current.status, to, actor, at);
+      return row;
+    },
+    async record(
+      id: string,
+      from: SessionRequestStatus | null,
+      to: SessionRequestStatus,
+      actor: Actor,
+      at: Date,
+    ): Promise<void> {
+      await q.insert(sessionRequestEvents).values({
+        id: newId(at.getTime()),
+        organisationId: ctx.organisationId,
+        sessionRequestId: id,
+        fromStatus: from,
+        toStatus: to,
+        actor: actor.actor,
+        userId: actor.userId,
+        at,
+      });
+    },
+  };
+}

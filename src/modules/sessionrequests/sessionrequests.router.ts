@@ -1,0 +1,125 @@
+import type { Clock } from '../../platform/clock';
+import type { Database } from '../../platform/db/database';
+import type { Routes } from '../../platform/http/routes';
+import { idParam } from '../../platform/schemas';
+import { z } from '../../platform/zod';
+import { renderActionPage } from '../../web/action-page';
+import { openActionByCode } from './public.service';
+import {
+  CreateSessionRequest,
+  ListSessionRequestsQuery,
+  ReopenSessionRequest,
+  SessionRequestDetail,
+  SessionRequestList,
+} from './sessionrequests.schemas';
+import {
+  createSessionRequest,
+  deactivateSessionRequest,
+  getSessionRequest,
+  listSessionRequests,
+  reopenSessionRequest,
+  type SessionRequestDeps,
+} from './sessionrequests.service';
+
+const Params = z.object({ actionId: idParam('actionId') });
+const tags = ['Session requests (actions)'];
+
+export function sessionRequestRoutes(routes: Routes, deps: SessionRequestDeps): void {
+  routes.add(
+    {
+      method: 'post',
+      path: '/sessionrequests',
+      summary: 'Create an action for a contact; optionally send the invitation by e-mail and/or SMS',
+      description:
+        'Answers 201 at once: the invitation is queued in the same transaction and the action is `sent`; its delivery is tracked in `notifications`. Without an invitation the action is `created` and its url can be shared by other means.',
+      tags,
+      permission: 'create',
+      body: CreateSessionRequest,
+      status: 201,
+      response: SessionRequestDetail,
+    },
+    ({ ctx, body }) => createSessionRequest(deps, ctx, body),
+  );
+  routes.add(
+    {
+      method: 'get',
+      path: '/sessionrequests',
+      summary: 'List actions, newest first (or oldest change first with updatedSince), paginated',
+      tags,
+      permission: 'read',
+      query: ListSessionRequestsQuery,
+      response: SessionRequestList,
+    },
+    ({ ctx, query }) => listSessionRequests(deps, ctx, query),
+  );
+  routes.add(
+    {
+      method: 'get',
+      path: '/sessionrequests/{actionId}',
+      summary: 'Get an action with its notifications and status history',
+      tags,
+      permission: 'read',
+      params: Params,
+      response: SessionRequestDetail,
+    },
+    ({ ctx, params }) => getSessionRequest(deps, ctx, params.actionId),
+  );
+  routes.add(
+    {
+      method: 'post',
+      path: '/sessionrequests/{actionId}/reopen',
+      summary: 'Reopen a completed action so the contact can make corrections',
+      description:
+        'Only a completed action can be reopened (409 with `details.currentStatus` otherwise). Nothing is sent unless the optional body asks for it.',
+      tags,
+      permission: 'update',
+      params: Params,
+      body: ReopenSessionRequest,
+      optionalBody: true,
+      response: SessionRequestDetail,
+      errors: [409],
+    },
+    ({ ctx, params, body }) => reopenSessionRequest(deps, ctx, params.actionId, body),
+  );
+  routes.add(
+    {
+      method: 'post',
+      path: '/sessionrequests/{actionId}/deactivate',
+      summary: 'Withdraw an open action immediately; its link stops working at once',
+      description:
+        'Only an open action (created, sent, opened, reopened) can be withdrawn; 409 with `details.currentStatus` otherwise.',
+      tags,
+      permission: 'update',
+      params: Params,
+      response: SessionRequestDetail,
+      errors: [409],
+    },
+    ({ ctx, params }) => deactivateSessionRequest(deps, ctx, params.actionId),
+  );
+}
+
+/** The contact's public link, {base_url}/action/<code>. */
+export function actionPageRoutes(routes: Routes, deps: { database: Database; clock: Clock }): void {
+  routes.page(
+    {
+      path: '/action/{code}',
+      summary: 'The contact’s link to an action (HTML page)',
+      description:
+        'Marks a created or sent action opened. 410 for a withdrawn or expired action, 404 for an unknown code; neither names the organisation.',
+      tags: ['Public pages'],
+      params: z.object({
+        code: z
+          .string()
+          .max(100)
+          .meta({ param: { name: 'code', in: 'path' }, description: 'The action code' }),
+      }),
+      statuses: {
+        200: 'The action page',
+        404: 'Unknown code',
+        410: 'The action was withdrawn or has expired',
+      },
+    },
+    async ({ params, req }) =>
+      renderActionPage(await openActionByCode(deps, params.code, req.method === 'GET')),
+  );
+}

@@ -1,0 +1,155 @@
+import { sessionRequestStatuses, sessionRequestTypes } from '../../db/schema';
+import { pageQuery } from '../../platform/pagination';
+import { timestamp } from '../../platform/schemas';
+import { z } from '../../platform/zod';
+import { Language } from '../questionlists/questionlists.schemas';
+
+const ref = z.string().max(200);
+const Send = (channel: string) =>
+  z
+    .strictObject({ send: z.boolean() })
+    .meta({ description: `send: true sends the ${channel} invitation (and reminders) by ${channel}` });
+
+const days = z.number().int().min(1).max(365);
+export const ReminderSchedule = z
+  .strictObject({
+    reminder1Days: days.optional().meta({ description: 'Days after the invitation for the first reminder' }),
+    reminder2Days: days.optional().meta({ description: 'Days after the invitation for the second reminder' }),
+  })
+  .refine(
+    (r) =>
+      r.reminder1Days === undefined || r.reminder2Days === undefined || r.reminder2Days > r.reminder1Days,
+    { message: 'must come after reminder1Days', path: ['reminder2Days'] },
+  )
+  .meta({ id: 'ReminderSchedule' });
+
+const expiresAt = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-12-31T23:59:00Z' })
+  .meta({ description: 'After this moment the link stops working and the action becomes expired' });
+
+export const CreateSessionRequest = z
+  .strictObject({
+    type: z.enum(sessionRequestTypes).meta({
+      description:
+        'qlist: questionnaire; multisigning: questionnaire with qualified signature; quicksign: a document to sign; campaign: a public link not bound to one contact',
+    }),
+    customerId: ref
+      .optional()
+      .meta({ description: 'The contact; required except for campaign (where it is refused)' }),
+    questionListIds: z.array(ref).max(20).optional().meta({
+      description: 'Active templates; required for qlist, multisigning and campaign; refused for quicksign',
+    }),
+    document: z
+      .strictObject({
+        fileId: ref.min(1).meta({ description: 'Reference of the uploaded document' }),
+        title: z.string().trim().min(1).max(200).meta({ description: 'Title shown to the signer' }),
+      })
+      .optional()
+      .meta({ description: 'quicksign only: the document to sign' }),
+    notificationEmail: Send('e-mail').optional(),
+    notificationSms: Send('SMS').optional(),
+    reminderSchedule: ReminderSchedule.optional(),
+    language: Language.optional().meta({
+      description:
+        'Language of the invitation and pages; defaults to nl, or the first language all templates support',
+    }),
+    message: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .optional()
+      .meta({ description: 'Personal note in the invitation' }),
+    expiresAt: expiresAt.optional(),
+  })
+  .meta({ id: 'CreateSessionRequest' });
+
+export const ReopenSessionRequest = z
+  .strictObject({
+    notificationEmail: Send('e-mail').optional(),
+    notificationSms: Send('SMS').optional(),
+    reminderSchedule: ReminderSchedule.optional(),
+    expiresAt: expiresAt.optional(),
+  })
+  .meta({
+    id: 'ReopenSessionRequest',
+    description:
+      'Optional. Nothing is sent unless asked; a new expiresAt is needed when the old one has passed.',
+  });
+
+export const Notification = z
+  .object({
+    channel: z.enum(['email', 'sms']),
+    purpose: z.enum(['invitation', 'reminder1', 'reminder2', 'reopened']),
+    status: z.enum(['pending', 'sending', 'sent', 'failed', 'cancelled']),
+    attempts: z.number().int(),
+    lastError: z.string().nullable(),
+    scheduledFor: timestamp.meta({ description: 'When the next attempt is due (or was made)' }),
+    sentAt: timestamp.nullable(),
+  })
+  .meta({ id: 'Notification' });
+
+export const StatusChange = z
+  .object({
+    from: z.enum(sessionRequestStatuses).nullable(),
+    to: z.enum(sessionRequestStatuses),
+    at: timestamp,
+    actor: z.enum(['user', 'contact', 'system']),
+    userId: z.string().nullable(),
+  })
+  .meta({ id: 'StatusChange' });
+
+export const SessionRequest = z
+  .object({
+    _id: z.string(),
+    code: z.string(),
+    url: z.string().meta({ description: '{base_url}/action/<code>' }),
+    type: z.enum(sessionRequestTypes),
+    status: z.enum(sessionRequestStatuses),
+    customerId: z.string().nullable(),
+    questionListIds: z.array(z.string()),
+    document: z.object({ fileId: z.string(), title: z.string() }).nullable(),
+    language: Language,
+    message: z.string().nullable(),
+    expiresAt: timestamp.nullable(),
+    notificationEmail: z.object({ send: z.boolean() }),
+    notificationSms: z.object({ send: z.boolean() }),
+    reminderSchedule: z.object({
+      reminder1Days: z.number().nullable(),
+      reminder2Days: z.number().nullable(),
+    }),
+    createdBy: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    sentAt: timestamp.nullable(),
+    openedAt: timestamp.nullable(),
+    completedAt: timestamp.nullable(),
+    closedAt: timestamp.nullable().meta({ description: 'When it was deactivated or expired' }),
+  })
+  .meta({ id: 'SessionRequest' });
+
+export const SessionRequestDetail = SessionRequest.extend({
+  notifications: z.array(Notification),
+  history: z.array(StatusChange),
+}).meta({ id: 'SessionRequestDetail' });
+
+export const SessionRequestList = z
+  .object({ sessionRequests: z.array(SessionRequest), total: z.number().int() })
+  .meta({ id: 'SessionRequestList' });
+
+export const ListSessionRequestsQuery = z.object({
+  status: z.enum(sessionRequestStatuses).optional(),
+  customerId: ref.optional(),
+  type: z.enum(sessionRequestTypes).optional(),
+  updatedSince: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional().meta({
+    description: 'Only actions changed at or after this moment, oldest change first (for sync loops)',
+  }),
+  ...pageQuery,
+});
+
+export type CreateSessionRequest = z.infer<typeof CreateSessionRequest>;
+export type ReopenSessionRequest = z.infer<typeof ReopenSessionRequest>;
+export type SessionRequest = z.infer<typeof SessionRequest>;
+export type SessionRequestDetail = z.infer<typeof SessionRequestDetail>;
+export type Notification = z.infer<typeof Notification>;
+export type ListSessionRequestsQuery = z.infer<typeof ListSessionRequestsQuery>;

@@ -1,0 +1,387 @@
+import type { Language } from '../../db/schema';
+import type { Clock } from '../../platform/clock';
+import type { RequestContext } from '../../platform/context';
+import { newActionCode } from '../../platform/crypto/codes';
+import type { Database, Tx } from '../../platform/db/database';
+import { inTenant, readInTenant } from '../../platform/db/tenant';
+import { BadRequest, Conflict, NotFound } from '../../platform/http/errors';
+import { isId, newId } from '../../platform/ids';
+import { jobRepository } from '../../platform/jobs/queue';
+import type { JobSignal } from '../../platform/jobs/worker';
+import { iso } from '../../platform/schemas';
+import { customerRepository } from '../customers/customers.repository';
+import { questionListRepository } from '../questionlists/questionlists.repository';
+import { isOpen, refusalOf, type Transition, transitions } from './sessionrequests.lifecycle';
+import {
+  type Actor,
+  actorOf,
+  eventFromRaw,
+  jobFromRaw,
+  type SessionRequestRow,
+  sessionRequestFromRaw,
+  sessionRequestRepository,
+  sessionRequestStatements,
+} from './sessionrequests.repository';
+import type {
+  CreateSessionRequest,
+  ListSessionRequestsQuery,
+  ReopenSessionRequest,
+  SessionRequestDetail,
+} from './sessionrequests.schemas';
+import {
+  type Channels,
+  closingJobKinds,
+  expiryJob,
+  NOTIFICATION_JOB,
+  notificationFromJob,
+  notificationJobs,
+  pendingNotification,
+  toDetail,
+  toSessionRequest,
+} from './sessionrequests.view';
+
+export interface SessionRequestDeps {
+  database: Database;
+  clock: Clock;
+  baseUrl: string;
+  jobs: JobSignal;
+}
+
+const notFound = () => new NotFound('Session request not found');
+
+function channelsOf(input: {
+  notificationEmail?: { send: boolean };
+  notificationSms?: { send: boolean };
+}): Channels {
+  return { email: input.notificationEmail?.send === true, sms: input.notificationSms?.send === true };
+}
+
+/** Checks that need no database: which fields each type takes, reminders, expiry. */
+function checkShape(input: CreateSessionRequest, channels: Channels, now: Date): void {
+  const lists = input.questionListIds ?? [];
+  if (input.type === 'campaign') {
+    if (input.customerId !== undefined)
+      throw BadRequest.field('customerId', 'a campaign link is not bound to a contact: leave customerId out');
+    if (channels.email || channels.sms)
+      throw BadRequest.field(
+        channels.email ? 'notificationEmail.send' : 'notificationSms.send',
+        'a campaign has no contact to invite: share its url instead',
+      );
+  } else if (input.customerId === undefined) {
+    throw BadRequest.field('customerId', `is required for a ${input.type} action`);
+  }
+  if (input.type === 'quicksign') {
+    if (lists.length > 0)
+      throw BadRequest.field('questionListIds', 'a quicksign action has no questionnaire: leave it out');
+    if (!input.document) throw BadRequest.field('document', 'is required for a quicksign action');
+  } else {
+    if (lists.length === 0)
+      throw BadRequest.field('questionListIds', `needs at least one template for ${input.type}`);
+    if (input.document) throw BadRequest.field('document', 'is only for quicksign actions');
+    const seen = new Set<string>();
+    lists.forEach((id, i) => {
+      if (seen.has(id)) throw BadRequest.field(`questionListIds[${i}]`, 'repeats a template');
+      seen.add(id);
+    });
+  }
+  checkReminders(input, channels);
+  if (input.expiresAt !== undefined && new Date(input.expiresAt) <= now)
+    throw BadRequest.field('expiresAt', 'must be in the future');
+}
+
+function checkReminders(
+  input: { reminderSchedule?: CreateSessionRequest['reminderSchedule'] },
+  channels: Channels,
+) {
+  const r = input.reminderSchedule;
+  if (
+    r &&
+    (r.reminder1Days !== undefined || r.reminder2Days !== undefined) &&
+    !channels.email &&
+    !channels.sms
+  )
+    throw BadRequest.field(
+      'reminderSchedule',
+      'reminders are sent by the invitation’s channels: set notificationEmail.send or notificationSms.send',
+    );
+}
+
+/** The contact must be reachable on every channel asked for. */
+async function checkContact(tx: Tx, ctx: RequestContext, customerId: string, channels: Channels) {
+  const customer = await customerRepository(tx, ctx).find(customerId);
+  if (!customer) throw BadRequest.field('customerId', 'is not a contact of this organisation');
+  if (channels.email && !customer.data.Email?.trim())
+    throw BadRequest.field('notificationEmail.send', 'the contact has no e-mail address (data.Email)');
+  if (channels.sms && !customer.data.Telefoon?.trim())
+    throw BadRequest.field('notificationSms.send', 'the contact has no phone number (data.Telefoon)');
+  return customer;
+}
+
+/** The templates must be active templates of the organisation; returns their current versions and languages. */
+async function resolveTemplates(tx: Tx, ctx: RequestContext, ids: string[]) {
+  const found = new Map((await questionListRepository(tx, ctx).findForAction(ids)).map((t) => [t.id, t]));
+  return ids.map((id, i) => {
+    const t = found.get(id);
+    if (!t) throw BadRequest.field(`questionListIds[${i}]`, 'is not a question list of this organisation');
+    if (!t.active) throw BadRequest.field(`questionListIds[${i}]`, 'is not an active question list');
+    return t;
+  });
+}
+
+function chooseLanguage(
+  asked: Language | undefined,
+  templates: { supportedLanguages: string[] }[],
+): Language {
+  const common = (['nl', 'fr', 'en'] as const).filter((l) =>
+    templates.every((t) => t.supportedLanguages.includes(l)),
+  );
+  if (asked !== undefined) {
+    if (!common.includes(asked))
+      throw BadRequest.field(
+        'language',
+        `is not supported by every template (they share: ${common.join(', ') || 'none'})`,
+      );
+    return asked;
+  }
+  const language = common[0];
+  if (!language) throw BadRequest.field('language', 'the templates have no language in common');
+  return language;
+}
+
+/** Creates an action; when an invitation is asked for it is queued in the same transaction and the action is sent. */
+export async function createSessionRequest(
+  deps: SessionRequestDeps,
+  ctx: RequestContext,
+  input: CreateSessionRequest,
+): Promise<SessionRequestDetail> {
+  const now = deps.clock.now();
+  const channels = channelsOf(input);
+  checkShape(input, channels, now);
+  const detail = await inTenant(deps.database, ctx, async (tx) => {
+    if (input.customerId !== undefined) await checkContact(tx, ctx, input.customerId, channels);
+    const templates = await resolveTemplates(tx, ctx, input.questionListIds ?? []);
+    const language = chooseLanguage(input.language, templates);
+    const invited = channels.email || channels.sms;
+    const id = newId(now.getTime());
+    const row = await sessionRequestRepository(tx, ctx).insert(
+      {
+        id,
+        code: newActionCode(),
+        type: input.type,
+        status: invited ? 'sent' : 'created',
+        customerId: input.customerId ?? null,
+        questionListIds: templates.map((t) => t.id),
+        questionListVersions: templates.map((t) => t.version),
+        document: input.document ?? null,
+        language,
+        message: input.message ?? null,
+        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+        notifyEmail: channels.email,
+        notifySms: channels.sms,
+        reminder1Days: input.reminderSchedule?.reminder1Days ?? null,
+        reminder2Days: input.reminderSchedule?.reminder2Days ?? null,
+        createdBy: ctx.userId,
+        createdAt: now,
+        updatedAt: now,
+        sentAt: invited ? now : null,
+        openedAt: null,
+        completedAt: null,
+        closedAt: null,
+      },
+      actorOf(ctx),
+    );
+    const jobs = [
+      ...notificationJobs(id, channels, 'invitation', input.reminderSchedule, now),
+      ...(row.expiresAt ? [expiryJob(id, row.expiresAt)] : []),
+    ];
+    await jobRepository(tx, ctx).enqueue(jobs, now);
+    return toDetail(
+      toSessionRequest(row, deps.baseUrl),
+      jobs.filter((j) => j.kind === NOTIFICATION_JOB).map(pendingNotification),
+      [{ from: null, to: row.status, at: iso(now), ...actorOf(ctx) }],
+    );
+  });
+  deps.jobs.wake();
+  return detail;
+}
+
+export async function listSessionRequests(
+  deps: SessionRequestDeps,
+  ctx: RequestContext,
+  query: ListSessionRequestsQuery,
+) {
+  if (query.customerId !== undefined && !isId(query.customerId))
+    throw BadRequest.field('customerId', 'is not a valid contact id');
+  const filter = {
+    status: query.status,
+    customerId: query.customerId,
+    type: query.type,
+    updatedSince: query.updatedSince ? new Date(query.updatedSince) : undefined,
+  };
+  const statements = sessionRequestStatements(deps.database.db, ctx);
+  const [rows = [], totals = []] = await readInTenant(deps.database, ctx, [
+    statements.page(filter, query),
+    statements.count(filter),
+  ]);
+  return {
+    sessionRequests: rows.map((r) => toSessionRequest(sessionRequestFromRaw(r), deps.baseUrl)),
+    total: Number(totals[0]?.n ?? 0),
+  };
+}
+
+/** The action with its notifications and status history, read in one round trip. */
+export async function getSessionRequest(
+  deps: SessionRequestDeps,
+  ctx: RequestContext,
+  id: string,
+): Promise<SessionRequestDetail> {
+  if (!isId(id)) throw notFound();
+  const statements = sessionRequestStatements(deps.database.db, ctx);
+  const [rows = [], events = [], jobs = []] = await readInTenant(deps.database, ctx, [
+    statements.one(id),
+    statements.events(id),
+    statements.notifications(id),
+  ]);
+  const row = rows[0];
+  if (!row) throw notFound();
+  const history = events.map(eventFromRaw).map((e) => ({
+    from: e.fromStatus,
+    to: e.toStatus,
+    at: iso(e.at),
+    actor: e.actor,
+    userId: e.userId,
+  }));
+  return toDetail(
+    toSessionRequest(sessionRequestFromRaw(row), deps.baseUrl),
+    jobs.map(jobFromRaw).map(notificationFromJob),
+    history,
+  );
+}
+
+/**
+ * Locks the action and applies `transition`, or throws 409 naming its current status. An open action
+ * whose expiry has passed is expired first, so a late caller sees `expired`, never a stale open state.
+ * Closing transitions cancel the action's pending notifications and expiry job.
+ */
+export async function applyTransition(
+  deps: { clock: Clock },
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  transition: Transition,
+  actor: Actor,
+  change: Partial<SessionRequestRow> = {},
+): Promise<SessionRequestRow> {
+  const repo = sessionRequestRepository(tx, ctx);
+  let current = await repo.find(id, { forUpdate: true });
+  if (!current) throw notFound();
+  const now = deps.clock.now();
+  if (transition !== 'expire' && isOpen(current.status) && current.expiresAt && current.expiresAt <= now) {
+    current = await move(tx, ctx, current, 'expire', { actor: 'system', userId: null }, now, {});
+  }
+  const rule = transitions[transition];
+  if (!rule.from.includes(current.status)) {
+    throw new Conflict(refusalOf(transition, current.status), { currentStatus: current.status });
+  }
+  return move(tx, ctx, current, transition, actor, now, change);
+}
+
+async function move(
+  tx: Tx,
+  ctx: RequestContext,
+  current: SessionRequestRow,
+  transition: Transition,
+  actor: Actor,
+  now: Date,
+  change: Partial<SessionRequestRow>,
+): Promise<SessionRequestRow> {
+  const to = transitions[transition].to;
+  const closing = to === 'completed' || to === 'deactivated' || to === 'expired';
+  const stamp =
+    to === 'completed'
+      ? { completedAt: now }
+      : to === 'opened'
+        ? { openedAt: now }
+        : closing
+          ? { closedAt: now }
+          : {};
+  const row = await sessionRequestRepository(tx, ctx).transition(
+    current,
+    to,
+    { ...stamp, ...change },
+    actor,
+    now,
+  );
+  if (closing) {
+    for (const kind of closingJobKinds)
+      await jobRepository(tx, ctx).cancelPending(current.id, kind, [{}], `action ${to}`, now);
+  }
+  return row;
+}
+
+async function transitionAndRead(
+  deps: SessionRequestDeps,
+  ctx: RequestContext,
+  id: string,
+  fn: (tx: Tx) => Promise<unknown>,
+): Promise<SessionRequestDetail> {
+  await inTenant(deps.database, ctx, fn);
+  deps.jobs.wake();
+  return getSessionRequest(deps, ctx, id);
+}
+
+/** Reopens a completed action for corrections; sends nothing unless asked (spec 4.7). */
+export async function reopenSessionRequest(
+  deps: SessionRequestDeps,
+  ctx: RequestContext,
+  id: string,
+  input: ReopenSessionRequest,
+): Promise<SessionRequestDetail> {
+  const now = deps.clock.now();
+  const channels = channelsOf(input);
+  checkReminders(input, channels);
+  if (input.expiresAt !== undefined && new Date(input.expiresAt) <= now)
+    throw BadRequest.field('expiresAt', 'must be in the future');
+  return transitionAndRead(deps, ctx, id, async (tx) => {
+    const found = await sessionRequestRepository(tx, ctx).find(id);
+    if (!found) throw notFound();
+    if (found.status === 'completed') {
+      const expiry = input.expiresAt ? new Date(input.expiresAt) : found.expiresAt;
+      if (expiry && expiry <= now)
+        throw BadRequest.field(
+          'expiresAt',
+          'the action’s expiry has passed: send a new expiresAt to reopen it',
+        );
+      if (found.customerId && (channels.email || channels.sms))
+        await checkContact(tx, ctx, found.customerId, channels);
+      if (!found.customerId && (channels.email || channels.sms))
+        throw BadRequest.field('notificationEmail.send', 'a campaign has no contact to notify');
+    }
+    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : found.expiresAt;
+    const row = await applyTransition(deps, tx, ctx, id, 'reopen', actorOf(ctx), {
+      completedAt: null,
+      expiresAt,
+    });
+    const jobs = notificationJobs(row.id, channels, 'reopened', input.reminderSchedule, now);
+    if (expiresAt) jobs.push(expiryJob(row.id, expiresAt));
+    await jobRepository(tx, ctx).enqueue(jobs, now);
+  });
+}
+
+/** Withdraws an open action at once: the link stops working and pending notifications are cancelled (spec 4.8). */
+export function deactivateSessionRequest(deps: SessionRequestDeps, ctx: RequestContext, id: string) {
+  return transitionAndRead(deps, ctx, id, (tx) =>
+    applyTransition(deps, tx, ctx, id, 'deactivate', actorOf(ctx)),
+  );
+}
+
+/** Marks an open action completed (the respondent's submission calls this in its own transaction). */
+export function completeSessionRequest(
+  deps: { clock: Clock },
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  actor: Actor,
+) {
+  return applyTransition(deps, tx, ctx, id, 'complete', actor);
+}
