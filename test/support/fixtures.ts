@@ -45,3 +45,75 @@ export async function createUserWithKey(
 
 /** An id with the right shape that names nothing. */
 export const unknownId = '01900000-0000-7000-8000-000000000000';
+
+/** A valid three-section template in nl/fr/en with a condition; override any field. */
+export function templateBody(overrides: Record<string, unknown> = {}) {
+  const t = (nl: string, fr: string, en: string) => ({ nl, fr, en });
+  return {
+    name: `Intake ${unique()}`,
+    description: 'Yearly intake',
+    supportedLanguages: ['nl', 'fr', 'en'],
+    hasReportSpec: true,
+    sections: [
+      {
+        id: 'you',
+        title: t('Over u', 'À propos de vous', 'About you'),
+        questions: [
+          { id: 'name', type: 'short_text', title: t('Naam', 'Nom', 'Name'), required: true },
+          {
+            id: 'married',
+            type: 'yes_no',
+            title: t('Gehuwd?', 'Marié ?', 'Married?'),
+            required: true,
+          },
+          {
+            id: 'partner',
+            type: 'short_text',
+            title: t('Naam partner', 'Nom du partenaire', 'Partner’s name'),
+            condition: { questionId: 'married', equals: true },
+          },
+        ],
+      },
+      {
+        id: 'money',
+        title: t('Financieel', 'Finances', 'Money'),
+        questions: [
+          {
+            id: 'income',
+            type: 'single_choice',
+            title: t('Inkomen', 'Revenu', 'Income'),
+            options: [
+              { value: 'low', label: t('Laag', 'Bas', 'Low') },
+              { value: 'high', label: t('Hoog', 'Élevé', 'High') },
+            ],
+          },
+          { id: 'amount', type: 'number', title: t('Bedrag', 'Montant', 'Amount') },
+        ],
+      },
+      {
+        id: 'end',
+        title: t('Afronding', 'Fin', 'Wrap-up'),
+        questions: [{ id: 'remarks', type: 'long_text', title: t('Opmerkingen', 'Remarques', 'Remarks') }],
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** Creates a template through the API as the organisation's administrator; returns its id. */
+export async function createTemplate(h: Harness, org: TestOrg, overrides: Record<string, unknown> = {}) {
+  const res = await h
+    .api()
+    .post('/api/v1/questionlists')
+    .set('x-api-key', org.adminKey)
+    .send(templateBody(overrides));
+  if (res.status !== 201) throw new Error(`template: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body._id as string;
+}
+
+/** Creates a contact through the API; returns its id. */
+export async function createContact(h: Harness, org: TestOrg, data: Record<string, string>) {
+  const res = await h.api().post('/api/v1/customers').set('x-api-key', org.adminKey).send({ data });
+  if (res.status !== 201) throw new Error(`contact: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body._id as string;
+}
