@@ -47,6 +47,7 @@ CREATE TABLE "question_lists" (
 --> statement-breakpoint
 CREATE TABLE "session_request_events" (
 	"id" uuid PRIMARY KEY NOT NULL,
+	"seq" bigint GENERATED ALWAYS AS IDENTITY (sequence name "session_request_events_seq_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
 	"organisation_id" uuid NOT NULL,
 	"session_request_id" uuid NOT NULL,
 	"from_status" text,
@@ -92,7 +93,7 @@ ALTER TABLE "session_requests" ADD CONSTRAINT "session_requests_customer_fk" FOR
 CREATE INDEX "jobs_due_idx" ON "jobs" USING btree ("run_at") WHERE "jobs"."status" IN ('pending', 'running');--> statement-breakpoint
 CREATE INDEX "jobs_org_subject_idx" ON "jobs" USING btree ("organisation_id","subject_id");--> statement-breakpoint
 CREATE INDEX "question_lists_org_active_idx" ON "question_lists" USING btree ("organisation_id","name") WHERE "question_lists"."active";--> statement-breakpoint
-CREATE INDEX "session_request_events_request_idx" ON "session_request_events" USING btree ("organisation_id","session_request_id","at");--> statement-breakpoint
+CREATE INDEX "session_request_events_request_idx" ON "session_request_events" USING btree ("organisation_id","session_request_id","seq");--> statement-breakpoint
 CREATE UNIQUE INDEX "session_requests_code_key" ON "session_requests" USING btree ("code");--> statement-breakpoint
 CREATE INDEX "session_requests_org_created_idx" ON "session_requests" USING btree ("organisation_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
 CREATE INDEX "session_requests_org_updated_idx" ON "session_requests" USING btree ("organisation_id","updated_at","id");--> statement-breakpoint

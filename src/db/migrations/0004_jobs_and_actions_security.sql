@@ -16,6 +16,8 @@ $$;
 GRANT SELECT, INSERT, UPDATE, DELETE ON question_lists, question_list_versions, session_requests,
   session_request_events, jobs TO actiondesk_app;
 --> statement-breakpoint
+GRANT USAGE ON SEQUENCE session_request_events_seq_seq TO actiondesk_app;
+--> statement-breakpoint
 -- Claims due jobs of every organisation for one worker: each claimed job gets a fresh lease token and
 -- is hidden from other workers until the lease ends (a worker that dies mid-job loses it then).
 -- SECURITY DEFINER because a worker serves all organisations; it returns only what running a job needs,

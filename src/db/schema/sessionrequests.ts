@@ -1,4 +1,5 @@
 import {
+  bigint,
   boolean,
   foreignKey,
   index,
@@ -85,6 +86,8 @@ export const sessionRequestEvents = pgTable(
   'session_request_events',
   {
     id: uuid('id').primaryKey(),
+    // Orders the history exactly, even for changes within the same millisecond.
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     organisationId: uuid('organisation_id').notNull(),
     sessionRequestId: uuid('session_request_id').notNull(),
     fromStatus: text('from_status', { enum: sessionRequestStatuses }),
@@ -99,6 +102,6 @@ export const sessionRequestEvents = pgTable(
       columns: [t.organisationId, t.sessionRequestId],
       foreignColumns: [sessionRequests.organisationId, sessionRequests.id],
     }).onDelete('cascade'),
-    index('session_request_events_request_idx').on(t.organisationId, t.sessionRequestId, t.at),
+    index('session_request_events_request_idx').on(t.organisationId, t.sessionRequestId, t.seq),
   ],
 );

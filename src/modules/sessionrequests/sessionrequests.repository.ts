@@ -55,7 +55,11 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
         .getSQL();
     },
     count(filter: SessionRequestFilter): SQL {
-      return q.select({ n: sql`count(*)` }).from(sessionRequests).where(whereOf(ctx, filter)).getSQL();
+      return q
+        .select({ n: sql`count(*)`.as('n') })
+        .from(sessionRequests)
+        .where(whereOf(ctx, filter))
+        .getSQL();
     },
     one(id: string): SQL {
       return q
@@ -74,7 +78,7 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
             eq(sessionRequestEvents.sessionRequestId, id),
           ),
         )
-        .orderBy(asc(sessionRequestEvents.at), asc(sessionRequestEvents.id))
+        .orderBy(asc(sessionRequestEvents.seq))
         .getSQL();
     },
     notifications(id: string): SQL {

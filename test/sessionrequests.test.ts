@@ -1,0 +1,575 @@
+import { sql } from 'drizzle-orm';
+import {
+  SessionRequestDetail,
+  SessionRequestList,
+} from '../src/modules/sessionrequests/sessionrequests.schemas';
+import { completeSessionRequest } from '../src/modules/sessionrequests/sessionrequests.service';
+import { systemContext } from '../src/platform/context';
+import { queryRows } from '../src/platform/db/database';
+import { inTenant } from '../src/platform/db/tenant';
+import {
+  createContact,
+  createOrg,
+  createTemplate,
+  createUserWithKey,
+  type TestOrg,
+  unknownId,
+} from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+
+let h: Harness;
+let org: TestOrg;
+let other: TestOrg;
+let template: string;
+let contact: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  org = await createOrg(h, 'Kantoor Peeters');
+  other = await createOrg(h, 'Other Org');
+  template = await createTemplate(h, org);
+  contact = await createContact(h, org, {
+    Voornaam: 'An',
+    Email: 'an@example.test',
+    Telefoon: '+32470000001',
+  });
+});
+afterAll(() => h.close());
+
+const create = (body: Record<string, unknown>, key = org.adminKey) =>
+  h.api().post('/api/v1/sessionrequests').set('x-api-key', key).send(body);
+const action = (body: Record<string, unknown> = {}) =>
+  create({ type: 'qlist', customerId: contact, questionListIds: [template], ...body });
+const get = (id: string, key = org.adminKey) =>
+  h.api().get(`/api/v1/sessionrequests/${id}`).set('x-api-key', key);
+const reopen = (id: string, body?: object, key = org.adminKey) => {
+  const r = h.api().post(`/api/v1/sessionrequests/${id}/reopen`).set('x-api-key', key);
+  return body ? r.send(body) : r;
+};
+const deactivate = (id: string, key = org.adminKey) =>
+  h.api().post(`/api/v1/sessionrequests/${id}/deactivate`).set('x-api-key', key);
+const complete = (id: string) => {
+  const ctx = systemContext(org.organisationId, h.clock.now());
+  return inTenant(h.database, ctx, (tx) =>
+    completeSessionRequest(h, tx, ctx, id, { actor: 'contact', userId: null }),
+  );
+};
+const visit = (code: string) => h.api().get(`/action/${code}`);
+
+async function statusOf(id: string) {
+  return (await get(id)).body.status as string;
+}
+
+async function countActions(o: TestOrg) {
+  const [row] = await inTenant(h.database, systemContext(o.organisationId), (tx) =>
+    queryRows<{ n: string }>(tx, sql`SELECT count(*) AS n FROM session_requests`),
+  );
+  return Number(row?.n);
+}
+
+describe('POST /api/v1/sessionrequests', () => {
+  it('when an e-mail invitation is asked, then 201 says sent, with an unguessable code, its url, the queued e-mail and the history', async () => {
+    const res = await action({
+      notificationEmail: { send: true },
+      notificationSms: { send: false },
+      language: 'fr',
+    });
+    expect(res.status).toBe(201);
+    const body = SessionRequestDetail.parse(res.body);
+    expect(body.status).toBe('sent');
+    expect(body.code).toMatch(/^[0-9a-hjkmnp-tv-z]{20}$/);
+    expect(body.url).toBe(`http://localhost:3000/action/${body.code}`);
+    expect(body).toMatchObject({
+      type: 'qlist',
+      customerId: contact,
+      questionListIds: [template],
+      language: 'fr',
+      notificationEmail: { send: true },
+      notificationSms: { send: false },
+      createdBy: org.adminId,
+      createdAt: '2026-03-02T09:00:00.000Z',
+      sentAt: '2026-03-02T09:00:00.000Z',
+    });
+    expect(body.notifications).toEqual([
+      expect.objectContaining({ channel: 'email', purpose: 'invitation', status: 'pending', attempts: 0 }),
+    ]);
+    expect(body.history).toEqual([
+      { from: null, to: 'sent', at: '2026-03-02T09:00:00.000Z', actor: 'user', userId: org.adminId },
+    ]);
+    // The job was committed with the action: reading it back shows the same.
+    const again = SessionRequestDetail.parse((await get(body._id)).body);
+    expect(again.notifications).toEqual(body.notifications);
+    expect(again.history).toEqual(body.history);
+  });
+
+  it('when no invitation is asked, then the action is created (not sent) and nothing is queued', async () => {
+    const res = await action();
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'created', sentAt: null, notifications: [], language: 'nl' });
+  });
+
+  it('when a quicksign action names a document, or a campaign has no contact, then both are created', async () => {
+    const sign = await create({
+      type: 'quicksign',
+      customerId: contact,
+      document: { fileId: 'f-123', title: 'Contract' },
+    });
+    expect(sign.status).toBe(201);
+    expect(sign.body).toMatchObject({
+      type: 'quicksign',
+      questionListIds: [],
+      document: { fileId: 'f-123', title: 'Contract' },
+    });
+    const campaign = await create({ type: 'campaign', questionListIds: [template] });
+    expect(campaign.status).toBe(201);
+    expect(campaign.body).toMatchObject({ type: 'campaign', customerId: null, status: 'created' });
+  });
+
+  describe('when the input is wrong, then 400 names the field and nothing is stored', () => {
+    let inactive: string;
+    let foreignTemplate: string;
+    let foreignContact: string;
+    let noEmail: string;
+    let nlOnly: string;
+    beforeAll(async () => {
+      inactive = await createTemplate(h, org, { active: false });
+      foreignTemplate = await createTemplate(h, other);
+      foreignContact = await createContact(h, other, { Voornaam: 'X', Email: 'x@example.test' });
+      noEmail = await createContact(h, org, { Voornaam: 'Nobody' });
+      nlOnly = await createTemplate(h, org, {
+        supportedLanguages: ['nl'],
+        sections: [
+          { id: 's', title: { nl: 'S' }, questions: [{ id: 'q', type: 'short_text', title: { nl: 'Q' } }] },
+        ],
+      });
+    });
+
+    const cases: [string, () => Record<string, unknown>, string, RegExp][] = [
+      ['no type', () => ({ customerId: contact, questionListIds: [template] }), 'type', /Invalid option/],
+      ['an unknown type', () => ({ type: 'survey', customerId: contact }), 'type', /Invalid option/],
+      [
+        'a qlist without templates',
+        () => ({ type: 'qlist', customerId: contact }),
+        'questionListIds',
+        /at least one template/,
+      ],
+      [
+        'a qlist without contact',
+        () => ({ type: 'qlist', questionListIds: [template] }),
+        'customerId',
+        /is required/,
+      ],
+      [
+        'an inactive template',
+        () => ({ type: 'qlist', customerId: contact, questionListIds: [inactive] }),
+        'questionListIds[0]',
+        /not an active/,
+      ],
+      [
+        'another organisation’s template',
+        () => ({ type: 'qlist', customerId: contact, questionListIds: [template, foreignTemplate] }),
+        'questionListIds[1]',
+        /not a question list of this organisation/,
+      ],
+      [
+        'a repeated template',
+        () => ({ type: 'qlist', customerId: contact, questionListIds: [template, template] }),
+        'questionListIds[1]',
+        /repeats/,
+      ],
+      [
+        'another organisation’s contact',
+        () => ({ type: 'qlist', customerId: foreignContact, questionListIds: [template] }),
+        'customerId',
+        /not a contact of this organisation/,
+      ],
+      [
+        'an e-mail invitation to a contact without e-mail',
+        () => ({
+          type: 'qlist',
+          customerId: noEmail,
+          questionListIds: [template],
+          notificationEmail: { send: true },
+        }),
+        'notificationEmail.send',
+        /no e-mail address/,
+      ],
+      [
+        'an SMS to a contact without phone',
+        () => ({
+          type: 'qlist',
+          customerId: noEmail,
+          questionListIds: [template],
+          notificationSms: { send: true },
+        }),
+        'notificationSms.send',
+        /no phone number/,
+      ],
+      [
+        'reminders without a channel',
+        () => ({
+          type: 'qlist',
+          customerId: contact,
+          questionListIds: [template],
+          reminderSchedule: { reminder1Days: 3 },
+        }),
+        'reminderSchedule',
+        /set notificationEmail.send/,
+      ],
+      [
+        'a second reminder before the first',
+        () => ({
+          type: 'qlist',
+          customerId: contact,
+          questionListIds: [template],
+          notificationEmail: { send: true },
+          reminderSchedule: { reminder1Days: 5, reminder2Days: 3 },
+        }),
+        'reminderSchedule.reminder2Days',
+        /after reminder1Days/,
+      ],
+      [
+        'a negative reminder',
+        () => ({
+          type: 'qlist',
+          customerId: contact,
+          questionListIds: [template],
+          notificationEmail: { send: true },
+          reminderSchedule: { reminder1Days: -1 },
+        }),
+        'reminderSchedule.reminder1Days',
+        /./,
+      ],
+      [
+        'an expiry in the past',
+        () => ({
+          type: 'qlist',
+          customerId: contact,
+          questionListIds: [template],
+          expiresAt: '2026-03-01T00:00:00Z',
+        }),
+        'expiresAt',
+        /in the future/,
+      ],
+      [
+        'an expiry that is no date',
+        () => ({ type: 'qlist', customerId: contact, questionListIds: [template], expiresAt: 'tomorrow' }),
+        'expiresAt',
+        /ISO 8601/,
+      ],
+      [
+        'a language a template lacks',
+        () => ({ type: 'qlist', customerId: contact, questionListIds: [template, nlOnly], language: 'fr' }),
+        'language',
+        /share: nl/,
+      ],
+      [
+        'a quicksign with templates',
+        () => ({
+          type: 'quicksign',
+          customerId: contact,
+          questionListIds: [template],
+          document: { fileId: 'f', title: 't' },
+        }),
+        'questionListIds',
+        /no questionnaire/,
+      ],
+      [
+        'a quicksign without document',
+        () => ({ type: 'quicksign', customerId: contact }),
+        'document',
+        /is required/,
+      ],
+      [
+        'a campaign bound to a contact',
+        () => ({ type: 'campaign', customerId: contact, questionListIds: [template] }),
+        'customerId',
+        /not bound to a contact/,
+      ],
+      [
+        'a campaign with an e-mail invitation',
+        () => ({ type: 'campaign', questionListIds: [template], notificationEmail: { send: true } }),
+        'notificationEmail.send',
+        /no contact to invite/,
+      ],
+      [
+        'an unknown field',
+        () => ({ type: 'qlist', customerId: contact, questionListIds: [template], colour: 'red' }),
+        'colour',
+        /not a known field/,
+      ],
+      [
+        'send that is no boolean',
+        () => ({
+          type: 'qlist',
+          customerId: contact,
+          questionListIds: [template],
+          notificationEmail: { send: 'yes' },
+        }),
+        'notificationEmail.send',
+        /boolean/,
+      ],
+    ];
+    it.each(cases)('%s', async (_, body, field, message) => {
+      const before = await countActions(org);
+      const res = await create(body());
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ success: false, status: 400 });
+      expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field);
+      expect(res.body.error).toMatch(message);
+      expect(await countActions(org)).toBe(before);
+    });
+  });
+
+  it('when a read-only user creates one, then 403; without a key, 401', async () => {
+    const reader = await createUserWithKey(h, org, ['read-only']);
+    const res = await action.call(null, {}).set('x-api-key', reader.key);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ success: false, code: 403 });
+    const anonymous = await h.api().post('/api/v1/sessionrequests').send({ type: 'qlist' });
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('lifecycle', () => {
+  it('when the contact opens, completes, the adviser reopens and the contact completes again, then every step is recorded', async () => {
+    const { body } = await action({ notificationEmail: { send: true } });
+    h.clock.advance(60_000);
+    const page = await visit(body.code);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.text).toContain('Kantoor Peeters');
+    expect(await statusOf(body._id)).toBe('opened');
+    h.clock.advance(60_000);
+    await complete(body._id);
+    expect(await statusOf(body._id)).toBe('completed');
+    const reopened = await reopen(body._id);
+    expect(reopened.status).toBe(200);
+    expect(SessionRequestDetail.parse(reopened.body)).toMatchObject({
+      status: 'reopened',
+      completedAt: null,
+    });
+    // Reopening sends nothing unless asked: still only the invitation.
+    expect(reopened.body.notifications.map((n: { purpose: string }) => n.purpose)).toEqual(['invitation']);
+    h.clock.advance(60_000);
+    await complete(body._id);
+    const final = SessionRequestDetail.parse((await get(body._id)).body);
+    expect(final.status).toBe('completed');
+    expect(final.history.map((e) => [e.from, e.to, e.actor])).toEqual([
+      [null, 'sent', 'user'],
+      ['sent', 'opened', 'contact'],
+      ['opened', 'completed', 'contact'],
+      ['completed', 'reopened', 'user'],
+      ['reopened', 'completed', 'contact'],
+    ]);
+    expect(final.history[3]).toMatchObject({ userId: org.adminId, at: '2026-03-02T09:02:00.000Z' });
+  });
+
+  it('when an action is deactivated, then its link answers 410 at once, naming no one, and further transitions are 409', async () => {
+    const { body } = await action({ notificationEmail: { send: true } });
+    const res = await deactivate(body._id);
+    expect(res.status).toBe(200);
+    expect(SessionRequestDetail.parse(res.body)).toMatchObject({
+      status: 'deactivated',
+      closedAt: h.clock.now().toISOString(),
+    });
+    // The pending invitation is not sent any more.
+    expect(res.body.notifications).toEqual([
+      expect.objectContaining({ status: 'cancelled', lastError: 'action deactivated' }),
+    ]);
+    const page = await visit(body.code);
+    expect(page.status).toBe(410);
+    expect(page.text).not.toContain('Kantoor Peeters');
+    for (const again of [await deactivate(body._id), await reopen(body._id)]) {
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({
+        success: false,
+        status: 409,
+        details: { currentStatus: 'deactivated' },
+      });
+    }
+    await expect(complete(body._id)).rejects.toMatchObject({ status: 409 });
+  });
+
+  it.each([
+    ['created', async (id: string, _code: string) => id],
+    ['sent', async (id: string) => id],
+    ['opened', async (id: string, code: string) => (await visit(code), id)],
+    ['completed', async (id: string) => (await complete(id), id)],
+    ['reopened', async (id: string) => (await complete(id), await reopen(id), id)],
+  ])(
+    'when the action is %s, then reopen and deactivate are allowed exactly as the lifecycle says',
+    async (state, reach) => {
+      const make = async () => {
+        const { body } = await action(state === 'created' ? {} : { notificationEmail: { send: true } });
+        await reach(body._id, body.code);
+        expect(await statusOf(body._id)).toBe(state);
+        return body._id as string;
+      };
+      const reopenAllowed = state === 'completed';
+      const deactivateAllowed = state !== 'completed';
+      const r = await reopen(await make());
+      expect({ state, reopen: r.status }).toEqual({ state, reopen: reopenAllowed ? 200 : 409 });
+      if (!reopenAllowed) expect(r.body.details).toEqual({ currentStatus: state });
+      const d = await deactivate(await make());
+      expect({ state, deactivate: d.status }).toEqual({ state, deactivate: deactivateAllowed ? 200 : 409 });
+      if (!deactivateAllowed) expect(d.body.error).toMatch(/Cannot deactivate an action that is completed/);
+    },
+  );
+
+  it('when the expiry passes, then the expiry job expires it, cancels its reminders and the link answers 410', async () => {
+    const { body } = await action({
+      notificationEmail: { send: true },
+      reminderSchedule: { reminder1Days: 3 },
+      expiresAt: '2026-03-04T09:00:00Z',
+    });
+    await h.jobs.drain(); // the invitation (to the outbox)
+    h.clock.set('2026-03-04T09:00:01Z');
+    await h.jobs.drain();
+    const after = SessionRequestDetail.parse((await get(body._id)).body);
+    expect(after.status).toBe('expired');
+    expect(after.closedAt).toBe('2026-03-04T09:00:01.000Z');
+    expect(after.history.at(-1)).toMatchObject({
+      from: 'sent',
+      to: 'expired',
+      actor: 'system',
+      userId: null,
+    });
+    expect(after.notifications.map((n) => [n.purpose, n.status])).toEqual([
+      ['invitation', 'sent'],
+      ['reminder1', 'cancelled'],
+    ]);
+    expect((await visit(body.code)).status).toBe(410);
+    expect((await deactivate(body._id)).body.details).toEqual({ currentStatus: 'expired' });
+    h.clock.set('2026-03-02T09:00:00.000Z');
+  });
+
+  it('when the link is visited after the expiry but before the job ran, then it is already gone', async () => {
+    const { body } = await action({ expiresAt: '2026-03-03T09:00:00Z' });
+    h.clock.set('2026-03-03T10:00:00Z');
+    expect((await visit(body.code)).status).toBe(410);
+    expect(await statusOf(body._id)).toBe('expired');
+    h.clock.set('2026-03-02T09:00:00.000Z');
+  });
+
+  it('when a completed action with a past expiry is reopened, then a new expiresAt is required', async () => {
+    const { body } = await action({ expiresAt: '2026-03-03T09:00:00Z' });
+    await complete(body._id);
+    h.clock.set('2026-03-05T09:00:00Z');
+    const refused = await reopen(body._id);
+    expect(refused.status).toBe(400);
+    expect(refused.body.details[0]).toMatchObject({ field: 'expiresAt' });
+    const ok = await reopen(body._id, { expiresAt: '2026-03-10T09:00:00Z' });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ status: 'reopened', expiresAt: '2026-03-10T09:00:00.000Z' });
+    h.clock.set('2026-03-02T09:00:00.000Z');
+  });
+
+  it('when ten reopen calls race, then exactly one wins and the others get 409 with the current status', async () => {
+    const { body } = await action();
+    await complete(body._id);
+    const results = await Promise.all(Array.from({ length: 10 }, () => reopen(body._id)));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, ...Array(9).fill(409)]);
+    for (const r of results.filter((x) => x.status === 409))
+      expect(r.body.details).toEqual({ currentStatus: 'reopened' });
+    const history = (await get(body._id)).body.history.filter((e: { to: string }) => e.to === 'reopened');
+    expect(history).toHaveLength(1);
+  });
+
+  it('when ten deactivate calls race, then exactly one wins', async () => {
+    const { body } = await action();
+    const results = await Promise.all(Array.from({ length: 10 }, () => deactivate(body._id)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+  });
+
+  it('when another organisation or a read-only user acts on it, then 404 or 403 and nothing changes', async () => {
+    const { body } = await action();
+    for (const res of [
+      await get(body._id, other.adminKey),
+      await deactivate(body._id, other.adminKey),
+      await reopen(body._id, undefined, other.adminKey),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ success: false, status: 404, error: 'Session request not found' });
+    }
+    const reader = await createUserWithKey(h, org, ['read-only']);
+    expect((await deactivate(body._id, reader.key)).status).toBe(403);
+    expect((await get(body._id, reader.key)).status).toBe(200);
+    expect(await statusOf(body._id)).toBe('created');
+    for (const id of [unknownId, 'nope']) expect((await get(id)).status).toBe(404);
+  });
+});
+
+describe('public link', () => {
+  it('when the code is unknown, malformed or retyped loosely, then unknown ones are 404 naming no organisation and a retyped one works', async () => {
+    const unknown = await visit('0123456789abcdefghjk');
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('Unknown link');
+    expect((await visit('short')).status).toBe(404);
+    const { body } = await action();
+    const typed = body.code
+      .toUpperCase()
+      .replace(/(.{5})/g, '$1-')
+      .replace(/-$/, '');
+    const res = await visit(typed);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(await statusOf(body._id)).toBe('opened');
+  });
+
+  it('when a link checker only asks HEAD, then the action is not marked opened', async () => {
+    const { body } = await action({ notificationEmail: { send: true } });
+    const res = await h.api().head(`/action/${body.code}`);
+    expect(res.status).toBe(200);
+    expect(await statusOf(body._id)).toBe('sent');
+  });
+});
+
+describe('GET /api/v1/sessionrequests', () => {
+  it('when filtered by status, contact, type and updatedSince, then only matching actions of the organisation come back', async () => {
+    const second = await createContact(h, org, { Voornaam: 'Bo', Email: 'bo@example.test' });
+    h.clock.set('2026-04-01T09:00:00Z');
+    const a = (await action({ customerId: second })).body;
+    h.clock.set('2026-04-01T10:00:00Z');
+    const b = (await action({ customerId: second, notificationEmail: { send: true } })).body;
+    h.clock.set('2026-04-01T11:00:00Z');
+    await deactivate(a._id);
+    await create(
+      {
+        type: 'qlist',
+        customerId: await createContact(h, other, { Voornaam: 'Z' }),
+        questionListIds: [await createTemplate(h, other)],
+      },
+      other.adminKey,
+    );
+
+    const list = async (q: string) => {
+      const res = await h.api().get(`/api/v1/sessionrequests?${q}`).set('x-api-key', org.adminKey);
+      expect(res.status).toBe(200);
+      return SessionRequestList.parse(res.body);
+    };
+    const byContact = await list(`customerId=${second}`);
+    expect(byContact.sessionRequests.map((s) => s._id)).toEqual([b._id, a._id]);
+    expect(byContact.total).toBe(2);
+    expect((await list(`customerId=${second}&status=sent`)).sessionRequests.map((s) => s._id)).toEqual([
+      b._id,
+    ]);
+    // Oldest change first: b changed at 10:00, a at 11:00.
+    const changed = await list('updatedSince=2026-04-01T09:30:00Z');
+    expect(changed.sessionRequests.map((s) => s._id)).toEqual([b._id, a._id]);
+    const page = await list(`customerId=${second}&limit=1&page=2`);
+    expect(page).toMatchObject({ total: 2, sessionRequests: [{ _id: a._id }] });
+    expect((await list('type=campaign')).sessionRequests.every((s) => s.type === 'campaign')).toBe(true);
+    const all = await list('limit=100');
+    expect(all.sessionRequests.every((s) => s.customerId !== null || s.type === 'campaign')).toBe(true);
+    expect(all.total).toBe(await countActions(org));
+    const bad = await h
+      .api()
+      .get('/api/v1/sessionrequests?status=done&customerId=x')
+      .set('x-api-key', org.adminKey);
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.map((d: { field: string }) => d.field)).toEqual(['status']);
+    h.clock.set('2026-03-02T09:00:00.000Z');
+  });
+});
