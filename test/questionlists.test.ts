@@ -96,7 +96,10 @@ describe('POST /api/v1/questionlists', () => {
     [
       'a condition on an unknown question',
       (b: ReturnType<typeof templateBody>) => {
-        b.sections[0]!.questions[2]!.condition = { questionId: 'nope', equals: true };
+        (b.sections[0]!.questions[2] as { condition?: unknown }).condition = {
+          questionId: 'nope',
+          equals: true,
+        };
       },
       'sections[0].questions[2].condition.questionId',
       /unknown question 'nope'/,

@@ -392,11 +392,27 @@ describe('lifecycle', () => {
   });
 
   it.each([
-    ['created', async (id: string, _code: string) => id],
-    ['sent', async (id: string) => id],
-    ['opened', async (id: string, code: string) => (await visit(code), id)],
-    ['completed', async (id: string) => (await complete(id), id)],
-    ['reopened', async (id: string) => (await complete(id), await reopen(id), id)],
+    ['created', async () => undefined],
+    ['sent', async () => undefined],
+    [
+      'opened',
+      async (_id: string, code: string) => {
+        await visit(code);
+      },
+    ],
+    [
+      'completed',
+      async (id: string) => {
+        await complete(id);
+      },
+    ],
+    [
+      'reopened',
+      async (id: string) => {
+        await complete(id);
+        await reopen(id);
+      },
+    ],
   ])(
     'when the action is %s, then reopen and deactivate are allowed exactly as the lifecycle says',
     async (state, reach) => {

@@ -92,7 +92,7 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
             eq(jobs.kind, 'notification'),
           ),
         )
-        .orderBy(asc(jobs.runAt), asc(jobs.id))
+        .orderBy(asc(jobs.id)) // creation order: ids only increase
         .getSQL();
     },
   };

@@ -36,9 +36,9 @@ export function notificationJobs(
   if (reminders?.reminder2Days)
     steps.push({ purpose: 'reminder2', at: new Date(now.getTime() + reminders.reminder2Days * DAY_MS) });
   const jobs: NewJob[] = [];
-  for (const channel of ['email', 'sms'] as const) {
-    if (!channels[channel]) continue;
-    for (const step of steps) {
+  for (const step of steps) {
+    for (const channel of ['email', 'sms'] as const) {
+      if (!channels[channel]) continue;
       const payload: NotificationPayload = { channel, purpose: step.purpose };
       jobs.push({
         kind: NOTIFICATION_JOB,

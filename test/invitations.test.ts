@@ -1,0 +1,271 @@
+import { SessionRequestDetail } from '../src/modules/sessionrequests/sessionrequests.schemas';
+import { completeSessionRequest } from '../src/modules/sessionrequests/sessionrequests.service';
+import { systemContext } from '../src/platform/context';
+import { inTenant } from '../src/platform/db/tenant';
+import { createContact, createOrg, createTemplate, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+import { startHttpReceiver, startSmtpServer } from './support/peers';
+
+const DAY = 86_400_000;
+let h: Harness;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let sms: Awaited<ReturnType<typeof startHttpReceiver>>;
+let org: TestOrg;
+let template: string;
+let contact: string;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  sms = await startHttpReceiver();
+  h = await startHarness({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Kantoor Peeters <desk@peeters.test>',
+    SMS_PROVIDER_URL: sms.url,
+    SMS_PROVIDER_TOKEN: 'sms-secret',
+    BASE_URL: 'https://desk.example.test',
+  });
+  org = await createOrg(h, 'Kantoor Peeters');
+  template = await createTemplate(h, org);
+  contact = await createContact(h, org, {
+    Voornaam: 'Marie',
+    Email: 'marie@example.test',
+    Telefoon: '+32470111222',
+  });
+});
+afterAll(async () => {
+  await h.close();
+  await smtp.close();
+  await sms.close();
+});
+beforeEach(() => {
+  smtp.received.length = 0;
+  sms.received.length = 0;
+  h.clock.set('2026-03-02T09:00:00.000Z');
+});
+
+const create = (body: Record<string, unknown> = {}) =>
+  h
+    .api()
+    .post('/api/v1/sessionrequests')
+    .set('x-api-key', org.adminKey)
+    .send({ type: 'qlist', customerId: contact, questionListIds: [template], ...body });
+const detail = async (id: string) =>
+  SessionRequestDetail.parse(
+    (await h.api().get(`/api/v1/sessionrequests/${id}`).set('x-api-key', org.adminKey)).body,
+  );
+
+describe('invitations', () => {
+  it('when an e-mail invitation is asked, then the answer does not wait for it and the SMTP server then receives it, with the link', async () => {
+    const res = await create({ notificationEmail: { send: true }, message: 'Tot binnenkort!' });
+    expect(res.status).toBe(201);
+    expect(res.body.notifications[0]).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(smtp.received).toHaveLength(0);
+
+    expect(await h.jobs.drain()).toBe(1);
+    expect(smtp.received).toHaveLength(1);
+    const mail = smtp.received[0]!;
+    expect(mail.to).toEqual(['marie@example.test']);
+    expect(mail.from).toBe('desk@peeters.test');
+    expect(mail.subject).toBe('Kantoor Peeters: er staat een actie voor u klaar');
+    expect(mail.text).toContain(`https://desk.example.test/action/${res.body.code}`);
+    expect(mail.text).toContain('Beste Marie,');
+    expect(mail.text).toContain('Tot binnenkort!');
+    expect(mail.html).toContain(`href="https://desk.example.test/action/${res.body.code}"`);
+    const after = await detail(res.body._id);
+    expect(after.notifications).toEqual([
+      expect.objectContaining({
+        channel: 'email',
+        status: 'sent',
+        attempts: 1,
+        lastError: null,
+        sentAt: '2026-03-02T09:00:00.000Z',
+      }),
+    ]);
+  });
+
+  it('when the action is in French with an expiry, then the message is French and names the expiry', async () => {
+    await create({ notificationEmail: { send: true }, language: 'fr', expiresAt: '2026-03-20T17:00:00Z' });
+    await h.jobs.drain();
+    expect(smtp.received[0]?.subject).toBe('Kantoor Peeters : une action vous attend');
+    expect(smtp.received[0]?.text).toContain('Le lien est valable jusqu’au 20 mars 2026');
+  });
+
+  it('when an SMS invitation is asked, then the provider receives it with the token, the number and the link', async () => {
+    const res = await create({ notificationSms: { send: true } });
+    await h.jobs.drain();
+    expect(sms.received).toHaveLength(1);
+    const request = sms.received[0]!;
+    expect(request.headers.authorization).toBe('Bearer sms-secret');
+    expect(request.body).toEqual({
+      to: '+32470111222',
+      from: 'ActionDesk',
+      text: `Kantoor Peeters vraagt u een vragenlijst in te vullen: https://desk.example.test/action/${res.body.code}`,
+    });
+    expect((await detail(res.body._id)).notifications[0]).toMatchObject({ channel: 'sms', status: 'sent' });
+  });
+
+  it('when the SMTP server refuses the delivery, then it is retried after the backoff and the outcome is visible', async () => {
+    smtp.refuseNext(1);
+    const res = await create({ notificationEmail: { send: true } });
+    await h.jobs.drain();
+    expect(smtp.received).toHaveLength(0);
+    const failed = (await detail(res.body._id)).notifications[0]!;
+    expect(failed).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      sentAt: null,
+      scheduledFor: '2026-03-02T09:00:30.000Z',
+    });
+    expect(failed.lastError).toMatch(/451.*Mailbox busy/);
+
+    expect(await h.jobs.drain()).toBe(0); // not due before the backoff
+    h.clock.advance(30_000);
+    expect(await h.jobs.drain()).toBe(1);
+    expect(smtp.received).toHaveLength(1);
+    expect((await detail(res.body._id)).notifications[0]).toMatchObject({
+      status: 'sent',
+      attempts: 2,
+      lastError: null,
+      sentAt: '2026-03-02T09:00:30.000Z',
+    });
+  });
+
+  it('when the SMS provider answers 503 twice, then the third attempt delivers it', async () => {
+    sms.answer(503, 503);
+    const res = await create({ notificationSms: { send: true } });
+    await h.jobs.drain();
+    h.clock.advance(30_000);
+    await h.jobs.drain();
+    const second = (await detail(res.body._id)).notifications[0]!;
+    expect(second).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      scheduledFor: '2026-03-02T09:01:30.000Z',
+    });
+    expect(second.lastError).toMatch(/SMS provider answered 503/);
+    h.clock.advance(60_000);
+    await h.jobs.drain();
+    expect(sms.received).toHaveLength(1);
+    expect((await detail(res.body._id)).notifications[0]).toMatchObject({ status: 'sent', attempts: 3 });
+  });
+
+  it('when the contact lost the e-mail address before sending, then the notification fails at once without retrying', async () => {
+    const bare = await createContact(h, org, { Voornaam: 'Jo', Email: 'jo@example.test' });
+    const res = await create({ customerId: bare, notificationEmail: { send: true } });
+    await h
+      .api()
+      .patch(`/api/v1/customers/${bare}`)
+      .set('x-api-key', org.adminKey)
+      .send({ data: { Email: null } });
+    await h.jobs.drain();
+    expect((await detail(res.body._id)).notifications[0]).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastError: 'the contact has no e-mail address (data.Email)',
+    });
+    h.clock.advance(DAY);
+    expect(await h.jobs.drain()).toBe(0);
+  });
+
+  it('when the worker runs by itself, then a new action’s e-mail arrives without anyone draining the queue', async () => {
+    h.jobs.start();
+    try {
+      const res = await create({ notificationEmail: { send: true } });
+      await smtp.waitFor(1);
+      expect(smtp.received[0]?.text).toContain(res.body.code);
+    } finally {
+      await h.jobs.stop();
+    }
+  });
+});
+
+describe('reminders', () => {
+  it('when reminders are scheduled, then each is sent that many days after the invitation, by every channel asked', async () => {
+    const res = await create({
+      notificationEmail: { send: true },
+      notificationSms: { send: true },
+      reminderSchedule: { reminder1Days: 2, reminder2Days: 5 },
+    });
+    await h.jobs.drain();
+    expect(smtp.received.map((m) => m.subject)).toEqual(['Kantoor Peeters: er staat een actie voor u klaar']);
+    h.clock.advance(2 * DAY - 1000);
+    expect(await h.jobs.drain()).toBe(0);
+    h.clock.advance(1000);
+    await h.jobs.drain();
+    expect(smtp.received.map((m) => m.subject).at(-1)).toBe(
+      'Herinnering: Kantoor Peeters wacht nog op uw antwoord',
+    );
+    expect(sms.received).toHaveLength(2);
+    h.clock.advance(3 * DAY);
+    await h.jobs.drain();
+    expect(smtp.received.map((m) => m.subject).at(-1)).toBe(
+      'Laatste herinnering: Kantoor Peeters wacht nog op uw antwoord',
+    );
+    expect(smtp.received).toHaveLength(3);
+    expect(sms.received).toHaveLength(3);
+    const notifications = (await detail(res.body._id)).notifications;
+    expect(notifications.map((n) => [n.channel, n.purpose, n.status, n.scheduledFor])).toEqual([
+      ['email', 'invitation', 'sent', '2026-03-02T09:00:00.000Z'],
+      ['sms', 'invitation', 'sent', '2026-03-02T09:00:00.000Z'],
+      ['email', 'reminder1', 'sent', '2026-03-04T09:00:00.000Z'],
+      ['sms', 'reminder1', 'sent', '2026-03-04T09:00:00.000Z'],
+      ['email', 'reminder2', 'sent', '2026-03-07T09:00:00.000Z'],
+      ['sms', 'reminder2', 'sent', '2026-03-07T09:00:00.000Z'],
+    ]);
+  });
+
+  it('when the action is completed before a reminder, then the reminders are cancelled and never sent', async () => {
+    const res = await create({
+      notificationEmail: { send: true },
+      reminderSchedule: { reminder1Days: 2, reminder2Days: 4 },
+    });
+    await h.jobs.drain();
+    const ctx = systemContext(org.organisationId, h.clock.now());
+    await inTenant(h.database, ctx, (tx) =>
+      completeSessionRequest(h, tx, ctx, res.body._id, { actor: 'contact', userId: null }),
+    );
+    h.clock.advance(10 * DAY);
+    expect(await h.jobs.drain()).toBe(0);
+    expect(smtp.received).toHaveLength(1);
+    const notifications = (await detail(res.body._id)).notifications;
+    expect(notifications.map((n) => [n.purpose, n.status, n.lastError])).toEqual([
+      ['invitation', 'sent', null],
+      ['reminder1', 'cancelled', 'action completed'],
+      ['reminder2', 'cancelled', 'action completed'],
+    ]);
+  });
+
+  it('when the action is deactivated, then its reminders are cancelled', async () => {
+    const res = await create({ notificationEmail: { send: true }, reminderSchedule: { reminder1Days: 1 } });
+    await h.jobs.drain();
+    await h.api().post(`/api/v1/sessionrequests/${res.body._id}/deactivate`).set('x-api-key', org.adminKey);
+    h.clock.advance(2 * DAY);
+    await h.jobs.drain();
+    expect(smtp.received).toHaveLength(1);
+    expect((await detail(res.body._id)).notifications[1]).toMatchObject({
+      purpose: 'reminder1',
+      status: 'cancelled',
+    });
+  });
+
+  it('when a reopen asks for an e-mail and a reminder, then the contact gets the reopening message and later the reminder', async () => {
+    const res = await create({ notificationEmail: { send: true } });
+    await h.jobs.drain();
+    const ctx = systemContext(org.organisationId, h.clock.now());
+    await inTenant(h.database, ctx, (tx) =>
+      completeSessionRequest(h, tx, ctx, res.body._id, { actor: 'contact', userId: null }),
+    );
+    const reopened = await h
+      .api()
+      .post(`/api/v1/sessionrequests/${res.body._id}/reopen`)
+      .set('x-api-key', org.adminKey)
+      .send({ notificationEmail: { send: true }, reminderSchedule: { reminder1Days: 1 } });
+    expect(reopened.status).toBe(200);
+    await h.jobs.drain();
+    expect(smtp.received.at(-1)?.subject).toBe('Kantoor Peeters: uw dossier is heropend');
+    h.clock.advance(DAY);
+    await h.jobs.drain();
+    expect(smtp.received.at(-1)?.subject).toBe('Herinnering: Kantoor Peeters wacht nog op uw antwoord');
+    expect(smtp.received).toHaveLength(3);
+  });
+});

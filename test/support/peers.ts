@@ -1,0 +1,93 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A real SMTP server on 127.0.0.1: keeps what it receives, and refuses the next N deliveries when told. */
+export async function startSmtpServer() {
+  const received: ReceivedMail[] = [];
+  const waiters: (() => void)[] = [];
+  let refusals = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          if (refusals > 0) {
+            refusals--;
+            const err = Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 });
+            callback(err);
+            return;
+          }
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            subject: mail.subject ?? '',
+            text: mail.text ?? '',
+            html: typeof mail.html === 'string' ? mail.html : '',
+          });
+          callback();
+          for (const w of waiters.splice(0)) w();
+        })
+        .catch(callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    refuseNext(n: number) {
+      refusals = n;
+    },
+    /** Resolves once `count` messages have arrived in total. */
+    async waitFor(count: number): Promise<void> {
+      while (received.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface ReceivedRequest {
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+/** A real HTTP receiver (an SMS provider, a webhook endpoint): answers each request with the next status queued. */
+export async function startHttpReceiver() {
+  const received: ReceivedRequest[] = [];
+  const statuses: number[] = [];
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c) => {
+      raw += c;
+    });
+    req.on('end', () => {
+      const status = statuses.shift() ?? 200;
+      if (status < 300) received.push({ headers: req.headers, body: JSON.parse(raw) });
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(status < 300 ? { id: `msg-${received.length}` } : { error: 'unavailable' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/send`,
+    received,
+    /** The next answers' statuses, in order (then 200). */
+    answer(...codes: number[]) {
+      statuses.push(...codes);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
