@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { SessionRequestDetail } from '../src/modules/sessionrequests/sessionrequests.schemas';
 import { completeSessionRequest } from '../src/modules/sessionrequests/sessionrequests.service';
 import { systemContext } from '../src/platform/context';
+import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
 import { createContact, createOrg, createTemplate, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
@@ -165,6 +167,22 @@ describe('invitations', () => {
     });
     h.clock.advance(DAY);
     expect(await h.jobs.drain()).toBe(0);
+  });
+
+  it('when a worker dies holding a job, then another worker sends it once the lease ends', async () => {
+    const res = await create({ notificationEmail: { send: true } });
+    // A worker claims the job and dies before sending or recording anything.
+    const [claimed] = await queryRows<{ id: string }>(
+      h.database.db,
+      sql`SELECT id FROM actiondesk_claim_jobs(${h.clock.now().toISOString()}::timestamptz, 10, 120)`,
+    );
+    expect(claimed).toBeDefined();
+    expect((await detail(res.body._id)).notifications[0]).toMatchObject({ status: 'sending', attempts: 1 });
+    expect(await h.jobs.drain()).toBe(0); // leased: nobody else takes it
+    h.clock.advance(120_000);
+    expect(await h.jobs.drain()).toBe(1);
+    expect(smtp.received).toHaveLength(1);
+    expect((await detail(res.body._id)).notifications[0]).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
   it('when the worker runs by itself, then a new action’s e-mail arrives without anyone draining the queue', async () => {

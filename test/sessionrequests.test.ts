@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import {
   SessionRequestDetail,
@@ -514,6 +516,36 @@ describe('lifecycle', () => {
     expect((await get(body._id, reader.key)).status).toBe(200);
     expect(await statusOf(body._id)).toBe('created');
     for (const id of [unknownId, 'nope']) expect((await get(id)).status).toBe(404);
+  });
+});
+
+describe('outbox (no SMTP_URL, no SMS_PROVIDER_URL)', () => {
+  it('when invitations are sent without a mail server or SMS provider, then they are written to DATA_DIR/outbox and logged', async () => {
+    const { body } = await action({ notificationEmail: { send: true }, notificationSms: { send: true } });
+    await h.jobs.drain();
+    const dir = path.join(h.dataDir, 'outbox');
+    const files = fs.readdirSync(dir);
+    const eml = files
+      .filter((f) => f.endsWith('.eml'))
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+    const json = files
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')));
+    const mail = eml.find((m) => m.includes(body.code));
+    expect(mail).toMatch(/^To: an@example\.test$/m);
+    expect(json.find((m) => m.text.includes(body.code))).toMatchObject({
+      to: '+32470000001',
+      from: 'ActionDesk',
+    });
+    expect(
+      h.logs.some(
+        (l) => l.msg === 'e-mail written to the outbox (no SMTP_URL)' && l.to === 'an@example.test',
+      ),
+    ).toBe(true);
+    expect((await get(body._id)).body.notifications.map((n: { status: string }) => n.status)).toEqual([
+      'sent',
+      'sent',
+    ]);
   });
 });
 
