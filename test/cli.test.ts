@@ -135,7 +135,10 @@ describe('npm run cli -- seed', () => {
     );
     const out = cli(['seed', '--org', boot.organisationId, '--contacts', '1500'], { DATA_DIR: dir });
     expect(out.status).toBe(0);
-    expect(out.stdout).toBe(`Added 1500 contacts to portfolio ${boot.portfolioId}\n`);
+    expect(out.stdout).toBe(
+      'Added 3 question lists (klantenprofiel, beleggersprofiel, tevredenheidsenquete)\n' +
+        `Added 1500 contacts to portfolio ${boot.portfolioId}\n`,
+    );
     expect(out.stderr).toContain('1500/1500');
     const database = await openDatabase({
       kind: 'embedded',
@@ -147,6 +150,18 @@ describe('npm run cli -- seed', () => {
         .get('/api/v1/customers?limit=100')
         .set('x-api-key', boot.apiKey);
       expect(res.body.total).toBe(1500);
+      const lists = await request(await appOver(database))
+        .get('/api/v1/questionlists')
+        .set('x-api-key', boot.apiKey);
+      expect(lists.body.map((l: { slug: string }) => l.slug).sort()).toEqual([
+        'beleggersprofiel',
+        'klantenprofiel',
+        'tevredenheidsenquete',
+      ]);
+      expect(lists.body.filter((l: { hasReportSpec: boolean }) => l.hasReportSpec)).toHaveLength(2);
+      expect(
+        lists.body.every((l: { supportedLanguages: string[] }) => l.supportedLanguages.join() === 'nl,fr,en'),
+      ).toBe(true);
       for (const c of res.body.customers) {
         expect(c.data).toEqual(
           expect.objectContaining({
@@ -159,6 +174,20 @@ describe('npm run cli -- seed', () => {
     } finally {
       await database.close();
     }
+  });
+
+  it('when run again without --contacts, then it adds no template twice', () => {
+    const boot = JSON.parse(
+      cli(['bootstrap', '--org', 'Twice', '--email', 't@seed.test', '--json'], { DATA_DIR: dir }).stdout,
+    );
+    expect(cli(['seed', '--org', boot.organisationId], { DATA_DIR: dir }).stdout).toMatch(
+      /^Added 3 question lists/,
+    );
+    const again = cli(['seed', '--org', boot.organisationId], { DATA_DIR: dir });
+    expect(again.status).toBe(0);
+    expect(again.stdout).toBe(
+      'Added 0 question lists; already present: klantenprofiel, beleggersprofiel, tevredenheidsenquete\n',
+    );
   });
 
   it('when the organisation does not exist, then it exits 1 saying so', () => {

@@ -3,6 +3,7 @@ import { SingleBar } from 'cli-progress';
 import { ConfigError, loadConfig } from '../config';
 import { bootstrapOrganisation } from '../modules/admin/bootstrap.service';
 import { seedContacts } from '../modules/customers/seed.service';
+import { seedTemplates } from '../modules/questionlists/demo-templates';
 import { systemClock } from '../platform/clock';
 import type { Database } from '../platform/db/database';
 import { openConfiguredDatabase } from '../platform/db/open';
@@ -13,8 +14,9 @@ const usage = `Usage: npm run cli -- <command> [options]
 Commands:
   bootstrap --org <name> --email <admin e-mail> [--name <admin name>] [--json]
       Creates an organisation, an administrator, a default portfolio and an API key.
-  seed --org <organisationId> --contacts <N>
-      Adds N realistic demo contacts to the organisation's default portfolio.
+  seed --org <organisationId> [--contacts <N>]
+      Adds the demo questionnaire templates the organisation does not have yet (nl, fr, en) and,
+      with --contacts, N realistic demo contacts to its default portfolio.
 
 The database is the one the service uses: DATABASE_URL, or the embedded one in DATA_DIR (which must not
 be held by a running server).`;
@@ -64,11 +66,18 @@ async function seed(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { org: { type: 'string' }, contacts: { type: 'string' } } });
   if (!values.org || !isId(values.org))
     throw new UsageError('seed: --org <organisationId> is required (an id)');
-  const count = Number(values.contacts ?? '');
-  if (!Number.isInteger(count) || count < 1 || count > 10_000_000) {
+  const count = values.contacts === undefined ? 0 : Number(values.contacts);
+  if (!Number.isInteger(count) || count < (values.contacts === undefined ? 0 : 1) || count > 10_000_000) {
     throw new UsageError('seed: --contacts must be a whole number from 1 to 10000000');
   }
-  const result = await withDatabase('cli seed', async (database) => {
+  await withDatabase('cli seed', async (database) => {
+    const deps = { database, clock: systemClock };
+    const templates = await seedTemplates(deps, values.org!);
+    process.stdout.write(
+      `Added ${templates.added.length} question lists${templates.added.length ? ` (${templates.added.join(', ')})` : ''}` +
+        `${templates.existing.length ? `; already present: ${templates.existing.join(', ')}` : ''}\n`,
+    );
+    if (count === 0) return;
     const bar = new SingleBar({
       stream: process.stderr,
       format: 'Seeding contacts [{bar}] {percentage}% | {value}/{total} | {eta_formatted} left',
@@ -76,15 +85,14 @@ async function seed(args: string[]): Promise<void> {
       notTTYSchedule: 5000,
     });
     bar.start(count, 0);
+    let result: Awaited<ReturnType<typeof seedContacts>>;
     try {
-      return await seedContacts({ database, clock: systemClock }, values.org!, count, (done) =>
-        bar.update(done),
-      );
+      result = await seedContacts(deps, values.org!, count, (done) => bar.update(done));
     } finally {
       bar.stop();
     }
+    process.stdout.write(`Added ${result.created} contacts to portfolio ${result.portfolioId}\n`);
   });
-  process.stdout.write(`Added ${result.created} contacts to portfolio ${result.portfolioId}\n`);
 }
 
 async function main(argv: string[]): Promise<void> {
