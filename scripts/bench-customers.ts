@@ -2,9 +2,7 @@
 // (plain page, deep page, search) on the API and on a bare node:http reference running the same SQL,
 // first on the PostgreSQL server named by DATABASE_URL (if set), then on the embedded default.
 // Prints requests/s, p50 and p99 for both (median of BENCH_ROUNDS rounds) and the API/bare ratio.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -13,12 +11,12 @@ import { bootstrapOrganisation } from '../src/modules/admin/bootstrap.service';
 import { seedContacts } from '../src/modules/customers/seed.service';
 import { systemClock } from '../src/platform/clock';
 import { openDatabase } from '../src/platform/db/database';
+import { answers, median, printTable, start, stop } from './bench-support';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const root = path.resolve(__dirname, '../..');
 
 const scenarios = [
   { name: 'plain page', query: '' },
@@ -33,49 +31,11 @@ interface Figures {
   errors: number;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function start(script: string, env: Record<string, string>, ready: (port: number) => Promise<boolean>) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, script)], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; i < 600; i++) {
-    if (await ready(port)) return { child, port };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill();
-  throw new Error(`${script} did not start`);
-}
-
-const answers = (url: string, headers: Record<string, string> = {}) =>
-  fetch(url, { headers })
-    .then((r) => r.ok)
-    .catch(() => false);
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 async function load(url: string, headers: Record<string, string>, warmUp: boolean): Promise<Figures> {
   if (warmUp) await autocannon({ url, connections: CONNECTIONS, duration: 2, headers });
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 interface Target {
   url: (query: string) => string;
@@ -183,27 +143,6 @@ async function seed(target: Parameters<typeof openDatabase>[0]) {
   }
 }
 
-function print(rows: string[][]) {
-  const head = [
-    'database',
-    'scenario',
-    'API req/s',
-    'API p50 ms',
-    'API p99 ms',
-    'bare req/s',
-    'bare p50 ms',
-    'bare p99 ms',
-    'API/bare',
-    'errors',
-  ];
-  const table = [head, ...rows];
-  const widths = head.map((_, c) => Math.max(...table.map((r) => r[c]!.length)));
-  const line = (r: string[]) => `| ${r.map((v, c) => v.padEnd(widths[c]!)).join(' | ')} |`;
-  console.log(line(head));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows) console.log(line(r));
-}
-
 async function main() {
   console.log(
     `bench:customers — ${CONTACTS} contacts, ${CONNECTIONS} connections, ${DURATION} s per run, median of ${ROUNDS} rounds, ${os.cpus().length} cores, node ${process.version}`,
@@ -232,7 +171,21 @@ async function main() {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  print(rows);
+  printTable(
+    [
+      'database',
+      'scenario',
+      'API req/s',
+      'API p50 ms',
+      'API p99 ms',
+      'bare req/s',
+      'bare p50 ms',
+      'bare p99 ms',
+      'API/bare',
+      'errors',
+    ],
+    rows,
+  );
 }
 
 main().catch((err) => {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts Debian's PostgreSQL on 127.0.0.1:5432 (installing it if needed) and creates a fresh database
-# owned by a login role that may create roles (the migrations create the actiondesk_app role).
+# owned by a login role that may create roles (the migrations create the actiondesk_app role) and
+# databases (the test suite gives each test file a copy of a migrated template database).
 # Usage: bash scripts/postgres-server.sh [database]   (default: actiondesk_test); run as root.
 # Prints the DATABASE_URL to use on its last line.
 set -euo pipefail
@@ -27,8 +28,9 @@ su postgres -c "psql -q -v ON_ERROR_STOP=1" >/dev/null <<SQL
 SET client_min_messages = warning;
 DO \$\$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'actiondesk') THEN
-    CREATE ROLE actiondesk LOGIN PASSWORD 'actiondesk' CREATEROLE;
+    CREATE ROLE actiondesk LOGIN PASSWORD 'actiondesk' CREATEROLE CREATEDB;
   END IF;
+  ALTER ROLE actiondesk CREATEDB;
 END \$\$;
 DROP DATABASE IF EXISTS ${db} WITH (FORCE);
 CREATE DATABASE ${db} OWNER actiondesk;

@@ -6,9 +6,8 @@ import request from 'supertest';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { systemClock } from '../src/platform/clock';
-import { openDatabase } from '../src/platform/db/database';
+import { type Database, openDatabase } from '../src/platform/db/database';
 import { createLogger } from '../src/platform/logger';
-import { openTestDatabase } from './support/harness';
 
 const root = path.resolve(__dirname, '..');
 
@@ -31,7 +30,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function appOver(database: Awaited<ReturnType<typeof openTestDatabase>>) {
+async function appOver(database: Database) {
   return createApp({
     config: loadConfig({}),
     database,
@@ -116,7 +115,7 @@ describe('npm run cli -- bootstrap', () => {
         DATABASE_URL: serverUrl,
       });
       expect(seeded.status).toBe(0);
-      const database = await openTestDatabase();
+      const database = await openDatabase({ kind: 'server', url: serverUrl, poolSize: 1 });
       try {
         const res = await request(await appOver(database))
           .get('/api/v1/customers?limit=1')

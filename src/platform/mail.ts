@@ -21,8 +21,11 @@ export interface Mailer {
 /** SMTP through nodemailer, or, with no SMTP_URL, .eml files in DATA_DIR/outbox (logged). */
 export function createMailer(config: Config['mail'], logger: Logger): Mailer {
   if (config.kind === 'smtp') {
+    // Pooled: connections are kept and reused, not opened per message.
     const transport = nodemailer.createTransport({
       url: config.url,
+      pool: true,
+      maxConnections: 3,
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 20_000,

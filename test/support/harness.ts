@@ -12,6 +12,7 @@ import { type Database, openDatabase } from '../../src/platform/db/database';
 import type { JobWorker } from '../../src/platform/jobs/worker';
 import { createLogger } from '../../src/platform/logger';
 import { createJobWorker } from '../../src/worker';
+import { serverDatabases } from './server-databases';
 
 export interface Harness {
   database: Database;
@@ -28,10 +29,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** The database tests run on: the server at DATABASE_URL, or a fresh in-memory embedded PostgreSQL. */
-export function openTestDatabase(): Promise<Database> {
+/**
+ * The database tests run on: on the server at DATABASE_URL, a fresh copy of the migrated template
+ * (see server-databases.ts), dropped on close; otherwise a fresh in-memory embedded PostgreSQL.
+ */
+export async function openTestDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
-  return url ? openDatabase({ kind: 'server', url, poolSize: 4 }) : openDatabase({ kind: 'memory' });
+  if (!url) return openDatabase({ kind: 'memory' });
+  const copy = await serverDatabases(url).copy();
+  const database = await openDatabase({ kind: 'server', url: copy.url, poolSize: 4 });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await copy.drop();
+    },
+  };
 }
 
 /** Starts the real app on port 0 over a real database, with a manual clock and captured logs. */

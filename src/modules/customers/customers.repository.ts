@@ -50,7 +50,7 @@ function searchArguments(f: CustomerFilter): SQL | undefined {
 const pageColumns = sql.raw('id, portfolio_id, thirdparty_id, data, created_at, updated_at');
 
 /**
- * The list's statements, to run in one read batch (see readInTenant): a page of rows (columns of
+ * The list's statements, to run in one read batch (see batchInTenant): a page of rows (columns of
  * CustomerRow in snake_case) and the number of rows matching the filter. A search goes through
  * actiondesk_customer_search*, which keep to the current organisation and can use the trigram index.
  */

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
-import { inTenant, readInTenant } from '../../platform/db/tenant';
+import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/http/errors';
 import { fromZodError } from '../../platform/http/validation';
 import { isId, newId } from '../../platform/ids';
@@ -69,7 +69,7 @@ export async function listCustomers(deps: CustomerDeps, ctx: RequestContext, que
   }
   const filter = { portfolioId: query.portfolioId, thirdpartyId: query.thirdpartyId, search: query.search };
   const filtered = filter.thirdpartyId !== undefined || searchTerms(filter.search).length > 0;
-  const [rows = [], totals = []] = await readInTenant(deps.database, ctx, [
+  const [rows = [], totals = []] = await batchInTenant(deps.database, ctx, [
     customerStatements.page(ctx, filter, query),
     filtered ? customerStatements.count(ctx, filter) : customerTotalStatement(ctx, filter.portfolioId),
   ]);

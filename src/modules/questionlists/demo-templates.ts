@@ -233,8 +233,9 @@ export async function seedTemplates(
     if (!(await organisationRepository(tx, ctx).find()))
       throw new NotFound(`Organisation ${organisationId} not found`);
     const lists = questionListRepository(tx, ctx);
-    const found = await Promise.all(demoTemplates.map((d) => lists.findBySlug(d.slug)));
-    return new Set(demoTemplates.filter((_, i) => found[i]).map((d) => d.slug));
+    const present = new Set<string>();
+    for (const d of demoTemplates) if (await lists.findBySlug(d.slug)) present.add(d.slug);
+    return present;
   });
   const added: string[] = [];
   for (const template of demoTemplates) {

@@ -1,16 +1,16 @@
+import { sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock';
 import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
-import { inTenant } from '../../platform/db/tenant';
+import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { Conflict } from '../../platform/http/errors';
+import { isId } from '../../platform/ids';
 import { type ClaimedJob, type JobHandler, PermanentJobError } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
 import type { SmsSender } from '../../platform/sms';
-import { organisationRepository, userRepository } from '../admin/admin.repository';
-import { customerRepository } from '../customers/customers.repository';
 import { composeMessage } from './messages';
 import { isOpen } from './sessionrequests.lifecycle';
-import { sessionRequestRepository } from './sessionrequests.repository';
+import { sessionRequestFromRaw, sessionRequestRepository } from './sessionrequests.repository';
 import { applyTransition } from './sessionrequests.service';
 import type { NotificationPayload } from './sessionrequests.view';
 
@@ -23,17 +23,25 @@ export interface NotificationDeps {
   sms: SmsSender;
 }
 
-/** Reads what the message needs, in the job's organisation; null when the action is gone. */
-function loadForMessage(deps: NotificationDeps, job: ClaimedJob) {
+/** Reads what the message needs in one round trip, in the job's organisation; null when the action is gone. */
+async function loadForMessage(deps: NotificationDeps, job: ClaimedJob) {
   const ctx = systemContext(job.organisationId, deps.clock.now());
-  return inTenant(deps.database, ctx, async (tx) => {
-    const row = await sessionRequestRepository(tx, ctx).find(job.subjectId ?? '');
-    if (!row) return null;
-    const customer = row.customerId ? await customerRepository(tx, ctx).find(row.customerId) : undefined;
-    const organisation = await organisationRepository(tx, ctx).find();
-    const adviser = row.createdBy ? await userRepository(tx, ctx).find(row.createdBy) : undefined;
-    return { row, customer, organisation: organisation?.name ?? '', adviser: adviser?.name ?? null };
-  });
+  const id = job.subjectId && isId(job.subjectId) ? job.subjectId : null;
+  const [[raw] = []] = await batchInTenant(deps.database, ctx, [
+    sql`SELECT s.*, c.data AS customer_data, o.name AS organisation_name, u.name AS adviser_name
+          FROM session_requests s
+          JOIN organisations o ON o.id = s.organisation_id
+          LEFT JOIN customers c ON c.organisation_id = s.organisation_id AND c.id = s.customer_id
+          LEFT JOIN users u ON u.organisation_id = s.organisation_id AND u.id = s.created_by
+         WHERE s.organisation_id = ${ctx.organisationId} AND s.id = ${id}::uuid`,
+  ]);
+  if (!raw) return null;
+  return {
+    row: sessionRequestFromRaw(raw),
+    customer: (raw.customer_data as Record<string, string> | null) ?? null,
+    organisation: String(raw.organisation_name ?? ''),
+    adviser: (raw.adviser_name as string | null) ?? null,
+  };
 }
 
 /**
@@ -56,18 +64,18 @@ export function notificationHandler(deps: NotificationDeps): JobHandler {
       kind: row.type === 'quicksign' ? 'signature' : 'questionnaire',
       organisation: found.organisation,
       adviser: found.adviser,
-      firstName: customer.data.Voornaam?.trim() || null,
+      firstName: customer.Voornaam?.trim() || null,
       message: row.message,
       url: `${deps.baseUrl}/action/${row.code}`,
       expiresAt: row.expiresAt,
       timeZone: deps.timeZone,
     });
     if (payload.channel === 'email') {
-      const to = customer.data.Email?.trim();
+      const to = customer.Email?.trim();
       if (!to) throw new PermanentJobError('the contact has no e-mail address (data.Email)');
       await deps.mailer.send({ to, subject: message.subject, text: message.text, html: message.html });
     } else {
-      const to = customer.data.Telefoon?.trim();
+      const to = customer.Telefoon?.trim();
       if (!to) throw new PermanentJobError('the contact has no phone number (data.Telefoon)');
       await deps.sms.send({ to, text: message.sms });
     }

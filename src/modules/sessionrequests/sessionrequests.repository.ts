@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import { jobs, type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
-import { type Queryable, rowMapper } from '../../platform/db/database';
+import { type Queryable, queryRows, type Row, rowMapper } from '../../platform/db/database';
 import { isId, newId } from '../../platform/ids';
+import { jobRepository, type NewJob } from '../../platform/jobs/queue';
 import { offsetOf, type Page } from '../../platform/pagination';
 
 export type SessionRequestRow = typeof sessionRequests.$inferSelect;
@@ -18,6 +19,13 @@ export interface SessionRequestFilter {
 export const sessionRequestFromRaw = rowMapper(sessionRequests);
 export const eventFromRaw = rowMapper(sessionRequestEvents);
 export const jobFromRaw = rowMapper(jobs);
+
+export interface TemplateFacts {
+  id: string;
+  active: boolean;
+  version: number;
+  supportedLanguages: string[];
+}
 
 export interface Actor {
   actor: 'user' | 'contact' | 'system';
@@ -38,7 +46,7 @@ function whereOf(ctx: RequestContext, f: SessionRequestFilter): SQL | undefined 
   );
 }
 
-/** Read-batch statements (see readInTenant); rows come back raw and go through sessionRequestFromRaw. */
+/** Read-batch statements (see batchInTenant); rows come back raw and go through sessionRequestFromRaw. */
 export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
   return {
     page(filter: SessionRequestFilter, page: Page): SQL {
@@ -101,6 +109,46 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
 export function sessionRequestRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(sessionRequests.organisationId, ctx.organisationId);
   return {
+    /**
+     * What creating an action checks, in one statement: the contact's data (null when it is not a
+     * contact of the organisation) and the named templates that exist in the organisation.
+     */
+    async prerequisites(customerId: string | null, templateIds: string[]) {
+      const ids = templateIds.filter(isId);
+      const [row] = await queryRows<{
+        customer: Record<string, string> | null;
+        templates: TemplateFacts[] | null;
+      }>(
+        q,
+        sql`SELECT
+          (SELECT c.data FROM customers c WHERE c.organisation_id = ${ctx.organisationId} AND c.id = ${customerId && isId(customerId) ? customerId : null}::uuid) AS customer,
+          (SELECT json_agg(json_build_object('id', l.id, 'active', l.active, 'version', l.version, 'supportedLanguages', l.supported_languages))
+             FROM question_lists l WHERE l.organisation_id = ${ctx.organisationId} AND l.id = ANY(${`{${ids.join(',')}}`}::uuid[])) AS templates`,
+      );
+      return { customer: row?.customer ?? null, templates: row?.templates ?? [] };
+    },
+    /** Inserts the action, its first history entry and its jobs in one statement. */
+    async create(row: NewSessionRequest, actor: Actor, newJobs: NewJob[]): Promise<SessionRequestRow> {
+      const insertAction = q
+        .insert(sessionRequests)
+        .values({ ...row, organisationId: ctx.organisationId })
+        .returning();
+      const insertEvent = q.insert(sessionRequestEvents).values({
+        id: newId(row.createdAt.getTime()),
+        organisationId: ctx.organisationId,
+        sessionRequestId: row.id,
+        fromStatus: null,
+        toStatus: row.status,
+        actor: actor.actor,
+        userId: actor.userId,
+        at: row.createdAt,
+      });
+      const parts = [sql`a AS (${insertAction.getSQL()})`, sql`e AS (${insertEvent.getSQL()})`];
+      if (newJobs.length > 0)
+        parts.push(sql`j AS (${jobRepository(q, ctx).insertStatement(newJobs, row.createdAt)})`);
+      const [inserted] = await queryRows<Row>(q, sql`WITH ${sql.join(parts, sql`, `)} SELECT * FROM a`);
+      return sessionRequestFromRaw(inserted!);
+    },
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<SessionRequestRow | undefined> {
       if (!isId(id)) return undefined;
       const query = q
@@ -109,14 +157,6 @@ export function sessionRequestRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(sessionRequests.id, id)));
       const [row] = opts.forUpdate ? await query.for('update') : await query;
       return row;
-    },
-    async insert(row: NewSessionRequest, actor: Actor): Promise<SessionRequestRow> {
-      const [inserted] = await q
-        .insert(sessionRequests)
-        .values({ ...row, organisationId: ctx.organisationId })
-        .returning();
-      await this.record(row.id, null, row.status, actor, row.createdAt);
-      return inserted!;
     },
     /** Moves the action to `to` (the caller holds its row lock and checked the transition) and records it. */
     async transition(

@@ -3,14 +3,13 @@ import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import { newActionCode } from '../../platform/crypto/codes';
 import type { Database, Tx } from '../../platform/db/database';
-import { inTenant, readInTenant } from '../../platform/db/tenant';
+import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/http/errors';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/queue';
 import type { JobSignal } from '../../platform/jobs/worker';
 import { iso } from '../../platform/schemas';
 import { customerRepository } from '../customers/customers.repository';
-import { questionListRepository } from '../questionlists/questionlists.repository';
 import { isOpen, refusalOf, type Transition, transitions } from './sessionrequests.lifecycle';
 import {
   type Actor,
@@ -21,6 +20,7 @@ import {
   sessionRequestFromRaw,
   sessionRequestRepository,
   sessionRequestStatements,
+  type TemplateFacts,
 } from './sessionrequests.repository';
 import type {
   CreateSessionRequest,
@@ -106,22 +106,20 @@ function checkReminders(
     );
 }
 
-/** The contact must be reachable on every channel asked for. */
-async function checkContact(tx: Tx, ctx: RequestContext, customerId: string, channels: Channels) {
-  const customer = await customerRepository(tx, ctx).find(customerId);
+/** The contact must exist and be reachable on every channel asked for. */
+function checkReachable(customer: Record<string, string> | null | undefined, channels: Channels): void {
   if (!customer) throw BadRequest.field('customerId', 'is not a contact of this organisation');
-  if (channels.email && !customer.data.Email?.trim())
+  if (channels.email && !customer.Email?.trim())
     throw BadRequest.field('notificationEmail.send', 'the contact has no e-mail address (data.Email)');
-  if (channels.sms && !customer.data.Telefoon?.trim())
+  if (channels.sms && !customer.Telefoon?.trim())
     throw BadRequest.field('notificationSms.send', 'the contact has no phone number (data.Telefoon)');
-  return customer;
 }
 
-/** The templates must be active templates of the organisation; returns their current versions and languages. */
-async function resolveTemplates(tx: Tx, ctx: RequestContext, ids: string[]) {
-  const found = new Map((await questionListRepository(tx, ctx).findForAction(ids)).map((t) => [t.id, t]));
+/** Every template named must be an active template of the organisation; returns them in the order asked. */
+function checkTemplates(ids: string[], found: TemplateFacts[]): TemplateFacts[] {
+  const byId = new Map(found.map((t) => [t.id, t]));
   return ids.map((id, i) => {
-    const t = found.get(id);
+    const t = byId.get(id);
     if (!t) throw BadRequest.field(`questionListIds[${i}]`, 'is not a question list of this organisation');
     if (!t.active) throw BadRequest.field(`questionListIds[${i}]`, 'is not an active question list');
     return t;
@@ -158,12 +156,19 @@ export async function createSessionRequest(
   const channels = channelsOf(input);
   checkShape(input, channels, now);
   const detail = await inTenant(deps.database, ctx, async (tx) => {
-    if (input.customerId !== undefined) await checkContact(tx, ctx, input.customerId, channels);
-    const templates = await resolveTemplates(tx, ctx, input.questionListIds ?? []);
+    const repo = sessionRequestRepository(tx, ctx);
+    const found = await repo.prerequisites(input.customerId ?? null, input.questionListIds ?? []);
+    if (input.customerId !== undefined) checkReachable(found.customer, channels);
+    const templates = checkTemplates(input.questionListIds ?? [], found.templates);
     const language = chooseLanguage(input.language, templates);
     const invited = channels.email || channels.sms;
     const id = newId(now.getTime());
-    const row = await sessionRequestRepository(tx, ctx).insert(
+    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+    const jobs = [
+      ...notificationJobs(id, channels, 'invitation', input.reminderSchedule, now),
+      ...(expiresAt ? [expiryJob(id, expiresAt)] : []),
+    ];
+    const row = await repo.create(
       {
         id,
         code: newActionCode(),
@@ -175,7 +180,7 @@ export async function createSessionRequest(
         document: input.document ?? null,
         language,
         message: input.message ?? null,
-        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+        expiresAt,
         notifyEmail: channels.email,
         notifySms: channels.sms,
         reminder1Days: input.reminderSchedule?.reminder1Days ?? null,
@@ -189,12 +194,8 @@ export async function createSessionRequest(
         closedAt: null,
       },
       actorOf(ctx),
+      jobs,
     );
-    const jobs = [
-      ...notificationJobs(id, channels, 'invitation', input.reminderSchedule, now),
-      ...(row.expiresAt ? [expiryJob(id, row.expiresAt)] : []),
-    ];
-    await jobRepository(tx, ctx).enqueue(jobs, now);
     return toDetail(
       toSessionRequest(row, deps.baseUrl),
       jobs.filter((j) => j.kind === NOTIFICATION_JOB).map(pendingNotification),
@@ -219,7 +220,7 @@ export async function listSessionRequests(
     updatedSince: query.updatedSince ? new Date(query.updatedSince) : undefined,
   };
   const statements = sessionRequestStatements(deps.database.db, ctx);
-  const [rows = [], totals = []] = await readInTenant(deps.database, ctx, [
+  const [rows = [], totals = []] = await batchInTenant(deps.database, ctx, [
     statements.page(filter, query),
     statements.count(filter),
   ]);
@@ -237,7 +238,7 @@ export async function getSessionRequest(
 ): Promise<SessionRequestDetail> {
   if (!isId(id)) throw notFound();
   const statements = sessionRequestStatements(deps.database.db, ctx);
-  const [rows = [], events = [], jobs = []] = await readInTenant(deps.database, ctx, [
+  const [rows = [], events = [], jobs = []] = await batchInTenant(deps.database, ctx, [
     statements.one(id),
     statements.events(id),
     statements.notifications(id),
@@ -353,7 +354,7 @@ export async function reopenSessionRequest(
           'the action’s expiry has passed: send a new expiresAt to reopen it',
         );
       if (found.customerId && (channels.email || channels.sms))
-        await checkContact(tx, ctx, found.customerId, channels);
+        checkReachable((await customerRepository(tx, ctx).find(found.customerId))?.data, channels);
       if (!found.customerId && (channels.email || channels.sms))
         throw BadRequest.field('notificationEmail.send', 'a campaign has no contact to notify');
     }

@@ -41,10 +41,10 @@ export interface Database {
   /** Runs `fn` in a transaction opened with `actiondesk_enter(entry)`; commits, or rolls back on a throw. */
   tenantTransaction<T>(entry: TenantEntry, fn: (tx: Tx, entered: EntryResult) => Promise<T>): Promise<T>;
   /**
-   * Runs read-only statements in one tenant transaction and returns their rows (raw column names).
+   * Runs statements in one tenant transaction and returns their rows (raw column names).
    * On the server driver the whole batch (BEGIN, entry, statements, COMMIT) is a single round trip.
    */
-  tenantReadBatch(entry: TenantEntry, statements: SQL[]): Promise<{ entered: EntryResult; rows: Row[][] }>;
+  tenantBatch(entry: TenantEntry, statements: SQL[]): Promise<{ entered: EntryResult; rows: Row[][] }>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -164,7 +164,7 @@ async function openEmbedded(
       tenantTransaction: (entry, fn) =>
         db.transaction(async (tx) => fn(tx as unknown as Tx, await enter(tx as unknown as Tx, entry))),
       // One call into PostgreSQL for the whole batch; exec waits for any open transaction to finish.
-      async tenantReadBatch(entry, statements) {
+      async tenantBatch(entry, statements) {
         try {
           const results = await pglite.exec(batchText(entry, statements));
           return {
@@ -216,7 +216,7 @@ async function openServer(url: string, poolSize: number): Promise<Database> {
         await client.query('COMMIT');
         return value;
       }),
-    tenantReadBatch: (entry, statements) =>
+    tenantBatch: (entry, statements) =>
       withClient(pool, async (client) => {
         const results = (await client.query({
           text: batchText(entry, statements),

@@ -32,15 +32,19 @@ export async function inTenant<T>(
 }
 
 /**
- * Runs read-only statements for the context's organisation and returns their rows. On the server this
- * is one round trip; when the credentials turn out stale it falls back to inTenant, which re-checks them.
+ * Runs statements for the context's organisation in one transaction and returns their rows. On the
+ * server this is one round trip; when the credentials turn out stale it falls back to inTenant, which
+ * re-checks them. The statements run before the entry's answer is known, so statements that write
+ * (`writes: true`) are only allowed for a system context, whose entry is never stale.
  */
-export async function readInTenant(
+export async function batchInTenant(
   database: Database,
   ctx: RequestContext,
   statements: SQL[],
+  opts: { writes?: boolean } = {},
 ): Promise<Row[][]> {
-  const batch = await database.tenantReadBatch(entryOf(ctx), statements);
+  if (opts.writes && ctx.userId !== null) throw new Error('batchInTenant: writes need a system context');
+  const batch = await database.tenantBatch(entryOf(ctx), statements);
   if (batch.entered === 'ok') return batch.rows;
   return inTenant(database, ctx, async (tx) => {
     const rows: Row[][] = [];

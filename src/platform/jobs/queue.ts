@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { type JobStatus, jobs } from '../../db/schema';
 import type { RequestContext } from '../context';
 import type { Queryable } from '../db/database';
@@ -20,19 +20,26 @@ export function jobRepository(q: Queryable, ctx: RequestContext) {
   return {
     async enqueue(items: NewJob[], now: Date): Promise<void> {
       if (items.length === 0) return;
-      await q.insert(jobs).values(
-        items.map((j) => ({
-          id: newId(now.getTime()),
-          organisationId: ctx.organisationId,
-          kind: j.kind,
-          subjectId: j.subjectId,
-          payload: j.payload,
-          status: 'pending' as const,
-          runAt: j.runAt,
-          maxAttempts: j.maxAttempts,
-          createdAt: now,
-        })),
-      );
+      await q.execute(this.insertStatement(items, now));
+    },
+    /** The INSERT of `items` as a statement, to combine with the change that causes them. */
+    insertStatement(items: NewJob[], now: Date): SQL {
+      return q
+        .insert(jobs)
+        .values(
+          items.map((j) => ({
+            id: newId(now.getTime()),
+            organisationId: ctx.organisationId,
+            kind: j.kind,
+            subjectId: j.subjectId,
+            payload: j.payload,
+            status: 'pending' as const,
+            runAt: j.runAt,
+            maxAttempts: j.maxAttempts,
+            createdAt: now,
+          })),
+        )
+        .getSQL();
     },
     /** Cancels the subject's pending jobs of `kind` whose payload matches `where` (e.g. reminders). */
     async cancelPending(
@@ -67,18 +74,18 @@ export function jobRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(jobs.subjectId, subjectId), eq(jobs.kind, kind)))
         .orderBy(asc(jobs.runAt), asc(jobs.id));
     },
-    /** Records the outcome of a claimed job, if the lease is still ours; false when it was lost. */
-    async settle(
+    /** The statement recording a claimed job's outcome, if the lease is still ours (a row comes back). */
+    settleStatement(
       id: string,
       leaseToken: string,
       change: { status: JobStatus; runAt?: Date; lastError: string | null; finishedAt: Date | null },
-    ): Promise<boolean> {
-      const rows = await q
+    ): SQL {
+      return q
         .update(jobs)
         .set({ ...change, leaseToken: null, lockedUntil: null })
-        .where(and(org, eq(jobs.id, id), eq(jobs.leaseToken, leaseToken), inArray(jobs.status, ['running'])))
-        .returning({ id: jobs.id });
-      return rows.length > 0;
+        .where(and(org, eq(jobs.id, id), eq(jobs.leaseToken, leaseToken), eq(jobs.status, 'running')))
+        .returning({ id: jobs.id })
+        .getSQL();
     },
   };
 }

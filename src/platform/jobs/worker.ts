@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock';
 import { systemContext } from '../context';
 import { type Database, queryRows } from '../db/database';
-import { inTenant } from '../db/tenant';
+import { batchInTenant } from '../db/tenant';
 import type { Logger } from '../logger';
 import { jobRepository } from './queue';
 
@@ -40,6 +40,8 @@ export function retryDelayMs(attempt: number): number {
   return Math.min(30_000 * 2 ** (attempt - 1), 3_600_000);
 }
 
+const WAKE_GATHER_MS = 20;
+
 interface WorkerOptions {
   pollMs: number;
   batchSize?: number;
@@ -55,6 +57,7 @@ export class JobWorker implements JobSignal {
   private readonly handlers = new Map<string, JobHandler>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private soon: NodeJS.Timeout | undefined;
   private started = false;
   private again = false;
 
@@ -119,18 +122,21 @@ export class JobWorker implements JobSignal {
       log[final ? 'error' : 'warn']({ err: message }, final ? 'job failed' : 'job failed; will retry');
     }
     const now = this.clock.now();
-    const settled = await inTenant(this.database, systemContext(job.organisationId, now), (tx) =>
-      jobRepository(tx, systemContext(job.organisationId, now)).settle(job.id, job.leaseToken, {
-        status: outcome.status,
-        lastError: outcome.error,
-        ...(outcome.status === 'pending'
-          ? { runAt: new Date(now.getTime() + retryDelayMs(job.attempt)), finishedAt: null }
-          : { finishedAt: now }),
-      }),
-    ).catch((err: unknown) => {
-      log.error({ err }, 'recording the job outcome failed; it runs again when its lease ends');
-      return true;
+    const ctx = systemContext(job.organisationId, now);
+    const statement = jobRepository(this.database.db, ctx).settleStatement(job.id, job.leaseToken, {
+      status: outcome.status,
+      lastError: outcome.error,
+      ...(outcome.status === 'pending'
+        ? { runAt: new Date(now.getTime() + retryDelayMs(job.attempt)), finishedAt: null }
+        : { finishedAt: now }),
     });
+    // One round trip: the outcome is a single statement in a system context.
+    const settled = await batchInTenant(this.database, ctx, [statement], { writes: true })
+      .then(([rows]) => (rows ?? []).length > 0)
+      .catch((err: unknown) => {
+        log.error({ err }, 'recording the job outcome failed; it runs again when its lease ends');
+        return true;
+      });
     if (!settled) log.warn('the job’s lease was lost before its outcome was recorded');
     else if (outcome.status === 'done') log.info('job done');
   }
@@ -142,13 +148,27 @@ export class JobWorker implements JobSignal {
     this.wake();
   }
 
+  /**
+   * Runs due jobs soon. Wakes within a short window are gathered into one claim, so a burst of new
+   * actions is sent in batches rather than one claim per request.
+   */
   wake(): void {
     if (!this.started) return;
     if (this.running) {
       this.again = true;
       return;
     }
+    if (this.soon) return;
     clearTimeout(this.timer);
+    this.soon = setTimeout(() => {
+      this.soon = undefined;
+      this.runNow();
+    }, WAKE_GATHER_MS);
+    this.soon.unref();
+  }
+
+  private runNow(): void {
+    if (!this.started || this.running) return;
     this.running = this.loop().finally(() => {
       this.running = undefined;
       if (!this.started) return;
@@ -157,7 +177,7 @@ export class JobWorker implements JobSignal {
         this.wake();
         return;
       }
-      this.timer = setTimeout(() => this.wake(), this.options.pollMs);
+      this.timer = setTimeout(() => this.runNow(), this.options.pollMs);
       this.timer.unref();
     });
   }
@@ -175,6 +195,8 @@ export class JobWorker implements JobSignal {
   async stop(): Promise<void> {
     this.started = false;
     clearTimeout(this.timer);
+    clearTimeout(this.soon);
+    this.soon = undefined;
     await this.running;
   }
 }

@@ -1,0 +1,221 @@
+// npm run bench:sessionrequests — loads POST /api/v1/sessionrequests with e-mail invitations (and with
+// e-mail + SMS invitations and two reminders) while the service's own job worker delivers the messages
+// to a local SMTP server and a local HTTP SMS receiver. Runs on the PostgreSQL server named by
+// DATABASE_URL (if set), then on the embedded default. Prints requests/s, p50 and p99 (median of
+// BENCH_ROUNDS rounds), then how long the worker took to deliver everything that was queued.
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { SMTPServer } from 'smtp-server';
+import { bootstrapOrganisation } from '../src/modules/admin/bootstrap.service';
+import { listCustomers } from '../src/modules/customers/customers.service';
+import { seedContacts } from '../src/modules/customers/seed.service';
+import { seedTemplates } from '../src/modules/questionlists/demo-templates';
+import { listQuestionLists } from '../src/modules/questionlists/questionlists.service';
+import { systemClock } from '../src/platform/clock';
+import { systemContext } from '../src/platform/context';
+import { openDatabase } from '../src/platform/db/database';
+import { answers, median, printTable, start, stop } from './bench-support';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+const scenarios = [
+  { name: 'e-mail invitation', extra: { notificationEmail: { send: true } }, messages: 1 },
+  {
+    name: 'e-mail + SMS, 2 reminders',
+    extra: {
+      notificationEmail: { send: true },
+      notificationSms: { send: true },
+      reminderSchedule: { reminder1Days: 3, reminder2Days: 7 },
+    },
+    messages: 2, // the reminders fall due days later
+  },
+];
+
+/** A local SMTP server and SMS receiver that only count what they accept. */
+async function startPeers() {
+  let mails = 0;
+  let sms = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('data', () => undefined);
+      stream.on('end', () => {
+        mails++;
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      sms++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"ok"}');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  return {
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      SMS_PROVIDER_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/send`,
+    },
+    delivered: () => mails + sms,
+    close: async () => {
+      await new Promise<void>((r) => smtp.close(() => r()));
+      await new Promise<void>((r) => receiver.close(() => r()));
+    },
+  };
+}
+
+async function seed(target: Parameters<typeof openDatabase>[0]) {
+  const database = await openDatabase(target);
+  try {
+    const deps = { database, clock: systemClock };
+    const org = await bootstrapOrganisation(deps, {
+      organisation: `Bench ${new Date().toISOString()}`,
+      email: 'bench@example.test',
+    });
+    await seedContacts(deps, org.organisationId, 1000);
+    await seedTemplates(deps, org.organisationId);
+    const ctx = systemContext(org.organisationId);
+    const contacts = await listCustomers(deps, ctx, { page: 1, limit: 100 });
+    const templates = await listQuestionLists(deps, ctx, false);
+    return {
+      apiKey: org.apiKey,
+      customerIds: contacts.customers.map((c) => c._id),
+      templateId: templates[0]!._id,
+    };
+  } finally {
+    await database.close();
+  }
+}
+
+async function measure(
+  label: string,
+  env: Record<string, string>,
+  peers: Awaited<ReturnType<typeof startPeers>>,
+) {
+  const fixture = await seed(
+    env.DATABASE_URL
+      ? { kind: 'server', url: env.DATABASE_URL, poolSize: 4 }
+      : { kind: 'embedded', dataDir: path.join(env.DATA_DIR!, 'pgdata'), purpose: 'bench seed' },
+  );
+  const headers = { 'x-api-key': fixture.apiKey, 'content-type': 'application/json' };
+  const api = await start('dist/src/server.js', { ...env, ...peers.env, JOB_POLL_SECONDS: '1' }, (p) =>
+    answers(`http://127.0.0.1:${p}/api/v1/questionlists`, headers),
+  );
+  const rows: string[][] = [];
+  try {
+    for (const scenario of scenarios) {
+      const runs: { rps: number; p50: number; p99: number; created: number; errors: number }[] = [];
+      let next = 0;
+      const body = () =>
+        JSON.stringify({
+          type: 'qlist',
+          customerId: fixture.customerIds[next++ % fixture.customerIds.length],
+          questionListIds: [fixture.templateId],
+          ...scenario.extra,
+        });
+      const expectedBefore = peers.delivered();
+      let created = 0;
+      for (let round = 0; round <= ROUNDS; round++) {
+        const r = await autocannon({
+          url: `http://127.0.0.1:${api.port}/api/v1/sessionrequests`,
+          connections: CONNECTIONS,
+          duration: round === 0 ? 2 : DURATION, // round 0 warms up and is not counted
+          requests: [
+            {
+              method: 'POST',
+              headers,
+              setupRequest: (req) => ({ ...req, body: body() }),
+            },
+          ],
+        });
+        created += r['2xx'];
+        if (round > 0)
+          runs.push({
+            rps: r.requests.average,
+            p50: r.latency.p50,
+            p99: r.latency.p99,
+            created: r['2xx'],
+            errors: r.errors + r.non2xx,
+          });
+      }
+      // The worker delivers in the background; wait (bounded) until everything queued has arrived.
+      const expected = expectedBefore + created * scenario.messages;
+      const t0 = Date.now();
+      while (peers.delivered() < expected && Date.now() - t0 < 300_000)
+        await new Promise((r) => setTimeout(r, 100));
+      const m = (k: 'rps' | 'p50' | 'p99') => median(runs.map((x) => x[k]));
+      rows.push([
+        label,
+        scenario.name,
+        m('rps').toFixed(0),
+        m('p50').toFixed(1),
+        m('p99').toFixed(1),
+        String(created),
+        `${peers.delivered() - expectedBefore}/${created * scenario.messages}`,
+        ((Date.now() - t0) / 1000).toFixed(1),
+        String(runs.reduce((n, x) => n + x.errors, 0)),
+      ]);
+    }
+  } finally {
+    await stop(api.child);
+  }
+  return rows;
+}
+
+async function main() {
+  console.log(
+    `bench:sessionrequests — POST /api/v1/sessionrequests, ${CONNECTIONS} connections, ${DURATION} s per run, median of ${ROUNDS} rounds, ${os.cpus().length} cores, node ${process.version}`,
+  );
+  const peers = await startPeers();
+  const rows: string[][] = [];
+  try {
+    const url = process.env.DATABASE_URL;
+    if (url) {
+      process.stderr.write('PostgreSQL server\n');
+      rows.push(...(await measure('postgresql server', { DATABASE_URL: url }, peers)));
+    } else {
+      process.stderr.write(
+        'DATABASE_URL is not set: skipping the server database (see README, Benchmarks)\n',
+      );
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-bench-'));
+    try {
+      process.stderr.write('Embedded PGlite\n');
+      rows.push(...(await measure('embedded pglite', { DATA_DIR: dir, DATABASE_URL: '' }, peers)));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  } finally {
+    await peers.close();
+  }
+  printTable(
+    [
+      'database',
+      'scenario',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'actions created',
+      'messages delivered',
+      'drain s',
+      'errors',
+    ],
+    rows,
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

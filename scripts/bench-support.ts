@@ -1,0 +1,59 @@
+// Helpers shared by the bench scripts: start a built script on a free port, stop it, print a table.
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+export const root = path.resolve(__dirname, '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function start(
+  script: string,
+  env: Record<string, string>,
+  ready: (port: number) => Promise<boolean>,
+) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, script)], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 600; i++) {
+    if (await ready(port)) return { child, port };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error(`${script} did not start`);
+}
+
+export const answers = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url, { headers })
+    .then((r) => r.ok)
+    .catch(() => false);
+
+export async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Prints rows as a Markdown table under `head`. */
+export function printTable(head: string[], rows: string[][]): void {
+  const table = [head, ...rows];
+  const widths = head.map((_, c) => Math.max(...table.map((r) => r[c]!.length)));
+  const line = (r: string[]) => `| ${r.map((v, c) => v.padEnd(widths[c]!)).join(' | ')} |`;
+  console.log(line(head));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const r of rows) console.log(line(r));
+}
