@@ -18,11 +18,12 @@ import { listQuestionLists } from '../src/modules/questionlists/questionlists.se
 import { systemClock } from '../src/platform/clock';
 import { systemContext } from '../src/platform/context';
 import { openDatabase } from '../src/platform/db/database';
-import { answers, median, printTable, start, stop } from './bench-support';
+import { answers, cpuSeconds, median, postgresCpuSeconds, printTable, start, stop } from './bench-support';
 
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTION_SETS = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Number);
+const WORKER = process.env.JOB_WORKER !== 'false';
 
 const scenarios = [
   { name: 'e-mail invitation', extra: { notificationEmail: { send: true } }, messages: 1 },
@@ -98,6 +99,15 @@ async function seed(target: Parameters<typeof openDatabase>[0]) {
   }
 }
 
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  nodeMs: number;
+  pgMs: number;
+}
+
 async function measure(
   label: string,
   env: Record<string, string>,
@@ -115,57 +125,60 @@ async function measure(
   const rows: string[][] = [];
   try {
     for (const scenario of scenarios) {
-      const runs: { rps: number; p50: number; p99: number; created: number; errors: number }[] = [];
-      let next = 0;
-      const body = () =>
-        JSON.stringify({
-          type: 'qlist',
-          customerId: fixture.customerIds[next++ % fixture.customerIds.length],
-          questionListIds: [fixture.templateId],
-          ...scenario.extra,
-        });
-      const expectedBefore = peers.delivered();
-      let created = 0;
-      for (let round = 0; round <= ROUNDS; round++) {
-        const r = await autocannon({
-          url: `http://127.0.0.1:${api.port}/api/v1/sessionrequests`,
-          connections: CONNECTIONS,
-          duration: round === 0 ? 2 : DURATION, // round 0 warms up and is not counted
-          requests: [
-            {
-              method: 'POST',
-              headers,
-              setupRequest: (req) => ({ ...req, body: body() }),
-            },
-          ],
-        });
-        created += r['2xx'];
-        if (round > 0)
-          runs.push({
-            rps: r.requests.average,
-            p50: r.latency.p50,
-            p99: r.latency.p99,
-            created: r['2xx'],
-            errors: r.errors + r.non2xx,
+      for (const connections of CONNECTION_SETS) {
+        let next = 0;
+        const body = () =>
+          JSON.stringify({
+            type: 'qlist',
+            customerId: fixture.customerIds[next++ % fixture.customerIds.length],
+            questionListIds: [fixture.templateId],
+            ...scenario.extra,
           });
+        const deliveredBefore = peers.delivered();
+        const runs: Run[] = [];
+        let created = 0;
+        for (let round = 0; round <= ROUNDS; round++) {
+          const node0 = cpuSeconds(api.child.pid ?? 0);
+          const pg0 = postgresCpuSeconds();
+          const r = await autocannon({
+            url: `http://127.0.0.1:${api.port}/api/v1/sessionrequests`,
+            connections,
+            duration: round === 0 ? 2 : DURATION, // round 0 warms up and is not counted
+            requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, body: body() }) }],
+          });
+          created += r['2xx'];
+          const perRequest = (seconds: number) => (seconds * 1000) / Math.max(1, r['2xx']);
+          if (round > 0)
+            runs.push({
+              rps: r.requests.average,
+              p50: r.latency.p50,
+              p99: r.latency.p99,
+              errors: r.errors + r.non2xx,
+              nodeMs: perRequest(cpuSeconds(api.child.pid ?? 0) - node0),
+              pgMs: perRequest(postgresCpuSeconds() - pg0),
+            });
+        }
+        // The worker delivers in the background; wait (bounded) until everything queued has arrived.
+        // With JOB_WORKER=false (the request path alone) nothing is delivered and nothing is awaited.
+        const expected = created * scenario.messages;
+        const t0 = Date.now();
+        while (WORKER && peers.delivered() - deliveredBefore < expected && Date.now() - t0 < 300_000)
+          await new Promise((r) => setTimeout(r, 100));
+        const m = (k: keyof Run) => median(runs.map((x) => x[k]));
+        rows.push([
+          label,
+          scenario.name,
+          String(connections),
+          m('rps').toFixed(0),
+          m('p50').toFixed(1),
+          m('p99').toFixed(1),
+          m('nodeMs').toFixed(2),
+          env.DATABASE_URL ? m('pgMs').toFixed(2) : '(in node)',
+          `${peers.delivered() - deliveredBefore}/${expected}`,
+          WORKER ? ((Date.now() - t0) / 1000).toFixed(1) : 'no worker',
+          String(runs.reduce((n, x) => n + x.errors, 0)),
+        ]);
       }
-      // The worker delivers in the background; wait (bounded) until everything queued has arrived.
-      const expected = expectedBefore + created * scenario.messages;
-      const t0 = Date.now();
-      while (peers.delivered() < expected && Date.now() - t0 < 300_000)
-        await new Promise((r) => setTimeout(r, 100));
-      const m = (k: 'rps' | 'p50' | 'p99') => median(runs.map((x) => x[k]));
-      rows.push([
-        label,
-        scenario.name,
-        m('rps').toFixed(0),
-        m('p50').toFixed(1),
-        m('p99').toFixed(1),
-        String(created),
-        `${peers.delivered() - expectedBefore}/${created * scenario.messages}`,
-        ((Date.now() - t0) / 1000).toFixed(1),
-        String(runs.reduce((n, x) => n + x.errors, 0)),
-      ]);
     }
   } finally {
     await stop(api.child);
@@ -175,7 +188,7 @@ async function measure(
 
 async function main() {
   console.log(
-    `bench:sessionrequests — POST /api/v1/sessionrequests, ${CONNECTIONS} connections, ${DURATION} s per run, median of ${ROUNDS} rounds, ${os.cpus().length} cores, node ${process.version}`,
+    `bench:sessionrequests — POST /api/v1/sessionrequests, ${CONNECTION_SETS.join(' and ')} connections, ${DURATION} s per run, median of ${ROUNDS} rounds, ${os.cpus().length} cores, node ${process.version}`,
   );
   const peers = await startPeers();
   const rows: string[][] = [];
@@ -203,11 +216,11 @@ async function main() {
     [
       'database',
       'scenario',
+      'connections',
       'req/s',
       'p50 ms',
       'p99 ms',
-      'actions created',
-      'messages delivered',
+      'messages delivered/queued',
       'drain s',
       'errors',
     ],

@@ -1,5 +1,6 @@
 // Helpers shared by the bench scripts: start a built script on a free port, stop it, print a table.
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -56,4 +57,33 @@ export function printTable(head: string[], rows: string[][]): void {
   console.log(line(head));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows) console.log(line(r));
+}
+
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds used so far by a process (user + system), from /proc; 0 where /proc is missing. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by every PostgreSQL server process on this machine. */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of fs.existsSync('/proc') ? fs.readdirSync('/proc') : []) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!/\((postgres|postmaster)\)/.test(stat)) continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return total;
 }
