@@ -220,6 +220,8 @@ async function main() {
       'req/s',
       'p50 ms',
       'p99 ms',
+      'node CPU ms/req',
+      'PG CPU ms/req',
       'messages delivered/queued',
       'drain s',
       'errors',

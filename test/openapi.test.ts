@@ -32,8 +32,23 @@ describe('GET /api/v1/openapi.json', () => {
         '/api/v1/customers',
         '/api/v1/customers/{customerId}',
         '/api/v1/portfolios',
+        '/api/v1/questionlists',
+        '/api/v1/questionlists/{questionListId}',
+        '/api/v1/sessionrequests',
+        '/api/v1/sessionrequests/{actionId}',
+        '/api/v1/sessionrequests/{actionId}/reopen',
+        '/api/v1/sessionrequests/{actionId}/deactivate',
+        '/action/{code}',
       ]),
     );
+    expect(
+      Object.keys(doc.paths['/api/v1/sessionrequests/{actionId}/reopen']?.post?.responses ?? {}).sort(),
+    ).toEqual(['200', '400', '401', '403', '404', '409', '413', '500']);
+    expect(Object.keys(doc.paths['/action/{code}']?.get?.responses ?? {}).sort()).toEqual([
+      '200',
+      '404',
+      '410',
+    ]);
     const getOne = doc.paths['/api/v1/customers/{customerId}']?.get;
     expect(Object.keys(getOne?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404', '500']);
     expect(getOne?.security).toEqual([{ ApiKey: [] }]);

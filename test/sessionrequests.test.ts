@@ -333,6 +333,27 @@ describe('POST /api/v1/sessionrequests', () => {
   });
 });
 
+describe('authentication', () => {
+  it.each([
+    ['post', '/api/v1/sessionrequests'],
+    ['get', '/api/v1/sessionrequests'],
+    ['get', `/api/v1/sessionrequests/${unknownId}`],
+    ['post', `/api/v1/sessionrequests/${unknownId}/reopen`],
+    ['post', `/api/v1/sessionrequests/${unknownId}/deactivate`],
+    ['get', '/api/v1/questionlists'],
+  ] as const)(
+    'when %s %s has no key or a wrong one, then 401 in the auth error shape',
+    async (method, url) => {
+      for (const key of [undefined, 'adk_wrong']) {
+        const req = h.api()[method](url);
+        const res = await (key ? req.set('x-api-key', key) : req);
+        expect(res.status).toBe(401);
+        expect(res.body).toMatchObject({ success: false, code: 401, error: expect.any(String) });
+      }
+    },
+  );
+});
+
 describe('lifecycle', () => {
   it('when the contact opens, completes, the adviser reopens and the contact completes again, then every step is recorded', async () => {
     const { body } = await action({ notificationEmail: { send: true } });

@@ -8,7 +8,7 @@ import { inTenant } from '../../platform/db/tenant';
 import { organisationRepository } from '../admin/admin.repository';
 import { isOpen } from './sessionrequests.lifecycle';
 import { sessionRequestRepository } from './sessionrequests.repository';
-import { applyTransition } from './sessionrequests.service';
+import { applyTransition } from './sessionrequests.transitions';
 
 export type PublicAction =
   | { outcome: 'unknown' }

@@ -11,7 +11,7 @@ import type { SmsSender } from '../../platform/sms';
 import { composeMessage } from './messages';
 import { isOpen } from './sessionrequests.lifecycle';
 import { sessionRequestFromRaw, sessionRequestRepository } from './sessionrequests.repository';
-import { applyTransition } from './sessionrequests.service';
+import { applyTransition } from './sessionrequests.transitions';
 import type { NotificationPayload } from './sessionrequests.view';
 
 export interface NotificationDeps {

@@ -1,0 +1,71 @@
+import type { Clock } from '../../platform/clock';
+import type { RequestContext } from '../../platform/context';
+import type { Tx } from '../../platform/db/database';
+import { Conflict, NotFound } from '../../platform/http/errors';
+import { jobRepository } from '../../platform/jobs/queue';
+import { isOpen, refusalOf, type Transition, transitions } from './sessionrequests.lifecycle';
+import { type Actor, type SessionRequestRow, sessionRequestRepository } from './sessionrequests.repository';
+import { closingJobKinds } from './sessionrequests.view';
+
+/**
+ * Locks the action and applies `transition`, or throws 409 naming its current status. An open action
+ * whose expiry has passed is expired first, so a late caller sees `expired`, never a stale open state.
+ * Closing transitions cancel the action's pending notifications and expiry job.
+ */
+export async function applyTransition(
+  deps: { clock: Clock },
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  transition: Transition,
+  actor: Actor,
+  change: Partial<SessionRequestRow> = {},
+): Promise<SessionRequestRow> {
+  const repo = sessionRequestRepository(tx, ctx);
+  let current = await repo.find(id, { forUpdate: true });
+  if (!current) throw new NotFound('Session request not found');
+  const now = deps.clock.now();
+  // (When the transition is then refused, the 409 rolls this expiry back; the expiry job, due at
+  // expiresAt, records it.)
+  if (transition !== 'expire' && isOpen(current.status) && current.expiresAt && current.expiresAt <= now) {
+    current = await move(tx, ctx, current, 'expire', { actor: 'system', userId: null }, now, {});
+  }
+  const rule = transitions[transition];
+  if (!rule.from.includes(current.status)) {
+    throw new Conflict(refusalOf(transition, current.status), { currentStatus: current.status });
+  }
+  return move(tx, ctx, current, transition, actor, now, change);
+}
+
+async function move(
+  tx: Tx,
+  ctx: RequestContext,
+  current: SessionRequestRow,
+  transition: Transition,
+  actor: Actor,
+  now: Date,
+  change: Partial<SessionRequestRow>,
+): Promise<SessionRequestRow> {
+  const to = transitions[transition].to;
+  const closing = to === 'completed' || to === 'deactivated' || to === 'expired';
+  const stamp =
+    to === 'completed'
+      ? { completedAt: now }
+      : to === 'opened'
+        ? { openedAt: now }
+        : closing
+          ? { closedAt: now }
+          : {};
+  const row = await sessionRequestRepository(tx, ctx).transition(
+    current,
+    to,
+    { ...stamp, ...change },
+    actor,
+    now,
+  );
+  if (closing) {
+    for (const kind of closingJobKinds)
+      await jobRepository(tx, ctx).cancelPending(current.id, kind, [{}], `action ${to}`, now);
+  }
+  return row;
+}
