@@ -63,9 +63,6 @@ async function move(
     actor,
     now,
   );
-  if (closing) {
-    for (const kind of closingJobKinds)
-      await jobRepository(tx, ctx).cancelPending(current.id, kind, [{}], `action ${to}`, now);
-  }
+  if (closing) await jobRepository(tx, ctx).cancelPending(current.id, closingJobKinds, `action ${to}`, now);
   return row;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import { type JobStatus, jobs } from '../../db/schema';
 import type { RequestContext } from '../context';
 import type { Queryable } from '../db/database';
@@ -41,38 +41,14 @@ export function jobRepository(q: Queryable, ctx: RequestContext) {
         )
         .getSQL();
     },
-    /** Cancels the subject's pending jobs of `kind` whose payload matches `where` (e.g. reminders). */
-    async cancelPending(
-      subjectId: string,
-      kind: string,
-      payloadMatch: Record<string, unknown>[],
-      reason: string,
-      now: Date,
-    ): Promise<number> {
+    /** Cancels the subject's pending jobs of the given kinds (e.g. an action's messages when it closes). */
+    async cancelPending(subjectId: string, kinds: string[], reason: string, now: Date): Promise<number> {
       const rows = await q
         .update(jobs)
         .set({ status: 'cancelled', lastError: reason, finishedAt: now, leaseToken: null })
-        .where(
-          and(
-            org,
-            eq(jobs.subjectId, subjectId),
-            eq(jobs.kind, kind),
-            eq(jobs.status, 'pending'),
-            sql`(${sql.join(
-              payloadMatch.map((m) => sql`${jobs.payload} @> ${JSON.stringify(m)}::jsonb`),
-              sql` OR `,
-            )})`,
-          ),
-        )
+        .where(and(org, eq(jobs.subjectId, subjectId), inArray(jobs.kind, kinds), eq(jobs.status, 'pending')))
         .returning({ id: jobs.id });
       return rows.length;
-    },
-    async forSubject(subjectId: string, kind: string): Promise<JobRecord[]> {
-      return q
-        .select()
-        .from(jobs)
-        .where(and(org, eq(jobs.subjectId, subjectId), eq(jobs.kind, kind)))
-        .orderBy(asc(jobs.runAt), asc(jobs.id));
     },
     /** The statement recording a claimed job's outcome, if the lease is still ours (a row comes back). */
     settleStatement(
