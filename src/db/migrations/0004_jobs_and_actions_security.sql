@@ -43,17 +43,6 @@ REVOKE ALL ON FUNCTION actiondesk_claim_jobs(timestamptz, integer, integer) FROM
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION actiondesk_claim_jobs(timestamptz, integer, integer) TO actiondesk_app;
 --> statement-breakpoint
--- When the next job falls due (for the worker's sleep); reveals nothing but a time.
-CREATE FUNCTION actiondesk_next_job_at() RETURNS timestamptz
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
-  SELECT min(CASE WHEN status = 'pending' THEN run_at ELSE locked_until END)
-    FROM jobs WHERE status IN ('pending', 'running')
-$$;
---> statement-breakpoint
-REVOKE ALL ON FUNCTION actiondesk_next_job_at() FROM PUBLIC;
---> statement-breakpoint
-GRANT EXECUTE ON FUNCTION actiondesk_next_job_at() TO actiondesk_app;
---> statement-breakpoint
 -- Resolves a public action code to its organisation, before any organisation is known (the public
 -- link). Returns only the two ids; the action itself is then read inside its organisation.
 CREATE FUNCTION actiondesk_find_action(p_code text)

@@ -293,7 +293,10 @@ export async function reopenSessionRequest(
       if (found.customerId && (channels.email || channels.sms))
         checkReachable((await customerRepository(tx, ctx).find(found.customerId))?.data, channels);
       if (!found.customerId && (channels.email || channels.sms))
-        throw BadRequest.field('notificationEmail.send', 'a campaign has no contact to notify');
+        throw BadRequest.field(
+          channels.email ? 'notificationEmail.send' : 'notificationSms.send',
+          'a campaign has no contact to notify',
+        );
     }
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : found.expiresAt;
     const row = await applyTransition(deps, tx, ctx, id, 'reopen', actorOf(ctx), {
