@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { ts } from './columns';
 import { organisations } from './tenancy';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const jobStatuses = ['pending', 'running', 'done', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof jobStatuses)[number];

@@ -8,13 +8,11 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { ts } from './columns';
 import { organisations } from './tenancy';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** The questions of a template: sections of questions (see questionlists.schemas.ts for the shape). */
 export type QuestionListContent = { sections: unknown[] };

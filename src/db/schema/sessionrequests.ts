@@ -7,15 +7,13 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { ts } from './columns';
 import { customers } from './customers';
 import { organisations } from './tenancy';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const sessionRequestTypes = ['qlist', 'multisigning', 'quicksign', 'campaign'] as const;
 export type SessionRequestTypes = (typeof sessionRequestTypes)[number];

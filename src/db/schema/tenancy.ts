@@ -7,13 +7,11 @@ import {
   integer,
   pgTable,
   text,
-  timestamp,
   unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { ts } from './columns';
 
 export const organisations = pgTable('organisations', {
   id: uuid('id').primaryKey(),
