@@ -4,6 +4,7 @@ import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import { adminRoutes } from './modules/admin/admin.router';
 import { customerRoutes } from './modules/customers/customers.router';
+import { fileDownloadRoutes, fileRoutes } from './modules/files/files.router';
 import { healthRoutes } from './modules/health/health.router';
 import { openapiRoutes } from './modules/openapi/openapi.router';
 import { portfolioRoutes } from './modules/portfolios/portfolios.router';
@@ -17,6 +18,7 @@ import { Routes } from './platform/http/routes';
 import type { JobSignal } from './platform/jobs/worker';
 import type { Logger } from './platform/logger';
 import { createRegistry } from './platform/openapi';
+import { localDiskStorage } from './platform/storage';
 
 export interface AppDeps {
   config: Config;
@@ -71,10 +73,17 @@ export function createApp(deps: AppDeps): Express {
   const registry = createRegistry();
   const gate = new AuthGate([new ApiKeyAuthenticator(database, clock, config.authCacheTtlMs)], clock);
 
+  const fileDeps = {
+    database,
+    clock,
+    storage: localDiskStorage(config.filesDir),
+    maxFileBytes: config.maxFileBytes,
+  };
   const root = Router();
   const rootRoutes = new Routes(root, registry, gate, '', bodyParser, deps.checkResponses);
   healthRoutes(rootRoutes, { database, clock, startedAt: Date.now() });
   actionPageRoutes(rootRoutes, { database, clock });
+  fileDownloadRoutes(rootRoutes, fileDeps);
   app.use(root);
 
   const api = Router();
@@ -84,6 +93,7 @@ export function createApp(deps: AppDeps): Express {
   portfolioRoutes(routes, moduleDeps);
   adminRoutes(routes, moduleDeps);
   questionListRoutes(routes, moduleDeps);
+  fileRoutes(routes, fileDeps);
   sessionRequestRoutes(routes, { ...moduleDeps, baseUrl: config.baseUrl, jobs: deps.jobs });
   openapiRoutes(routes, registry, config.baseUrl);
   app.use('/api/v1', api);

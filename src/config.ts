@@ -33,6 +33,10 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 512kb or 1mb')
     .default('1mb'),
+  MAX_FILE_SIZE: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 512kb or 20mb')
+    .default('20mb'),
   AUTH_CACHE_TTL_SECONDS: intFrom(0, 3600).default(60),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   SMTP_URL: z
@@ -79,6 +83,10 @@ export interface Config {
   readonly dataDir: string;
   readonly logLevel: (typeof logLevels)[number];
   readonly bodyLimit: string;
+  /** Largest file accepted by POST /files, in bytes. */
+  readonly maxFileBytes: number;
+  /** Where file contents are stored (local disk now). */
+  readonly filesDir: string;
   readonly authCacheTtlMs: number;
   readonly trustProxy: boolean;
   /** Where e-mail goes: an SMTP server, or .eml files in DATA_DIR/outbox when none is configured. */
@@ -98,6 +106,11 @@ export interface Config {
   readonly timeZone: string;
   /** Whether this process runs the background job worker, and how often it looks for due jobs. */
   readonly jobs: { readonly worker: boolean; readonly pollMs: number };
+}
+
+function bytesOf(size: string): number {
+  const [, n = '0', unit = 'b'] = /^(\d+)(b|kb|mb)$/i.exec(size) ?? [];
+  return Number(n) * ({ b: 1, kb: 1024, mb: 1024 * 1024 } as Record<string, number>)[unit.toLowerCase()]!;
 }
 
 /** Reads and validates the environment once; the only place that touches process.env. */
@@ -126,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     logLevel: e.LOG_LEVEL,
     bodyLimit: e.BODY_LIMIT.toLowerCase(),
+    maxFileBytes: bytesOf(e.MAX_FILE_SIZE),
+    filesDir: path.join(dataDir, 'files'),
     authCacheTtlMs: e.AUTH_CACHE_TTL_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY === 'true',
     mail: Object.freeze(

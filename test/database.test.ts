@@ -34,6 +34,7 @@ const tenantTables = [
   'session_requests',
   'session_request_events',
   'jobs',
+  'files',
 ];
 
 describe('row-level security', () => {

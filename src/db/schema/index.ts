@@ -1,4 +1,5 @@
 export * from './customers';
+export * from './files';
 export * from './jobs';
 export * from './questionlists';
 export * from './sessionrequests';

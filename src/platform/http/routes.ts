@@ -36,6 +36,10 @@ interface RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySchem
   body?: B;
   /** The body may be left out entirely (it is then read as `{}`). */
   optionalBody?: boolean;
+  /** A multipart/form-data body with one file field, read by the handler from `req` (documented only). */
+  multipart?: { field: string; description: string };
+  /** A binary success response of this content type, written by the handler to `res` (documented only). */
+  binary?: { contentType: string; description: string };
   /** Success status; 204 sends no body. */
   status?: 200 | 201 | 204;
   response?: R;
@@ -186,20 +190,25 @@ export class Routes {
   ) {
     const status = spec.status ?? 200;
     const codes = new Set<number>([500, ...(spec.errors ?? [])]);
-    if (spec.params || spec.query || spec.body) codes.add(400);
-    if (spec.body) codes.add(413);
+    if (spec.params || spec.query || spec.body || spec.multipart) codes.add(400);
+    if (spec.body || spec.multipart) codes.add(413);
     if (spec.permission) {
       codes.add(401);
       codes.add(403);
     }
     if (spec.params) codes.add(404);
     const responses: RouteConfig['responses'] = {
-      [status]: {
-        description: spec.responseDescription ?? 'Success',
-        ...(spec.response && status !== 204
-          ? { content: { 'application/json': { schema: spec.response } } }
-          : {}),
-      },
+      [status]: spec.binary
+        ? {
+            description: spec.binary.description,
+            content: { [spec.binary.contentType]: { schema: { type: 'string', format: 'binary' } } },
+          }
+        : {
+            description: spec.responseDescription ?? 'Success',
+            ...(spec.response && status !== 204
+              ? { content: { 'application/json': { schema: spec.response } } }
+              : {}),
+          },
     };
     for (const code of [...codes].sort()) {
       responses[code] = {
@@ -225,7 +234,26 @@ export class Routes {
         query: spec.query as never,
         body: spec.body
           ? { required: !spec.optionalBody, content: { 'application/json': { schema: spec.body } } }
-          : undefined,
+          : spec.multipart
+            ? {
+                required: true,
+                content: {
+                  'multipart/form-data': {
+                    schema: {
+                      type: 'object',
+                      required: [spec.multipart.field],
+                      properties: {
+                        [spec.multipart.field]: {
+                          type: 'string',
+                          format: 'binary',
+                          description: spec.multipart.description,
+                        },
+                      },
+                    },
+                  },
+                },
+              }
+            : undefined,
       },
       responses,
       ...(spec.permission ? { 'x-permission': spec.permission } : {}),

@@ -1,0 +1,101 @@
+import { pipeline } from 'node:stream/promises';
+import { receiveFile } from '../../platform/http/multipart';
+import type { Routes } from '../../platform/http/routes';
+import { idParam } from '../../platform/schemas';
+import { z } from '../../platform/zod';
+import { StoredFile } from './files.schemas';
+import { deleteFile, type FileDeps, getFile, openFile, storeUpload } from './files.service';
+
+const Params = z.object({ fileId: idParam('fileId') });
+const tags = ['Files'];
+
+/** `attachment` with an ASCII fallback name and the exact name in RFC 5987 form. */
+function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+export function fileRoutes(routes: Routes, deps: FileDeps): void {
+  routes.add(
+    {
+      method: 'post',
+      path: '/files',
+      summary: 'Upload a PDF (multipart/form-data, field `file`)',
+      description:
+        'Only PDFs are accepted, recognised by their content (`%PDF-`), not their name. Larger than MAX_FILE_SIZE → 413. Answers the stored file with its size, SHA-256 and download path.',
+      tags,
+      permission: 'create',
+      multipart: { field: 'file', description: 'The PDF' },
+      status: 201,
+      response: StoredFile,
+    },
+    ({ ctx, req }) =>
+      receiveFile(
+        req,
+        { field: 'file', maxBytes: deps.maxFileBytes, fallbackName: 'document.pdf' },
+        (upload) => storeUpload(deps, ctx, upload),
+      ),
+  );
+  routes.add(
+    {
+      method: 'get',
+      path: '/files/{fileId}',
+      summary: 'Get a file’s record (name, size, SHA-256, download path)',
+      tags,
+      permission: 'read',
+      params: Params,
+      response: StoredFile,
+    },
+    ({ ctx, params }) => getFile(deps, ctx, params.fileId),
+  );
+  routes.add(
+    {
+      method: 'delete',
+      path: '/files/{fileId}',
+      summary: 'Delete a file',
+      tags,
+      permission: 'delete',
+      params: Params,
+      status: 204,
+      responseDescription: 'Deleted',
+    },
+    async ({ ctx, params }) => {
+      await deleteFile(deps, ctx, params.fileId);
+      return undefined;
+    },
+  );
+}
+
+/** The spec's fileUrl, `{BASE_URL}/files/downloads/<id>/<fileName>`, with the API's authentication. */
+export function fileDownloadRoutes(routes: Routes, deps: FileDeps): void {
+  routes.add(
+    {
+      method: 'get',
+      path: '/files/downloads/{fileId}/{fileName}',
+      summary: 'Download a file (the fileUrl of sessions and uploads)',
+      description:
+        'Authenticated like the API (permission read) and scoped to the organisation. The name must be the file’s own name; anything else is 404.',
+      tags,
+      permission: 'read',
+      params: z.object({
+        fileId: idParam('fileId'),
+        fileName: z
+          .string()
+          .max(300)
+          .meta({ param: { name: 'fileName', in: 'path' }, description: 'The file’s name' }),
+      }),
+      binary: { contentType: 'application/pdf', description: 'The file, streamed' },
+    },
+    async ({ ctx, params, res }) => {
+      const { file, stream } = await openFile(deps, ctx, params.fileId, params.fileName);
+      res.status(200);
+      res.setHeader('Content-Type', file.contentType);
+      res.setHeader('Content-Length', String(file.size));
+      res.setHeader('Content-Disposition', contentDisposition(file.fileName));
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Cache-Control', 'private, no-store');
+      await pipeline(stream, res);
+      return undefined;
+    },
+  );
+}

@@ -1,0 +1,16 @@
+import { timestamp } from '../../platform/schemas';
+import { z } from '../../platform/zod';
+
+export const StoredFile = z
+  .object({
+    _id: z.string(),
+    fileName: z.string(),
+    contentType: z.string(),
+    size: z.number().int().meta({ description: 'Bytes' }),
+    sha256: z.string().meta({ description: 'SHA-256 of the content, hex' }),
+    fileUrl: z.string().meta({ description: 'Relative download path: /files/downloads/<id>/<fileName>' }),
+    createdAt: timestamp,
+  })
+  .meta({ id: 'StoredFile' });
+
+export type StoredFile = z.infer<typeof StoredFile>;
