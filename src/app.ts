@@ -9,7 +9,9 @@ import { healthRoutes } from './modules/health/health.router';
 import { openapiRoutes } from './modules/openapi/openapi.router';
 import { portfolioRoutes } from './modules/portfolios/portfolios.router';
 import { questionListRoutes } from './modules/questionlists/questionlists.router';
-import { actionPageRoutes, sessionRequestRoutes } from './modules/sessionrequests/sessionrequests.router';
+import { sessionRequestRoutes } from './modules/sessionrequests/sessionrequests.router';
+import { respondentRoutes } from './modules/sessions/respondent.router';
+import { sessionRoutes } from './modules/sessions/sessions.router';
 import type { Clock } from './platform/clock';
 import type { Database } from './platform/db/database';
 import { ApiKeyAuthenticator, AuthGate } from './platform/http/auth';
@@ -82,7 +84,11 @@ export function createApp(deps: AppDeps): Express {
   const root = Router();
   const rootRoutes = new Routes(root, registry, gate, '', bodyParser, deps.checkResponses);
   healthRoutes(rootRoutes, { database, clock, startedAt: Date.now() });
-  actionPageRoutes(rootRoutes, { database, clock });
+  respondentRoutes(rootRoutes, {
+    ...fileDeps,
+    timeZone: config.timeZone,
+    secureCookies: config.baseUrl.startsWith('https:'),
+  });
   fileDownloadRoutes(rootRoutes, fileDeps);
   app.use(root);
 
@@ -94,6 +100,7 @@ export function createApp(deps: AppDeps): Express {
   adminRoutes(routes, moduleDeps);
   questionListRoutes(routes, moduleDeps);
   fileRoutes(routes, fileDeps);
+  sessionRoutes(routes, moduleDeps);
   sessionRequestRoutes(routes, { ...moduleDeps, baseUrl: config.baseUrl, jobs: deps.jobs });
   openapiRoutes(routes, registry, config.baseUrl);
   app.use('/api/v1', api);

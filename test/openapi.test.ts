@@ -48,6 +48,7 @@ describe('GET /api/v1/openapi.json', () => {
       '200',
       '404',
       '410',
+      '429',
     ]);
     const getOne = doc.paths['/api/v1/customers/{customerId}']?.get;
     expect(Object.keys(getOne?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404', '500']);
@@ -73,12 +74,13 @@ describe('GET /api/v1/openapi.json', () => {
           expect.objectContaining({ error: expect.stringMatching(/^No route for/) }),
         );
         const secured = (methods[method]?.security ?? []).length > 0;
-        // Public pages answer their own 404 (an unknown code) as HTML; API routes answer 401 or 200.
+        // Public pages answer their own 404 (an unknown code) as HTML, and their forms 403 without the
+        // CSRF token; API routes answer 401 or 200.
         const page = path.startsWith('/action/');
         expect({ method, path, status: res.status }).toEqual({
           method,
           path,
-          status: secured ? 401 : page ? 404 : 200,
+          status: secured ? 401 : page ? (method === 'post' ? 403 : 404) : 200,
         });
         checked++;
       }

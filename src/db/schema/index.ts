@@ -3,4 +3,5 @@ export * from './files';
 export * from './jobs';
 export * from './questionlists';
 export * from './sessionrequests';
+export * from './sessions';
 export * from './tenancy';

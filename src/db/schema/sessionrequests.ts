@@ -59,6 +59,9 @@ export const sessionRequests = pgTable(
     openedAt: ts('opened_at'),
     completedAt: ts('completed_at'),
     closedAt: ts('closed_at'),
+    // The contact's answers so far (by template id, then question id): saved at every step, so they can
+    // leave and come back; after a reopen they start from what they submitted.
+    draft: jsonb('draft').$type<Record<string, Record<string, unknown>>>().notNull().default({}),
   },
   (t) => [
     unique('session_requests_org_id_key').on(t.organisationId, t.id),

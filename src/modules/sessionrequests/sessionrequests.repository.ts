@@ -177,6 +177,13 @@ export function sessionRequestRepository(q: Queryable, ctx: RequestContext) {
       await this.record(current.id, current.status, to, actor, at);
       return row;
     },
+    /** Saves the contact's answers so far. */
+    async saveDraft(id: string, draft: SessionRequestRow['draft'], at: Date): Promise<void> {
+      await q
+        .update(sessionRequests)
+        .set({ draft, updatedAt: at })
+        .where(and(org, eq(sessionRequests.id, id)));
+    },
     async record(
       id: string,
       from: SessionRequestStatus | null,

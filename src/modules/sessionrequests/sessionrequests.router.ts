@@ -1,10 +1,6 @@
-import type { Clock } from '../../platform/clock';
-import type { Database } from '../../platform/db/database';
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
-import { renderActionPage } from '../../web/action-page';
-import { openActionByCode } from './public.service';
 import {
   CreateSessionRequest,
   ListSessionRequestsQuery,
@@ -95,31 +91,5 @@ export function sessionRequestRoutes(routes: Routes, deps: SessionRequestDeps): 
       errors: [409],
     },
     ({ ctx, params }) => deactivateSessionRequest(deps, ctx, params.actionId),
-  );
-}
-
-/** The contact's public link, {base_url}/action/<code>. */
-export function actionPageRoutes(routes: Routes, deps: { database: Database; clock: Clock }): void {
-  routes.page(
-    {
-      path: '/action/{code}',
-      summary: 'The contact’s link to an action (HTML page)',
-      description:
-        'Marks a created or sent action opened. 410 for a withdrawn or expired action, 404 for an unknown code; neither names the organisation.',
-      tags: ['Public pages'],
-      params: z.object({
-        code: z
-          .string()
-          .max(100)
-          .meta({ param: { name: 'code', in: 'path' }, description: 'The action code' }),
-      }),
-      statuses: {
-        200: 'The action page',
-        404: 'Unknown code',
-        410: 'The action was withdrawn or has expired',
-      },
-    },
-    async ({ params, req }) =>
-      renderActionPage(await openActionByCode(deps, params.code, req.method === 'GET')),
   );
 }

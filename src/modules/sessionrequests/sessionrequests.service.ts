@@ -190,6 +190,7 @@ export async function createSessionRequest(
         openedAt: null,
         completedAt: null,
         closedAt: null,
+        draft: {},
       },
       actorOf(ctx),
       jobs,

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { Request, RequestHandler, Response, Router } from 'express';
+import express from 'express';
 import { z } from '../zod';
 import './request';
 import type { RequestContext } from '../context';
@@ -11,6 +13,9 @@ import { assertStorable } from './unstorable';
 import { fromZodError, type Location } from './validation';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Form posts of the public pages: small, flat (no nested objects). */
+const formParser = express.urlencoded({ extended: false, limit: '200kb', parameterLimit: 1000 });
 type AnySchema = z.ZodType;
 
 const errorDescriptions: Record<number, string> = {
@@ -102,11 +107,13 @@ export class Routes {
   }
 
   /**
-   * A public server-rendered page: the handler answers a status and HTML; `statuses` documents every
-   * status it may answer. Pages are never cached and never indexed.
+   * A public server-rendered page (GET) or form target (POST, urlencoded): the handler answers a status
+   * and HTML, or a 303 redirect; `statuses` documents every status it may answer. Pages are never
+   * cached or indexed, and scripts run only with the per-response `nonce`.
    */
   page<P extends AnySchema>(
     spec: {
+      method?: 'get' | 'post';
       path: string;
       summary: string;
       description?: string;
@@ -118,36 +125,56 @@ export class Routes {
       params: z.output<P>;
       req: Request;
       res: Response;
-    }) => Promise<{ status: number; html: string }>,
+      nonce: string;
+    }) => Promise<{ status: number; html: string } | { redirect: string }>,
   ): void {
+    const method = spec.method ?? 'get';
     this.registry.registerPath({
-      method: 'get',
+      method,
       path: this.basePath + spec.path,
       summary: spec.summary,
       description: spec.description,
       tags: spec.tags,
       security: [],
-      request: { params: spec.params as never },
+      request: {
+        params: spec.params as never,
+        ...(method === 'post'
+          ? {
+              body: {
+                required: true,
+                content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } },
+              },
+            }
+          : {}),
+      },
       responses: Object.fromEntries(
         Object.entries(spec.statuses).map(([status, description]) => [
           status,
-          { description, content: { 'text/html': { schema: { type: 'string' } } } },
+          status === '303'
+            ? { description }
+            : { description, content: { 'text/html': { schema: { type: 'string' } } } },
         ]),
       ),
     });
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
-    this.router.get(expressPath, async (req, res) => {
+    const before = method === 'post' ? [formParser] : [];
+    this.router[method](expressPath, ...before, async (req, res) => {
       const params = parse(spec.params, req.params, 'path') as z.output<P>;
-      const page = await handler({ params, req, res });
-      res.status(page.status);
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      const nonce = randomBytes(16).toString('base64');
+      const page = await handler({ params, req, res, nonce });
       res.setHeader('Cache-Control', 'no-store');
       res.setHeader('X-Robots-Tag', 'noindex');
       res.setHeader('Referrer-Policy', 'no-referrer');
+      if ('redirect' in page) {
+        res.redirect(303, page.redirect);
+        return;
+      }
+      res.status(page.status);
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader(
         'Content-Security-Policy',
-        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+        `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
       );
       res.end(page.html);
     });

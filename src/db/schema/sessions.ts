@@ -1,0 +1,81 @@
+import {
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { ts } from './columns';
+import { languages, sessionRequests } from './sessionrequests';
+import { organisations } from './tenancy';
+
+/** One response as the spec shows it, plus the raw value and its template. */
+export interface SessionResponse {
+  questionListId: string;
+  questionId: string;
+  questionTitle: string;
+  response: string;
+  value: unknown;
+}
+export interface SessionDocument {
+  fileId: string;
+  fileName: string;
+  fileUrl: string;
+}
+
+/** What a contact submitted for an action (spec 2.4). Resubmitting after a reopen updates it; see versions. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    sessionRequestId: uuid('session_request_id').notNull(),
+    customerId: uuid('customer_id'),
+    language: text('language', { enum: languages }).notNull(),
+    answers: jsonb('answers').$type<Record<string, Record<string, unknown>>>().notNull(),
+    responses: jsonb('responses').$type<SessionResponse[]>().notNull(),
+    documents: jsonb('documents').$type<SessionDocument[]>().notNull(),
+    version: integer('version').notNull(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    unique('sessions_org_id_key').on(t.organisationId, t.id),
+    unique('sessions_org_request_key').on(t.organisationId, t.sessionRequestId),
+    foreignKey({
+      name: 'sessions_request_fk',
+      columns: [t.organisationId, t.sessionRequestId],
+      foreignColumns: [sessionRequests.organisationId, sessionRequests.id],
+    }).onDelete('cascade'),
+    index('sessions_org_customer_idx').on(t.organisationId, t.customerId),
+  ],
+);
+
+/** Every submitted version of a session, never changed afterwards. */
+export const sessionVersions = pgTable(
+  'session_versions',
+  {
+    organisationId: uuid('organisation_id').notNull(),
+    sessionId: uuid('session_id').notNull(),
+    version: integer('version').notNull(),
+    language: text('language', { enum: languages }).notNull(),
+    answers: jsonb('answers').$type<Record<string, Record<string, unknown>>>().notNull(),
+    responses: jsonb('responses').$type<SessionResponse[]>().notNull(),
+    documents: jsonb('documents').$type<SessionDocument[]>().notNull(),
+    submittedAt: ts('submitted_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'session_versions_pkey', columns: [t.organisationId, t.sessionId, t.version] }),
+    foreignKey({
+      name: 'session_versions_session_fk',
+      columns: [t.organisationId, t.sessionId],
+      foreignColumns: [sessions.organisationId, sessions.id],
+    }).onDelete('cascade'),
+  ],
+);

@@ -1,0 +1,107 @@
+import PDFDocument from 'pdfkit';
+import type { Language } from '../../db/schema';
+
+export interface ReportInput {
+  organisation: string;
+  contact: string | null;
+  templates: string[];
+  submittedAt: Date;
+  language: Language;
+  timeZone: string;
+  sections: { title: string; items: { question: string; answer: string }[] }[];
+}
+
+const words: Record<
+  Language,
+  { title: string; contact: string; date: string; page: string; locale: string; none: string }
+> = {
+  nl: {
+    title: 'Antwoorden',
+    contact: 'Klant',
+    date: 'Ingediend op',
+    page: 'Pagina',
+    locale: 'nl-BE',
+    none: '(geen antwoord)',
+  },
+  fr: {
+    title: 'Réponses',
+    contact: 'Client',
+    date: 'Soumis le',
+    page: 'Page',
+    locale: 'fr-BE',
+    none: '(pas de réponse)',
+  },
+  en: {
+    title: 'Answers',
+    contact: 'Contact',
+    date: 'Submitted on',
+    page: 'Page',
+    locale: 'en-GB',
+    none: '(no answer)',
+  },
+};
+
+/**
+ * The PDF report of a submission: organisation, contact, templates, date, then every question and
+ * answer by section, with page numbers. The standard PDF fonts cover Latin-1 (nl, fr, en); other
+ * characters are replaced.
+ */
+export function renderReport(input: ReportInput): Promise<Buffer> {
+  const w = words[input.language];
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 56,
+    bufferPages: true,
+    info: { Title: `${input.organisation} — ${input.templates.join(', ')}` },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const extra = new Set([0x2018, 0x2019, 0x201c, 0x201d, 0x2013, 0x2014, 0x20ac]);
+  const latin1 = (s: string) =>
+    Array.from(s, (c) => {
+      const code = c.codePointAt(0) ?? 0;
+      return code <= 0xff || extra.has(code) ? c : '?';
+    }).join('');
+
+  doc.font('Helvetica-Bold').fontSize(18).text(latin1(input.organisation));
+  doc
+    .moveDown(0.3)
+    .font('Helvetica')
+    .fontSize(13)
+    .text(latin1(`${w.title}: ${input.templates.join(', ')}`));
+  doc.moveDown(0.5).fontSize(10);
+  if (input.contact) doc.text(latin1(`${w.contact}: ${input.contact}`));
+  const date = new Intl.DateTimeFormat(w.locale, {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: input.timeZone,
+  }).format(input.submittedAt);
+  doc.text(latin1(`${w.date}: ${date}`));
+  for (const section of input.sections) {
+    doc.moveDown(1).font('Helvetica-Bold').fontSize(13).text(latin1(section.title));
+    for (const item of section.items) {
+      doc.moveDown(0.4).font('Helvetica-Bold').fontSize(10).text(latin1(item.question));
+      doc.font('Helvetica').text(latin1(item.answer || w.none));
+    }
+  }
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const bottom = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    doc
+      .font('Helvetica')
+      .fontSize(8)
+      .text(`${w.page} ${i + 1} / ${range.count}`, 0, doc.page.height - 36, {
+        align: 'center',
+        width: doc.page.width,
+      });
+    doc.page.margins.bottom = bottom;
+  }
+  doc.end();
+  return done;
+}

@@ -1,0 +1,91 @@
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { sessions, sessionVersions } from '../../db/schema';
+import type { RequestContext } from '../../platform/context';
+import type { Queryable } from '../../platform/db/database';
+import { isId } from '../../platform/ids';
+import { offsetOf, type Page } from '../../platform/pagination';
+
+export type SessionRow = typeof sessions.$inferSelect;
+type Submission = Omit<SessionRow, 'organisationId' | 'id' | 'version' | 'createdAt' | 'updatedAt'>;
+
+export function sessionRepository(q: Queryable, ctx: RequestContext) {
+  const org = eq(sessions.organisationId, ctx.organisationId);
+  return {
+    async find(id: string): Promise<SessionRow | undefined> {
+      if (!isId(id)) return undefined;
+      const [row] = await q
+        .select()
+        .from(sessions)
+        .where(and(org, eq(sessions.id, id)));
+      return row;
+    },
+    async findByRequest(sessionRequestId: string): Promise<SessionRow | undefined> {
+      const [row] = await q
+        .select()
+        .from(sessions)
+        .where(and(org, eq(sessions.sessionRequestId, sessionRequestId)))
+        .for('update');
+      return row;
+    },
+    /** Records a submission: a new session, or the next version of the action's session; keeps every version. */
+    async submit(submission: Submission, at: Date, newId: () => string): Promise<SessionRow> {
+      const current = await this.findByRequest(submission.sessionRequestId);
+      const [row] = current
+        ? await q
+            .update(sessions)
+            .set({ ...submission, version: current.version + 1, updatedAt: at })
+            .where(and(org, eq(sessions.id, current.id)))
+            .returning()
+        : await q
+            .insert(sessions)
+            .values({
+              ...submission,
+              id: newId(),
+              organisationId: ctx.organisationId,
+              version: 1,
+              createdAt: at,
+              updatedAt: at,
+            })
+            .returning();
+      await q.insert(sessionVersions).values({
+        organisationId: ctx.organisationId,
+        sessionId: row!.id,
+        version: row!.version,
+        language: row!.language,
+        answers: row!.answers,
+        responses: row!.responses,
+        documents: row!.documents,
+        submittedAt: at,
+      });
+      return row!;
+    },
+    async versions(sessionId: string) {
+      return q
+        .select()
+        .from(sessionVersions)
+        .where(
+          and(
+            eq(sessionVersions.organisationId, ctx.organisationId),
+            eq(sessionVersions.sessionId, sessionId),
+          ),
+        )
+        .orderBy(desc(sessionVersions.version));
+    },
+    async list(filter: { sessionRequestId?: string; customerId?: string }, page: Page) {
+      const where: SQL | undefined = and(
+        org,
+        filter.sessionRequestId ? eq(sessions.sessionRequestId, filter.sessionRequestId) : undefined,
+        filter.customerId ? eq(sessions.customerId, filter.customerId) : undefined,
+      );
+      const rows = await q
+        .select()
+        .from(sessions)
+        .where(where)
+        .orderBy(desc(sessions.createdAt), desc(sessions.id))
+        .limit(page.limit)
+        .offset(offsetOf(page));
+      const total = await q.$count(sessions, where);
+      return { rows, total };
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import type { Clock } from '../../platform/clock';
+import type { RequestContext } from '../../platform/context';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { BadRequest, NotFound } from '../../platform/http/errors';
+import { isId } from '../../platform/ids';
+import { iso } from '../../platform/schemas';
+import { type SessionRow, sessionRepository } from './sessions.repository';
+import type { ListSessionsQuery, Session } from './sessions.schemas';
+
+export interface SessionDeps {
+  database: Database;
+  clock: Clock;
+}
+
+function toSession(row: SessionRow): Session {
+  return {
+    _id: row.id,
+    sessionRequest: row.sessionRequestId,
+    customer: row.customerId,
+    language: row.language,
+    responses: row.responses,
+    documents: row.documents,
+    version: row.version,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+/** A session with its answers, documents and earlier versions (spec 4.9). */
+export async function getSession(deps: SessionDeps, ctx: RequestContext, id: string) {
+  return inTenant(deps.database, ctx, async (tx) => {
+    const repo = sessionRepository(tx, ctx);
+    const row = await repo.find(id);
+    if (!row) throw new NotFound('Session not found');
+    const versions = await repo.versions(row.id);
+    return {
+      ...toSession(row),
+      history: versions
+        .filter((v) => v.version !== row.version)
+        .map((v) => ({
+          version: v.version,
+          submittedAt: iso(v.submittedAt),
+          responses: v.responses,
+          documents: v.documents,
+        })),
+    };
+  });
+}
+
+export async function listSessions(deps: SessionDeps, ctx: RequestContext, query: ListSessionsQuery) {
+  for (const key of ['sessionRequestId', 'customerId'] as const) {
+    const value = query[key];
+    if (value !== undefined && !isId(value)) throw BadRequest.field(key, 'is not a valid id');
+  }
+  const { rows, total } = await inTenant(deps.database, ctx, (tx) =>
+    sessionRepository(tx, ctx).list(
+      { sessionRequestId: query.sessionRequestId, customerId: query.customerId },
+      query,
+    ),
+  );
+  return { sessions: rows.map(toSession), total };
+}

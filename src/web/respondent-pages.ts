@@ -1,0 +1,291 @@
+import type { Language } from '../db/schema';
+import type { Question } from '../modules/questionlists/questionlists.schemas';
+import { escapeHtml as h } from '../modules/sessionrequests/messages';
+import {
+  type AnswerIssue,
+  type Answers,
+  type AnswerValue,
+  isVisible,
+  questionsOf,
+  readable,
+} from '../modules/sessions/answers';
+import type { Step } from '../modules/sessions/questionnaire';
+import type { OpenAction } from '../modules/sessions/respondent.service';
+import { languageNames, type RespondentTexts, respondentTexts } from './respondent-texts';
+
+export interface Page {
+  status: number;
+  html: string;
+}
+export interface PageContext {
+  code: string;
+  lang: Language;
+  csrf: string;
+  nonce: string;
+}
+
+const css = `
+*{box-sizing:border-box}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1a1a1a;background:#f5f6f8;line-height:1.5;font-size:1.0625rem}
+main{max-width:40rem;margin:0 auto;padding:1rem;background:#fff;min-height:100vh}
+header{border-bottom:1px solid #d0d4da;margin-bottom:1rem;padding-bottom:.5rem}
+.org{font-weight:700;font-size:1.25rem;margin:0}
+nav.langs{font-size:.95rem;margin:.25rem 0}
+nav.langs a,nav.langs span{margin-right:.75rem}
+nav.langs span{font-weight:700}
+h1{font-size:1.4rem;margin:.5rem 0}
+h2{font-size:1.15rem;margin:1.25rem 0 .5rem}
+.progress{color:#44474f;font-size:.95rem;margin:0}
+.question{margin:1.25rem 0;border:0;padding:0}
+.question>label,.question>legend{display:block;font-weight:600;margin-bottom:.35rem}
+.tag{font-weight:400;color:#44474f;font-size:.9rem}
+input[type=text],input[type=email],input[type=tel],input[type=date],textarea{width:100%;padding:.65rem;border:2px solid #5f6368;border-radius:6px;font:inherit;color:inherit;background:#fff}
+textarea{min-height:7rem}
+.choice{display:flex;align-items:center;gap:.6rem;padding:.45rem 0}
+.choice input{width:1.35rem;height:1.35rem;margin:0}
+:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
+.error{color:#b3261e;font-weight:600;margin:.25rem 0 0}
+[aria-invalid=true]{border-color:#b3261e!important}
+.summary{border:2px solid #b3261e;border-radius:6px;padding:.75rem 1rem;margin:1rem 0}
+.summary h2{margin-top:0}
+.notice{border:2px solid #146c2e;border-radius:6px;padding:.75rem 1rem;background:#eef7f0}
+.actions{display:flex;flex-wrap:wrap;gap:.75rem;margin:1.5rem 0}
+button{font:inherit;font-weight:600;padding:.75rem 1.25rem;border-radius:6px;border:2px solid #0b57d0;background:#fff;color:#0b57d0;cursor:pointer;min-height:2.75rem}
+button.primary{background:#0b57d0;color:#fff}
+.actions .primary{order:3}.actions .back{order:1}.actions .later{order:2}
+dl{margin:0}dt{font-weight:600;margin-top:.6rem}dd{margin:0 0 .25rem 0}
+a{color:#0b57d0}
+@media (min-width:48rem){main{margin:2rem auto;min-height:auto;border-radius:8px;padding:2rem}}
+`;
+
+function layout(lang: Language, title: string, body: string, nonce?: string, script?: string): string {
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${h(title)}</title>
+<style>${css}</style>
+</head>
+<body><main>
+${body}
+</main>${script && nonce ? `\n<script nonce="${nonce}">${script}</script>` : ''}
+</body>
+</html>
+`;
+}
+
+export function unknownPage(): Page {
+  const body = (['nl', 'fr', 'en'] as const)
+    .map(
+      (l) =>
+        `<section lang="${l}"><h1>${respondentTexts[l].unknown[0]}</h1><p>${respondentTexts[l].unknown[1]}</p></section>`,
+    )
+    .join('\n');
+  return { status: 404, html: layout('en', 'Unknown link', body) };
+}
+
+export function gonePage(lang: Language): Page {
+  const t = respondentTexts[lang].gone;
+  return { status: 410, html: layout(lang, t[0], `<h1>${t[0]}</h1>\n<p>${t[1]}</p>`) };
+}
+
+export function messagePage(lang: Language, status: number, title: string, text: string): Page {
+  return { status, html: layout(lang, title, `<h1>${h(title)}</h1>\n<p>${h(text)}</p>`) };
+}
+
+function header(view: OpenAction, ctx: PageContext, t: RespondentTexts, here: string): string {
+  const langs =
+    view.languages.length > 1
+      ? `<nav class="langs" aria-label="${t.language}">${view.languages
+          .map((l) =>
+            l === ctx.lang
+              ? `<span aria-current="true" lang="${l}">${languageNames[l]}</span>`
+              : `<a href="/action/${ctx.code}?${here}lang=${l}" lang="${l}" hreflang="${l}">${languageNames[l]}</a>`,
+          )
+          .join('')}</nav>`
+      : '';
+  return `<header><p class="org">${h(view.organisation)}</p>${langs}</header>`;
+}
+
+export function donePage(view: OpenAction, ctx: PageContext): Page {
+  const t = respondentTexts[ctx.lang];
+  return {
+    status: 200,
+    html: layout(
+      ctx.lang,
+      view.organisation,
+      `${header(view, ctx, t, '')}<h1>${t.done[0]}</h1>\n<p>${t.done[1]}</p>`,
+    ),
+  };
+}
+
+export function signPage(view: OpenAction, ctx: PageContext): Page {
+  const t = respondentTexts[ctx.lang];
+  return {
+    status: 200,
+    html: layout(ctx.lang, view.organisation, `${header(view, ctx, t, '')}<p>${t.sign}</p>`),
+  };
+}
+
+const formValue = (v: AnswerValue | undefined): string[] =>
+  v === undefined ? [] : Array.isArray(v) ? v : typeof v === 'boolean' ? [v ? 'yes' : 'no'] : [String(v)];
+
+function field(
+  q: Question,
+  value: AnswerValue | undefined,
+  issue: AnswerIssue | undefined,
+  ctx: PageContext,
+  extra: string,
+) {
+  const t = respondentTexts[ctx.lang];
+  const id = `q-${q.id}`;
+  const name = `q.${q.id}`;
+  const title = h(q.title[ctx.lang] ?? q.id);
+  const tag = `<span class="tag">(${q.required ? t.required : t.optional})</span>`;
+  const err = issue ? `<p class="error" id="e-${q.id}">${t.problems[issue.problem]}</p>` : '';
+  const described = [q.description ? `d-${q.id}` : '', issue ? `e-${q.id}` : ''].filter(Boolean).join(' ');
+  const aria = `${described ? ` aria-describedby="${described}"` : ''}${issue ? ' aria-invalid="true"' : ''}${q.required ? ' aria-required="true"' : ''}`;
+  const desc = q.description?.[ctx.lang]
+    ? `<p id="d-${q.id}" class="tag">${h(q.description[ctx.lang]!)}</p>`
+    : '';
+  const values = formValue(value);
+  const choices = (options: { value: string; label: string }[], type: 'radio' | 'checkbox') =>
+    `<fieldset class="question" data-q="${q.id}"${extra}${aria.replace(' aria-required="true"', '')}><legend>${title} ${tag}</legend>${desc}${options
+      .map(
+        (o, i) =>
+          `<div class="choice"><input type="${type}" id="${id}-${i}" name="${name}" value="${h(o.value)}"${values.includes(o.value) ? ' checked' : ''}><label for="${id}-${i}">${h(o.label)}</label></div>`,
+      )
+      .join('')}${err}</fieldset>`;
+  switch (q.type) {
+    case 'yes_no':
+      return choices(
+        [
+          { value: 'yes', label: t.yes },
+          { value: 'no', label: t.no },
+        ],
+        'radio',
+      );
+    case 'single_choice':
+    case 'multiple_choice':
+      return choices(
+        (q.options ?? []).map((o) => ({ value: o.value, label: o.label[ctx.lang] ?? o.value })),
+        q.type === 'single_choice' ? 'radio' : 'checkbox',
+      );
+    case 'long_text':
+      return `<div class="question" data-q="${q.id}"${extra}><label for="${id}">${title} ${tag}</label>${desc}<textarea id="${id}" name="${name}"${aria}>${h(values[0] ?? '')}</textarea>${err}</div>`;
+    default: {
+      const input =
+        q.type === 'email'
+          ? 'type="email" autocomplete="email"'
+          : q.type === 'phone'
+            ? 'type="tel" autocomplete="tel"'
+            : q.type === 'date'
+              ? 'type="date"'
+              : q.type === 'number'
+                ? 'type="text" inputmode="decimal"'
+                : 'type="text"';
+      return `<div class="question" data-q="${q.id}"${extra}><label for="${id}">${title} ${tag}</label>${desc}<input ${input} id="${id}" name="${name}" value="${h(values[0] ?? '')}"${aria}>${err}</div>`;
+    }
+  }
+}
+
+// Shows and hides questions whose condition depends on an answer on the same page, as the contact
+// answers; the server applies the same conditions when it saves.
+const conditionScript = `(function(){var f=document.querySelector('form[data-step]');if(!f)return;
+function val(n){var o=[];f.querySelectorAll('[name="q.'+n+'"]').forEach(function(e){if(e.type==='radio'||e.type==='checkbox'){if(e.checked)o.push(e.value)}else if(e.value!=='')o.push(e.value)});return o}
+function up(){f.querySelectorAll('[data-cond-q]').forEach(function(w){var s=val(w.getAttribute('data-cond-q')).indexOf(w.getAttribute('data-cond-v'))>=0;w.hidden=!s;w.querySelectorAll('input,textarea').forEach(function(i){i.disabled=!s})})}
+f.addEventListener('change',up);f.addEventListener('input',up);up()})();`;
+
+export function stepPage(
+  view: OpenAction,
+  ctx: PageContext,
+  step: Step,
+  opts: { issues?: AnswerIssue[]; values?: Answers; notice?: string } = {},
+): Page {
+  const t = respondentTexts[ctx.lang];
+  const draft = (view.action.draft[step.part.listId] ?? {}) as Answers;
+  const values: Answers = opts.values ? { ...draft, ...opts.values } : draft;
+  const byId = questionsOf(step.part.sections);
+  const onPage = new Set(step.section.questions.map((q) => q.id));
+  const issues = new Map((opts.issues ?? []).map((i) => [i.questionId, i]));
+  const fields = step.section.questions
+    .map((q) => {
+      const cond = q.condition;
+      if (cond && !onPage.has(cond.questionId)) {
+        // Depends on an earlier page: decided here, from the saved answers.
+        return isVisible(q, values, byId) ? field(q, values[q.id], issues.get(q.id), ctx, '') : '';
+      }
+      const extra = cond
+        ? ` data-cond-q="${cond.questionId}" data-cond-v="${h(cond.equals === true ? 'yes' : cond.equals === false ? 'no' : String(cond.equals))}"${isVisible(q, values, byId) ? '' : ' hidden'}`
+        : '';
+      return field(q, values[q.id], issues.get(q.id), ctx, extra);
+    })
+    .join('\n');
+  const summary =
+    issues.size > 0
+      ? `<div class="summary" role="alert" tabindex="-1" id="problems"><h2>${t.errorsTitle}</h2><ul>${[
+          ...issues.values(),
+        ]
+          .map(
+            (i) =>
+              `<li><a href="#q-${i.questionId}">${h(byId.get(i.questionId)?.title[ctx.lang] ?? i.questionId)}</a>: ${t.problems[i.problem]}</li>`,
+          )
+          .join('')}</ul></div>`
+      : '';
+  const notice = opts.notice ? `<p class="notice" role="status">${h(opts.notice)}</p>` : '';
+  const last = step.index === view.steps.length - 1;
+  const here = `step=${step.index}&`;
+  const body = `${header(view, ctx, t, here)}
+<p class="progress">${t.step(step.index + 1, view.steps.length)} · ${h(step.part.name)}</p>
+<h1>${h(step.section.title[ctx.lang] ?? step.section.id)}</h1>
+${step.index === 0 && !opts.issues ? `<p>${t.intro}</p>` : ''}${notice}${summary}
+<form method="post" action="/action/${ctx.code}?lang=${ctx.lang}" novalidate data-step="${step.index}">
+<input type="hidden" name="_csrf" value="${h(ctx.csrf)}">
+<input type="hidden" name="step" value="${step.index}">
+${fields}
+<div class="actions">
+<button type="submit" name="nav" value="next" class="primary">${last ? t.toReview : t.next}</button>
+${step.index > 0 ? `<button type="submit" name="nav" value="back" class="back">${t.back}</button>` : ''}
+<button type="submit" name="nav" value="save" class="later">${t.later}</button>
+</div>
+</form>`;
+  return {
+    status: issues.size > 0 ? 400 : 200,
+    html: layout(
+      ctx.lang,
+      `${step.section.title[ctx.lang] ?? ''} — ${view.organisation}`,
+      body,
+      ctx.nonce,
+      conditionScript,
+    ),
+  };
+}
+
+export function reviewPage(view: OpenAction, ctx: PageContext): Page {
+  const t = respondentTexts[ctx.lang];
+  const sections = view.steps
+    .map((step) => {
+      const answers = (view.action.draft[step.part.listId] ?? {}) as Answers;
+      const byId = questionsOf(step.part.sections);
+      const items = step.section.questions
+        .filter((q) => isVisible(q, answers, byId))
+        .map((q) => {
+          const v = answers[q.id];
+          return `<dt>${h(q.title[ctx.lang] ?? q.id)}</dt><dd>${v === undefined ? t.noAnswer : h(readable(q, v, ctx.lang))}</dd>`;
+        })
+        .join('');
+      return `<h2>${h(step.section.title[ctx.lang] ?? step.section.id)}</h2><dl>${items}</dl><p><a href="/action/${ctx.code}?step=${step.index}&lang=${ctx.lang}">${t.change}<span class="tag"> — ${h(step.section.title[ctx.lang] ?? '')}</span></a></p>`;
+    })
+    .join('\n');
+  const body = `${header(view, ctx, t, 'step=review&')}
+<h1>${t.review}</h1>
+<p>${t.reviewIntro}</p>
+${sections}
+<form method="post" action="/action/${ctx.code}/submit?lang=${ctx.lang}">
+<input type="hidden" name="_csrf" value="${h(ctx.csrf)}">
+<div class="actions"><button type="submit" class="primary">${t.submit}</button></div>
+</form>`;
+  return { status: 200, html: layout(ctx.lang, `${t.review} — ${view.organisation}`, body) };
+}
