@@ -1,0 +1,297 @@
+import request from 'supertest';
+import { SessionDetail, SessionList } from '../src/modules/sessions/sessions.schemas';
+import { createContact, createOrg, createTemplate, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+
+let h: Harness;
+let org: TestOrg;
+let other: TestOrg;
+let template: string;
+let contact: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  org = await createOrg(h, 'Kantoor Peeters');
+  other = await createOrg(h);
+  template = await createTemplate(h, org, { name: 'Intake' });
+  contact = await createContact(h, org, {
+    Voornaam: 'Marie',
+    Achternaam: 'Claes',
+    Email: 'marie@example.test',
+  });
+});
+afterAll(() => h.close());
+
+async function newAction(body: Record<string, unknown> = {}) {
+  const res = await h
+    .api()
+    .post('/api/v1/sessionrequests')
+    .set('x-api-key', org.adminKey)
+    .send({ type: 'qlist', customerId: contact, questionListIds: [template], ...body });
+  return res.body as { _id: string; code: string };
+}
+
+/** A browser-like client: keeps the CSRF cookie and reads the token from the page. */
+async function contactFor(code: string) {
+  const agent = request.agent(h.server);
+  const first = await agent.get(`/action/${code}`);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(first.text)?.[1] ?? '';
+  const post = (fields: [string, string][], path = '') =>
+    agent
+      .post(`/action/${code}${path}?lang=nl`)
+      .type('form')
+      .send(new URLSearchParams([['_csrf', csrf], ...fields]).toString());
+  return {
+    agent,
+    first,
+    csrf,
+    post,
+    step: (step: number, nav: string, answers: [string, string][]) =>
+      post([['step', String(step)], ['nav', nav], ...answers]),
+  };
+}
+
+describe('respondent pages', () => {
+  it('when the link is opened, then the first section is shown with labelled fields and a CSRF cookie', async () => {
+    const { code } = await newAction();
+    const { first } = await contactFor(code);
+    expect(first.status).toBe(200);
+    expect(first.headers['set-cookie']?.[0]).toMatch(
+      /^adk_csrf=[A-Za-z0-9_-]{43}; Path=\/action; HttpOnly; SameSite=Strict$/,
+    );
+    expect(first.headers['content-security-policy']).toMatch(/script-src 'nonce-/);
+    expect(first.text).toContain('<html lang="nl">');
+    expect(first.text).toContain('Stap 1 van 3');
+    expect(first.text).toMatch(/<label for="q-name">Naam <span class="tag">\(verplicht\)<\/span><\/label>/);
+    expect(first.text).toContain('<legend>Gehuwd? <span class="tag">(verplicht)</span></legend>');
+    // The partner question depends on an answer on the same page: hidden until "yes".
+    expect(first.text).toMatch(/data-q="partner" data-cond-q="married" data-cond-v="yes" hidden/);
+    expect(first.text).toContain('href="/action/' + code + '?step=0&lang=fr"');
+  });
+
+  it('when a required answer is missing or an answer has the wrong type, then the page comes back with the problems and nothing is saved', async () => {
+    const { code, _id } = await newAction();
+    const c = await contactFor(code);
+    const missing = await c.step(0, 'next', [['q.name', '']]);
+    expect(missing.status).toBe(400);
+    expect(missing.text).toContain('Controleer deze antwoorden');
+    expect(missing.text).toMatch(/id="e-name">Dit antwoord is verplicht\./);
+    expect(missing.text).toMatch(/id="e-married">Dit antwoord is verplicht\./);
+
+    await c.step(0, 'next', [
+      ['q.name', 'Marie'],
+      ['q.married', 'no'],
+    ]);
+    const cases: [string, string, RegExp][] = [
+      ['q.amount', 'twelve', /Vul een getal in\./],
+      ['q.income', 'medium', /Kies een van de mogelijkheden\./],
+    ];
+    for (const [name, value, message] of cases) {
+      const res = await c.step(1, 'next', [[name, value]]);
+      expect(res.status).toBe(400);
+      expect(res.text).toMatch(message);
+    }
+    // The value sent is shown again beside its problem.
+    expect((await c.step(1, 'next', [['q.amount', 'twelve']])).text).toContain(
+      'value="twelve" aria-describedby="e-amount" aria-invalid="true"',
+    );
+    const detail = await h.api().get(`/api/v1/sessionrequests/${_id}`).set('x-api-key', org.adminKey);
+    expect(detail.body.status).toBe('opened');
+  });
+
+  it('when the contact answers, leaves and comes back, then the answers are still there, and submitting creates the session, completes the action and makes the report', async () => {
+    const { code, _id } = await newAction();
+    const c = await contactFor(code);
+    const s0 = await c.step(0, 'next', [
+      ['q.name', 'Marie Claes'],
+      ['q.married', 'yes'],
+      ['q.partner', 'Jan Peeters'],
+    ]);
+    expect(s0.status).toBe(303);
+    expect(s0.headers.location).toBe(`/action/${code}?lang=nl&step=1`);
+    const s1 = await c.step(1, 'save', [
+      ['q.income', 'high'],
+      ['q.amount', '1 250,5'],
+    ]);
+    expect(s1.headers.location).toBe(`/action/${code}?lang=nl&step=1&saved=1`);
+
+    expect((await c.agent.get(s1.headers.location!)).text).toContain('Uw antwoorden zijn bewaard');
+
+    // Later, in another browser.
+    const later = await contactFor(code);
+    const back = await later.agent.get(`/action/${code}?step=1`);
+    expect(back.text).toMatch(/value="high" checked/);
+    expect(back.text).toContain('value="1250.5"');
+    await later.step(1, 'next', [
+      ['q.income', 'high'],
+      ['q.amount', '1250.5'],
+    ]);
+    const s2 = await later.step(2, 'next', [['q.remarks', 'Graag na 17 uur bellen.']]);
+    expect(s2.headers.location).toBe(`/action/${code}?lang=nl&step=review`);
+    const review = await later.agent.get(`/action/${code}?step=review`);
+    expect(review.text).toContain('<dt>Naam partner</dt><dd>Jan Peeters</dd>');
+    expect(review.text).toContain('<dt>Inkomen</dt><dd>Hoog</dd>');
+
+    const submitted = await later.post([], '/submit');
+    expect(submitted.status).toBe(303);
+    const done = await later.agent.get(`/action/${code}`);
+    expect(done.text).toContain('Bedankt!');
+
+    const list = await h.api().get(`/api/v1/sessions?sessionRequestId=${_id}`).set('x-api-key', org.adminKey);
+    const sessions = SessionList.parse(list.body);
+    expect(sessions.total).toBe(1);
+    const session = SessionDetail.parse(
+      (await h.api().get(`/api/v1/sessions/${sessions.sessions[0]!._id}`).set('x-api-key', org.adminKey))
+        .body,
+    );
+    expect(session).toMatchObject({
+      sessionRequest: _id,
+      customer: contact,
+      language: 'nl',
+      version: 1,
+      history: [],
+    });
+    expect(session.responses.map((r) => [r.questionId, r.questionTitle, r.response])).toEqual([
+      ['name', 'Naam', 'Marie Claes'],
+      ['married', 'Gehuwd?', 'Ja'],
+      ['partner', 'Naam partner', 'Jan Peeters'],
+      ['income', 'Inkomen', 'Hoog'],
+      ['amount', 'Bedrag', '1250.5'],
+      ['remarks', 'Opmerkingen', 'Graag na 17 uur bellen.'],
+    ]);
+    expect(session.responses[1]?.value).toBe(true);
+    const action = await h.api().get(`/api/v1/sessionrequests/${_id}`).set('x-api-key', org.adminKey);
+    expect(action.body.status).toBe('completed');
+
+    expect(session.documents).toHaveLength(1);
+    const pdf = await h
+      .api()
+      .get(session.documents[0]!.fileUrl)
+      .set('x-api-key', org.adminKey)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (x: Buffer) => chunks.push(x));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(pdf.status).toBe(200);
+    const { PDFParse } = await import('pdf-parse');
+    const parser = new PDFParse({ data: pdf.body as Buffer });
+    const text = (await parser.getText()).text;
+    await parser.destroy();
+    for (const expected of [
+      'Kantoor Peeters',
+      'Marie Claes',
+      'Intake',
+      'Naam partner',
+      'Jan Peeters',
+      'Hoog',
+      'Graag na 17 uur bellen.',
+      'Pagina 1 / 1',
+    ])
+      expect(text).toContain(expected);
+  });
+
+  it('when a condition no longer holds, then its answer is dropped', async () => {
+    const { code, _id } = await newAction();
+    const c = await contactFor(code);
+    await c.step(0, 'next', [
+      ['q.name', 'A'],
+      ['q.married', 'yes'],
+      ['q.partner', 'B'],
+    ]);
+    await c.step(0, 'next', [
+      ['q.name', 'A'],
+      ['q.married', 'no'],
+      ['q.partner', 'B'],
+    ]);
+    await c.step(1, 'next', []);
+    await c.step(2, 'next', []);
+    await c.post([], '/submit');
+    const list = await h.api().get(`/api/v1/sessions?sessionRequestId=${_id}`).set('x-api-key', org.adminKey);
+    expect(list.body.sessions[0].responses.map((r: { questionId: string }) => r.questionId)).toEqual([
+      'name',
+      'married',
+    ]);
+  });
+
+  it('when the form comes without the CSRF token, then 403 and nothing is saved', async () => {
+    const { code } = await newAction();
+    const c = await contactFor(code);
+    const res = await c.agent
+      .post(`/action/${code}`)
+      .type('form')
+      .send('step=0&nav=next&q.name=X&q.married=no');
+    expect(res.status).toBe(403);
+    const page = await c.agent.get(`/action/${code}`);
+    expect(page.text).not.toContain('value="X"');
+  });
+
+  it('when the action is reopened, then the contact sees the previous answers, corrects them, and the session keeps the earlier version', async () => {
+    const { code, _id } = await newAction();
+    const c = await contactFor(code);
+    await c.step(0, 'next', [
+      ['q.name', 'Marie'],
+      ['q.married', 'no'],
+    ]);
+    await c.step(1, 'next', [['q.income', 'low']]);
+    await c.step(2, 'next', []);
+    await c.post([], '/submit');
+    await h.api().post(`/api/v1/sessionrequests/${_id}/reopen`).set('x-api-key', org.adminKey);
+    const again = await contactFor(code);
+    expect(again.first.text).toContain('value="Marie"');
+    await again.step(0, 'next', [
+      ['q.name', 'Marie Claes'],
+      ['q.married', 'no'],
+    ]);
+    await again.post([], '/submit');
+    const list = await h.api().get(`/api/v1/sessions?sessionRequestId=${_id}`).set('x-api-key', org.adminKey);
+    const session = (
+      await h.api().get(`/api/v1/sessions/${list.body.sessions[0]._id}`).set('x-api-key', org.adminKey)
+    ).body;
+    expect(session.version).toBe(2);
+    expect(session.responses[0].response).toBe('Marie Claes');
+    expect(session.history).toEqual([expect.objectContaining({ version: 1 })]);
+    expect(session.history[0].responses[0].response).toBe('Marie');
+    const action = await h.api().get(`/api/v1/sessionrequests/${_id}`).set('x-api-key', org.adminKey);
+    expect(action.body.history.map((e: { to: string }) => e.to)).toEqual([
+      'created',
+      'opened',
+      'completed',
+      'reopened',
+      'completed',
+    ]);
+  });
+
+  it('when another organisation asks for the session, then 404', async () => {
+    const { code, _id } = await newAction();
+    const c = await contactFor(code);
+    await c.step(0, 'next', [
+      ['q.name', 'X'],
+      ['q.married', 'no'],
+    ]);
+    await c.post([], '/submit');
+    const list = await h.api().get(`/api/v1/sessions?sessionRequestId=${_id}`).set('x-api-key', org.adminKey);
+    const id = list.body.sessions[0]._id;
+    const res = await h.api().get(`/api/v1/sessions/${id}`).set('x-api-key', other.adminKey);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, status: 404, error: 'Session not found' });
+    const theirs = await h
+      .api()
+      .get(`/api/v1/sessions?sessionRequestId=${_id}`)
+      .set('x-api-key', other.adminKey);
+    expect(theirs.body).toEqual({ sessions: [], total: 0 });
+  });
+
+  it('when one address tries too many unknown codes, then it gets 429 with Retry-After', async () => {
+    const agent = request.agent(h.server);
+    let last = 0;
+    for (let i = 0; i < 31; i++) last = (await agent.get(`/action/${'z'.repeat(19)}${i % 10}`)).status;
+    expect(last).toBe(429);
+    const res = await agent.get('/action/zzzzzzzzzzzzzzzzzzzz');
+    expect(res.status).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    h.clock.advance(10 * 60_000);
+    expect((await agent.get('/action/zzzzzzzzzzzzzzzzzzzz')).status).toBe(404);
+  });
+});
