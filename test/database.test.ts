@@ -35,6 +35,8 @@ const tenantTables = [
   'session_request_events',
   'jobs',
   'files',
+  'sessions',
+  'session_versions',
 ];
 
 describe('row-level security', () => {

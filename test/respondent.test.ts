@@ -66,7 +66,7 @@ describe('respondent pages', () => {
     expect(first.text).toContain('<legend>Gehuwd? <span class="tag">(verplicht)</span></legend>');
     // The partner question depends on an answer on the same page: hidden until "yes".
     expect(first.text).toMatch(/data-q="partner" data-cond-q="married" data-cond-v="yes" hidden/);
-    expect(first.text).toContain('href="/action/' + code + '?step=0&lang=fr"');
+    expect(first.text).toContain(`href="/action/${code}?step=0&lang=fr"`);
   });
 
   it('when a required answer is missing or an answer has the wrong type, then the page comes back with the problems and nothing is saved', async () => {
