@@ -1,0 +1,179 @@
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SessionDetail, SessionList } from '../src/modules/sessions/sessions.schemas';
+import { launchBrowser } from './support/browser';
+import { createContact, createOrg, createTemplate, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+
+let h: Harness;
+let browser: Browser;
+let org: TestOrg;
+let template: string;
+let contact: string;
+const shots = path.join(__dirname, '..', 'docs', 'screenshots');
+const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const desktop = { viewport: { width: 1280, height: 860 } };
+
+beforeAll(async () => {
+  h = await startHarness();
+  browser = await launchBrowser();
+  org = await createOrg(h, 'Kantoor Peeters');
+  template = await createTemplate(h, org, { name: 'Intake 2026' });
+  contact = await createContact(h, org, {
+    Voornaam: 'Marie',
+    Achternaam: 'Claes',
+    Email: 'marie@example.test',
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await h.close();
+});
+
+async function newAction() {
+  const res = await h
+    .api()
+    .post('/api/v1/sessionrequests')
+    .set('x-api-key', org.adminKey)
+    .send({
+      type: 'qlist',
+      customerId: contact,
+      questionListIds: [template],
+      notificationEmail: { send: true },
+    });
+  return res.body as { _id: string; code: string };
+}
+
+async function openLink(context: BrowserContext, code: string, query = ''): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${h.baseUrl}/action/${code}${query}`);
+  return page;
+}
+
+async function sessionOf(actionId: string) {
+  const list = SessionList.parse(
+    (await h.api().get(`/api/v1/sessions?sessionRequestId=${actionId}`).set('x-api-key', org.adminKey)).body,
+  );
+  return SessionDetail.parse(
+    (await h.api().get(`/api/v1/sessions/${list.sessions[0]!._id}`).set('x-api-key', org.adminKey)).body,
+  );
+}
+
+async function pdfText(fileUrl: string): Promise<string> {
+  const res = await h
+    .api()
+    .get(fileUrl)
+    .set('x-api-key', org.adminKey)
+    .buffer(true)
+    .parse((r, done) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+  const { PDFParse } = await import('pdf-parse');
+  const parser = new PDFParse({ data: res.body as Buffer });
+  try {
+    return (await parser.getText()).text;
+  } finally {
+    await parser.destroy();
+  }
+}
+
+describe('the contact in a real browser', () => {
+  it('when the contact answers three sections with a condition, leaves, comes back and submits, then the session and its PDF hold the answers', async () => {
+    const action = await newAction();
+    const first = await browser.newContext(phone);
+    const page = await openLink(first, action.code);
+    await page.screenshot({ path: path.join(shots, 'respondent-phone-step1.png'), fullPage: true });
+
+    await page.getByLabel('Naam (verplicht)').fill('Marie Claes');
+    // The partner question appears only once "Ja" is chosen, without a round trip.
+    await expect(page.getByLabel('Naam partner (optioneel)').isVisible()).resolves.toBe(false);
+    await page.getByRole('radio', { name: 'Ja' }).check();
+    await page.getByLabel('Naam partner (optioneel)').fill('Jan Peeters');
+    await page.getByRole('button', { name: 'Volgende' }).click();
+    await page.waitForURL(/step=1/);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Financieel');
+    await page.getByLabel('Hoog').check();
+    await page.getByLabel('Bedrag (optioneel)').fill('1250');
+    await page.getByRole('button', { name: 'Bewaren en later verdergaan' }).click();
+    await page.waitForURL(/saved=1/);
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Uw antwoorden zijn bewaard');
+    await first.close(); // the contact leaves
+
+    const second = await browser.newContext(phone);
+    const again = await openLink(second, action.code, '?step=1');
+    await expect(again.getByLabel('Hoog').isChecked()).resolves.toBe(true);
+    await expect(again.getByLabel('Bedrag (optioneel)').inputValue()).resolves.toBe('1250');
+    await again.getByRole('button', { name: 'Volgende' }).click();
+    await again.waitForURL(/step=2/);
+    await again.getByLabel('Opmerkingen (optioneel)').fill('Graag na 17 uur bellen.');
+    await again.getByRole('button', { name: 'Naar overzicht' }).click();
+    await again.waitForURL(/step=review/);
+    await expect(again.locator('dl').first().textContent()).resolves.toContain('Jan Peeters');
+    await again.screenshot({ path: path.join(shots, 'respondent-phone-review.png'), fullPage: true });
+    await again.getByRole('button', { name: 'Indienen' }).click();
+    await again.waitForSelector('text=Bedankt!');
+    await second.close();
+
+    const session = await sessionOf(action._id);
+    expect(session.responses.map((r) => [r.questionId, r.response])).toEqual([
+      ['name', 'Marie Claes'],
+      ['married', 'Ja'],
+      ['partner', 'Jan Peeters'],
+      ['income', 'Hoog'],
+      ['amount', '1250'],
+      ['remarks', 'Graag na 17 uur bellen.'],
+    ]);
+    const text = await pdfText(session.documents[0]!.fileUrl);
+    for (const expected of [
+      'Kantoor Peeters',
+      'Marie Claes',
+      'Intake 2026',
+      'Jan Peeters',
+      'Hoog',
+      '1250',
+      'Graag na 17 uur bellen.',
+    ])
+      expect(text).toContain(expected);
+  });
+
+  it('when the action is reopened, then the contact corrects an answer in French and resubmits', async () => {
+    const action = await newAction();
+    const context = await browser.newContext(desktop);
+    const page = await openLink(context, action.code);
+    await page.getByLabel('Naam (verplicht)').fill('Marie');
+    await page.getByRole('radio', { name: 'Nee' }).check();
+    await page.getByRole('button', { name: 'Volgende' }).click();
+    await page.waitForURL(/step=1/);
+    await page.getByRole('button', { name: 'Volgende' }).click();
+    await page.waitForURL(/step=2/);
+    await page.getByRole('button', { name: 'Naar overzicht' }).click();
+    await page.waitForURL(/step=review/);
+    await page.getByRole('button', { name: 'Indienen' }).click();
+    await page.waitForSelector('text=Bedankt!');
+
+    const reopened = await h
+      .api()
+      .post(`/api/v1/sessionrequests/${action._id}/reopen`)
+      .set('x-api-key', org.adminKey);
+    expect(reopened.body.status).toBe('reopened');
+    await page.goto(`${h.baseUrl}/action/${action.code}`);
+    await page.getByRole('link', { name: 'Français' }).click();
+    await page.waitForURL(/lang=fr/);
+    await page.screenshot({ path: path.join(shots, 'respondent-desktop-step1.png'), fullPage: true });
+    await expect(page.getByLabel('Nom (obligatoire)').inputValue()).resolves.toBe('Marie');
+    await page.getByLabel('Nom (obligatoire)').fill('Marie Claes-Peeters');
+    await page.getByRole('button', { name: 'Suivant' }).click();
+    await page.waitForURL(/step=1/);
+    await page.goto(`${h.baseUrl}/action/${action.code}?step=review&lang=fr`);
+    await page.getByRole('button', { name: 'Envoyer' }).click();
+    await page.waitForSelector('text=Merci !');
+    await context.close();
+
+    const session = await sessionOf(action._id);
+    expect(session).toMatchObject({ version: 2, language: 'fr' });
+    expect(session.responses[0]).toMatchObject({ questionTitle: 'Nom', response: 'Marie Claes-Peeters' });
+    expect(session.history.map((v) => [v.version, v.responses[0]?.response])).toEqual([[1, 'Marie']]);
+  });
+});
