@@ -192,6 +192,93 @@ describe('respondent pages', () => {
       expect(text).toContain(expected);
   });
 
+  it('when each type of question gets an answer it cannot take, then each is refused with its own message', async () => {
+    const t = (en: string) => ({ nl: en, fr: en, en });
+    const allTypes = await createTemplate(h, org, {
+      sections: [
+        {
+          id: 'all',
+          title: t('All'),
+          questions: [
+            { id: 'mail', type: 'email', title: t('Mail') },
+            { id: 'tel', type: 'phone', title: t('Phone') },
+            { id: 'day', type: 'date', title: t('Day') },
+            { id: 'count', type: 'number', title: t('Count') },
+            { id: 'ok', type: 'yes_no', title: t('OK') },
+            {
+              id: 'one',
+              type: 'single_choice',
+              title: t('One'),
+              options: [
+                { value: 'a', label: t('A') },
+                { value: 'b', label: t('B') },
+              ],
+            },
+            {
+              id: 'many',
+              type: 'multiple_choice',
+              title: t('Many'),
+              options: [
+                { value: 'a', label: t('A') },
+                { value: 'b', label: t('B') },
+              ],
+            },
+            { id: 'short', type: 'short_text', title: t('Short') },
+            { id: 'long', type: 'long_text', title: t('Long') },
+          ],
+        },
+      ],
+    });
+    const res = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', org.adminKey)
+      .send({ type: 'qlist', customerId: contact, questionListIds: [allTypes], language: 'en' });
+    const c = await contactFor(res.body.code);
+    const bad = await c.post([
+      ['step', '0'],
+      ['nav', 'next'],
+      ['q.mail', 'not-an-address'],
+      ['q.tel', 'call me'],
+      ['q.day', '2026-02-30'],
+      ['q.count', '12abc'],
+      ['q.ok', 'maybe'],
+      ['q.one', 'c'],
+      ['q.many', 'a'],
+      ['q.many', 'z'],
+      ['q.short', 'x'.repeat(501)],
+      ['q.long', 'y'.repeat(10_001)],
+    ]);
+    expect(bad.status).toBe(400);
+    const problems = Object.fromEntries(
+      [...bad.text.matchAll(/id="e-([a-z]+)">([^<]+)</g)].map((m) => [m[1], m[2]]),
+    );
+    expect(problems).toEqual({
+      mail: 'Vul een geldig e-mailadres in.',
+      tel: 'Vul een geldig telefoonnummer in.',
+      day: 'Vul een geldige datum in.',
+      count: 'Vul een getal in.',
+      ok: 'Kies een van de mogelijkheden.',
+      one: 'Kies een van de mogelijkheden.',
+      many: 'Kies een van de mogelijkheden.',
+      short: 'Dit antwoord is te lang.',
+      long: 'Dit antwoord is te lang.',
+    });
+    const good = await c.post([
+      ['step', '0'],
+      ['nav', 'next'],
+      ['q.mail', 'a@b.be'],
+      ['q.tel', '+32 470 12 34 56'],
+      ['q.day', '2026-02-28'],
+      ['q.count', '12'],
+      ['q.ok', 'yes'],
+      ['q.one', 'a'],
+      ['q.many', 'a'],
+      ['q.many', 'b'],
+    ]);
+    expect(good.status).toBe(303);
+  });
+
   it('when a condition no longer holds, then its answer is dropped', async () => {
     const { code, _id } = await newAction();
     const c = await contactFor(code);
