@@ -6,6 +6,7 @@ import { StoredFile } from '../src/modules/files/files.schemas';
 import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
+import { asBuffer } from './support/binary';
 import { createOrg, createUserWithKey, type TestOrg, unknownId } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 
@@ -30,15 +31,7 @@ function pdf(text: string): Buffer {
 const upload = (content: Buffer, name: string, key = org.adminKey) =>
   h.api().post('/api/v1/files').set('x-api-key', key).attach('file', content, name);
 const download = (url: string, key: string | undefined = org.adminKey) => {
-  const req = h
-    .api()
-    .get(url)
-    .buffer(true)
-    .parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+  const req = asBuffer(h.api().get(url));
   return key ? req.set('x-api-key', key) : req;
 };
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SessionDetail, SessionList } from '../src/modules/sessions/sessions.schemas';
+import { asBuffer, pdfText } from './support/binary';
 import { launchBrowser } from './support/browser';
 import { createContact, createOrg, createTemplate, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
@@ -59,24 +60,9 @@ async function sessionOf(actionId: string) {
   );
 }
 
-async function pdfText(fileUrl: string): Promise<string> {
-  const res = await h
-    .api()
-    .get(fileUrl)
-    .set('x-api-key', org.adminKey)
-    .buffer(true)
-    .parse((r, done) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => done(null, Buffer.concat(chunks)));
-    });
-  const { PDFParse } = await import('pdf-parse');
-  const parser = new PDFParse({ data: res.body as Buffer });
-  try {
-    return (await parser.getText()).text;
-  } finally {
-    await parser.destroy();
-  }
+async function downloadedPdfText(fileUrl: string): Promise<string> {
+  const res = await asBuffer(h.api().get(fileUrl).set('x-api-key', org.adminKey));
+  return pdfText(res.body as Buffer);
 }
 
 describe('the contact in a real browser', () => {
@@ -125,7 +111,7 @@ describe('the contact in a real browser', () => {
       ['amount', '1250'],
       ['remarks', 'Graag na 17 uur bellen.'],
     ]);
-    const text = await pdfText(session.documents[0]!.fileUrl);
+    const text = await downloadedPdfText(session.documents[0]!.fileUrl);
     for (const expected of [
       'Kantoor Peeters',
       'Marie Claes',

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { SessionDetail, SessionList } from '../src/modules/sessions/sessions.schemas';
+import { asBuffer, pdfText } from './support/binary';
 import { createContact, createOrg, createTemplate, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 
@@ -164,21 +165,9 @@ describe('respondent pages', () => {
     expect(action.body.status).toBe('completed');
 
     expect(session.documents).toHaveLength(1);
-    const pdf = await h
-      .api()
-      .get(session.documents[0]!.fileUrl)
-      .set('x-api-key', org.adminKey)
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (x: Buffer) => chunks.push(x));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+    const pdf = await asBuffer(h.api().get(session.documents[0]!.fileUrl).set('x-api-key', org.adminKey));
     expect(pdf.status).toBe(200);
-    const { PDFParse } = await import('pdf-parse');
-    const parser = new PDFParse({ data: pdf.body as Buffer });
-    const text = (await parser.getText()).text;
-    await parser.destroy();
+    const text = await pdfText(pdf.body as Buffer);
     for (const expected of [
       'Kantoor Peeters',
       'Marie Claes',

@@ -1,5 +1,11 @@
+import { languages } from '../../db/schema';
 import type { Language, Question, Section } from './questionlists.schemas';
 import { choiceTypes } from './questionlists.schemas';
+
+/** The languages every one of the templates supports, in the order nl, fr, en. */
+export function sharedLanguages(templates: { supportedLanguages: readonly string[] }[]): Language[] {
+  return languages.filter((l) => templates.every((t) => t.supportedLanguages.includes(l)));
+}
 
 export interface RuleIssue {
   path: (string | number)[];

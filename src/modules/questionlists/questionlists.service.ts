@@ -4,9 +4,11 @@ import type { Database } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/http/errors';
+import { fromZodError } from '../../platform/http/validation';
 import { newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
 import { foldForSearch } from '../../platform/text';
+import { z } from '../../platform/zod';
 import { type QuestionListRow, questionListRepository } from './questionlists.repository';
 import { checkQuestionList } from './questionlists.rules';
 import type {
@@ -63,15 +65,13 @@ export function slugOf(name: string): string {
 function assertConsistent(supportedLanguages: Language[], sections: Section[]): void {
   const issues = checkQuestionList(supportedLanguages, sections);
   if (issues.length === 0) return;
-  const details = issues.map((i) => ({
-    field: i.path
-      .map((p) => (typeof p === 'number' ? `[${p}]` : p))
-      .join('.')
-      .replace(/\.\[/g, '['),
-    message: i.message,
-    in: 'body',
-  }));
-  throw new BadRequest(`Invalid body: ${details.map((d) => `${d.field}: ${d.message}`).join('; ')}`, details);
+  // The same 400 as a schema failure: one detail per problem, named by its path.
+  throw fromZodError(
+    new z.ZodError(
+      issues.map((i) => ({ code: 'custom' as const, path: i.path, message: i.message, input: undefined })),
+    ),
+    'body',
+  );
 }
 
 export async function listQuestionLists(

@@ -3,7 +3,6 @@ import type { Clock } from '../../platform/clock';
 import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
-import { Conflict } from '../../platform/http/errors';
 import { isId } from '../../platform/ids';
 import { type ClaimedJob, type JobHandler, PermanentJobError } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
@@ -11,7 +10,7 @@ import type { SmsSender } from '../../platform/sms';
 import { composeMessage } from './messages';
 import { isOpen } from './sessionrequests.lifecycle';
 import { sessionRequestFromRaw, sessionRequestRepository } from './sessionrequests.repository';
-import { applyTransition } from './sessionrequests.transitions';
+import { settleExpiry } from './sessionrequests.transitions';
 import type { NotificationPayload } from './sessionrequests.view';
 
 export interface NotificationDeps {
@@ -92,13 +91,9 @@ export function expiryHandler(deps: { database: Database; clock: Clock }): JobHa
       const row = await sessionRequestRepository(tx, ctx).find(job.subjectId ?? '', { forUpdate: true });
       if (!row) return { cancelled: 'the action no longer exists' };
       if (!row.expiresAt || row.expiresAt > now) return { cancelled: 'the expiry moved' };
-      try {
-        await applyTransition(deps, tx, ctx, row.id, 'expire', { actor: 'system', userId: null });
-        return undefined;
-      } catch (err) {
-        if (err instanceof Conflict) return { cancelled: `the action is ${row.status}` };
-        throw err;
-      }
+      if (!isOpen(row.status)) return { cancelled: `the action is ${row.status}` };
+      await settleExpiry(deps, tx, ctx, row);
+      return undefined;
     });
   };
 }

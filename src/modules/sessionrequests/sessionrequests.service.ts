@@ -10,6 +10,7 @@ import { jobRepository } from '../../platform/jobs/queue';
 import type { JobSignal } from '../../platform/jobs/worker';
 import { iso } from '../../platform/schemas';
 import { customerRepository } from '../customers/customers.repository';
+import { sharedLanguages } from '../questionlists/questionlists.rules';
 import {
   type Actor,
   actorOf,
@@ -128,9 +129,7 @@ function chooseLanguage(
   asked: Language | undefined,
   templates: { supportedLanguages: string[] }[],
 ): Language {
-  const common = (['nl', 'fr', 'en'] as const).filter((l) =>
-    templates.every((t) => t.supportedLanguages.includes(l)),
-  );
+  const common = sharedLanguages(templates);
   if (asked !== undefined) {
     if (!common.includes(asked))
       throw BadRequest.field(

@@ -27,14 +27,24 @@ export async function applyTransition(
   const now = deps.clock.now();
   // (When the transition is then refused, the 409 rolls this expiry back; the expiry job, due at
   // expiresAt, records it.)
-  if (transition !== 'expire' && isOpen(current.status) && current.expiresAt && current.expiresAt <= now) {
-    current = await move(tx, ctx, current, 'expire', { actor: 'system', userId: null }, now, {});
-  }
+  if (transition !== 'expire') current = await settleExpiry(deps, tx, ctx, current);
   const rule = transitions[transition];
   if (!rule.from.includes(current.status)) {
     throw new Conflict(refusalOf(transition, current.status), { currentStatus: current.status });
   }
   return move(tx, ctx, current, transition, actor, now, change);
+}
+
+/** Expires an open action (locked by the caller) whose expiry has passed; returns it as it now is. */
+export async function settleExpiry(
+  deps: { clock: Clock },
+  tx: Tx,
+  ctx: RequestContext,
+  current: SessionRequestRow,
+): Promise<SessionRequestRow> {
+  const now = deps.clock.now();
+  if (!isOpen(current.status) || !current.expiresAt || current.expiresAt > now) return current;
+  return move(tx, ctx, current, 'expire', { actor: 'system', userId: null }, now, {});
 }
 
 async function move(

@@ -79,8 +79,3 @@ export function stepsOf(parts: QuestionnairePart[]): Step[] {
     .flatMap((part) => part.sections.map((section) => ({ part, section })))
     .map((s, index) => ({ ...s, index }));
 }
-
-/** Languages every template of the action supports (the language switcher's choices). */
-export function commonLanguages(parts: QuestionnairePart[]): Language[] {
-  return (['nl', 'fr', 'en'] as const).filter((l) => parts.every((p) => p.supportedLanguages.includes(l)));
-}

@@ -1,6 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { Language } from '../../db/schema';
 import type { Routes } from '../../platform/http/routes';
 import { z } from '../../platform/zod';
 import {
@@ -19,6 +18,7 @@ import {
   type OpenAction,
   type RespondentDeps,
   type RespondentView,
+  respondentLanguage,
   saveStep,
   submitAnswers,
   viewAction,
@@ -82,15 +82,6 @@ function csrfValid(req: Request): boolean {
   return a.length === 43 && a.length === b.length && timingSafeEqual(a, b);
 }
 
-function languageOf(req: Request, view: OpenAction): Language {
-  const asked = req.query.lang;
-  return typeof asked === 'string' && (view.languages as string[]).includes(asked)
-    ? (asked as Language)
-    : view.languages.includes(view.action.language)
-      ? view.action.language
-      : (view.languages[0] ?? view.action.language);
-}
-
 /** Form fields of the questions (`q.<id>`), each as a list of strings. */
 function answersOf(body: Record<string, unknown>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
@@ -109,7 +100,7 @@ export function respondentRoutes(
   const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
   /** Answers unknown and gone actions, and counts wrong codes; null when the page can go on. */
-  const gate = (req: Request, _res: Response, view: RespondentView): Page | null => {
+  const gate = (req: Request, view: RespondentView): Page | null => {
     if (view.outcome === 'unknown') {
       limiter.record(addressOf(req), deps.clock.now().getTime());
       return unknownPage();
@@ -128,6 +119,10 @@ export function respondentRoutes(
       `Too many unknown links from your address. Try again in ${wait} s.`,
     );
   };
+  /** What every form post checks first: the address is not blocked, and the CSRF token matches. */
+  const formGuard = (req: Request, res: Response): Page | null =>
+    limited(req, res) ??
+    (csrfValid(req) ? null : messagePage('en', 403, 'Form expired', respondentTexts.en.expired));
   const contextOf = (
     req: Request,
     res: Response,
@@ -136,7 +131,7 @@ export function respondentRoutes(
     nonce: string,
   ): PageContext => ({
     code,
-    lang: languageOf(req, view),
+    lang: respondentLanguage(req.query.lang, view),
     csrf: csrfToken(req, res, deps.secureCookies),
     nonce,
   });
@@ -160,7 +155,7 @@ export function respondentRoutes(
       const block = limited(req, res);
       if (block) return block;
       const view = await viewAction(deps, p.code, req.method === 'GET');
-      const stop = gate(req, res, view);
+      const stop = gate(req, view);
       if (stop || view.outcome !== 'ok') return stop ?? unknownPage();
       const ctx = contextOf(req, res, view, view.action.code, nonce);
       if (view.action.status === 'completed') return donePage(view, ctx);
@@ -191,9 +186,8 @@ export function respondentRoutes(
       },
     },
     async ({ params: p, req, res, nonce }) => {
-      const block = limited(req, res);
-      if (block) return block;
-      if (!csrfValid(req)) return messagePage('en', 403, 'Form expired', respondentTexts.en.expired);
+      const refused = formGuard(req, res);
+      if (refused) return refused;
       const stepIndex = Number(req.body?.step);
       const nav = req.body?.nav === 'back' ? 'back' : req.body?.nav === 'save' ? 'save' : 'next';
       const result = await saveStep(
@@ -203,7 +197,7 @@ export function respondentRoutes(
         answersOf(req.body),
         nav === 'next',
       );
-      const stop = gate(req, res, result.view);
+      const stop = gate(req, result.view);
       if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
       const view = result.view;
       const ctx = contextOf(req, res, view, view.action.code, nonce);
@@ -239,21 +233,17 @@ export function respondentRoutes(
       },
     },
     async ({ params: p, req, res, nonce }) => {
-      const block = limited(req, res);
-      if (block) return block;
-      if (!csrfValid(req)) return messagePage('en', 403, 'Form expired', respondentTexts.en.expired);
-      const first = await viewAction(deps, p.code, false);
-      const stop = gate(req, res, first);
-      if (stop || first.outcome !== 'ok') return stop ?? unknownPage();
-      const lang = languageOf(req, first);
-      const result = await submitAnswers(deps, p.code, lang);
-      if (result.view.outcome !== 'ok') return gate(req, res, result.view) ?? unknownPage();
+      const refused = formGuard(req, res);
+      if (refused) return refused;
+      const result = await submitAnswers(deps, p.code, req.query.lang);
+      const stop = gate(req, result.view);
+      if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
       const ctx = contextOf(req, res, result.view, result.view.action.code, nonce);
       if (result.incomplete) {
         const step = result.view.steps[result.incomplete.stepIndex]!;
         return stepPage(result.view, ctx, step, { issues: result.incomplete.issues });
       }
-      return { redirect: `/action/${result.view.action.code}?lang=${lang}` };
+      return { redirect: `/action/${result.view.action.code}?lang=${ctx.lang}` };
     },
   );
 }

@@ -11,12 +11,13 @@ import type { FileStorage } from '../../platform/storage';
 import { organisationRepository } from '../admin/admin.repository';
 import { customerRepository } from '../customers/customers.repository';
 import { fileRepository } from '../files/files.repository';
+import { sharedLanguages } from '../questionlists/questionlists.rules';
 import { isOpen } from '../sessionrequests/sessionrequests.lifecycle';
 import {
   type SessionRequestRow,
   sessionRequestRepository,
 } from '../sessionrequests/sessionrequests.repository';
-import { applyTransition } from '../sessionrequests/sessionrequests.transitions';
+import { applyTransition, settleExpiry } from '../sessionrequests/sessionrequests.transitions';
 import {
   type AnswerIssue,
   type Answers,
@@ -26,13 +27,7 @@ import {
   questionsOf,
   readable,
 } from './answers';
-import {
-  commonLanguages,
-  loadQuestionnaire,
-  type QuestionnairePart,
-  type Step,
-  stepsOf,
-} from './questionnaire';
+import { loadQuestionnaire, type QuestionnairePart, type Step, stepsOf } from './questionnaire';
 import { renderReport } from './report';
 import { sessionRepository } from './sessions.repository';
 
@@ -78,9 +73,7 @@ async function withAction<T>(
   return inTenant(deps.database, ctx, async (tx) => {
     let action = await sessionRequestRepository(tx, ctx).find(hit.session_request_id, { forUpdate: true });
     if (!action) return { view: { outcome: 'unknown' } };
-    if (isOpen(action.status) && action.expiresAt && action.expiresAt <= now) {
-      action = await applyTransition(deps, tx, ctx, action.id, 'expire', { actor: 'system', userId: null });
-    }
+    action = await settleExpiry(deps, tx, ctx, action);
     if (action.status === 'deactivated' || action.status === 'expired')
       return { view: { outcome: 'gone', language: action.language } };
     if (open && (action.status === 'created' || action.status === 'sent')) {
@@ -93,7 +86,8 @@ async function withAction<T>(
       organisation: (await organisationRepository(tx, ctx).find())?.name ?? '',
       parts,
       steps: stepsOf(parts),
-      languages: commonLanguages(parts),
+      // The language switcher offers what every template of the action supports.
+      languages: sharedLanguages(parts),
     };
     return { view, result: await fn(tx, ctx, view) };
   });
@@ -155,11 +149,21 @@ export async function saveStep(
   return { view, issues, sent, saved };
 }
 
+/** The page's language: the one asked for if every template has it, else the action's, else the first shared. */
+export function respondentLanguage(asked: unknown, view: OpenAction): Language {
+  if (typeof asked === 'string' && (view.languages as string[]).includes(asked)) return asked as Language;
+  return view.languages.includes(view.action.language)
+    ? view.action.language
+    : (view.languages[0] ?? view.action.language);
+}
+
 export interface SubmitResult {
   view: RespondentView;
   /** The first step with a problem, and its problems, when the questionnaire is not complete. */
   incomplete?: { stepIndex: number; issues: AnswerIssue[] };
   sessionId?: string;
+  /** The language the answers were recorded in. */
+  language?: Language;
 }
 
 /**
@@ -170,14 +174,17 @@ export interface SubmitResult {
 export async function submitAnswers(
   deps: RespondentDeps,
   rawCode: string,
-  language: Language,
+  askedLanguage: unknown,
 ): Promise<SubmitResult> {
   let incomplete: SubmitResult['incomplete'];
+  let language: Language | undefined;
   let sessionId: string | undefined;
   let storedKey: string | undefined;
   try {
     const { view } = await withAction(deps, rawCode, true, async (tx, ctx, found) => {
       if (!isOpen(found.action.status)) return;
+      const lang = respondentLanguage(askedLanguage, found);
+      language = lang;
       const answers: Record<string, Answers> = {};
       for (const part of found.parts) {
         const checked = checkAnswers(part.sections, (found.action.draft[part.listId] ?? {}) as Answers, {
@@ -210,10 +217,10 @@ export async function submitAnswers(
             .filter((q) => isVisible(q, given, byId))
             .map((q) => ({ q, value: given[q.id] }));
           reportSections.push({
-            title: section.title[language] ?? section.id,
+            title: section.title[lang] ?? section.id,
             items: items.map(({ q, value }) => ({
-              question: q.title[language] ?? q.id,
-              answer: value === undefined ? '' : readable(q, value, language),
+              question: q.title[lang] ?? q.id,
+              answer: value === undefined ? '' : readable(q, value, lang),
             })),
           });
           return items
@@ -221,8 +228,8 @@ export async function submitAnswers(
             .map(({ q, value }) => ({
               questionListId: part.listId,
               questionId: q.id,
-              questionTitle: q.title[language] ?? q.id,
-              response: readable(q, value!, language),
+              questionTitle: q.title[lang] ?? q.id,
+              response: readable(q, value!, lang),
               value,
             }));
         });
@@ -239,7 +246,7 @@ export async function submitAnswers(
           contact: contactName,
           templates: found.parts.map((p) => p.name),
           submittedAt: now,
-          language,
+          language: lang,
           timeZone: deps.timeZone,
           sections: reportSections,
         });
@@ -271,7 +278,7 @@ export async function submitAnswers(
         {
           sessionRequestId: found.action.id,
           customerId: found.action.customerId,
-          language,
+          language: lang,
           answers,
           responses,
           documents,
@@ -282,7 +289,7 @@ export async function submitAnswers(
       await applyTransition(deps, tx, ctx, found.action.id, 'complete', CONTACT);
       sessionId = session.id;
     });
-    return { view, incomplete, sessionId };
+    return { view, incomplete, sessionId, language };
   } catch (err) {
     // The transaction rolled back: the report it stored must not stay behind.
     if (storedKey) await deps.storage.remove(storedKey).catch(() => undefined);
