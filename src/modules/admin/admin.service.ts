@@ -4,7 +4,7 @@ import { generateApiKey } from '../../platform/crypto/api-keys';
 import type { Database, Tx } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest, Conflict, NotFound } from '../../platform/http/errors';
+import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
 import type { Group } from '../../platform/permissions';
 import { iso } from '../../platform/schemas';

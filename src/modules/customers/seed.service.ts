@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock';
 import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { NotFound } from '../../platform/http/errors';
+import { NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { organisationRepository } from '../admin/admin.repository';
 import { portfolioRepository } from '../portfolios/portfolios.repository';

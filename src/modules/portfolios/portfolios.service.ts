@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { Conflict } from '../../platform/http/errors';
+import { Conflict } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
 import { type PortfolioRow, portfolioRepository } from './portfolios.repository';

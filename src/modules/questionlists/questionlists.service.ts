@@ -3,7 +3,7 @@ import type { RequestContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest, Conflict, NotFound } from '../../platform/http/errors';
+import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { fromZodError } from '../../platform/http/validation';
 import { newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';

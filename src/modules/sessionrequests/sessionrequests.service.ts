@@ -4,7 +4,7 @@ import type { RequestContext } from '../../platform/context';
 import { newActionCode } from '../../platform/crypto/codes';
 import type { Database, Tx } from '../../platform/db/database';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
-import { BadRequest, NotFound } from '../../platform/http/errors';
+import { BadRequest, NotFound } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/queue';
 import type { JobSignal } from '../../platform/jobs/worker';

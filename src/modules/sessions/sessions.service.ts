@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest, NotFound } from '../../platform/http/errors';
+import { BadRequest, NotFound } from '../../platform/errors';
 import { isId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
 import { type SessionRow, sessionRepository } from './sessions.repository';

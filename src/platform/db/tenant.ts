@@ -1,6 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import type { RequestContext } from '../context';
-import { Unauthenticated } from '../http/errors';
+import { Unauthenticated } from '../errors';
 import { type Database, enter, queryRows, type Row, type TenantEntry, type Tx } from './database';
 
 const entryOf = (ctx: RequestContext): TenantEntry => ({

@@ -5,8 +5,8 @@ import type { Clock } from '../clock';
 import type { RequestContext } from '../context';
 import { apiKeyMatches, isWellFormedApiKey, lookupPrefixOf } from '../crypto/api-keys';
 import { type Database, type Queryable, queryRows, type Tx } from '../db/database';
+import { Forbidden, Unauthenticated } from '../errors';
 import { type Permission, permissionsOf } from '../permissions';
-import { Forbidden, Unauthenticated } from './errors';
 
 /** Who presented the credentials, as the database knows them now. */
 export interface Principal {

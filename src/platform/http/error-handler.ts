@@ -2,7 +2,7 @@ import './request';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { pgErrorCode } from '../db/errors';
-import { AppError, BadRequest, NotFound, PayloadTooLarge, TooManyRequests } from './errors';
+import { AppError, BadRequest, NotFound, PayloadTooLarge, TooManyRequests } from '../errors';
 import { fromZodError } from './validation';
 
 interface HttpishError {

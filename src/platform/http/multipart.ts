@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { BadRequest, PayloadTooLarge } from './errors';
+import { BadRequest, PayloadTooLarge } from '../errors';
 
 export interface IncomingFile {
   /** The client's name for the file, reduced to a plain file name. */

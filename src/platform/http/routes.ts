@@ -5,10 +5,10 @@ import express from 'express';
 import { z } from '../zod';
 import './request';
 import type { RequestContext } from '../context';
+import { AppError } from '../errors';
 import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../openapi';
 import type { Permission } from '../permissions';
 import type { AuthGate } from './auth';
-import { AppError } from './errors';
 import { assertStorable } from './unstorable';
 import { fromZodError, type Location } from './validation';
 

@@ -1,4 +1,4 @@
-import { BadRequest } from './errors';
+import { BadRequest } from '../errors';
 
 function badString(s: string): string | null {
   if (s.includes('\u0000')) return 'contains a NUL character (\\u0000), which cannot be stored';
