@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ServerLimits } from './platform/db/database';
 import { z } from './platform/zod';
 
 /** Raised when the environment holds a value the service cannot run with; names the variable. */
@@ -27,6 +28,11 @@ const envSchema = z.object({
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
   DATABASE_POOL_SIZE: intFrom(1, 500).default(10),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: intFrom(1, 600).default(5),
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: intFrom(1, 3600).default(30),
+  DATABASE_MAX_WAITING: intFrom(1, 100_000).default(200),
+  REQUEST_HEADERS_TIMEOUT_SECONDS: intFrom(1, 600).default(10),
+  REQUEST_TIMEOUT_SECONDS: intFrom(1, 3600).default(60),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(logLevels).default('info'),
   BODY_LIMIT: z
@@ -79,7 +85,14 @@ export interface Config {
   readonly baseUrl: string;
   readonly database:
     | { readonly kind: 'embedded'; readonly dataDir: string }
-    | { readonly kind: 'server'; readonly url: string; readonly poolSize: number };
+    | {
+        readonly kind: 'server';
+        readonly url: string;
+        readonly poolSize: number;
+        readonly limits: ServerLimits;
+      };
+  /** How long a client may take to send its request headers, and the whole request with its body. */
+  readonly requestTimeouts: { readonly headersMs: number; readonly requestMs: number };
   readonly dataDir: string;
   readonly logLevel: (typeof logLevels)[number];
   readonly bodyLimit: string;
@@ -133,9 +146,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl,
     database: Object.freeze(
       e.DATABASE_URL
-        ? { kind: 'server' as const, url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
+        ? {
+            kind: 'server' as const,
+            url: e.DATABASE_URL,
+            poolSize: e.DATABASE_POOL_SIZE,
+            limits: Object.freeze({
+              connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
+              statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
+              maxWaiting: e.DATABASE_MAX_WAITING,
+            }),
+          }
         : { kind: 'embedded' as const, dataDir: path.join(dataDir, 'pgdata') },
     ),
+    requestTimeouts: Object.freeze({
+      headersMs: e.REQUEST_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+    }),
     dataDir,
     logLevel: e.LOG_LEVEL,
     bodyLimit: e.BODY_LIMIT.toLowerCase(),

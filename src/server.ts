@@ -5,6 +5,7 @@ import { systemClock } from './platform/clock';
 import type { Database } from './platform/db/database';
 import { DataDirInUseError } from './platform/db/lock';
 import { openConfiguredDatabase } from './platform/db/open';
+import { createHttpServer } from './platform/http/listen';
 import { createLogger, type Logger, stdoutDestination } from './platform/logger';
 import { createJobWorker } from './worker';
 
@@ -38,13 +39,13 @@ async function main(): Promise<void> {
   const { worker, mailer } = createJobWorker({ config, database, clock: systemClock, logger });
   if (config.jobs.worker) worker.start();
   const app = createApp({ config, database, clock: systemClock, logger, jobs: worker });
-  const server: Server = app.listen(config.port, config.host ?? '::', () => {
+  const server: Server = createHttpServer(app, config.requestTimeouts);
+  server.listen(config.port, config.host ?? '::', () => {
     logger.info(
       { port: config.port, baseUrl: config.baseUrl, database: database.driver },
       `ActionDesk listening on ${config.baseUrl}`,
     );
   });
-  server.keepAliveTimeout = 65_000;
 
   let stopping = false;
   const stop = (signal: string) => {

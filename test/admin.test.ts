@@ -87,7 +87,10 @@ describe('admin: users', () => {
     expect((await as(org.adminKey).post(`/users/${u.userId}/deactivate`)).body.status).toBe('deactivated');
     const again = await as(org.adminKey).post(`/users/${u.userId}/deactivate`);
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ status: 409, details: { status: 'deactivated' } });
+    expect(again.body).toMatchObject({
+      status: 409,
+      details: [{ field: 'status', in: 'state', value: 'deactivated' }],
+    });
     expect((await as(org.adminKey).post(`/users/${u.userId}/reactivate`)).body.status).toBe('active');
     expect((await as(org.adminKey).post(`/users/${u.userId}/reactivate`)).status).toBe(409);
   });

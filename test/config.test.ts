@@ -28,6 +28,7 @@ describe('configuration', () => {
       kind: 'server',
       url: 'postgres://u:p@localhost/db',
       poolSize: 7,
+      limits: { connectTimeoutMs: 5000, statementTimeoutMs: 30000, maxWaiting: 200 },
     });
   });
 

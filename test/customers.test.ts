@@ -88,7 +88,7 @@ describe('POST /api/v1/customers', () => {
     const res = await post(org.adminKey, { portfolioId: other.portfolioId, data: { Voornaam: 'X' } });
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([
-      { field: 'portfolioId', message: 'is not a portfolio of this organisation' },
+      { field: 'portfolioId', in: 'body', message: 'is not a portfolio of this organisation' },
     ]);
   });
 
@@ -99,7 +99,7 @@ describe('POST /api/v1/customers', () => {
     expect(second.body).toMatchObject({
       success: false,
       status: 409,
-      details: { customerId: first.body._id },
+      details: [{ field: 'thirdpartyId', in: 'body', value: first.body._id }],
     });
     // Another organisation may use the same reference.
     expect((await post(other.adminKey, { thirdpartyId: 'dup-1', data: { Voornaam: 'C' } })).status).toBe(201);

@@ -102,10 +102,14 @@ describe('POST /api/v1/files', () => {
     expect({ rows: await fileRows(org), names: storedNames(org).length }).toEqual(before);
   });
 
-  it('when there is no multipart body or no file field, then 400 names the field', async () => {
+  it('when the body is not multipart, then 415; when it has no file field, then 400 names the field', async () => {
     const json = await h.api().post('/api/v1/files').set('x-api-key', org.adminKey).send({ file: 'x' });
-    expect(json.status).toBe(400);
-    expect(json.body.details).toEqual([expect.objectContaining({ field: 'file' })]);
+    expect(json.status).toBe(415);
+    expect(json.body).toMatchObject({
+      success: false,
+      status: 415,
+      error: expect.stringMatching(/multipart\/form-data/),
+    });
     const noFile = await h.api().post('/api/v1/files').set('x-api-key', org.adminKey).field('title', 'x');
     expect(noFile.status).toBe(400);
     expect(noFile.body.details).toEqual([expect.objectContaining({ field: 'file' })]);

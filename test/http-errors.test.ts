@@ -22,7 +22,7 @@ describe('error pipeline', () => {
       success: false,
       error: 'Malformed JSON in request body',
       status: 400,
-      details: [{ field: '(body)', message: 'is not valid JSON' }],
+      details: [{ field: '(body)', in: 'body', message: 'is not valid JSON' }],
       requestId: expect.any(String),
     });
   });
@@ -90,15 +90,30 @@ describe('error pipeline', () => {
     });
   });
 
-  it('when the body is not JSON, then 400 says a JSON body is required', async () => {
+  it('when the body is not JSON, then 415 says what to send, and nothing is stored', async () => {
+    const before = await total();
     const res = await h
       .api()
       .post('/api/v1/customers')
       .set('x-api-key', org.adminKey)
       .set('content-type', 'text/plain')
-      .send('hi');
+      .send('{"data":{"Voornaam":"A"}}');
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({
+      success: false,
+      status: 415,
+      error: 'Unsupported Content-Type "text/plain": send the body as application/json',
+      requestId: expect.any(String),
+    });
+    expect(await total()).toBe(before);
+  });
+
+  it('when no body is sent where one is required, then 400 says a JSON body is required', async () => {
+    const res = await h.api().post('/api/v1/customers').set('x-api-key', org.adminKey);
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/a JSON body is required/);
+    expect(res.body.details).toEqual([
+      { field: '(body)', in: 'body', message: 'a JSON body is required (Content-Type: application/json)' },
+    ]);
   });
 
   it('when the route is unknown, then 404 in the spec shape', async () => {

@@ -43,7 +43,7 @@ describe('GET /api/v1/openapi.json', () => {
     );
     expect(
       Object.keys(doc.paths['/api/v1/sessionrequests/{actionId}/reopen']?.post?.responses ?? {}).sort(),
-    ).toEqual(['200', '400', '401', '403', '404', '409', '413', '500']);
+    ).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '500', '503']);
     expect(Object.keys(doc.paths['/action/{code}']?.get?.responses ?? {}).sort()).toEqual([
       '200',
       '404',
@@ -51,7 +51,15 @@ describe('GET /api/v1/openapi.json', () => {
       '429',
     ]);
     const getOne = doc.paths['/api/v1/customers/{customerId}']?.get;
-    expect(Object.keys(getOne?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404', '500']);
+    expect(Object.keys(getOne?.responses ?? {}).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '500',
+      '503',
+    ]);
     expect(getOne?.security).toEqual([{ ApiKey: [] }]);
     expect(doc.paths['/health']?.get?.security).toEqual([]);
     expect(Object.keys(doc.paths['/api/v1/customers']?.post?.responses ?? {})).toEqual(

@@ -142,7 +142,7 @@ describe('POST /api/v1/questionlists', () => {
         b.sections[0]!.questions[0]!.type = 'essay';
       },
       'sections[0].questions[0].type',
-      /Invalid option/,
+      /must be one of "short_text"/,
     ],
   ])(
     'when the template has %s, then 400 names the field and nothing is stored',
@@ -168,7 +168,7 @@ describe('POST /api/v1/questionlists', () => {
     expect(second.status).toBe(409);
     expect(second.body).toMatchObject({
       status: 409,
-      details: { field: 'slug', questionListId: first.body._id },
+      details: [{ field: 'slug', in: 'body', value: first.body._id }],
     });
     expect((await post(templateBody({ slug: 'taken-slug' }), other.adminKey)).status).toBe(201);
   });

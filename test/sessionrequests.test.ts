@@ -147,8 +147,8 @@ describe('POST /api/v1/sessionrequests', () => {
     });
 
     const cases: [string, () => Record<string, unknown>, string, RegExp][] = [
-      ['no type', () => ({ customerId: contact, questionListIds: [template] }), 'type', /Invalid option/],
-      ['an unknown type', () => ({ type: 'survey', customerId: contact }), 'type', /Invalid option/],
+      ['no type', () => ({ customerId: contact, questionListIds: [template] }), 'type', /must be one of/],
+      ['an unknown type', () => ({ type: 'survey', customerId: contact }), 'type', /must be one of/],
       [
         'a qlist without templates',
         () => ({ type: 'qlist', customerId: contact }),
@@ -309,7 +309,7 @@ describe('POST /api/v1/sessionrequests', () => {
           notificationEmail: { send: 'yes' },
         }),
         'notificationEmail.send',
-        /boolean/,
+        /must be true or false, not a string/,
       ],
     ];
     it.each(cases)('%s', async (_, body, field, message) => {
@@ -408,7 +408,7 @@ describe('lifecycle', () => {
       expect(again.body).toMatchObject({
         success: false,
         status: 409,
-        details: { currentStatus: 'deactivated' },
+        details: [{ field: 'status', in: 'state', message: 'is deactivated', value: 'deactivated' }],
       });
     }
     await expect(complete(body._id)).rejects.toMatchObject({ status: 409 });
@@ -449,7 +449,10 @@ describe('lifecycle', () => {
       const deactivateAllowed = state !== 'completed';
       const r = await reopen(await make());
       expect({ state, reopen: r.status }).toEqual({ state, reopen: reopenAllowed ? 200 : 409 });
-      if (!reopenAllowed) expect(r.body.details).toEqual({ currentStatus: state });
+      if (!reopenAllowed)
+        expect(r.body.details).toEqual([
+          { field: 'status', in: 'state', message: `is ${state}`, value: state },
+        ]);
       const d = await deactivate(await make());
       expect({ state, deactivate: d.status }).toEqual({ state, deactivate: deactivateAllowed ? 200 : 409 });
       if (!deactivateAllowed) expect(d.body.error).toMatch(/Cannot deactivate an action that is completed/);
@@ -479,7 +482,9 @@ describe('lifecycle', () => {
       ['reminder1', 'cancelled'],
     ]);
     expect((await visit(body.code)).status).toBe(410);
-    expect((await deactivate(body._id)).body.details).toEqual({ currentStatus: 'expired' });
+    expect((await deactivate(body._id)).body.details).toEqual([
+      { field: 'status', in: 'state', message: 'is expired', value: 'expired' },
+    ]);
     h.clock.set('2026-03-02T09:00:00.000Z');
   });
 
@@ -511,7 +516,9 @@ describe('lifecycle', () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array(9).fill(409)]);
     for (const r of results.filter((x) => x.status === 409))
-      expect(r.body.details).toEqual({ currentStatus: 'reopened' });
+      expect(r.body.details).toEqual([
+        { field: 'status', in: 'state', message: 'is reopened', value: 'reopened' },
+      ]);
     const history = (await get(body._id)).body.history.filter((e: { to: string }) => e.to === 'reopened');
     expect(history).toHaveLength(1);
   });

@@ -1,6 +1,16 @@
+/** Where a problem was found: a part of the request, or the current state of what it targets (409). */
+export type ProblemLocation = 'path' | 'query' | 'body' | 'header' | 'state';
+
+/**
+ * The one shape of `details` in every error body: one entry per problem. A 409 names the state it found
+ * (`in: 'state'`, `field: 'status'`, `value: 'completed'`); a name already taken names the holder's id.
+ */
 export interface FieldError {
   field: string;
+  in: ProblemLocation;
   message: string;
+  /** The value found, when it helps: the current status, the id of the record holding a name. */
+  value?: string;
 }
 
 /** Base of every error a service may throw; the error middleware turns it into the spec's bodies. */
@@ -8,7 +18,7 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly details?: FieldError[] | Record<string, unknown>,
+    readonly details?: FieldError[],
     options?: { cause?: unknown },
   ) {
     super(message, options);
@@ -26,8 +36,8 @@ export class BadRequest extends AppError {
     super(400, message, details);
   }
 
-  static field(field: string, message: string): BadRequest {
-    return new BadRequest(`${field}: ${message}`, [{ field, message }]);
+  static field(field: string, message: string, location: ProblemLocation = 'body'): BadRequest {
+    return new BadRequest(`${field}: ${message}`, [{ field, in: location, message }]);
   }
 }
 
@@ -58,8 +68,25 @@ export class NotFound extends AppError {
 }
 
 export class Conflict extends AppError {
-  constructor(message: string, details?: Record<string, unknown>) {
+  constructor(message: string, details?: FieldError[]) {
     super(409, message, details);
+  }
+
+  /** The target is in a state that does not allow the operation; `details` says which state. */
+  static state(message: string, field: string, value: string): Conflict {
+    return new Conflict(message, [{ field, in: 'state', message: `is ${value}`, value }]);
+  }
+}
+
+export class UnsupportedMediaType extends AppError {
+  constructor(message: string) {
+    super(415, message);
+  }
+}
+
+export class ServiceUnavailable extends AppError {
+  constructor(message = 'The database is not available; try again shortly', options?: { cause?: unknown }) {
+    super(503, message, undefined, options);
   }
 }
 

@@ -11,13 +11,24 @@ export const ErrorBody = z
     details: z
       .array(
         z.object({
-          field: z.string(),
-          message: z.string(),
-          in: z.enum(['path', 'query', 'body']).optional(),
+          field: z.string().meta({ description: 'The field, parameter or state property concerned' }),
+          in: z.enum(['path', 'query', 'body', 'header', 'state']).meta({
+            description:
+              'Where it was found: a part of the request, or `state` for the current state of the target (409)',
+          }),
+          message: z.string().meta({ description: 'What is wrong, in plain words' }),
+          value: z
+            .string()
+            .optional()
+            .meta({ description: 'The value found: a current status, the id of the record holding a name' }),
         }),
       )
+      .max(21)
       .optional()
-      .meta({ description: 'For 400: one entry per failing field' }),
+      .meta({
+        description:
+          'One entry per problem (at most 20, then one entry saying how many more); the same shape for every status',
+      }),
     requestId: z.string().optional(),
   })
   .meta({ id: 'Error' });

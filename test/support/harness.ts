@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { ManualClock } from '../../src/platform/clock';
 import { type Database, openDatabase } from '../../src/platform/db/database';
+import { createHttpServer } from '../../src/platform/http/listen';
 import type { JobWorker } from '../../src/platform/jobs/worker';
 import { createLogger } from '../../src/platform/logger';
 import { createJobWorker } from '../../src/worker';
@@ -68,7 +69,7 @@ export async function startHarness(
   const { worker, mailer } = createJobWorker({ config, database, clock, logger });
   if (opts.startWorker) worker.start();
   const app = createApp({ config, database, clock, logger, jobs: worker, checkResponses: true });
-  const server = http.createServer(app);
+  const server = createHttpServer(app, config.requestTimeouts);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

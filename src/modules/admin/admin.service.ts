@@ -67,7 +67,10 @@ export async function getUser(deps: AdminDeps, ctx: RequestContext, id: string) 
 }
 
 export async function createUser(deps: AdminDeps, ctx: RequestContext, input: CreateUser) {
-  const taken = () => new Conflict(`A user with e-mail ${input.email} already exists`, { field: 'email' });
+  const taken = () =>
+    new Conflict(`A user with e-mail ${input.email} already exists`, [
+      { field: 'email', in: 'body', message: 'is already used by another user' },
+    ]);
   try {
     return await inTenant(deps.database, ctx, async (tx) => {
       const users = userRepository(tx, ctx);
@@ -111,7 +114,7 @@ export async function setUserStatus(
   return inTenant(deps.database, ctx, async (tx) => {
     const user = await requireUser(tx, ctx, id, true);
     if (user.status === status) {
-      throw new Conflict(`User is already ${status}`, { status: user.status });
+      throw Conflict.state(`User is already ${status}`, 'status', user.status);
     }
     if (status === 'deactivated') await keepAnAdministrator(tx, ctx, user, 'deactivate');
     const row = await userRepository(tx, ctx).update(id, { status, updatedAt: deps.clock.now() });
@@ -171,7 +174,7 @@ export async function revokeApiKey(deps: AdminDeps, ctx: RequestContext, userId:
     const keys = apiKeyRepository(tx, ctx);
     const key = await keys.find(userId, keyId, { forUpdate: true });
     if (!key) throw new NotFound('API key not found');
-    if (key.revokedAt) throw new Conflict('API key is already revoked', { revokedAt: iso(key.revokedAt) });
+    if (key.revokedAt) throw Conflict.state('API key is already revoked', 'revokedAt', iso(key.revokedAt));
     return toApiKey((await keys.revoke(key.id, deps.clock.now()))!);
   });
 }

@@ -32,7 +32,7 @@ export const CustomerData = z
     if (keys.length > MAX_KEYS)
       ctx.addIssue({ code: 'custom', message: `at most ${MAX_KEYS} keys are allowed` });
     for (const key of keys) {
-      const schema = (known as Record<string, z.ZodType>)[key] ?? value;
+      const schema = Object.hasOwn(known, key) ? known[key as keyof typeof known] : value;
       const checked = schema.safeParse(data[key]);
       if (!checked.success) {
         for (const issue of checked.error.issues)

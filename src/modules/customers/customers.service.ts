@@ -53,10 +53,14 @@ function customerFromRow(row: Row): Customer {
 const notFound = () => new NotFound('Customer not found');
 
 function duplicateThirdpartyId(thirdpartyId: string, existingId?: string) {
-  return new Conflict(`A customer with thirdpartyId '${thirdpartyId}' already exists`, {
-    field: 'thirdpartyId',
-    ...(existingId ? { customerId: existingId } : {}),
-  });
+  return new Conflict(`A customer with thirdpartyId '${thirdpartyId}' already exists`, [
+    {
+      field: 'thirdpartyId',
+      in: 'body',
+      message: existingId ? `is already used by customer ${existingId}` : 'is already used',
+      ...(existingId ? { value: existingId } : {}),
+    },
+  ]);
 }
 
 /**
@@ -65,7 +69,7 @@ function duplicateThirdpartyId(thirdpartyId: string, existingId?: string) {
  */
 export async function listCustomers(deps: CustomerDeps, ctx: RequestContext, query: ListCustomersQuery) {
   if (query.portfolioId !== undefined && !isId(query.portfolioId)) {
-    throw BadRequest.field('portfolioId', 'is not a valid portfolio id');
+    throw BadRequest.field('portfolioId', 'is not a valid portfolio id', 'query');
   }
   const filter = { portfolioId: query.portfolioId, thirdpartyId: query.thirdpartyId, search: query.search };
   const filtered = filter.thirdpartyId !== undefined || searchTerms(filter.search).length > 0;

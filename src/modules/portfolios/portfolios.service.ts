@@ -34,7 +34,9 @@ export async function createPortfolio(deps: PortfolioDeps, ctx: RequestContext, 
   return inTenant(deps.database, ctx, async (tx) => {
     const repo = portfolioRepository(tx, ctx);
     if (await repo.nameTaken(input.name)) {
-      throw new Conflict(`A portfolio named '${input.name}' already exists`, { field: 'name' });
+      throw new Conflict(`A portfolio named '${input.name}' already exists`, [
+        { field: 'name', in: 'body', message: 'is already used by another portfolio' },
+      ]);
     }
     const now = deps.clock.now();
     const row = await repo.insert({

@@ -48,10 +48,14 @@ export function toQuestionList(row: QuestionListRow): QuestionList {
 
 const notFound = () => new NotFound('Question list not found');
 const duplicateSlug = (slug: string, existingId?: string) =>
-  new Conflict(`A question list with slug '${slug}' already exists`, {
-    field: 'slug',
-    ...(existingId ? { questionListId: existingId } : {}),
-  });
+  new Conflict(`A question list with slug '${slug}' already exists`, [
+    {
+      field: 'slug',
+      in: 'body',
+      message: existingId ? `is already used by question list ${existingId}` : 'is already used',
+      ...(existingId ? { value: existingId } : {}),
+    },
+  ]);
 
 /** A slug from a name: "Intake Été 2026" → "intake-ete-2026". */
 export function slugOf(name: string): string {

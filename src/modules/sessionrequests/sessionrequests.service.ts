@@ -210,7 +210,7 @@ export async function listSessionRequests(
   query: ListSessionRequestsQuery,
 ) {
   if (query.customerId !== undefined && !isId(query.customerId))
-    throw BadRequest.field('customerId', 'is not a valid contact id');
+    throw BadRequest.field('customerId', 'is not a valid contact id', 'query');
   const filter = {
     status: query.status,
     customerId: query.customerId,

@@ -30,7 +30,7 @@ export async function applyTransition(
   if (transition !== 'expire') current = await settleExpiry(deps, tx, ctx, current);
   const rule = transitions[transition];
   if (!rule.from.includes(current.status)) {
-    throw new Conflict(refusalOf(transition, current.status), { currentStatus: current.status });
+    throw Conflict.state(refusalOf(transition, current.status), 'status', current.status);
   }
   return move(tx, ctx, current, transition, actor, now, change);
 }

@@ -51,7 +51,7 @@ export async function getSession(deps: SessionDeps, ctx: RequestContext, id: str
 export async function listSessions(deps: SessionDeps, ctx: RequestContext, query: ListSessionsQuery) {
   for (const key of ['sessionRequestId', 'customerId'] as const) {
     const value = query[key];
-    if (value !== undefined && !isId(value)) throw BadRequest.field(key, 'is not a valid id');
+    if (value !== undefined && !isId(value)) throw BadRequest.field(key, 'is not a valid id', 'query');
   }
   const { rows, total } = await inTenant(deps.database, ctx, (tx) =>
     sessionRepository(tx, ctx).list(

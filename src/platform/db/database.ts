@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { projectRoot } from '../paths';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from './errors';
 import { lockDataDir } from './lock';
 
 /** What repositories run their queries on: the database, or an open transaction. */
@@ -55,7 +56,24 @@ export type Row = Record<string, unknown>;
 export type DatabaseTarget =
   | { kind: 'embedded'; dataDir: string; purpose: string }
   | { kind: 'memory' }
-  | { kind: 'server'; url: string; poolSize: number };
+  | { kind: 'server'; url: string; poolSize: number; limits?: Partial<ServerLimits> };
+
+/**
+ * Bounds on waiting for the server database, so that a hung or lost server makes requests fail fast
+ * (503) instead of piling up: time to get a connection (connecting, or waiting for a free one), time for
+ * one statement (ended by the server, and given up by the client a little later if the server hangs),
+ * and how many callers may wait for a connection at once.
+ */
+export interface ServerLimits {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  maxWaiting: number;
+}
+export const defaultServerLimits: ServerLimits = {
+  connectTimeoutMs: 5_000,
+  statementTimeoutMs: 30_000,
+  maxWaiting: 200,
+};
 
 const migrationsFolder = path.join(projectRoot, 'src/db/migrations');
 
@@ -135,7 +153,10 @@ const batchTypes = {
 
 /** Opens the database, applies pending migrations as the owner, then works as the non-owner app role. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  if (target.kind === 'server') return openServer(target.url, target.poolSize);
+  if (target.kind === 'server') {
+    await migrateServer(target.url, target.limits?.connectTimeoutMs);
+    return connectServer(target.url, target.poolSize, target.limits);
+  }
   return openEmbedded(target);
 }
 
@@ -194,15 +215,46 @@ async function openEmbedded(
   }
 }
 
-async function openServer(url: string, poolSize: number): Promise<Database> {
-  await migrateServer(url);
+type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, done?: () => void) => void;
+
+/** Makes the pool refuse new callers at once when too many already wait for a connection. */
+function boundQueue(pool: pg.Pool, maxWaiting: number): void {
+  const connect = pool.connect.bind(pool) as (
+    callback?: ConnectCallback,
+  ) => Promise<pg.PoolClient> | undefined;
+  (pool as unknown as { connect: typeof connect }).connect = (callback) => {
+    if (pool.waitingCount >= maxWaiting) {
+      const err = new DatabaseUnavailableError(
+        `${pool.waitingCount} requests already wait for a database connection`,
+      );
+      if (callback) {
+        callback(err);
+        return undefined;
+      }
+      return Promise.reject(err);
+    }
+    return connect(callback);
+  };
+}
+
+/** Works on the server database at `url` (already migrated) through a bounded pool. */
+export async function connectServer(
+  url: string,
+  poolSize: number,
+  limits: Partial<ServerLimits> = {},
+): Promise<Database> {
+  const bounds = { ...defaultServerLimits, ...limits };
   // Every connection works as the app role from its first statement on (a startup option, not a query).
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
     idleTimeoutMillis: 30_000,
-    options: `-c role=${APP_ROLE} -c TimeZone=UTC`,
+    connectionTimeoutMillis: bounds.connectTimeoutMs,
+    // The server ends a long statement; the client gives up a little later if the server hangs.
+    query_timeout: bounds.statementTimeoutMs + Math.min(2_000, bounds.statementTimeoutMs),
+    options: `-c role=${APP_ROLE} -c TimeZone=UTC -c statement_timeout=${bounds.statementTimeoutMs} -c idle_in_transaction_session_timeout=${bounds.statementTimeoutMs * 2}`,
   });
+  boundQueue(pool, bounds.maxWaiting);
   pool.on('error', () => undefined); // an idle client lost its connection; the pool replaces it
   return {
     engine: 'postgresql',
@@ -243,22 +295,38 @@ async function openServer(url: string, poolSize: number): Promise<Database> {
  */
 async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A checked-out client whose connection is lost emits 'error'; unheard, that would end the process.
+  // The query in flight fails on its own; the client is dropped on release.
   let unusable: Error | undefined;
+  const onError = (err: Error) => {
+    unusable = err;
+  };
+  client.on('error', onError);
   try {
     return await fn(client);
   } catch (err) {
-    await client.query('ROLLBACK').catch((e: Error) => {
-      unusable = e;
-    });
+    // A lost or hung connection is not asked to roll back (that would wait once more): it is dropped,
+    // and the server rolls back the transaction of a connection that goes away.
+    if (isDatabaseUnavailable(err)) unusable ??= err as Error;
+    if (!unusable) {
+      await client.query('ROLLBACK').catch((e: Error) => {
+        unusable = e;
+      });
+    }
     throw err;
   } finally {
+    client.removeListener('error', onError);
     client.release(unusable);
   }
 }
 
 /** Applies migrations on one connection under an advisory lock, so concurrent starts do not race. */
-async function migrateServer(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+async function migrateServer(
+  url: string,
+  connectTimeoutMs = defaultServerLimits.connectTimeoutMs,
+): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
+  client.on('error', () => undefined); // a lost connection fails the migration's query instead
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock(472038611)');

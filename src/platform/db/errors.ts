@@ -17,3 +17,61 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = pgError(err);
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
 }
+
+/** Raised by the database layer itself when it gives up waiting (pool full, connect or query timeout). */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
+}
+
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014', '25P03']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+const DRIVER_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Client has encountered a connection error',
+  'Connection terminated unexpectedly',
+  'the database system is',
+  'Client was closed and is not queryable',
+  'Cannot use a pool after calling end',
+];
+
+/**
+ * True when an error means the database could not be reached or gave up in time (lost connection,
+ * server shutting down, too many connections, a timeout), rather than refusing this statement: the
+ * request is answered 503 and may be retried.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (
+    let e = err as { code?: unknown; cause?: unknown; message?: unknown } | undefined, i = 0;
+    e && i < 5;
+    i++
+  ) {
+    if (e instanceof DatabaseUnavailableError) return true;
+    if (
+      typeof e.code === 'string' &&
+      (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08') || NETWORK_CODES.has(e.code))
+    )
+      return true;
+    if (typeof e.message === 'string' && DRIVER_MESSAGES.some((m) => (e!.message as string).includes(m)))
+      return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/** True when the database layer refused to queue one more caller (as opposed to a lost or hung server). */
+export function isDatabaseBusy(err: unknown): boolean {
+  for (let e = err as { cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
+    if (e instanceof DatabaseUnavailableError) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}

@@ -4,6 +4,11 @@ import { type Database, openDatabase } from './database';
 /** Opens the database the configuration names: the server at DATABASE_URL, or the embedded one in DATA_DIR. */
 export function openConfiguredDatabase(config: Config, purpose: string): Promise<Database> {
   return config.database.kind === 'server'
-    ? openDatabase({ kind: 'server', url: config.database.url, poolSize: config.database.poolSize })
+    ? openDatabase({
+        kind: 'server',
+        url: config.database.url,
+        poolSize: config.database.poolSize,
+        limits: config.database.limits,
+      })
     : openDatabase({ kind: 'embedded', dataDir: config.database.dataDir, purpose });
 }

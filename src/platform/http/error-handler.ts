@@ -1,8 +1,16 @@
 import './request';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
-import { pgErrorCode } from '../db/errors';
-import { AppError, BadRequest, NotFound, PayloadTooLarge, TooManyRequests } from '../errors';
+import { isDatabaseBusy, isDatabaseUnavailable, pgErrorCode } from '../db/errors';
+import {
+  AppError,
+  BadRequest,
+  NotFound,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  TooManyRequests,
+  UnsupportedMediaType,
+} from '../errors';
 import { fromZodError } from './validation';
 
 interface HttpishError {
@@ -21,17 +29,37 @@ export function toAppError(err: unknown): AppError {
   switch (e?.type) {
     case 'entity.parse.failed':
       return new BadRequest('Malformed JSON in request body', [
-        { field: '(body)', message: 'is not valid JSON' },
+        { field: '(body)', in: 'body', message: 'is not valid JSON' },
       ]);
     case 'entity.too.large':
       return new PayloadTooLarge(`Request body too large: the limit is ${e.limit} bytes`);
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return new AppError(415, e.message ?? 'Unsupported request body encoding');
+      return new UnsupportedMediaType(e.message ?? 'Unsupported request body encoding');
+  }
+  // The router could not percent-decode a path segment (e.g. `/customers/%zz`).
+  if (err instanceof URIError || (e?.status === 400 && /decode param/i.test(e.message ?? ''))) {
+    return new BadRequest('Invalid path: a segment is not valid percent-encoding', [
+      {
+        field: '(path)',
+        in: 'path',
+        message: 'is not valid percent-encoding (a % must be followed by two hex digits)',
+      },
+    ]);
+  }
+  if (isDatabaseUnavailable(err)) {
+    return new ServiceUnavailable(
+      isDatabaseBusy(err)
+        ? 'The database is busy: too many requests are waiting; try again shortly'
+        : 'The database is not available; try again shortly',
+      { cause: err },
+    );
   }
   const code = pgErrorCode(err);
   if (code === '22P05' || code === '22021')
-    return new BadRequest('A value contains characters that cannot be stored');
+    return new BadRequest('A value contains characters that cannot be stored', [
+      { field: '(body)', in: 'body', message: 'contains characters that cannot be stored' },
+    ]);
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     return new AppError(e.status, e.message ?? 'Bad request');
   }
@@ -41,12 +69,14 @@ export function toAppError(err: unknown): AppError {
 /** The one error middleware: turns every error into the spec's bodies and hides internals. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const appError = toAppError(err);
-  if (appError.status >= 500) req.log?.error({ err }, 'unexpected error');
+  if (appError.status === 503) req.log?.warn({ err }, 'database unavailable');
+  else if (appError.status >= 500) req.log?.error({ err }, 'unexpected error');
   if (res.headersSent) {
     res.destroy();
     return;
   }
   if (appError instanceof TooManyRequests) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
+  if (appError instanceof ServiceUnavailable) res.setHeader('Retry-After', '5');
   const body: Record<string, unknown> = { success: false, error: appError.message };
   if (appError.isAuthFailure) body.code = appError.status;
   else body.status = appError.status;

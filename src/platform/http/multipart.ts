@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { BadRequest, PayloadTooLarge } from '../errors';
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors';
 
 export interface IncomingFile {
   /** The client's name for the file, reduced to a plain file name. */
@@ -35,7 +35,13 @@ export function receiveFile<T>(
 ): Promise<T> {
   const missing = () =>
     BadRequest.field(opts.field, 'a multipart/form-data body with one file in this field is required');
-  if (!req.is('multipart/form-data')) return Promise.reject(missing());
+  if (!req.is('multipart/form-data')) {
+    return Promise.reject(
+      new UnsupportedMediaType(
+        `Send the file as multipart/form-data with one file in the field '${opts.field}'`,
+      ),
+    );
+  }
   return new Promise<T>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -49,12 +55,27 @@ export function receiveFile<T>(
       return;
     }
     let handled = false;
+    let current: Readable | null = null;
+    const malformed = () => BadRequest.field(opts.field, 'the multipart body is malformed or ends early');
+    // A body that stops before its closing boundary, or a client that goes away mid-upload, fails the
+    // file stream, so that whoever consumes it stops and cleans up instead of waiting for ever.
+    const fail = (err: Error) => {
+      if (current && !current.destroyed) current.destroy(err);
+      reject(err);
+    };
+    req.on('close', () => {
+      if (!req.complete) fail(BadRequest.field(opts.field, 'the upload was interrupted'));
+    });
     parser.on('file', (name, stream, info) => {
+      // Errors are handled by the consumer's pipeline; this listener only keeps an error raised before
+      // the consumer attaches its own from reaching the process as an uncaught exception.
+      stream.on('error', () => undefined);
       if (name !== opts.field || handled) {
         stream.resume();
         return;
       }
       handled = true;
+      current = stream;
       stream.on('limit', () => {
         stream.destroy(new PayloadTooLarge(`File too large: the limit is ${opts.maxBytes} bytes`));
       });
@@ -68,7 +89,7 @@ export function receiveFile<T>(
         },
       );
     });
-    parser.on('error', () => reject(BadRequest.field(opts.field, 'the multipart body is malformed')));
+    parser.on('error', () => fail(malformed()));
     parser.on('close', () => {
       if (!handled) reject(missing());
     });

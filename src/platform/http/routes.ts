@@ -5,14 +5,19 @@ import express from 'express';
 import { z } from '../zod';
 import './request';
 import type { RequestContext } from '../context';
-import { AppError } from '../errors';
+import { AppError, UnsupportedMediaType } from '../errors';
 import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../openapi';
 import type { Permission } from '../permissions';
 import type { AuthGate } from './auth';
-import { assertStorable } from './unstorable';
-import { fromZodError, type Location } from './validation';
+import { assertPlainInput } from './plain-input';
+import { fromZodError, invalid, type Location } from './validation';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What a route that declares no body accepts: nothing, or an empty JSON object. */
+const NO_BODY = z.strictObject({});
+/** What a route that declares no query accepts. */
+const NO_QUERY = z.strictObject({});
 
 /** Form posts of the public pages: small, flat (no nested objects). */
 const formParser = express.urlencoded({ extended: false, limit: '200kb', parameterLimit: 1000 });
@@ -25,6 +30,7 @@ const errorDescriptions: Record<number, string> = {
   404: 'Unknown id, or an id of another organisation',
   409: 'Conflicts with the current state',
   413: 'Request body over the size limit',
+  415: 'The body is not of the Content-Type the route takes (application/json, or multipart/form-data for uploads)',
   500: 'Unexpected error (no internals are revealed)',
   503: 'A dependency is unavailable',
 };
@@ -188,10 +194,18 @@ export class Routes {
     this.register(spec);
     const status = spec.status ?? 200;
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
+    const querySchema = strictQuery(spec.query);
+    const bodySchema = spec.body ?? NO_BODY;
+    const takesBody = spec.method !== 'get' && !spec.multipart;
     const run: RequestHandler = async (req, res) => {
       const params = parse(spec.params, req.params, 'path');
-      const query = parse(spec.query, req.query, 'query');
-      const body = parse(spec.body, req.body === undefined && spec.optionalBody ? {} : req.body, 'body');
+      const query = parseQuery(querySchema, req.query);
+      let body: unknown;
+      if (takesBody) {
+        const sent = req.body;
+        if (sent === undefined && spec.body && !spec.optionalBody) throw bodyRequired();
+        body = parse(bodySchema, sent ?? {}, 'body');
+      }
       const result = await handler({ params, query, body, req, res } as HandlerInput<P, Q, B>);
       if (res.headersSent) return;
       if (status === 204 || result === undefined) {
@@ -209,16 +223,23 @@ export class Routes {
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
       res.end(JSON.stringify(result));
     };
-    this.router[spec.method](expressPath, ...before, ...(spec.body ? [this.bodyParser] : []), run);
+    this.router[spec.method](
+      expressPath,
+      ...before,
+      ...(takesBody ? [requireJsonBody, this.bodyParser] : []),
+      run,
+    );
   }
 
   private register(
     spec: RouteSpec<AnySchema, AnySchema, AnySchema, AnySchema> & { permission?: Permission },
   ) {
     const status = spec.status ?? 200;
-    const codes = new Set<number>([500, ...(spec.errors ?? [])]);
-    if (spec.params || spec.query || spec.body || spec.multipart) codes.add(400);
-    if (spec.body || spec.multipart) codes.add(413);
+    const codes = new Set<number>([400, 500, 503, ...(spec.errors ?? [])]);
+    if (spec.method !== 'get') {
+      codes.add(413);
+      codes.add(415);
+    }
     if (spec.permission) {
       codes.add(401);
       codes.add(403);
@@ -288,22 +309,55 @@ export class Routes {
   }
 }
 
-function parse<S extends AnySchema>(schema: S | undefined, value: unknown, location: Location): unknown {
-  if (!schema) return undefined;
-  if (location === 'body' && value === undefined) {
-    throw fromZodError(
-      new z.ZodError([
-        {
-          code: 'custom',
-          path: [],
-          message: 'a JSON body is required (Content-Type: application/json)',
-          input: value,
-        },
-      ]),
-      'body',
+/** True when the request carries a body (a length above 0, or chunked). */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** A body sent to a JSON route must say it is JSON; nothing else is read and then ignored. */
+const requireJsonBody: RequestHandler = (req, _res, next) => {
+  if (hasBody(req) && !req.is(['application/json', '+json'])) {
+    throw new UnsupportedMediaType(
+      `Unsupported Content-Type ${JSON.stringify(String(req.headers['content-type'] ?? '(none)').slice(0, 100))}: send the body as application/json`,
     );
   }
-  assertStorable(value);
+  next();
+};
+
+const bodyRequired = () =>
+  invalid('body', [
+    { field: '(body)', in: 'body', message: 'a JSON body is required (Content-Type: application/json)' },
+  ]);
+
+/** Query schemas refuse parameters they do not name, so a typo is a 400 instead of an unfiltered list. */
+function strictQuery(schema: AnySchema | undefined): AnySchema {
+  if (!schema) return NO_QUERY;
+  return schema instanceof z.ZodObject ? schema.strict() : schema;
+}
+
+/** Parses the query; a parameter given more than once where one value is expected is named plainly. */
+function parseQuery(schema: AnySchema, value: Record<string, unknown>): unknown {
+  assertPlainInput(value, 'query');
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const error = fromZodError(result.error, 'query');
+  for (const detail of error.details ?? []) {
+    const name = detail.field.split(/[.[]/)[0]!;
+    if (
+      Object.hasOwn(value, name) &&
+      Array.isArray(value[name]) &&
+      detail.message !== 'is not a known query parameter'
+    ) {
+      detail.message = 'is given more than once: give it once';
+    }
+  }
+  throw invalid('query', error.details ?? []);
+}
+
+function parse<S extends AnySchema>(schema: S | undefined, value: unknown, location: Location): unknown {
+  if (!schema) return undefined;
+  assertPlainInput(value, location);
   const result = schema.safeParse(value);
   if (!result.success) throw fromZodError(result.error, location);
   return result.data;

@@ -3,11 +3,45 @@ import { BadRequest, type FieldError } from '../errors';
 
 export type Location = 'path' | 'query' | 'body';
 
+/** An error body stays small whatever was sent: at most this many problems, each of bounded length. */
+export const MAX_PROBLEMS = 20;
+const MAX_FIELD = 200;
+const MAX_MESSAGE = 300;
+const SUMMARISED = 5;
+
+const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+
 function join(path: readonly PropertyKey[]): string {
   return path
     .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
     .join('.')
     .replace(/\.\[/g, '[');
+}
+
+/**
+ * The one 400 for invalid input: its message names the first problems, `details` holds up to
+ * MAX_PROBLEMS of them (fields and messages clipped), and says how many more there were.
+ */
+export function invalid(location: Location, problems: FieldError[]): BadRequest {
+  const kept = problems.slice(0, MAX_PROBLEMS).map((p) => ({
+    ...p,
+    field: clip(p.field, MAX_FIELD),
+    message: clip(p.message, MAX_MESSAGE),
+  }));
+  const more = problems.length - SUMMARISED;
+  const summary =
+    kept
+      .slice(0, SUMMARISED)
+      .map((d) => `${d.field}: ${d.message}`)
+      .join('; ') + (more > 0 ? `; and ${more} more problem${more === 1 ? '' : 's'}` : '');
+  if (problems.length > MAX_PROBLEMS) {
+    kept.push({
+      field: `(${location})`,
+      in: location,
+      message: `${problems.length - MAX_PROBLEMS} more problems are not listed`,
+    });
+  }
+  return new BadRequest(`Invalid ${location}: ${summary}`, kept);
 }
 
 /**
@@ -19,24 +53,21 @@ export function fromZodError(
   location: Location,
   under: readonly PropertyKey[] = [],
 ): BadRequest {
-  const details: (FieldError & { in: Location })[] = [];
+  const problems: FieldError[] = [];
+  const unknown = location === 'query' ? 'is not a known query parameter' : 'is not a known field';
   for (const issue of error.issues) {
+    if (problems.length > MAX_PROBLEMS) break;
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        details.push({
-          field: join([...under, ...issue.path, key]),
-          message: 'is not a known field',
-          in: location,
-        });
+        problems.push({ field: join([...under, ...issue.path, key]), in: location, message: unknown });
       }
       continue;
     }
-    details.push({
+    problems.push({
       field: join([...under, ...issue.path]) || `(${location})`,
-      message: issue.message,
       in: location,
+      message: issue.message,
     });
   }
-  const summary = details.map((d) => `${d.field}: ${d.message}`).join('; ');
-  return new BadRequest(`Invalid ${location === 'path' ? 'path' : location}: ${summary}`, details);
+  return invalid(location, problems);
 }
