@@ -101,7 +101,12 @@ export function createApp(deps: AppDeps): Express {
   questionListRoutes(routes, moduleDeps);
   fileRoutes(routes, fileDeps);
   sessionRoutes(routes, moduleDeps);
-  sessionRequestRoutes(routes, { ...moduleDeps, baseUrl: config.baseUrl, jobs: deps.jobs });
+  sessionRequestRoutes(routes, {
+    ...moduleDeps,
+    baseUrl: config.baseUrl,
+    phoneRegion: config.phoneRegion,
+    jobs: deps.jobs,
+  });
   openapiRoutes(routes, registry, config.baseUrl);
   app.use('/api/v1', api);
 

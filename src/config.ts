@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ServerLimits } from './platform/db/database';
+import { isPhoneRegion } from './platform/phone';
 import { z } from './platform/zod';
 
 /** Raised when the environment holds a value the service cannot run with; names the variable. */
@@ -63,6 +64,10 @@ const envSchema = z.object({
       'must be an alphanumeric sender of up to 11 characters or a number',
     )
     .default('ActionDesk'),
+  PHONE_DEFAULT_REGION: z
+    .string()
+    .refine(isPhoneRegion, 'must be a two-letter region code such as BE or NL')
+    .default('BE'),
   TIME_ZONE: z
     .string()
     .refine((tz) => {
@@ -117,6 +122,8 @@ export interface Config {
     | { readonly kind: 'outbox'; readonly dir: string; readonly from: string };
   /** Time zone in which dates are written in messages to contacts. */
   readonly timeZone: string;
+  /** Region in which a phone number written without a country code is read (ISO 3166 alpha-2). */
+  readonly phoneRegion: string;
   /** Whether this process runs the background job worker, and how often it looks for due jobs. */
   readonly jobs: { readonly worker: boolean; readonly pollMs: number };
 }
@@ -180,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : { kind: 'outbox' as const, dir: outbox, from: e.SMS_FROM },
     ),
     timeZone: e.TIME_ZONE,
+    phoneRegion: e.PHONE_DEFAULT_REGION,
     jobs: Object.freeze({ worker: e.JOB_WORKER === 'true', pollMs: e.JOB_POLL_SECONDS * 1000 }),
   });
 }

@@ -26,7 +26,15 @@ export function createJobWorker(deps: WorkerDeps): { worker: JobWorker; mailer: 
   const worker = new JobWorker(database, clock, logger, { pollMs: config.jobs.pollMs });
   worker.register(
     NOTIFICATION_JOB,
-    notificationHandler({ database, clock, baseUrl: config.baseUrl, timeZone: config.timeZone, mailer, sms }),
+    notificationHandler({
+      database,
+      clock,
+      baseUrl: config.baseUrl,
+      timeZone: config.timeZone,
+      phoneRegion: config.phoneRegion,
+      mailer,
+      sms,
+    }),
   );
   worker.register(EXPIRY_JOB, expiryHandler({ database, clock }));
   return { worker, mailer };

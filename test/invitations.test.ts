@@ -106,6 +106,47 @@ describe('invitations', () => {
     expect((await detail(res.body._id)).notifications[0]).toMatchObject({ channel: 'sms', status: 'sent' });
   });
 
+  it.each([
+    ['a Belgian number written locally', '0470 11 12 23', '+32470111223'],
+    ['a Dutch number with its country code and punctuation', '+31 (6) 12-34-56-78', '+31612345678'],
+    ['a Belgian number with 0032', '0032 470 11 12 24', '+32470111224'],
+  ])('when the contact has %s, then the provider receives it in E.164', async (_what, typed, e164) => {
+    const other = await createContact(h, org, { Voornaam: 'Jef', Telefoon: typed });
+    const res = await create({ customerId: other, notificationSms: { send: true } });
+    expect(res.status).toBe(201);
+    await h.jobs.drain();
+    expect(sms.received.map((r) => (r.body as { to: string }).to)).toEqual([e164]);
+  });
+
+  it.each([
+    ['too short', '12'],
+    ['not a number of any region', '+999 123'],
+  ])(
+    'when the contact’s phone number is %s, then an SMS action is refused naming notificationSms.send and nothing is stored',
+    async (_what, typed) => {
+      const other = await createContact(h, org, { Voornaam: 'Jef', Telefoon: typed });
+      const before = await h
+        .api()
+        .get(`/api/v1/sessionrequests?customerId=${other}`)
+        .set('x-api-key', org.adminKey);
+      const res = await create({ customerId: other, notificationSms: { send: true } });
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([
+        expect.objectContaining({
+          field: 'notificationSms.send',
+          in: 'body',
+          message: expect.stringMatching(/cannot be read as a phone number/),
+        }),
+      ]);
+      const after = await h
+        .api()
+        .get(`/api/v1/sessionrequests?customerId=${other}`)
+        .set('x-api-key', org.adminKey);
+      expect(after.body.total).toBe(before.body.total);
+      expect(await h.jobs.drain()).toBe(0);
+    },
+  );
+
   it('when the SMTP server refuses the delivery, then it is retried after the backoff and the outcome is visible', async () => {
     smtp.refuseNext(1);
     const res = await create({ notificationEmail: { send: true } });

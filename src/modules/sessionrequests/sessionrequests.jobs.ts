@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock';
 import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
@@ -6,10 +5,15 @@ import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { isId } from '../../platform/ids';
 import { type ClaimedJob, type JobHandler, PermanentJobError } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
+import { toE164 } from '../../platform/phone';
 import type { SmsSender } from '../../platform/sms';
 import { composeMessage } from './messages';
 import { isOpen } from './sessionrequests.lifecycle';
-import { sessionRequestFromRaw, sessionRequestRepository } from './sessionrequests.repository';
+import {
+  messageFactsFromRaw,
+  sessionRequestRepository,
+  sessionRequestStatements,
+} from './sessionrequests.repository';
 import { settleExpiry } from './sessionrequests.transitions';
 import type { NotificationPayload } from './sessionrequests.view';
 
@@ -18,6 +22,8 @@ export interface NotificationDeps {
   clock: Clock;
   baseUrl: string;
   timeZone: string;
+  /** Region in which a phone number without a country code is read. */
+  phoneRegion: string;
   mailer: Mailer;
   sms: SmsSender;
 }
@@ -25,22 +31,11 @@ export interface NotificationDeps {
 /** Reads what the message needs in one round trip, in the job's organisation; null when the action is gone. */
 async function loadForMessage(deps: NotificationDeps, job: ClaimedJob) {
   const ctx = systemContext(job.organisationId, deps.clock.now());
-  const id = job.subjectId && isId(job.subjectId) ? job.subjectId : null;
+  if (!job.subjectId || !isId(job.subjectId)) return null;
   const [[raw] = []] = await batchInTenant(deps.database, ctx, [
-    sql`SELECT s.*, c.data AS customer_data, o.name AS organisation_name, u.name AS adviser_name
-          FROM session_requests s
-          JOIN organisations o ON o.id = s.organisation_id
-          LEFT JOIN customers c ON c.organisation_id = s.organisation_id AND c.id = s.customer_id
-          LEFT JOIN users u ON u.organisation_id = s.organisation_id AND u.id = s.created_by
-         WHERE s.organisation_id = ${ctx.organisationId} AND s.id = ${id}::uuid`,
+    sessionRequestStatements(deps.database.db, ctx).forMessage(job.subjectId),
   ]);
-  if (!raw) return null;
-  return {
-    row: sessionRequestFromRaw(raw),
-    customer: (raw.customer_data as Record<string, string> | null) ?? null,
-    organisation: String(raw.organisation_name ?? ''),
-    adviser: (raw.adviser_name as string | null) ?? null,
-  };
+  return raw ? messageFactsFromRaw(raw) : null;
 }
 
 /**
@@ -74,8 +69,11 @@ export function notificationHandler(deps: NotificationDeps): JobHandler {
       if (!to) throw new PermanentJobError('the contact has no e-mail address (data.Email)');
       await deps.mailer.send({ to, subject: message.subject, text: message.text, html: message.html });
     } else {
-      const to = customer.Telefoon?.trim();
-      if (!to) throw new PermanentJobError('the contact has no phone number (data.Telefoon)');
+      const phone = customer.Telefoon?.trim();
+      if (!phone) throw new PermanentJobError('the contact has no phone number (data.Telefoon)');
+      const to = toE164(phone, deps.phoneRegion);
+      if (!to)
+        throw new PermanentJobError('the contact’s phone number (data.Telefoon) is not a valid number');
       await deps.sms.send({ to, text: message.sms });
     }
     return undefined;

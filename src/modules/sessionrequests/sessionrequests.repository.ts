@@ -103,6 +103,25 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
         .orderBy(asc(jobs.id)) // creation order: ids only increase
         .getSQL();
     },
+    /** What a message about the action needs: the action, its contact's data, organisation and adviser. */
+    forMessage(id: string): SQL {
+      return sql`SELECT s.*, c.data AS customer_data, o.name AS organisation_name, u.name AS adviser_name
+          FROM session_requests s
+          JOIN organisations o ON o.id = s.organisation_id
+          LEFT JOIN customers c ON c.organisation_id = s.organisation_id AND c.id = s.customer_id
+          LEFT JOIN users u ON u.organisation_id = s.organisation_id AND u.id = s.created_by
+         WHERE s.organisation_id = ${ctx.organisationId} AND s.id = ${id}::uuid`;
+    },
+  };
+}
+
+/** Reads a `forMessage` row. */
+export function messageFactsFromRaw(raw: Record<string, unknown>) {
+  return {
+    row: sessionRequestFromRaw(raw),
+    customer: (raw.customer_data as Record<string, string> | null) ?? null,
+    organisation: String(raw.organisation_name ?? ''),
+    adviser: (raw.adviser_name as string | null) ?? null,
   };
 }
 

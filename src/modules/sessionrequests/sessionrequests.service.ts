@@ -8,6 +8,7 @@ import { BadRequest, NotFound } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/queue';
 import type { JobSignal } from '../../platform/jobs/worker';
+import { toE164 } from '../../platform/phone';
 import { iso } from '../../platform/schemas';
 import { customerRepository } from '../customers/customers.repository';
 import { sharedLanguages } from '../questionlists/questionlists.rules';
@@ -43,6 +44,8 @@ export interface SessionRequestDeps {
   database: Database;
   clock: Clock;
   baseUrl: string;
+  /** Region in which a phone number without a country code is read. */
+  phoneRegion: string;
   jobs: JobSignal;
 }
 
@@ -106,12 +109,21 @@ function checkReminders(
 }
 
 /** The contact must exist and be reachable on every channel asked for. */
-function checkReachable(customer: Record<string, string> | null | undefined, channels: Channels): void {
+function checkReachable(
+  customer: Record<string, string> | null | undefined,
+  channels: Channels,
+  phoneRegion: string,
+): void {
   if (!customer) throw BadRequest.field('customerId', 'is not a contact of this organisation');
   if (channels.email && !customer.Email?.trim())
     throw BadRequest.field('notificationEmail.send', 'the contact has no e-mail address (data.Email)');
   if (channels.sms && !customer.Telefoon?.trim())
     throw BadRequest.field('notificationSms.send', 'the contact has no phone number (data.Telefoon)');
+  if (channels.sms && !toE164(customer.Telefoon ?? '', phoneRegion))
+    throw BadRequest.field(
+      'notificationSms.send',
+      `the contact’s phone number (data.Telefoon) cannot be read as a phone number (numbers without a country code are read as ${phoneRegion})`,
+    );
 }
 
 /** Every template named must be an active template of the organisation; returns them in the order asked. */
@@ -155,7 +167,7 @@ export async function createSessionRequest(
   const detail = await inTenant(deps.database, ctx, async (tx) => {
     const repo = sessionRequestRepository(tx, ctx);
     const found = await repo.prerequisites(input.customerId ?? null, input.questionListIds ?? []);
-    if (input.customerId !== undefined) checkReachable(found.customer, channels);
+    if (input.customerId !== undefined) checkReachable(found.customer, channels, deps.phoneRegion);
     const templates = checkTemplates(input.questionListIds ?? [], found.templates);
     const language = chooseLanguage(input.language, templates);
     const invited = channels.email || channels.sms;
@@ -291,7 +303,11 @@ export async function reopenSessionRequest(
           'the action’s expiry has passed: send a new expiresAt to reopen it',
         );
       if (found.customerId && (channels.email || channels.sms))
-        checkReachable((await customerRepository(tx, ctx).find(found.customerId))?.data, channels);
+        checkReachable(
+          (await customerRepository(tx, ctx).find(found.customerId))?.data,
+          channels,
+          deps.phoneRegion,
+        );
       if (!found.customerId && (channels.email || channels.sms))
         throw BadRequest.field(
           channels.email ? 'notificationEmail.send' : 'notificationSms.send',
