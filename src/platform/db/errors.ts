@@ -39,8 +39,6 @@ const DRIVER_MESSAGES = [
   'Client has encountered a connection error',
   'Connection terminated unexpectedly',
   'the database system is',
-  'Client was closed and is not queryable',
-  'Cannot use a pool after calling end',
 ];
 
 /**
