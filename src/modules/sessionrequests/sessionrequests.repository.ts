@@ -3,7 +3,7 @@ import { jobs, type SessionRequestStatus, sessionRequestEvents, sessionRequests 
 import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows, type Row, rowMapper } from '../../platform/db/database';
 import { isId, newId } from '../../platform/ids';
-import { jobRepository, type NewJob } from '../../platform/jobs/queue';
+import { jobRepository, type NewJob } from '../../platform/jobs/jobs.repository';
 import { offsetOf, type Page } from '../../platform/pagination';
 
 export type SessionRequestRow = typeof sessionRequests.$inferSelect;

@@ -6,7 +6,7 @@ import type { Database, Tx } from '../../platform/db/database';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { BadRequest, NotFound } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
-import { jobRepository } from '../../platform/jobs/queue';
+import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { JobSignal } from '../../platform/jobs/worker';
 import { toE164 } from '../../platform/phone';
 import { iso } from '../../platform/schemas';

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
 import { Conflict, NotFound } from '../../platform/errors';
-import { jobRepository } from '../../platform/jobs/queue';
+import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { isOpen, refusalOf, type Transition, transitions } from './sessionrequests.lifecycle';
 import { type Actor, type SessionRequestRow, sessionRequestRepository } from './sessionrequests.repository';
 import { closingJobKinds } from './sessionrequests.view';

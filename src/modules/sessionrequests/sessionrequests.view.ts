@@ -1,4 +1,4 @@
-import type { JobRecord, NewJob } from '../../platform/jobs/queue';
+import type { JobRecord, NewJob } from '../../platform/jobs/jobs.repository';
 import { iso } from '../../platform/schemas';
 import type { SessionRequestRow } from './sessionrequests.repository';
 import type { Notification, SessionRequest, SessionRequestDetail } from './sessionrequests.schemas';

@@ -1,12 +1,12 @@
 import type { Request, RequestHandler } from 'express';
 import './request';
-import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock';
 import type { RequestContext } from '../context';
 import { apiKeyMatches, isWellFormedApiKey, lookupPrefixOf } from '../crypto/api-keys';
-import { type Database, type Queryable, queryRows, type Tx } from '../db/database';
+import type { Database, Queryable, Tx } from '../db/database';
 import { Forbidden, Unauthenticated } from '../errors';
 import { type Permission, permissionsOf } from '../permissions';
+import { findApiKey } from './credentials.repository';
 
 /** Who presented the credentials, as the database knows them now. */
 export interface Principal {
@@ -86,7 +86,7 @@ export class ApiKeyAuthenticator implements Authenticator {
   }
 
   private async load(q: Queryable, prefix: string): Promise<KeyRow | undefined> {
-    const [row] = await queryRows<KeyRow>(q, sql`SELECT * FROM actiondesk_find_api_key(${prefix})`);
+    const [row] = await findApiKey<KeyRow>(q, prefix);
     if (!row) return undefined;
     if (this.ttlMs > 0) {
       if (this.cache.size >= ApiKeyAuthenticator.MAX_ENTRIES) {

@@ -1,10 +1,9 @@
-import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock';
 import { systemContext } from '../context';
-import { type Database, queryRows } from '../db/database';
+import type { Database } from '../db/database';
 import { batchInTenant } from '../db/tenant';
 import type { Logger } from '../logger';
-import { jobRepository } from './queue';
+import { claimDueJobs, jobRepository } from './jobs.repository';
 
 export interface ClaimedJob {
   id: string;
@@ -75,9 +74,11 @@ export class JobWorker implements JobSignal {
   /** Claims one batch of due jobs and runs them; returns how many were claimed. */
   async runDue(): Promise<number> {
     const now = this.clock.now();
-    const claimed = await queryRows<Record<string, unknown>>(
+    const claimed = await claimDueJobs(
       this.database.db,
-      sql`SELECT * FROM actiondesk_claim_jobs(${now.toISOString()}::timestamptz, ${this.options.batchSize ?? 10}::integer, ${this.options.leaseSeconds ?? 120}::integer)`,
+      now,
+      this.options.batchSize ?? 10,
+      this.options.leaseSeconds ?? 120,
     );
     await Promise.all(
       claimed.map((r) =>

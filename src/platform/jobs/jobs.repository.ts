@@ -1,7 +1,7 @@
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type JobStatus, jobs } from '../../db/schema';
 import type { RequestContext } from '../context';
-import type { Queryable } from '../db/database';
+import { type Queryable, queryRows } from '../db/database';
 import { newId } from '../ids';
 
 export interface NewJob {
@@ -13,6 +13,17 @@ export interface NewJob {
 }
 
 export type JobRecord = typeof jobs.$inferSelect;
+
+/**
+ * Claims up to `limit` due jobs of every organisation for `leaseSeconds` (SECURITY DEFINER function: the
+ * worker works across tenants); rows come back raw.
+ */
+export function claimDueJobs(q: Queryable, now: Date, limit: number, leaseSeconds: number) {
+  return queryRows<Record<string, unknown>>(
+    q,
+    sql`SELECT * FROM actiondesk_claim_jobs(${now.toISOString()}::timestamptz, ${limit}::integer, ${leaseSeconds}::integer)`,
+  );
+}
 
 /** The job queue as seen from a tenant transaction: jobs are written with the change that causes them. */
 export function jobRepository(q: Queryable, ctx: RequestContext) {

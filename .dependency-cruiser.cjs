@@ -1,0 +1,81 @@
+/**
+ * Module boundaries, checked by `npm run lint` (see docs/architecture.md):
+ * - only repositories, src/platform/db and src/db touch the tables (src/db/schema) and SQL (drizzle-orm);
+ *   type-only imports are allowed (they run nothing);
+ * - a module reaches another only through that module's public entry, src/modules/<m>/index.ts;
+ * - the platform never reaches up into modules, and nothing imports the server entry;
+ * - routers never touch repositories, repositories never touch express;
+ * - no import cycles.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import cycles make load order matter and modules impossible to reason about alone.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'tables-only-in-repositories',
+      severity: 'error',
+      comment: 'Only repositories (and the database platform) read or write tables.',
+      from: { path: '^src/', pathNot: ['\\.repository\\.ts$', '^src/platform/db/', '^src/db/'] },
+      to: { path: '^src/db/schema', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'sql-only-in-repositories',
+      severity: 'error',
+      comment: 'SQL (drizzle-orm: the sql tag, query builders, operators) is written in repositories only.',
+      from: { path: '^src/', pathNot: ['\\.repository\\.ts$', '^src/platform/db/', '^src/db/'] },
+      to: { path: '(^|/)node_modules/drizzle-orm/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'modules-through-their-entry',
+      severity: 'error',
+      comment: 'A module reaches another only through src/modules/<other>/index.ts.',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/[^/]+/', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'entries-from-outside-modules',
+      severity: 'error',
+      comment: 'Code outside the modules (app, worker, CLI, pages) uses a module through its entry too.',
+      from: { path: '^src/', pathNot: '^src/modules/' },
+      to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'platform-stays-down',
+      severity: 'error',
+      comment: 'The platform is what modules stand on; it never imports a module, a page or the app.',
+      from: { path: '^src/platform/' },
+      to: { path: ['^src/modules/', '^src/web/', '^src/app\\.ts$', '^src/worker\\.ts$', '^src/cli/'] },
+    },
+    {
+      name: 'nothing-imports-the-server',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/server\\.ts$' },
+    },
+    {
+      name: 'routers-use-services',
+      severity: 'error',
+      comment: 'A router calls use cases; it never touches a repository.',
+      from: { path: '\\.router\\.ts$' },
+      to: { path: '\\.repository\\.ts$' },
+    },
+    {
+      name: 'repositories-know-no-http',
+      severity: 'error',
+      from: { path: '\\.repository\\.ts$' },
+      to: { path: ['(^|/)node_modules/express/', '^src/platform/http/'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
