@@ -9,16 +9,16 @@ import { healthRoutes } from './modules/health/health.router';
 import { openapiRoutes } from './modules/openapi/openapi.router';
 import { portfolioRoutes } from './modules/portfolios/portfolios.router';
 import { questionListRoutes } from './modules/questionlists/questionlists.router';
+import { respondentRoutes } from './modules/respondent';
 import { sessionRequestRoutes } from './modules/sessionrequests/sessionrequests.router';
-import { respondentRoutes } from './modules/sessions/respondent.router';
-import { sessionRoutes } from './modules/sessions/sessions.router';
+import { sessionRoutes } from './modules/sessions';
 import type { Clock } from './platform/clock';
 import type { Database } from './platform/db/database';
 import { ApiKeyAuthenticator, AuthGate } from './platform/http/auth';
 import { errorHandler, unknownRoute } from './platform/http/error-handler';
 import { Routes } from './platform/http/routes';
 import type { JobSignal } from './platform/jobs/worker';
-import type { Logger } from './platform/logger';
+import { type Logger, redactActionCodes, serializeError } from './platform/logger';
 import { createRegistry } from './platform/openapi';
 import { localDiskStorage } from './platform/storage';
 
@@ -63,10 +63,11 @@ export function createApp(deps: AppDeps): Express {
         req: (req: express.Request) => ({
           id: req.id,
           method: req.method,
-          url: req.originalUrl,
+          url: redactActionCodes(req.originalUrl),
           remoteAddress: req.socket?.remoteAddress,
         }),
         res: (res: express.Response) => ({ statusCode: res.statusCode }),
+        err: serializeError,
       },
     }),
   );

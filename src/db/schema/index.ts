@@ -1,3 +1,4 @@
+export * from './campaigns';
 export * from './customers';
 export * from './files';
 export * from './jobs';

@@ -42,6 +42,8 @@ export const sessionRequests = pgTable(
     type: text('type', { enum: sessionRequestTypes }).notNull(),
     status: text('status', { enum: sessionRequestStatuses }).notNull(),
     customerId: uuid('customer_id'),
+    // A campaign's portfolio: where the contacts of its visitors are created (null: the default one).
+    portfolioId: uuid('portfolio_id'),
     questionListIds: uuid('question_list_ids').array().notNull(),
     questionListVersions: integer('question_list_versions').array().notNull(),
     document: jsonb('document').$type<{ fileId: string; title: string }>(),

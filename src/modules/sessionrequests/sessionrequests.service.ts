@@ -10,6 +10,7 @@ import { jobRepository } from '../../platform/jobs/queue';
 import type { JobSignal } from '../../platform/jobs/worker';
 import { iso } from '../../platform/schemas';
 import { customerRepository } from '../customers/customers.repository';
+import { portfolioRepository } from '../portfolios/portfolios.repository';
 import { sharedLanguages } from '../questionlists/questionlists.rules';
 import {
   type Actor,
@@ -69,6 +70,8 @@ function checkShape(input: CreateSessionRequest, channels: Channels, now: Date):
   } else if (input.customerId === undefined) {
     throw BadRequest.field('customerId', `is required for a ${input.type} action`);
   }
+  if (input.portfolioId !== undefined && input.type !== 'campaign')
+    throw BadRequest.field('portfolioId', 'is only for campaigns (where visitors become contacts)');
   if (input.type === 'quicksign') {
     if (lists.length > 0)
       throw BadRequest.field('questionListIds', 'a quicksign action has no questionnaire: leave it out');
@@ -156,6 +159,8 @@ export async function createSessionRequest(
     const repo = sessionRequestRepository(tx, ctx);
     const found = await repo.prerequisites(input.customerId ?? null, input.questionListIds ?? []);
     if (input.customerId !== undefined) checkReachable(found.customer, channels);
+    if (input.portfolioId !== undefined && !(await portfolioRepository(tx, ctx).find(input.portfolioId)))
+      throw BadRequest.field('portfolioId', 'is not a portfolio of this organisation');
     const templates = checkTemplates(input.questionListIds ?? [], found.templates);
     const language = chooseLanguage(input.language, templates);
     const invited = channels.email || channels.sms;
@@ -172,6 +177,7 @@ export async function createSessionRequest(
         type: input.type,
         status: invited ? 'sent' : 'created',
         customerId: input.customerId ?? null,
+        portfolioId: input.portfolioId ?? null,
         questionListIds: templates.map((t) => t.id),
         questionListVersions: templates.map((t) => t.version),
         document: input.document ?? null,
@@ -314,6 +320,17 @@ export function deactivateSessionRequest(deps: SessionRequestDeps, ctx: RequestC
   return transitionAndRead(deps, ctx, id, (tx) =>
     applyTransition(deps, tx, ctx, id, 'deactivate', actorOf(ctx)),
   );
+}
+
+/** Marks a created or sent action opened: the contact opened the link (in the caller's transaction). */
+export function openSessionRequest(
+  deps: { clock: Clock },
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  actor: Actor,
+) {
+  return applyTransition(deps, tx, ctx, id, 'open', actor);
 }
 
 /** Marks an open action completed (the respondent's submission calls this in its own transaction). */

@@ -1,0 +1,2 @@
+// The admin module's public entry: what other modules may use.
+export { organisationRepository } from './admin.repository';
