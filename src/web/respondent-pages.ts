@@ -1,5 +1,4 @@
-import type { Language } from '../db/schema';
-import type { Question } from '../modules/questionlists';
+import type { Language, Question } from '../modules/questionlists';
 import {
   type AnswerIssue,
   type Answers,

@@ -1,4 +1,4 @@
-import type { Language } from '../db/schema';
+import type { Language } from '../modules/questionlists';
 import type { AnswerProblem } from '../modules/respondent/answers';
 
 export interface RespondentTexts {

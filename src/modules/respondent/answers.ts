@@ -1,5 +1,4 @@
-import type { Language } from '../../db/schema';
-import type { Question, Section } from '../questionlists';
+import type { Language, Question, Section } from '../questionlists';
 
 /** An answer as stored: text types as strings, number, yes_no as boolean, multiple choice as values. */
 export type AnswerValue = string | number | boolean | string[];

@@ -1,6 +1,6 @@
-import type { Language } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
+import type { Language } from '../questionlists';
 import { questionListRepository, type Section } from '../questionlists';
 import type { SessionRequestRow } from '../sessionrequests';
 import type { QuestionnairePart, Step } from './respondent.view';

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Language } from '../../db/schema';
 import type { Clock } from '../../platform/clock';
 import { type RequestContext, systemContext } from '../../platform/context';
 import { normaliseActionCode } from '../../platform/crypto/codes';
@@ -7,6 +6,7 @@ import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import type { FileStorage } from '../../platform/storage';
 import { organisationRepository } from '../admin';
+import type { Language } from '../questionlists';
 import { sharedLanguages } from '../questionlists';
 import {
   findActionByCode,

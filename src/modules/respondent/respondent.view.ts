@@ -1,5 +1,4 @@
-import type { Language } from '../../db/schema';
-import type { Section } from '../questionlists';
+import type { Language, Section } from '../questionlists';
 import type { SessionRequestRow } from '../sessionrequests';
 import type { Drafts } from './answers';
 import type { VisitorRow } from './campaign.repository';

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import type { Language } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
 import { newId } from '../../platform/ids';
 import { customerRepository } from '../customers';
 import { fileRepository } from '../files';
+import type { Language } from '../questionlists';
 import { completeSessionRequest } from '../sessionrequests';
 import { renderReport, sessionRepository } from '../sessions';
 import {

@@ -1,4 +1,4 @@
-import type { Language } from '../../db/schema';
+import type { Language } from '../questionlists';
 import type { Purpose } from './sessionrequests.view';
 
 export interface MessageInput {

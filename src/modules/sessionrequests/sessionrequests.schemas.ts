@@ -2,7 +2,7 @@ import { sessionRequestStatuses, sessionRequestTypes } from '../../db/schema';
 import { pageQuery } from '../../platform/pagination';
 import { timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
-import { Language } from '../questionlists/questionlists.schemas';
+import { Language } from '../questionlists';
 
 const ref = z.string().max(200);
 const Send = (channel: string) =>

@@ -9,9 +9,9 @@ import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/queue';
 import type { JobSignal } from '../../platform/jobs/worker';
 import { iso } from '../../platform/schemas';
-import { customerRepository } from '../customers/customers.repository';
-import { portfolioRepository } from '../portfolios/portfolios.repository';
-import { sharedLanguages } from '../questionlists/questionlists.rules';
+import { customerRepository } from '../customers';
+import { portfolioRepository } from '../portfolios';
+import { sharedLanguages } from '../questionlists';
 import {
   type Actor,
   actorOf,
