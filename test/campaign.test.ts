@@ -119,6 +119,7 @@ describe('campaign links', () => {
     await bert.start('Bert', 'Peeters', 'bert@example.test');
     const bertsFirstPage = await bert.page();
     expect(bertsFirstPage.text).toContain('Stap 1 van 3');
+    expect(bertsFirstPage.text).toContain('later in deze browser verdergaan');
     expect(bertsFirstPage.text).not.toContain('Anna Janssens');
     expect(bertsFirstPage.text).not.toContain('Piet');
     const bertsReview = await bert.page('?step=review');

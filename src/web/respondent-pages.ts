@@ -240,7 +240,7 @@ export function stepPage(
   const body = `${header(view, ctx, t, here)}
 <p class="progress">${t.step(step.index + 1, view.steps.length)} · ${h(step.part.name)}</p>
 <h1>${h(step.section.title[ctx.lang] ?? step.section.id)}</h1>
-${step.index === 0 && !opts.issues ? `<p>${t.intro}</p>` : ''}${notice}${summary}
+${step.index === 0 && !opts.issues ? `<p>${view.visitor ? t.visitor.resume : t.intro}</p>` : ''}${notice}${summary}
 <form method="post" action="/action/${ctx.code}?lang=${ctx.lang}" novalidate data-step="${step.index}">
 <input type="hidden" name="_csrf" value="${h(ctx.csrf)}">
 <input type="hidden" name="step" value="${step.index}">

@@ -27,7 +27,14 @@ export interface RespondentTexts {
   language: string;
   problems: Record<AnswerProblem, string>;
   /** A campaign's first page, where the visitor says who they are. */
-  visitor: { intro: string; firstName: string; lastName: string; email: string; start: string };
+  visitor: {
+    intro: string;
+    resume: string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    start: string;
+  };
 }
 
 export const languageNames: Record<Language, string> = { nl: 'Nederlands', fr: 'Français', en: 'English' };
@@ -71,6 +78,8 @@ export const respondentTexts: Record<Language, RespondentTexts> = {
     visitor: {
       intro:
         'Vul eerst uw naam en e-mailadres in. Uw antwoorden worden in deze browser bewaard: alleen u ziet ze.',
+      resume:
+        'Uw antwoorden worden bij elke stap bewaard: u kunt stoppen en later in deze browser verdergaan met dezelfde link.',
       firstName: 'Voornaam',
       lastName: 'Achternaam',
       email: 'E-mailadres',
@@ -115,6 +124,8 @@ export const respondentTexts: Record<Language, RespondentTexts> = {
     visitor: {
       intro:
         'Indiquez d’abord votre nom et votre adresse e-mail. Vos réponses sont enregistrées dans ce navigateur : vous seul(e) pouvez les voir.',
+      resume:
+        'Vos réponses sont enregistrées à chaque étape : vous pouvez vous arrêter et reprendre plus tard dans ce navigateur avec le même lien.',
       firstName: 'Prénom',
       lastName: 'Nom',
       email: 'Adresse e-mail',
@@ -158,6 +169,8 @@ export const respondentTexts: Record<Language, RespondentTexts> = {
     visitor: {
       intro:
         'First enter your name and e-mail address. Your answers are kept in this browser: only you can see them.',
+      resume:
+        'Your answers are saved at every step: you can stop and carry on later in this browser with the same link.',
       firstName: 'First name',
       lastName: 'Last name',
       email: 'E-mail address',
