@@ -22,7 +22,8 @@ module.exports = {
       severity: 'error',
       comment: 'Only repositories (and the database platform) read or write tables.',
       from: { path: '^src/', pathNot: ['\\.repository\\.ts$', '^src/platform/db/', '^src/db/'] },
-      to: { path: '^src/db/schema', dependencyTypesNot: ['type-only'] },
+      // enums.ts holds the closed sets of values columns take (languages, statuses): constants, no tables.
+      to: { path: '^src/db/schema', pathNot: '^src/db/schema/enums\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'sql-only-in-repositories',
@@ -42,8 +43,21 @@ module.exports = {
       name: 'entries-from-outside-modules',
       severity: 'error',
       comment: 'Code outside the modules (app, worker, CLI, pages) uses a module through its entry too.',
-      from: { path: '^src/', pathNot: '^src/modules/' },
+      from: { path: '^src/', pathNot: ['^src/modules/', '^src/web/respondent-'] },
       to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'pages-use-their-module',
+      severity: 'error',
+      comment:
+        'The contact’s pages are the respondent module’s views: they may read its view types and answer ' +
+        'helpers directly (through its entry would be a cycle: entry → router → pages), and other modules ' +
+        'through their entries only.',
+      from: { path: '^src/web/respondent-' },
+      to: {
+        path: '^src/modules/[^/]+/',
+        pathNot: ['^src/modules/[^/]+/index\\.ts$', '^src/modules/respondent/(respondent\\.view|answers)\\.ts$'],
+      },
     },
     {
       name: 'platform-stays-down',

@@ -2,23 +2,23 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, Router } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
-import { adminRoutes } from './modules/admin/admin.router';
-import { customerRoutes } from './modules/customers/customers.router';
-import { fileDownloadRoutes, fileRoutes } from './modules/files/files.router';
-import { healthRoutes } from './modules/health/health.router';
-import { openapiRoutes } from './modules/openapi/openapi.router';
-import { portfolioRoutes } from './modules/portfolios/portfolios.router';
-import { questionListRoutes } from './modules/questionlists/questionlists.router';
-import { sessionRequestRoutes } from './modules/sessionrequests/sessionrequests.router';
-import { respondentRoutes } from './modules/sessions/respondent.router';
-import { sessionRoutes } from './modules/sessions/sessions.router';
+import { adminRoutes } from './modules/admin';
+import { customerRoutes } from './modules/customers';
+import { fileDownloadRoutes, fileRoutes } from './modules/files';
+import { healthRoutes } from './modules/health';
+import { openapiRoutes } from './modules/openapi';
+import { portfolioRoutes } from './modules/portfolios';
+import { questionListRoutes } from './modules/questionlists';
+import { respondentRoutes } from './modules/respondent';
+import { sessionRequestRoutes } from './modules/sessionrequests';
+import { sessionRoutes } from './modules/sessions';
 import type { Clock } from './platform/clock';
 import type { Database } from './platform/db/database';
 import { ApiKeyAuthenticator, AuthGate } from './platform/http/auth';
 import { errorHandler, unknownRoute } from './platform/http/error-handler';
 import { Routes } from './platform/http/routes';
 import type { JobSignal } from './platform/jobs/worker';
-import type { Logger } from './platform/logger';
+import { type Logger, redactActionCodes, serializeError } from './platform/logger';
 import { createRegistry } from './platform/openapi';
 import { localDiskStorage } from './platform/storage';
 
@@ -63,10 +63,11 @@ export function createApp(deps: AppDeps): Express {
         req: (req: express.Request) => ({
           id: req.id,
           method: req.method,
-          url: req.originalUrl,
+          url: redactActionCodes(req.originalUrl),
           remoteAddress: req.socket?.remoteAddress,
         }),
         res: (res: express.Response) => ({ statusCode: res.statusCode }),
+        err: serializeError,
       },
     }),
   );

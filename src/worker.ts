@@ -1,6 +1,5 @@
 import type { Config } from './config';
-import { expiryHandler, notificationHandler } from './modules/sessionrequests/sessionrequests.jobs';
-import { EXPIRY_JOB, NOTIFICATION_JOB } from './modules/sessionrequests/sessionrequests.view';
+import { EXPIRY_JOB, expiryHandler, NOTIFICATION_JOB, notificationHandler } from './modules/sessionrequests';
 import type { Clock } from './platform/clock';
 import type { Database } from './platform/db/database';
 import { JobWorker } from './platform/jobs/worker';

@@ -37,6 +37,7 @@ const tenantTables = [
   'files',
   'sessions',
   'session_versions',
+  'campaign_visitors',
 ];
 
 describe('row-level security', () => {

@@ -90,6 +90,8 @@ describe('invitations', () => {
     await h.jobs.drain();
     expect(smtp.received[0]?.subject).toBe('Kantoor Peeters : une action vous attend');
     expect(smtp.received[0]?.text).toContain('Le lien est valable jusqu’au 20 mars 2026');
+    // « inviter à » (never « invite de »)
+    expect(smtp.received[0]?.text).toContain('vous invite à compléter un questionnaire.');
   });
 
   it('when an SMS invitation is asked, then the provider receives it with the token, the number and the link', async () => {

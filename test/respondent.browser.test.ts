@@ -162,4 +162,79 @@ describe('the contact in a real browser', () => {
     expect(session.responses[0]).toMatchObject({ questionTitle: 'Nom', response: 'Marie Claes-Peeters' });
     expect(session.history.map((v) => [v.version, v.responses[0]?.response])).toEqual([[1, 'Marie']]);
   });
+
+  it('when two strangers answer one campaign link in two browsers, then neither sees the other’s answers and both sessions exist', async () => {
+    const created = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', org.adminKey)
+      .send({ type: 'campaign', questionListIds: [template] });
+    const campaign = created.body as { _id: string; code: string };
+    const annaContext = await browser.newContext(phone);
+    const bertContext = await browser.newContext(desktop);
+    const start = async (page: Page, first: string, last: string, email: string) => {
+      await page.getByLabel('Voornaam (verplicht)').fill(first);
+      await page.getByLabel('Achternaam (verplicht)').fill(last);
+      await page.getByLabel('E-mailadres (verplicht)').fill(email);
+      await page.getByRole('button', { name: 'Beginnen' }).click();
+      await page.waitForSelector('text=Stap 1 van 3');
+    };
+
+    const anna = await openLink(annaContext, campaign.code);
+    await anna.screenshot({ path: path.join(shots, 'campaign-phone-start.png'), fullPage: true });
+    await start(anna, 'Anna', 'Janssens', 'anna@example.test');
+    await anna.getByLabel('Naam (verplicht)').fill('Anna Janssens');
+    await anna.getByRole('radio', { name: 'Nee' }).check();
+    await anna.getByRole('button', { name: 'Volgende' }).click();
+    await anna.waitForURL(/step=1/);
+
+    // Another browser on the same link: its own start page, an empty questionnaire.
+    const bert = await openLink(bertContext, campaign.code);
+    await expect(bert.getByLabel('Voornaam (verplicht)').inputValue()).resolves.toBe('');
+    await start(bert, 'Bert', 'Peeters', 'bert@example.test');
+    await expect(bert.getByLabel('Naam (verplicht)').inputValue()).resolves.toBe('');
+    await expect(bert.getByRole('radio', { name: 'Nee' }).isChecked()).resolves.toBe(false);
+    await bert.getByLabel('Naam (verplicht)').fill('Bert Peeters');
+    await bert.getByRole('radio', { name: 'Ja' }).check();
+    await bert.getByLabel('Naam partner (optioneel)').fill('Lies');
+    await bert.getByRole('button', { name: 'Volgende' }).click();
+    await bert.waitForURL(/step=1/);
+
+    // Anna reviews and submits: only her answers.
+    await anna.goto(`${h.baseUrl}/action/${campaign.code}?step=review`);
+    const annasReview = (await anna.locator('main').textContent()) ?? '';
+    expect(annasReview).toContain('Anna Janssens');
+    expect(annasReview).not.toContain('Bert');
+    expect(annasReview).not.toContain('Lies');
+    await anna.getByRole('button', { name: 'Indienen' }).click();
+    await anna.waitForSelector('text=Bedankt!');
+
+    // Bert is not thanked for Anna's submission; his review holds only his answers.
+    await bert.goto(`${h.baseUrl}/action/${campaign.code}`);
+    await expect(bert.locator('h1').textContent()).resolves.toBe('Over u');
+    await expect(bert.getByLabel('Naam (verplicht)').inputValue()).resolves.toBe('Bert Peeters');
+    await bert.goto(`${h.baseUrl}/action/${campaign.code}?step=review`);
+    const bertsReview = (await bert.locator('main').textContent()) ?? '';
+    expect(bertsReview).toContain('Lies');
+    expect(bertsReview).not.toContain('Anna');
+    await bert.getByRole('button', { name: 'Indienen' }).click();
+    await bert.waitForSelector('text=Bedankt!');
+    await annaContext.close();
+    await bertContext.close();
+
+    const list = SessionList.parse(
+      (await h.api().get(`/api/v1/sessions?sessionRequestId=${campaign._id}`).set('x-api-key', org.adminKey))
+        .body,
+    );
+    expect(list.total).toBe(2);
+    expect(list.sessions.map((s) => s.responses.map((r) => r.response)).sort()).toEqual([
+      ['Anna Janssens', 'Nee'],
+      ['Bert Peeters', 'Ja', 'Lies'],
+    ]);
+    const action = await h
+      .api()
+      .get(`/api/v1/sessionrequests/${campaign._id}`)
+      .set('x-api-key', org.adminKey);
+    expect(action.body.status).toBe('opened');
+  });
 });

@@ -1,7 +1,9 @@
+import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { SessionDetail, SessionList } from '../src/modules/sessions/sessions.schemas';
+import { queryRows } from '../src/platform/db/database';
 import { asBuffer, pdfText } from './support/binary';
-import { createContact, createOrg, createTemplate, type TestOrg } from './support/fixtures';
+import { createContact, createOrg, createTemplate, type TestOrg, templateBody } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 
 let h: Harness;
@@ -369,5 +371,205 @@ describe('respondent pages', () => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     h.clock.advance(10 * 60_000);
     expect((await agent.get('/action/zzzzzzzzzzzzzzzzzzzz')).status).toBe(404);
+  });
+
+  it('when a colleague behind the same address mistypes codes, then valid links keep working and only unknown codes get 429', async () => {
+    h.clock.advance(10 * 60_000); // a fresh window for this address
+    const { code } = await newAction();
+    const office = request.agent(h.server);
+    for (let i = 0; i < 30; i++)
+      expect((await office.get(`/action/${'z'.repeat(19)}${i % 10}`)).status).toBe(404);
+    expect((await office.get(`/action/${'y'.repeat(20)}`)).status).toBe(429);
+    const valid = await office.get(`/action/${code}`);
+    expect(valid.status).toBe(200);
+    expect(valid.text).toContain('Stap 1 van 3');
+    const c = await contactFor(code);
+    expect(
+      (
+        await c.step(0, 'next', [
+          ['q.name', 'Marie'],
+          ['q.married', 'no'],
+        ])
+      ).status,
+    ).toBe(303);
+    expect((await office.get(`/action/${'x'.repeat(20)}`)).status).toBe(429);
+  });
+
+  it('when links are opened, then the request log lines show /action/[redacted], never the code', async () => {
+    const { code } = await newAction();
+    const c = await contactFor(code);
+    await c.step(0, 'next', [
+      ['q.name', 'Marie'],
+      ['q.married', 'no'],
+    ]);
+    await c.agent.get(`/action/${code.toUpperCase()}?step=1`);
+    const lines = h.logs.filter((l) => JSON.stringify(l).includes('/action/'));
+    expect(lines.map((l) => (l.req as { url: string }).url)).toEqual(
+      expect.arrayContaining([
+        '/action/[redacted]',
+        '/action/[redacted]?lang=nl',
+        '/action/[redacted]?step=1',
+      ]),
+    );
+    for (const line of h.logs) {
+      expect(JSON.stringify(line)).not.toContain(code);
+      expect(JSON.stringify(line)).not.toContain(code.toUpperCase());
+    }
+  });
+
+  it('when the CSRF cookie is malformed, then a form post is refused with 403 and a page gets a fresh token, never 500', async () => {
+    const { code } = await newAction();
+    for (const bad of ['%zz', '%', 'a%E0%A4%A', '%C0%AF'.repeat(10)]) {
+      const post = await request(h.server)
+        .post(`/action/${code}`)
+        .set('Cookie', `adk_csrf=${bad}`)
+        .type('form')
+        .send(`_csrf=${encodeURIComponent(bad)}&step=0&nav=next&q.name=X&q.married=no`);
+      expect(post.status).toBe(403);
+      expect(post.text).toContain('This form has expired');
+      const page = await request(h.server).get(`/action/${code}`).set('Cookie', `other=1; adk_csrf=${bad}`);
+      expect(page.status).toBe(200);
+      expect(page.headers['set-cookie']?.[0]).toMatch(/^adk_csrf=[A-Za-z0-9_-]{43};/);
+    }
+    const page = await request(h.server).get(`/action/${code}`);
+    expect(page.text).not.toContain('value="X"');
+  });
+
+  it('when a single-choice question gets two values, then it is refused on its own and nothing is saved', async () => {
+    const { code, _id } = await newAction();
+    const c = await contactFor(code);
+    await c.step(0, 'next', [
+      ['q.name', 'Marie'],
+      ['q.married', 'no'],
+    ]);
+    const twice = await c.step(1, 'next', [
+      ['q.income', 'low'],
+      ['q.income', 'high'],
+      ['q.amount', '12'],
+    ]);
+    expect(twice.status).toBe(400);
+    expect(twice.text).toMatch(/id="e-income">Kies maar één mogelijkheid\./);
+    expect(twice.text).not.toMatch(/id="e-amount"/);
+    const married = await c.step(0, 'next', [
+      ['q.name', 'Marie'],
+      ['q.married', 'yes'],
+      ['q.married', 'no'],
+    ]);
+    expect(married.status).toBe(400);
+    expect(married.text).toMatch(/id="e-married">Kies maar één mogelijkheid\./);
+    const [row] = await h.database.tenantTransaction(
+      { organisationId: org.organisationId, userId: null, apiKeyId: null, authVersion: 0, at: h.clock.now() },
+      (tx) =>
+        queryRows<{ draft: Record<string, Record<string, unknown>> }>(
+          tx,
+          sql`SELECT draft FROM session_requests WHERE id = ${_id}`,
+        ),
+    );
+    expect(row?.draft[template]).toEqual({ name: 'Marie', married: false });
+  });
+
+  it('when question ids and option values are constructor, toString, valueOf and hasOwnProperty, then the pages, the review and the session hold exactly what was answered', async () => {
+    const t = (en: string) => ({ nl: en, fr: en, en });
+    const hostile = await createTemplate(h, org, {
+      name: 'Hostile',
+      sections: [
+        {
+          id: 'constructor',
+          title: t('Page'),
+          questions: [
+            { id: 'constructor', type: 'short_text', title: t('C') },
+            { id: 'toString', type: 'short_text', title: t('T') },
+            {
+              id: 'valueOf',
+              type: 'single_choice',
+              title: t('V'),
+              options: [
+                { value: 'toString', label: t('Option toString') },
+                { value: 'constructor', label: t('Option constructor') },
+              ],
+            },
+            {
+              id: 'hasOwnProperty',
+              type: 'multiple_choice',
+              title: t('H'),
+              options: [
+                { value: 'valueOf', label: t('Option valueOf') },
+                { value: 'hasOwnProperty', label: t('Option hasOwnProperty') },
+              ],
+              condition: { questionId: 'valueOf', equals: 'constructor' },
+            },
+          ],
+        },
+      ],
+    });
+    const res = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', org.adminKey)
+      .send({ type: 'qlist', customerId: contact, questionListIds: [hostile], language: 'en' });
+    const c = await contactFor(res.body.code);
+    expect(c.first.status).toBe(200);
+    // Nothing answered yet: every field is empty, nothing inherited shows up as a value.
+    expect(c.first.text).toContain('id="q-constructor" name="q.constructor" value=""');
+    expect(c.first.text).toContain('id="q-toString" name="q.toString" value=""');
+    expect(c.first.text).not.toContain('[native code]');
+    expect(c.first.text).not.toContain(' checked');
+    // The optional questions left empty are no problem.
+    expect((await c.step(0, 'save', [])).status).toBe(303);
+    const saved = await c.step(0, 'next', [
+      ['q.toString', 'text for toString'],
+      ['q.valueOf', 'constructor'],
+      ['q.hasOwnProperty', 'valueOf'],
+      ['q.hasOwnProperty', 'hasOwnProperty'],
+    ]);
+    expect(saved.status).toBe(303);
+    const review = await c.agent.get(`/action/${res.body.code}?step=review&lang=en`);
+    expect(review.text).toContain('<dt>C</dt><dd>(no answer)</dd>');
+    expect(review.text).toContain('<dt>T</dt><dd>text for toString</dd>');
+    expect(review.text).toContain('<dt>V</dt><dd>Option constructor</dd>');
+    expect(review.text).toContain('<dt>H</dt><dd>Option valueOf, Option hasOwnProperty</dd>');
+    expect((await c.post([], '/submit')).status).toBe(303);
+    const list = await h
+      .api()
+      .get(`/api/v1/sessions?sessionRequestId=${res.body._id}`)
+      .set('x-api-key', org.adminKey);
+    expect(
+      list.body.sessions[0].responses.map((r: { questionId: string; value: unknown }) => [
+        r.questionId,
+        r.value,
+      ]),
+    ).toEqual([
+      ['toString', 'text for toString'],
+      ['valueOf', 'constructor'],
+      ['hasOwnProperty', ['valueOf', 'hasOwnProperty']],
+    ]);
+  });
+
+  it('when a template names a question or option __proto__ or with a dot, then 400 names the field', async () => {
+    const t = (en: string) => ({ nl: en, fr: en, en });
+    for (const [question, field] of [
+      [{ id: '__proto__', type: 'short_text', title: t('P') }, 'sections[0].questions[0].id'],
+      [{ id: 'a.b', type: 'short_text', title: t('P') }, 'sections[0].questions[0].id'],
+      [
+        {
+          id: 'ok',
+          type: 'single_choice',
+          title: t('P'),
+          options: [
+            { value: '__proto__', label: t('A') },
+            { value: 'b', label: t('B') },
+          ],
+        },
+        'sections[0].questions[0].options[0].value',
+      ],
+    ] as const) {
+      const res = await h
+        .api()
+        .post('/api/v1/questionlists')
+        .set('x-api-key', org.adminKey)
+        .send(templateBody({ sections: [{ id: 's', title: t('S'), questions: [question] }] }));
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+    }
   });
 });

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { ConfigError, loadConfig } from '../config';
-import { bootstrapOrganisation } from '../modules/admin/bootstrap.service';
-import { seedContacts } from '../modules/customers/seed.service';
-import { seedTemplates } from '../modules/questionlists/demo-templates';
+import { bootstrapOrganisation } from '../modules/admin';
+import { seedContacts } from '../modules/customers';
+import { seedTemplates } from '../modules/questionlists';
 import { systemClock } from '../platform/clock';
 import type { Database } from '../platform/db/database';
 import { openConfiguredDatabase } from '../platform/db/open';

@@ -16,6 +16,26 @@ export const redactPaths = [
   '*.client_secret',
 ];
 
+// A public action code is the contact's credential: logs show `/action/[redacted]`, never the code.
+const ACTION_PATH = /\/action\/[^/?#\s"']+/g;
+// An action code anywhere in a message (e.g. a failed query's parameters): 20 characters of base32.
+const ACTION_CODE = /\b[0-9a-hjkmnp-tv-z]{20}\b/gi;
+
+/** The text with every public action code replaced. */
+export function redactActionCodes(text: string): string {
+  return text.replace(ACTION_PATH, '/action/[redacted]').replace(ACTION_CODE, '[redacted]');
+}
+
+/** pino's error serializer, with action codes taken out of the message and stack. */
+export function serializeError(err: unknown): unknown {
+  const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
+  if (!out || typeof out !== 'object') return out;
+  for (const key of ['message', 'stack'] as const) {
+    if (typeof out[key] === 'string') out[key] = redactActionCodes(out[key] as string);
+  }
+  return out;
+}
+
 /** Standard output, written asynchronously: lines written during a write are batched into the next one. */
 export function stdoutDestination(): pino.DestinationStream & { flushSync(): void } {
   return pino.destination({ dest: 1, sync: false, minLength: 0 });
@@ -27,6 +47,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       level,
       base: { service: 'actiondesk' },
       redact: { paths: redactPaths, censor: '[redacted]' },
+      serializers: { err: serializeError },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     destination,

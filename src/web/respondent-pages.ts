@@ -1,16 +1,16 @@
-import type { Language } from '../db/schema';
-import type { Question } from '../modules/questionlists/questionlists.schemas';
-import { escapeHtml as h } from '../modules/sessionrequests/messages';
+import type { Language, Question } from '../modules/questionlists';
 import {
   type AnswerIssue,
   type Answers,
   type AnswerValue,
+  answerOf,
+  draftOf,
   isVisible,
   questionsOf,
   readable,
-} from '../modules/sessions/answers';
-import type { Step } from '../modules/sessions/questionnaire';
-import type { OpenAction } from '../modules/sessions/respondent.service';
+} from '../modules/respondent/answers';
+import type { OpenAction, Step } from '../modules/respondent/respondent.view';
+import { escapeHtml as h } from '../modules/sessionrequests';
 import { languageNames, type RespondentTexts, respondentTexts } from './respondent-texts';
 
 export interface Page {
@@ -205,8 +205,8 @@ export function stepPage(
   opts: { issues?: AnswerIssue[]; values?: Answers; notice?: string } = {},
 ): Page {
   const t = respondentTexts[ctx.lang];
-  const draft = (view.action.draft[step.part.listId] ?? {}) as Answers;
-  const values: Answers = opts.values ? { ...draft, ...opts.values } : draft;
+  const values = draftOf(view.draft, step.part.listId);
+  if (opts.values) for (const id of Object.keys(opts.values)) values[id] = answerOf(opts.values, id)!;
   const byId = questionsOf(step.part.sections);
   const onPage = new Set(step.section.questions.map((q) => q.id));
   const issues = new Map((opts.issues ?? []).map((i) => [i.questionId, i]));
@@ -215,12 +215,12 @@ export function stepPage(
       const cond = q.condition;
       if (cond && !onPage.has(cond.questionId)) {
         // Depends on an earlier page: decided here, from the saved answers.
-        return isVisible(q, values, byId) ? field(q, values[q.id], issues.get(q.id), ctx, '') : '';
+        return isVisible(q, values, byId) ? field(q, answerOf(values, q.id), issues.get(q.id), ctx, '') : '';
       }
       const extra = cond
         ? ` data-cond-q="${cond.questionId}" data-cond-v="${h(cond.equals === true ? 'yes' : cond.equals === false ? 'no' : String(cond.equals))}"${isVisible(q, values, byId) ? '' : ' hidden'}`
         : '';
-      return field(q, values[q.id], issues.get(q.id), ctx, extra);
+      return field(q, answerOf(values, q.id), issues.get(q.id), ctx, extra);
     })
     .join('\n');
   const summary =
@@ -240,7 +240,7 @@ export function stepPage(
   const body = `${header(view, ctx, t, here)}
 <p class="progress">${t.step(step.index + 1, view.steps.length)} · ${h(step.part.name)}</p>
 <h1>${h(step.section.title[ctx.lang] ?? step.section.id)}</h1>
-${step.index === 0 && !opts.issues ? `<p>${t.intro}</p>` : ''}${notice}${summary}
+${step.index === 0 && !opts.issues ? `<p>${view.visitor ? t.visitor.resume : t.intro}</p>` : ''}${notice}${summary}
 <form method="post" action="/action/${ctx.code}?lang=${ctx.lang}" novalidate data-step="${step.index}">
 <input type="hidden" name="_csrf" value="${h(ctx.csrf)}">
 <input type="hidden" name="step" value="${step.index}">
@@ -263,16 +263,57 @@ ${step.index > 0 ? `<button type="submit" name="nav" value="back" class="back">$
   };
 }
 
+/** A campaign's first page: who is answering (a contact is created or matched by e-mail). */
+export function startPage(
+  view: OpenAction,
+  ctx: PageContext,
+  opts: { issues?: AnswerIssue[]; sent?: Map<string, string> } = {},
+): Page {
+  const t = respondentTexts[ctx.lang];
+  const issues = new Map((opts.issues ?? []).map((i) => [i.questionId, i]));
+  const input = (name: 'firstName' | 'lastName' | 'email', type: string, autocomplete: string) => {
+    const issue = issues.get(name);
+    const err = issue ? `<p class="error" id="e-${name}">${t.problems[issue.problem]}</p>` : '';
+    const aria = `aria-required="true"${issue ? ` aria-describedby="e-${name}" aria-invalid="true"` : ''}`;
+    return `<div class="question"><label for="f-${name}">${t.visitor[name]} <span class="tag">(${t.required})</span></label><input type="${type}" id="f-${name}" name="${name}" autocomplete="${autocomplete}" value="${h(opts.sent?.get(name) ?? '')}" ${aria}>${err}</div>`;
+  };
+  const summary =
+    issues.size > 0
+      ? `<div class="summary" role="alert" tabindex="-1" id="problems"><h2>${t.errorsTitle}</h2><ul>${[
+          ...issues.values(),
+        ]
+          .map(
+            (i) =>
+              `<li><a href="#f-${i.questionId}">${t.visitor[i.questionId as 'email'] ?? ''}</a>: ${t.problems[i.problem]}</li>`,
+          )
+          .join('')}</ul></div>`
+      : '';
+  const body = `${header(view, ctx, t, '')}
+<h1>${h(view.parts.map((p) => p.name).join(', '))}</h1>
+<p>${t.visitor.intro}</p>${summary}
+<form method="post" action="/action/${ctx.code}/start?lang=${ctx.lang}" novalidate>
+<input type="hidden" name="_csrf" value="${h(ctx.csrf)}">
+${input('firstName', 'text', 'given-name')}
+${input('lastName', 'text', 'family-name')}
+${input('email', 'email', 'email')}
+<div class="actions"><button type="submit" class="primary">${t.visitor.start}</button></div>
+</form>`;
+  return {
+    status: issues.size > 0 ? 400 : 200,
+    html: layout(ctx.lang, view.organisation, body),
+  };
+}
+
 export function reviewPage(view: OpenAction, ctx: PageContext): Page {
   const t = respondentTexts[ctx.lang];
   const sections = view.steps
     .map((step) => {
-      const answers = (view.action.draft[step.part.listId] ?? {}) as Answers;
+      const answers = draftOf(view.draft, step.part.listId);
       const byId = questionsOf(step.part.sections);
       const items = step.section.questions
         .filter((q) => isVisible(q, answers, byId))
         .map((q) => {
-          const v = answers[q.id];
+          const v = answerOf(answers, q.id);
           return `<dt>${h(q.title[ctx.lang] ?? q.id)}</dt><dd>${v === undefined ? t.noAnswer : h(readable(q, v, ctx.lang))}</dd>`;
         })
         .join('');

@@ -40,6 +40,12 @@ export const customers = pgTable(
     uniqueIndex('customers_org_thirdparty_key')
       .on(t.organisationId, t.thirdpartyId)
       .where(sql`${t.thirdpartyId} is not null`),
+    // A campaign visitor is matched to a contact of the campaign's portfolio by e-mail.
+    index('customers_org_portfolio_email_idx').on(
+      t.organisationId,
+      t.portfolioId,
+      sql`lower(${t.data}->>'Email')`,
+    ),
     index('customers_org_search_idx').using('gin', t.organisationId, sql`${t.searchText} gin_trgm_ops`),
   ],
 );

@@ -1,4 +1,6 @@
+export * from './campaigns';
 export * from './customers';
+export * from './enums';
 export * from './files';
 export * from './jobs';
 export * from './questionlists';

@@ -1,10 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
+import { jobStatuses } from './enums';
 import { organisations } from './tenancy';
-
-export const jobStatuses = ['pending', 'running', 'done', 'failed', 'cancelled'] as const;
-export type JobStatus = (typeof jobStatuses)[number];
 
 /**
  * The background job queue (transactional outbox): a job is inserted in the same transaction as the

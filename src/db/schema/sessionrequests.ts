@@ -13,22 +13,8 @@ import {
 } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { customers } from './customers';
+import { languages, sessionRequestStatuses, sessionRequestTypes } from './enums';
 import { organisations } from './tenancy';
-
-export const sessionRequestTypes = ['qlist', 'multisigning', 'quicksign', 'campaign'] as const;
-export type SessionRequestTypes = (typeof sessionRequestTypes)[number];
-export const sessionRequestStatuses = [
-  'created',
-  'sent',
-  'opened',
-  'completed',
-  'reopened',
-  'deactivated',
-  'expired',
-] as const;
-export type SessionRequestStatus = (typeof sessionRequestStatuses)[number];
-export const languages = ['nl', 'fr', 'en'] as const;
-export type Language = (typeof languages)[number];
 
 export const sessionRequests = pgTable(
   'session_requests',
@@ -42,6 +28,8 @@ export const sessionRequests = pgTable(
     type: text('type', { enum: sessionRequestTypes }).notNull(),
     status: text('status', { enum: sessionRequestStatuses }).notNull(),
     customerId: uuid('customer_id'),
+    // A campaign's portfolio: where the contacts of its visitors are created (null: the default one).
+    portfolioId: uuid('portfolio_id'),
     questionListIds: uuid('question_list_ids').array().notNull(),
     questionListVersions: integer('question_list_versions').array().notNull(),
     document: jsonb('document').$type<{ fileId: string; title: string }>(),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   foreignKey,
   index,
@@ -7,10 +8,13 @@ import {
   primaryKey,
   text,
   unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { campaignVisitors } from './campaigns';
 import { ts } from './columns';
-import { languages, sessionRequests } from './sessionrequests';
+import { languages } from './enums';
+import { sessionRequests } from './sessionrequests';
 import { organisations } from './tenancy';
 
 /** One response as the spec shows it, plus the raw value and its template. */
@@ -27,7 +31,10 @@ export interface SessionDocument {
   fileUrl: string;
 }
 
-/** What a contact submitted for an action (spec 2.4). Resubmitting after a reopen updates it; see versions. */
+/**
+ * What a contact submitted for an action (spec 2.4): one per action, or, for a campaign, one per
+ * visitor. Resubmitting after a reopen updates it; see versions.
+ */
 export const sessions = pgTable(
   'sessions',
   {
@@ -37,6 +44,8 @@ export const sessions = pgTable(
       .references(() => organisations.id, { onDelete: 'cascade' }),
     sessionRequestId: uuid('session_request_id').notNull(),
     customerId: uuid('customer_id'),
+    // The campaign visitor who submitted it; null for an action sent to one contact.
+    visitorId: uuid('visitor_id'),
     language: text('language', { enum: languages }).notNull(),
     answers: jsonb('answers').$type<Record<string, Record<string, unknown>>>().notNull(),
     responses: jsonb('responses').$type<SessionResponse[]>().notNull(),
@@ -47,11 +56,23 @@ export const sessions = pgTable(
   },
   (t) => [
     unique('sessions_org_id_key').on(t.organisationId, t.id),
-    unique('sessions_org_request_key').on(t.organisationId, t.sessionRequestId),
+    // One session per action sent to a contact; one per visitor of a campaign.
+    uniqueIndex('sessions_org_request_key')
+      .on(t.organisationId, t.sessionRequestId)
+      .where(sql`${t.visitorId} is null`),
+    uniqueIndex('sessions_org_visitor_key')
+      .on(t.organisationId, t.visitorId)
+      .where(sql`${t.visitorId} is not null`),
+    index('sessions_org_request_idx').on(t.organisationId, t.sessionRequestId),
     foreignKey({
       name: 'sessions_request_fk',
       columns: [t.organisationId, t.sessionRequestId],
       foreignColumns: [sessionRequests.organisationId, sessionRequests.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'sessions_visitor_fk',
+      columns: [t.organisationId, t.visitorId],
+      foreignColumns: [campaignVisitors.organisationId, campaignVisitors.id],
     }).onDelete('cascade'),
     index('sessions_org_customer_idx').on(t.organisationId, t.customerId),
   ],

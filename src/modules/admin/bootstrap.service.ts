@@ -3,7 +3,7 @@ import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
-import { portfolioRepository } from '../portfolios/portfolios.repository';
+import { portfolioRepository } from '../portfolios';
 import { organisationRepository, userRepository } from './admin.repository';
 import { issueApiKey } from './admin.service';
 

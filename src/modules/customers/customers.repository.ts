@@ -89,6 +89,22 @@ export function customerRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(customers.thirdpartyId, thirdpartyId)));
       return row;
     },
+    /** The oldest contact of the portfolio with this e-mail address (any case). */
+    async findByEmail(portfolioId: string, email: string): Promise<CustomerRecord | undefined> {
+      const [row] = await q
+        .select(columns)
+        .from(customers)
+        .where(
+          and(
+            org,
+            eq(customers.portfolioId, portfolioId),
+            sql`lower(${customers.data}->>'Email') = lower(${email})`,
+          ),
+        )
+        .orderBy(customers.createdAt, customers.id)
+        .limit(1);
+      return row;
+    },
     async insert(rows: Omit<CustomerRow, 'organisationId' | 'searchText'>[]): Promise<CustomerRecord[]> {
       if (rows.length === 0) return [];
       return q

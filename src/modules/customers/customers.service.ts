@@ -7,7 +7,7 @@ import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { fromZodError } from '../../platform/http/validation';
 import { isId, newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
-import { customerTotalStatement, portfolioRepository } from '../portfolios/portfolios.repository';
+import { customerTotalStatement, portfolioRepository } from '../portfolios';
 import {
   type CustomerRecord,
   customerRepository,

@@ -5,8 +5,8 @@ import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { organisationRepository } from '../admin/admin.repository';
-import { portfolioRepository } from '../portfolios/portfolios.repository';
+import { organisationRepository } from '../admin';
+import { portfolioRepository } from '../portfolios';
 import { customerRepository } from './customers.repository';
 import { demoContactData } from './demo-data';
 

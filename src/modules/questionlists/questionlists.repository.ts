@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { questionLists, questionListVersions } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import type { Queryable } from '../../platform/db/database';
@@ -58,6 +58,48 @@ export function questionListRepository(q: Queryable, ctx: RequestContext) {
         })
         .from(questionLists)
         .where(and(org, inArray(questionLists.id, valid)));
+    },
+    /**
+     * The given versions of templates (`ids[i]` in version `versions[i]`), with their names and report
+     * setting, in the order asked; a template that no longer exists is left out.
+     */
+    async versionsOf(ids: string[], versions: number[]) {
+      const valid = ids.filter(isId);
+      if (valid.length === 0) return [];
+      const rows = await q
+        .select({
+          listId: questionListVersions.questionListId,
+          supportedLanguages: questionListVersions.supportedLanguages,
+          content: questionListVersions.content,
+          name: questionLists.name,
+          hasReportSpec: questionLists.hasReportSpec,
+        })
+        .from(questionListVersions)
+        .innerJoin(
+          questionLists,
+          and(
+            eq(questionLists.organisationId, questionListVersions.organisationId),
+            eq(questionLists.id, questionListVersions.questionListId),
+          ),
+        )
+        .where(
+          and(
+            eq(questionListVersions.organisationId, ctx.organisationId),
+            or(
+              ...ids.map((id, i) =>
+                and(
+                  eq(questionListVersions.questionListId, id),
+                  eq(questionListVersions.version, versions[i] ?? 1),
+                ),
+              ),
+            ),
+          ),
+        );
+      const byId = new Map(rows.map((r) => [r.listId, r]));
+      return ids.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [row] : [];
+      });
     },
     async insert(row: NewQuestionList): Promise<QuestionListRow> {
       const [inserted] = await q

@@ -1,4 +1,4 @@
-import { languages } from '../../db/schema';
+import { languages } from '../../db/schema/enums';
 import type { Language, Question, Section } from './questionlists.schemas';
 import { choiceTypes } from './questionlists.schemas';
 

@@ -1,4 +1,4 @@
-import { languages } from '../../db/schema';
+import { languages } from '../../db/schema/enums';
 import { timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 
@@ -24,13 +24,23 @@ export const questionTypes = [
 ] as const;
 export const choiceTypes: readonly string[] = ['single_choice', 'multiple_choice'];
 
-const localId = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, _ or -')
-  .meta({ description: 'Stable id, unique within the template; answers refer to it' });
+/**
+ * The one pattern of section ids, question ids and option values: they become form field names, HTML
+ * ids and keys of stored answers, so they are plain words (never `__proto__` or anything with a dot).
+ */
+export const LOCAL_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const localIdRule = 'must be 1–64 letters, digits, _ or -, starting with a letter or digit';
+
+const localId = z.string().regex(LOCAL_ID, localIdRule).meta({
+  description:
+    'Stable id, unique within the template; answers refer to it. Pattern: ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$',
+});
 
 const Option = z.strictObject({
-  value: z.string().trim().min(1).max(100).meta({ description: 'Stored as the answer' }),
+  value: z
+    .string()
+    .regex(LOCAL_ID, localIdRule)
+    .meta({ description: 'Stored as the answer. Same pattern as ids: ^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$' }),
   label: Texts(500),
 });
 

@@ -1,4 +1,4 @@
-import type { Language } from '../../db/schema';
+import type { Language } from '../questionlists';
 import type { Purpose } from './sessionrequests.view';
 
 export interface MessageInput {
@@ -57,7 +57,8 @@ const words: Record<Language, Words> = {
     locale: 'nl-BE',
   },
   fr: {
-    task: { questionnaire: 'de compléter un questionnaire', signature: 'de signer un document' },
+    // Infinitives without their preposition: « inviter à », « rappeler de ».
+    task: { questionnaire: 'compléter un questionnaire', signature: 'signer un document' },
     subject: {
       invitation: (org) => `${org} : une action vous attend`,
       reminder1: (org) => `Rappel : ${org} attend encore votre réponse`,
@@ -66,16 +67,16 @@ const words: Record<Language, Words> = {
     },
     greeting: (n) => (n ? `Bonjour ${n},` : 'Bonjour,'),
     lead: {
-      invitation: (who, task) => `${who} vous invite ${task}.`,
-      reminder1: (who, task) => `${who} vous rappelle ${task}.`,
-      reminder2: (who, task) => `${who} vous rappelle une dernière fois ${task}.`,
+      invitation: (who, task) => `${who} vous invite à ${task}.`,
+      reminder1: (who, task) => `${who} vous rappelle de ${task}.`,
+      reminder2: (who, task) => `${who} vous rappelle une dernière fois de ${task}.`,
       reopened: (who) =>
         `${who} a rouvert votre dossier pour que vous puissiez compléter ou corriger vos réponses.`,
     },
     open: 'Ouvrez ce lien :',
     until: (d) => `Le lien est valable jusqu’au ${d}.`,
     regards: 'Cordialement,',
-    sms: (org, task, url) => `${org} vous invite ${task} : ${url}`,
+    sms: (org, task, url) => `${org} vous invite à ${task} : ${url}`,
     locale: 'fr-BE',
   },
   en: {

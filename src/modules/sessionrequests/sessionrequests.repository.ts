@@ -125,6 +125,21 @@ export function messageFactsFromRaw(raw: Record<string, unknown>) {
   };
 }
 
+/**
+ * Finds the action behind a public code, in any organisation: the one lookup made before the
+ * organisation is known (actiondesk_find_action, SECURITY DEFINER, returns only the two ids).
+ */
+export async function findActionByCode(
+  q: Queryable,
+  code: string,
+): Promise<{ organisationId: string; sessionRequestId: string } | undefined> {
+  const [hit] = await queryRows<{ organisation_id: string; session_request_id: string }>(
+    q,
+    sql`SELECT organisation_id, session_request_id FROM actiondesk_find_action(${code})`,
+  );
+  return hit && { organisationId: hit.organisation_id, sessionRequestId: hit.session_request_id };
+}
+
 export function sessionRequestRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(sessionRequests.organisationId, ctx.organisationId);
   return {

@@ -1,8 +1,8 @@
-import { sessionRequestStatuses, sessionRequestTypes } from '../../db/schema';
+import { sessionRequestStatuses, sessionRequestTypes } from '../../db/schema/enums';
 import { pageQuery } from '../../platform/pagination';
 import { timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
-import { Language } from '../questionlists/questionlists.schemas';
+import { Language } from '../questionlists';
 
 const ref = z.string().max(200);
 const Send = (channel: string) =>
@@ -36,6 +36,10 @@ export const CreateSessionRequest = z
     customerId: ref
       .optional()
       .meta({ description: 'The contact; required except for campaign (where it is refused)' }),
+    portfolioId: ref.optional().meta({
+      description:
+        'campaign only: the portfolio where the contacts of its visitors are created or matched by e-mail; defaults to the default portfolio',
+    }),
     questionListIds: z.array(ref).max(20).optional().meta({
       description: 'Active templates; required for qlist, multisigning and campaign; refused for quicksign',
     }),
@@ -107,6 +111,10 @@ export const SessionRequest = z
     type: z.enum(sessionRequestTypes),
     status: z.enum(sessionRequestStatuses),
     customerId: z.string().nullable(),
+    portfolioId: z
+      .string()
+      .nullable()
+      .meta({ description: 'campaign: the portfolio of its visitors’ contacts (null: the default one)' }),
     questionListIds: z.array(z.string()),
     document: z.object({ fileId: z.string(), title: z.string() }).nullable(),
     language: Language,

@@ -10,8 +10,9 @@ import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { JobSignal } from '../../platform/jobs/worker';
 import { toE164 } from '../../platform/phone';
 import { iso } from '../../platform/schemas';
-import { customerRepository } from '../customers/customers.repository';
-import { sharedLanguages } from '../questionlists/questionlists.rules';
+import { customerRepository } from '../customers';
+import { portfolioRepository } from '../portfolios';
+import { sharedLanguages } from '../questionlists';
 import {
   type Actor,
   actorOf,
@@ -72,6 +73,8 @@ function checkShape(input: CreateSessionRequest, channels: Channels, now: Date):
   } else if (input.customerId === undefined) {
     throw BadRequest.field('customerId', `is required for a ${input.type} action`);
   }
+  if (input.portfolioId !== undefined && input.type !== 'campaign')
+    throw BadRequest.field('portfolioId', 'is only for campaigns (where visitors become contacts)');
   if (input.type === 'quicksign') {
     if (lists.length > 0)
       throw BadRequest.field('questionListIds', 'a quicksign action has no questionnaire: leave it out');
@@ -168,6 +171,8 @@ export async function createSessionRequest(
     const repo = sessionRequestRepository(tx, ctx);
     const found = await repo.prerequisites(input.customerId ?? null, input.questionListIds ?? []);
     if (input.customerId !== undefined) checkReachable(found.customer, channels, deps.phoneRegion);
+    if (input.portfolioId !== undefined && !(await portfolioRepository(tx, ctx).find(input.portfolioId)))
+      throw BadRequest.field('portfolioId', 'is not a portfolio of this organisation');
     const templates = checkTemplates(input.questionListIds ?? [], found.templates);
     const language = chooseLanguage(input.language, templates);
     const invited = channels.email || channels.sms;
@@ -184,6 +189,7 @@ export async function createSessionRequest(
         type: input.type,
         status: invited ? 'sent' : 'created',
         customerId: input.customerId ?? null,
+        portfolioId: input.portfolioId ?? null,
         questionListIds: templates.map((t) => t.id),
         questionListVersions: templates.map((t) => t.version),
         document: input.document ?? null,
@@ -330,6 +336,17 @@ export function deactivateSessionRequest(deps: SessionRequestDeps, ctx: RequestC
   return transitionAndRead(deps, ctx, id, (tx) =>
     applyTransition(deps, tx, ctx, id, 'deactivate', actorOf(ctx)),
   );
+}
+
+/** Marks a created or sent action opened: the contact opened the link (in the caller's transaction). */
+export function openSessionRequest(
+  deps: { clock: Clock },
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  actor: Actor,
+) {
+  return applyTransition(deps, tx, ctx, id, 'open', actor);
 }
 
 /** Marks an open action completed (the respondent's submission calls this in its own transaction). */

@@ -101,6 +101,7 @@ export function toSessionRequest(row: SessionRequestRow, baseUrl: string): Sessi
     type: row.type,
     status: row.status,
     customerId: row.customerId,
+    portfolioId: row.portfolioId,
     questionListIds: row.questionListIds,
     document: row.document,
     language: row.language,

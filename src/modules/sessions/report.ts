@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import type { Language } from '../../db/schema';
+import type { Language } from '../questionlists';
 
 export interface ReportInput {
   organisation: string;

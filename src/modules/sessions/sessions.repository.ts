@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import { sessions, sessionVersions } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import type { Queryable } from '../../platform/db/database';
@@ -19,17 +19,27 @@ export function sessionRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(sessions.id, id)));
       return row;
     },
-    async findByRequest(sessionRequestId: string): Promise<SessionRow | undefined> {
+    /** The session of an action, or of one campaign visitor of it, locked. */
+    async findSubmitted(sessionRequestId: string, visitorId: string | null): Promise<SessionRow | undefined> {
       const [row] = await q
         .select()
         .from(sessions)
-        .where(and(org, eq(sessions.sessionRequestId, sessionRequestId)))
+        .where(
+          and(
+            org,
+            eq(sessions.sessionRequestId, sessionRequestId),
+            visitorId ? eq(sessions.visitorId, visitorId) : isNull(sessions.visitorId),
+          ),
+        )
         .for('update');
       return row;
     },
-    /** Records a submission: a new session, or the next version of the action's session; keeps every version. */
+    /**
+     * Records a submission: a new session, or the next version of the action's (or the campaign
+     * visitor's) session; keeps every version.
+     */
     async submit(submission: Submission, at: Date, newId: () => string): Promise<SessionRow> {
-      const current = await this.findByRequest(submission.sessionRequestId);
+      const current = await this.findSubmitted(submission.sessionRequestId, submission.visitorId);
       const [row] = current
         ? await q
             .update(sessions)

@@ -1,7 +1,7 @@
 import { pageQuery } from '../../platform/pagination';
 import { timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
-import { Language } from '../questionlists/questionlists.schemas';
+import { Language } from '../questionlists';
 
 export const SessionResponse = z
   .object({

@@ -1,20 +1,77 @@
-import type { Language } from '../../db/schema';
-import type { Question, Section } from '../questionlists/questionlists.schemas';
+import type { Language, Question, Section } from '../questionlists';
 
 /** An answer as stored: text types as strings, number, yes_no as boolean, multiple choice as values. */
 export type AnswerValue = string | number | boolean | string[];
-/** One template's answers, by question id. */
+/**
+ * One template's answers, by question id. Always a null-prototype object (see `plainAnswers`): question
+ * ids such as `constructor` or `toString` must never find something the contact did not send.
+ */
 export type Answers = Record<string, AnswerValue>;
+/** Answers by template id (the draft of an action or of a campaign visitor). */
+export type Drafts = Record<string, Record<string, unknown>>;
 
-export type AnswerProblem = 'required' | 'email' | 'phone' | 'date' | 'number' | 'choice' | 'length';
+export type AnswerProblem =
+  | 'required'
+  | 'email'
+  | 'phone'
+  | 'date'
+  | 'number'
+  | 'choice'
+  | 'oneOnly'
+  | 'length';
 export interface AnswerIssue {
   questionId: string;
   problem: AnswerProblem;
 }
 
-const MAX_TEXT = { short_text: 500, long_text: 10_000, email: 254, phone: 50 } as Record<string, number>;
+const MAX_TEXT = new Map<string, number>([
+  ['short_text', 500],
+  ['long_text', 10_000],
+  ['email', 254],
+  ['phone', 50],
+]);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ()./-]{6,30}$/;
+
+/** An empty set of answers, with no prototype. */
+export function noAnswers(): Answers {
+  return Object.create(null) as Answers;
+}
+
+/** Stored or client data as answers: its own keys only, copied onto a null-prototype object. */
+export function plainAnswers(value: unknown): Answers {
+  const out = noAnswers();
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) out[k] = v as AnswerValue;
+  }
+  return out;
+}
+
+/** The answer to one question, only if it was given (never an inherited property). */
+export function answerOf(answers: Answers, questionId: string): AnswerValue | undefined {
+  return Object.hasOwn(answers, questionId) ? answers[questionId] : undefined;
+}
+
+/** One template's answers out of a draft. */
+export function draftOf(drafts: Drafts, listId: string): Answers {
+  return plainAnswers(Object.hasOwn(drafts, listId) ? drafts[listId] : undefined);
+}
+
+/** The draft with one template's answers replaced (a new object; `drafts` is left as it was). */
+export function withDraft(drafts: Drafts, listId: string, answers: Answers): Drafts {
+  const out = Object.create(null) as Drafts;
+  for (const [k, v] of Object.entries(drafts)) out[k] = v;
+  out[listId] = answers;
+  return out;
+}
+
+/**
+ * Drafts as ordinary JSON data for the database driver (which looks at `constructor`): a copy through
+ * JSON, whose parser makes every key, even `__proto__`, a plain own property.
+ */
+export function storable(drafts: Drafts): Drafts {
+  return JSON.parse(JSON.stringify(drafts)) as Drafts;
+}
 
 function isEmpty(value: AnswerValue | undefined): boolean {
   return value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
@@ -37,13 +94,15 @@ export function isVisible(
   if (!condition) return true;
   const target = byId.get(condition.questionId);
   if (!target || depth > 50 || !isVisible(target, answers, byId, depth + 1)) return false;
-  const answer = answers[condition.questionId];
+  const answer = answerOf(answers, condition.questionId);
   return Array.isArray(answer) ? answer.includes(String(condition.equals)) : answer === condition.equals;
 }
 
 /** The problem with one answer of the right question, or null. */
 export function checkAnswer(question: Question, value: AnswerValue): AnswerProblem | null {
   const options = new Set((question.options ?? []).map((o) => o.value));
+  // Only a multiple-choice question takes several values; two for any other is refused, never trimmed.
+  if (question.type !== 'multiple_choice' && Array.isArray(value)) return 'oneOnly';
   switch (question.type) {
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? null : 'number';
@@ -61,7 +120,7 @@ export function checkAnswer(question: Question, value: AnswerValue): AnswerProbl
       return typeof value === 'string' && isValidDate(value) ? null : 'date';
     default: {
       if (typeof value !== 'string') return 'length';
-      if (value.length > (MAX_TEXT[question.type] ?? 500)) return 'length';
+      if (value.length > (MAX_TEXT.get(question.type) ?? 500)) return 'length';
       if (question.type === 'email' && !EMAIL.test(value)) return 'email';
       if (question.type === 'phone' && !PHONE.test(value)) return 'phone';
       return null;
@@ -69,10 +128,14 @@ export function checkAnswer(question: Question, value: AnswerValue): AnswerProbl
   }
 }
 
-/** Reads a form field (all strings) as the question's answer; undefined when left empty. */
+/**
+ * Reads a form field (all strings) as the question's answer; undefined when left empty. Several values
+ * for a question that takes one come back as a list, which checkAnswer refuses.
+ */
 export function fromForm(question: Question, raw: string[]): AnswerValue | undefined {
   const values = raw.map((v) => v.trim()).filter((v) => v !== '');
   if (question.type === 'multiple_choice') return values;
+  if (values.length > 1) return values;
   const value = values[0];
   if (value === undefined) return undefined;
   if (question.type === 'number') {
@@ -98,24 +161,24 @@ export function checkAnswers(
   opts: { complete: boolean; sectionIds?: string[] },
 ): { answers: Answers; issues: AnswerIssue[] } {
   const byId = questionsOf(sections);
-  const kept: Answers = {};
+  const kept = noAnswers();
   const issues: AnswerIssue[] = [];
   for (const section of sections) {
     const inScope = !opts.sectionIds || opts.sectionIds.includes(section.id);
     for (const question of section.questions) {
       if (!isVisible(question, answers, byId)) continue;
-      const value = answers[question.id];
-      if (isEmpty(value)) {
+      const value = answerOf(answers, question.id);
+      if (value === undefined || isEmpty(value)) {
         if (question.required && opts.complete && inScope)
           issues.push({ questionId: question.id, problem: 'required' });
         continue;
       }
-      const problem = checkAnswer(question, value as AnswerValue);
+      const problem = checkAnswer(question, value);
       if (problem) {
         if (inScope) issues.push({ questionId: question.id, problem });
         continue;
       }
-      kept[question.id] = value as AnswerValue;
+      kept[question.id] = value;
     }
   }
   return { answers: kept, issues };

@@ -1,0 +1,18 @@
+// The closed sets of values columns take: plain constants (no tables), which API schemas build on too.
+
+export const sessionRequestTypes = ['qlist', 'multisigning', 'quicksign', 'campaign'] as const;
+export type SessionRequestTypes = (typeof sessionRequestTypes)[number];
+export const sessionRequestStatuses = [
+  'created',
+  'sent',
+  'opened',
+  'completed',
+  'reopened',
+  'deactivated',
+  'expired',
+] as const;
+export type SessionRequestStatus = (typeof sessionRequestStatuses)[number];
+export const languages = ['nl', 'fr', 'en'] as const;
+export type Language = (typeof languages)[number];
+export const jobStatuses = ['pending', 'running', 'done', 'failed', 'cancelled'] as const;
+export type JobStatus = (typeof jobStatuses)[number];

@@ -1,0 +1,4 @@
+// The customers module's public entry: what other modules may use.
+export { type CustomerRecord, customerRepository } from './customers.repository';
+export { customerRoutes } from './customers.router';
+export { seedContacts } from './seed.service';

@@ -1,0 +1,3 @@
+// The files module's public entry: what other modules may use.
+export { fileRepository } from './files.repository';
+export { fileDownloadRoutes, fileRoutes } from './files.router';

@@ -1,0 +1,2 @@
+// The health module's public entry.
+export { healthRoutes } from './health.router';

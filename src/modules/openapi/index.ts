@@ -1,0 +1,2 @@
+// The openapi module's public entry.
+export { openapiRoutes } from './openapi.router';

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../../platform/clock';
+import { type RequestContext, systemContext } from '../../platform/context';
+import { normaliseActionCode } from '../../platform/crypto/codes';
+import type { Database, Tx } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import type { FileStorage } from '../../platform/storage';
+import { organisationRepository } from '../admin';
+import type { Language } from '../questionlists';
+import { sharedLanguages } from '../questionlists';
+import {
+  findActionByCode,
+  isOpen,
+  openSessionRequest,
+  sessionRequestRepository,
+  settleExpiry,
+} from '../sessionrequests';
+import {
+  type AnswerIssue,
+  type Answers,
+  checkAnswers,
+  draftOf,
+  fromForm,
+  noAnswers,
+  storable,
+  withDraft,
+} from './answers';
+import { campaignVisitorRepository } from './campaign.repository';
+import { loadQuestionnaire, stepsOf } from './questionnaire';
+import { needsVisitor, type OpenAction, type RespondentView } from './respondent.view';
+
+export interface RespondentDeps {
+  database: Database;
+  clock: Clock;
+  storage: FileStorage;
+  timeZone: string;
+}
+
+/** Who is answering: for a campaign, the visitor token of this browser (from its cookie). */
+export interface Respondent {
+  visitorToken?: string;
+}
+
+export const CONTACT = { actor: 'contact', userId: null } as const;
+
+/** What is stored of a visitor token: its SHA-256 (the token has 256 random bits; no salt is needed). */
+export const hashVisitorToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Runs `fn` on the action behind a public code, locked, in its organisation. The code is the only
+ * credential: an unknown code and a code of another organisation look the same; a withdrawn or
+ * expired action is only "gone". A created or sent action is marked opened when `open` is set.
+ * For a campaign, the view carries the answers of this browser's visitor only.
+ */
+export async function withAction<T>(
+  deps: RespondentDeps,
+  rawCode: string,
+  opts: { open: boolean; respondent: Respondent },
+  fn: (tx: Tx, ctx: RequestContext, view: OpenAction) => Promise<T>,
+): Promise<{ view: RespondentView; result?: T }> {
+  const code = normaliseActionCode(rawCode);
+  if (!code) return { view: { outcome: 'unknown' } };
+  const hit = await findActionByCode(deps.database.db, code);
+  if (!hit) return { view: { outcome: 'unknown' } };
+  const ctx = systemContext(hit.organisationId, deps.clock.now());
+  return inTenant(deps.database, ctx, async (tx) => {
+    let action = await sessionRequestRepository(tx, ctx).find(hit.sessionRequestId, { forUpdate: true });
+    if (!action) return { view: { outcome: 'unknown' } };
+    action = await settleExpiry(deps, tx, ctx, action);
+    if (action.status === 'deactivated' || action.status === 'expired')
+      return { view: { outcome: 'gone', language: action.language } };
+    if (opts.open && (action.status === 'created' || action.status === 'sent')) {
+      action = await openSessionRequest(deps, tx, ctx, action.id, CONTACT);
+    }
+    const token = opts.respondent.visitorToken;
+    const visitor =
+      action.type === 'campaign' && token
+        ? await campaignVisitorRepository(tx, ctx).findByToken(action.id, hashVisitorToken(token))
+        : undefined;
+    const parts = await loadQuestionnaire(tx, ctx, action);
+    const view: OpenAction = {
+      outcome: 'ok',
+      action,
+      visitor,
+      organisation: (await organisationRepository(tx, ctx).find())?.name ?? '',
+      parts,
+      steps: stepsOf(parts),
+      // The language switcher offers what every template of the action supports.
+      languages: sharedLanguages(parts),
+      draft: action.type === 'campaign' ? (visitor?.draft ?? {}) : action.draft,
+      done: action.type === 'campaign' ? Boolean(visitor?.submittedAt) : action.status === 'completed',
+    };
+    return { view, result: await fn(tx, ctx, view) };
+  });
+}
+
+/** The action as the contact's page shows it (opening it on a GET). */
+export async function viewAction(
+  deps: RespondentDeps,
+  rawCode: string,
+  open: boolean,
+  respondent: Respondent,
+): Promise<RespondentView> {
+  return (await withAction(deps, rawCode, { open, respondent }, async () => undefined)).view;
+}
+
+/** Whether the respondent may still change answers: the action is open and they have not submitted. */
+export const canAnswer = (view: OpenAction): boolean =>
+  isOpen(view.action.status) && !view.done && !needsVisitor(view);
+
+export interface StepResult {
+  view: RespondentView;
+  /** Problems with the step's answers; nothing was saved when there are any. */
+  issues: AnswerIssue[];
+  /** The answers as sent, to show again next to the problems. */
+  sent: Answers;
+  saved: boolean;
+}
+
+/**
+ * Saves one step's answers to the draft (the action's, or the campaign visitor's), checking types and
+ * options (and, when `complete`, that the step's shown required questions are answered). Answers of
+ * hidden questions are dropped.
+ */
+export async function saveStep(
+  deps: RespondentDeps,
+  rawCode: string,
+  respondent: Respondent,
+  stepIndex: number,
+  form: Map<string, string[]>,
+  complete: boolean,
+): Promise<StepResult> {
+  const sent = noAnswers();
+  let issues: AnswerIssue[] = [];
+  let saved = false;
+  const { view } = await withAction(deps, rawCode, { open: true, respondent }, async (tx, ctx, found) => {
+    const step = found.steps[stepIndex];
+    if (!step || !canAnswer(found)) return;
+    const merged = draftOf(found.draft, step.part.listId);
+    for (const q of step.section.questions) {
+      delete merged[q.id];
+      const value = fromForm(q, form.get(`q.${q.id}`) ?? []);
+      if (value !== undefined) {
+        merged[q.id] = value;
+        sent[q.id] = value;
+      }
+    }
+    const checked = checkAnswers(step.part.sections, merged, { complete, sectionIds: [step.section.id] });
+    issues = checked.issues;
+    if (issues.length > 0) return;
+    const draft = storable(withDraft(found.draft, step.part.listId, checked.answers));
+    const now = deps.clock.now();
+    if (found.visitor) await campaignVisitorRepository(tx, ctx).saveDraft(found.visitor.id, draft, now);
+    else await sessionRequestRepository(tx, ctx).saveDraft(found.action.id, draft, now);
+    found.draft = draft;
+    saved = true;
+  });
+  return { view, issues, sent, saved };
+}
+
+/** The page's language: the one asked for if every template has it, else the action's, else the first shared. */
+export function respondentLanguage(asked: unknown, view: OpenAction): Language {
+  if (typeof asked === 'string' && (view.languages as string[]).includes(asked)) return asked as Language;
+  return view.languages.includes(view.action.language)
+    ? view.action.language
+    : (view.languages[0] ?? view.action.language);
+}

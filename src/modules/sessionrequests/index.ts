@@ -1,0 +1,14 @@
+// The sessionrequests module's public entry: what other modules may use.
+export { escapeHtml } from './messages';
+export { expiryHandler, notificationHandler } from './sessionrequests.jobs';
+export { isOpen } from './sessionrequests.lifecycle';
+export {
+  type Actor,
+  findActionByCode,
+  type SessionRequestRow,
+  sessionRequestRepository,
+} from './sessionrequests.repository';
+export { sessionRequestRoutes } from './sessionrequests.router';
+export { completeSessionRequest, openSessionRequest } from './sessionrequests.service';
+export { settleExpiry } from './sessionrequests.transitions';
+export { EXPIRY_JOB, NOTIFICATION_JOB } from './sessionrequests.view';
