@@ -10,6 +10,7 @@ import { jobRepository } from '../../platform/jobs/queue';
 import type { JobSignal } from '../../platform/jobs/worker';
 import { iso } from '../../platform/schemas';
 import { customerRepository } from '../customers/customers.repository';
+import { fileRepository } from '../files/files.repository';
 import { sharedLanguages } from '../questionlists/questionlists.rules';
 import {
   type Actor,
@@ -114,6 +115,16 @@ function checkReachable(customer: Record<string, string> | null | undefined, cha
     throw BadRequest.field('notificationSms.send', 'the contact has no phone number (data.Telefoon)');
 }
 
+/**
+ * A quicksign document must be a PDF file of the organisation. Its record stays share-locked until the
+ * action commits, so the file cannot be deleted in between (a delete then sees the action and refuses).
+ */
+async function checkDocument(tx: Tx, ctx: RequestContext, fileId: string): Promise<void> {
+  const file = await fileRepository(tx, ctx).find(fileId, { lock: 'share' });
+  if (!file) throw BadRequest.field('document.fileId', 'is not a file of this organisation');
+  if (file.contentType !== 'application/pdf') throw BadRequest.field('document.fileId', 'is not a PDF');
+}
+
 /** Every template named must be an active template of the organisation; returns them in the order asked. */
 function checkTemplates(ids: string[], found: TemplateFacts[]): TemplateFacts[] {
   const byId = new Map(found.map((t) => [t.id, t]));
@@ -156,6 +167,7 @@ export async function createSessionRequest(
     const repo = sessionRequestRepository(tx, ctx);
     const found = await repo.prerequisites(input.customerId ?? null, input.questionListIds ?? []);
     if (input.customerId !== undefined) checkReachable(found.customer, channels);
+    if (input.document) await checkDocument(tx, ctx, input.document.fileId);
     const templates = checkTemplates(input.questionListIds ?? [], found.templates);
     const language = chooseLanguage(input.language, templates);
     const invited = channels.email || channels.sms;
