@@ -91,7 +91,7 @@ export async function getFile(deps: FileDeps, ctx: RequestContext, id: string) {
 }
 
 /** How many holders of each kind a 409 lists by id (the totals are always given). */
-export const HOLDERS_LISTED = 10;
+const HOLDERS_LISTED = 10;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
