@@ -96,7 +96,7 @@ export function createApp(deps: AppDeps): Express {
   const api = Router();
   const routes = new Routes(api, registry, gate, '/api/v1', bodyParser, deps.checkResponses);
   const moduleDeps = { database, clock };
-  customerRoutes(routes, moduleDeps);
+  customerRoutes(routes, { ...moduleDeps, storage: fileDeps.storage });
   portfolioRoutes(routes, moduleDeps);
   adminRoutes(routes, moduleDeps);
   questionListRoutes(routes, moduleDeps);

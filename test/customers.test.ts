@@ -1,8 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Customer, CustomerList } from '../src/modules/customers/customers.schemas';
+import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
-import { createOrg, createUserWithKey, type TestOrg, unknownId } from './support/fixtures';
+import { inTenant } from '../src/platform/db/tenant';
+import { createContact, createOrg, createUserWithKey, type TestOrg, unknownId } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
+import { createReportTemplate, type Submitted, submittedSession } from './support/submissions';
 
 let h: Harness;
 let org: TestOrg;
@@ -412,5 +417,191 @@ describe('DELETE /api/v1/customers/{id}', () => {
     expect(
       (await h.api().get(`/api/v1/customers/${created.body._id}`).set('x-api-key', org.adminKey)).status,
     ).toBe(200);
+  });
+});
+
+describe('DELETE /api/v1/customers/{id} of a contact with actions', () => {
+  let template: string;
+  beforeAll(async () => {
+    template = await createReportTemplate(h, org);
+  });
+
+  const remove = (id: string, query = '', key = org.adminKey) =>
+    h.api().delete(`/api/v1/customers/${id}${query}`).set('x-api-key', key);
+
+  /** What the database and the file storage hold for a contact and their actions. */
+  async function footprint(contact: string, s: Submitted) {
+    const [row] = await inTenant(h.database, systemContext(org.organisationId), (tx) =>
+      queryRows<Record<string, string>>(
+        tx,
+        sql`SELECT
+          (SELECT count(*) FROM customers WHERE id = ${contact}) AS customers,
+          (SELECT count(*) FROM session_requests WHERE customer_id = ${contact}) AS actions,
+          (SELECT count(*) FROM session_request_events e JOIN session_requests r
+              ON r.organisation_id = e.organisation_id AND r.id = e.session_request_id
+            WHERE r.customer_id = ${contact}) AS events,
+          (SELECT count(*) FROM sessions WHERE id = ${s.sessionId}) AS sessions,
+          (SELECT count(*) FROM session_versions WHERE session_id = ${s.sessionId}) AS versions,
+          (SELECT count(*) FROM files WHERE id = ANY(${`{${s.reportIds.join(',')}}`}::uuid[])) AS reports`,
+      ),
+    );
+    const dir = path.join(h.dataDir, 'files', org.organisationId);
+    const stored = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    return {
+      ...Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, Number(v)])),
+      storedReports: s.reportIds.filter((id) => stored.includes(id)).length,
+    };
+  }
+
+  async function contactWithHistory() {
+    const contact = await createContact(h, org, { Voornaam: 'Erik', Email: 'erik@example.test' });
+    // One action submitted twice (two versions, two reports), one still open.
+    const submitted = await submittedSession(h, org, { template, contact, times: 2 });
+    const open = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', org.adminKey)
+      .send({ type: 'qlist', customerId: contact, questionListIds: [template] });
+    expect(open.status).toBe(201);
+    return { contact, submitted, openAction: open.body._id as string };
+  }
+
+  it('when the contact has a submitted session, then 409 names how many actions and sessions, and nothing is deleted', async () => {
+    const { contact, submitted, openAction } = await contactWithHistory();
+    const before = await footprint(contact, submitted);
+    expect(before).toEqual({
+      customers: 1,
+      actions: 2,
+      events: expect.any(Number),
+      sessions: 1,
+      versions: 2,
+      reports: 2,
+      storedReports: 2,
+    });
+
+    const res = await remove(contact);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({
+      success: false,
+      status: 409,
+      error:
+        'The contact has 2 actions and 1 submitted session: ask for them to be deleted with the contact (cascade=true)',
+    });
+    expect(res.body.details).toEqual([
+      { field: 'sessionRequests.total', in: 'state', message: 'the contact has 2 actions', value: '2' },
+      {
+        field: 'sessionRequests',
+        in: 'state',
+        message: `action ${submitted.actionId} is the contact's`,
+        value: submitted.actionId,
+      },
+      {
+        field: 'sessionRequests',
+        in: 'state',
+        message: `action ${openAction} is the contact's`,
+        value: openAction,
+      },
+      { field: 'sessions.total', in: 'state', message: 'the contact has 1 submitted session', value: '1' },
+      {
+        field: 'sessions',
+        in: 'state',
+        message: `session ${submitted.sessionId} was submitted by the contact`,
+        value: submitted.sessionId,
+      },
+    ]);
+    expect(await footprint(contact, submitted)).toEqual(before);
+    expect((await h.api().get(`/api/v1/customers/${contact}`).set('x-api-key', org.adminKey)).status).toBe(
+      200,
+    );
+  });
+
+  it('when cascade=true (an erasure request), then the contact, actions, history, sessions, versions and reports are gone, bytes too; other contacts keep theirs', async () => {
+    const { contact, submitted } = await contactWithHistory();
+    const bystander = await submittedSession(h, org, { template });
+    const bystanderBefore = await footprint(bystander.contact, bystander);
+
+    const res = await remove(contact, '?cascade=true');
+    expect(res.status).toBe(204);
+    expect(await footprint(contact, submitted)).toEqual({
+      customers: 0,
+      actions: 0,
+      events: 0,
+      sessions: 0,
+      versions: 0,
+      reports: 0,
+      storedReports: 0,
+    });
+    const report = await h
+      .api()
+      .get(`/api/v1/files/${submitted.reportIds[0]}`)
+      .set('x-api-key', org.adminKey);
+    expect(report.status).toBe(404);
+    expect(await footprint(bystander.contact, bystander)).toEqual(bystanderBefore);
+    expect(bystanderBefore).toMatchObject({ customers: 1, sessions: 1, reports: 1, storedReports: 1 });
+  });
+
+  it('when the contact uses an uploaded file for a quicksign, then with cascade the action goes and the upload stays (it is the organisation’s)', async () => {
+    const contact = await createContact(h, org, { Voornaam: 'Sara' });
+    const upload = await h
+      .api()
+      .post('/api/v1/files')
+      .set('x-api-key', org.adminKey)
+      .attach('file', Buffer.from('%PDF-1.4\n% contract\n%%EOF\n'), 'contract.pdf');
+    const action = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', org.adminKey)
+      .send({
+        type: 'quicksign',
+        customerId: contact,
+        document: { fileId: upload.body._id, title: 'Contract' },
+      });
+    expect(action.status).toBe(201);
+    const refused = await remove(contact);
+    expect(refused.status).toBe(409);
+    expect(refused.body.details[0]).toMatchObject({ field: 'sessionRequests.total', value: '1' });
+    expect(refused.body.details).toContainEqual(
+      expect.objectContaining({ field: 'sessions.total', value: '0' }),
+    );
+
+    expect((await remove(contact, '?cascade=true')).status).toBe(204);
+    expect(
+      (await h.api().get(`/api/v1/sessionrequests/${action.body._id}`).set('x-api-key', org.adminKey)).status,
+    ).toBe(404);
+    expect(
+      (await h.api().get(`/api/v1/files/${upload.body._id}`).set('x-api-key', org.adminKey)).status,
+    ).toBe(200);
+  });
+
+  it('when another organisation asks with cascade=true, then 404 and nothing changes; a cascade that is not true/false is 400', async () => {
+    const { contact, submitted } = await contactWithHistory();
+    const before = await footprint(contact, submitted);
+    const res = await remove(contact, '?cascade=true', other.adminKey);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, status: 404, error: 'Customer not found' });
+    const bad = await remove(contact, '?cascade=1');
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual([expect.objectContaining({ field: 'cascade', in: 'query' })]);
+    expect(await footprint(contact, submitted)).toEqual(before);
+  });
+});
+
+describe('DELETE /api/v1/customers/{id} in the OpenAPI document', () => {
+  it('when read, then it declares the cascade query parameter and the 409', async () => {
+    const doc = (await h.api().get('/api/v1/openapi.json').set('x-api-key', org.adminKey)).body;
+    const op = doc.paths['/api/v1/customers/{customerId}'].delete;
+    expect(op.parameters).toContainEqual(
+      expect.objectContaining({
+        name: 'cascade',
+        in: 'query',
+        required: false,
+        schema: expect.objectContaining({ enum: ['true', 'false'], default: 'false' }),
+      }),
+    );
+    // The one error body, as every other error status of the route.
+    expect(op.responses['409'].content['application/json'].schema).toHaveProperty('$ref');
+    expect(op.responses['409'].content['application/json'].schema).toEqual(
+      op.responses['404'].content['application/json'].schema,
+    );
   });
 });

@@ -7,8 +7,9 @@ import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
 import { asBuffer } from './support/binary';
-import { createOrg, createUserWithKey, type TestOrg, unknownId } from './support/fixtures';
+import { createContact, createOrg, createUserWithKey, type TestOrg, unknownId } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
+import { createReportTemplate, submittedSession } from './support/submissions';
 
 let h: Harness;
 let org: TestOrg;
@@ -183,6 +184,196 @@ describe('DELETE /api/v1/files/{id}', () => {
     expect((await download(stored.fileUrl)).status).toBe(404);
     expect((await h.api().delete(`/api/v1/files/${stored._id}`).set('x-api-key', org.adminKey)).status).toBe(
       404,
+    );
+  });
+});
+
+describe('DELETE /api/v1/files/{id} of a file in use', () => {
+  let contact: string;
+  let template: string;
+  beforeAll(async () => {
+    contact = await createContact(h, org, { Voornaam: 'An', Email: 'an@example.test' });
+    template = await createReportTemplate(h, org);
+  });
+
+  const remove = (id: string, query = '', key = org.adminKey) =>
+    h.api().delete(`/api/v1/files/${id}${query}`).set('x-api-key', key);
+  const quicksign = async (fileId: string) => {
+    const res = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', org.adminKey)
+      .send({ type: 'quicksign', customerId: contact, document: { fileId, title: 'Contract' } });
+    expect(res.status).toBe(201);
+    return res.body._id as string;
+  };
+  async function rowsOf(table: 'session_requests' | 'session_request_events' | 'sessions', ids: string[]) {
+    const column = table === 'session_request_events' ? sql.raw('session_request_id') : sql.raw('id');
+    const [row] = await inTenant(h.database, systemContext(org.organisationId), (tx) =>
+      queryRows<{ n: string }>(
+        tx,
+        sql`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE ${column} = ANY(${`{${ids.join(',')}}`}::uuid[])`,
+      ),
+    );
+    return Number(row?.n);
+  }
+  async function versionsOf(sessionId: string) {
+    const [row] = await inTenant(h.database, systemContext(org.organisationId), (tx) =>
+      queryRows<{ n: string }>(
+        tx,
+        sql`SELECT count(*) AS n FROM session_versions WHERE session_id = ${sessionId}`,
+      ),
+    );
+    return Number(row?.n);
+  }
+  async function fileExists(id: string) {
+    const [row] = await inTenant(h.database, systemContext(org.organisationId), (tx) =>
+      queryRows<{ n: string }>(tx, sql`SELECT count(*) AS n FROM files WHERE id = ${id}`),
+    );
+    return Number(row?.n) === 1 && storedNames(org).includes(id);
+  }
+
+  it('when an action uses the file as its document, then 409 names the action and the file stays downloadable', async () => {
+    const content = pdf('contract to sign');
+    const file = StoredFile.parse((await upload(content, 'contract.pdf')).body);
+    const actionId = await quicksign(file._id);
+
+    const res = await remove(file._id);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({
+      success: false,
+      status: 409,
+      error: expect.stringMatching(/^The file is in use by 1 action: .*cascade=true/),
+    });
+    expect(res.body.details).toEqual([
+      {
+        field: 'sessionRequests.total',
+        in: 'state',
+        message: '1 action uses this file as its document',
+        value: '1',
+      },
+      {
+        field: 'sessionRequests',
+        in: 'state',
+        message: `action ${actionId} uses this file as its document`,
+        value: actionId,
+      },
+    ]);
+    expect(await fileExists(file._id)).toBe(true);
+    const got = await download(file.fileUrl);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(content);
+    expect(await rowsOf('session_requests', [actionId])).toBe(1);
+
+    // cascade=false is the same as leaving it out.
+    expect((await remove(file._id, '?cascade=false')).status).toBe(409);
+    expect(await fileExists(file._id)).toBe(true);
+  });
+
+  it('when cascade=true, then the file, its bytes, the action and its history are gone, and nothing else', async () => {
+    const file = StoredFile.parse((await upload(pdf('cascade contract'), 'contract.pdf')).body);
+    const bystander = StoredFile.parse((await upload(pdf('bystander'), 'other.pdf')).body);
+    const actionIds = [await quicksign(file._id), await quicksign(file._id)];
+    const otherAction = await quicksign(bystander._id);
+    expect(await rowsOf('session_request_events', actionIds)).toBe(2);
+
+    const res = await remove(file._id, '?cascade=true');
+    expect(res.status).toBe(204);
+    expect(await fileExists(file._id)).toBe(false);
+    expect(await rowsOf('session_requests', actionIds)).toBe(0);
+    expect(await rowsOf('session_request_events', actionIds)).toBe(0);
+    expect((await download(file.fileUrl)).status).toBe(404);
+    expect(
+      (await h.api().get(`/api/v1/sessionrequests/${actionIds[0]}`).set('x-api-key', org.adminKey)).status,
+    ).toBe(404);
+    // What held another file is untouched.
+    expect(await fileExists(bystander._id)).toBe(true);
+    expect(await rowsOf('session_requests', [otherAction])).toBe(1);
+  });
+
+  it('when many actions use it, then the 409 gives the total and lists the first ten, oldest first', async () => {
+    const file = StoredFile.parse((await upload(pdf('popular'), 'popular.pdf')).body);
+    const actionIds: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      actionIds.push(await quicksign(file._id));
+      h.clock.advance(1000);
+    }
+    const res = await remove(file._id);
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/^The file is in use by 12 actions:/);
+    expect(res.body.details[0]).toMatchObject({ field: 'sessionRequests.total', value: '12' });
+    expect(res.body.details.slice(1).map((d: { value: string }) => d.value)).toEqual(actionIds.slice(0, 10));
+  });
+
+  it('when a session lists the file (a report of an earlier version), then 409 names the session; with cascade its action, session, versions and reports go', async () => {
+    const s = await submittedSession(h, org, { template, contact, times: 2 });
+    expect(s.reportIds).toHaveLength(2);
+    expect(await versionsOf(s.sessionId)).toBe(2);
+    const [firstReport, lastReport] = s.reportIds as [string, string];
+    expect(await fileExists(firstReport)).toBe(true);
+
+    const refused = await remove(firstReport);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/^The file is in use by 1 session:/);
+    expect(refused.body.details).toEqual([
+      {
+        field: 'sessions.total',
+        in: 'state',
+        message: '1 session lists this file in its documents',
+        value: '1',
+      },
+      {
+        field: 'sessions',
+        in: 'state',
+        message: `session ${s.sessionId} of action ${s.actionId} lists this file in its documents`,
+        value: s.sessionId,
+      },
+    ]);
+    expect(await fileExists(firstReport)).toBe(true);
+
+    const res = await remove(firstReport, '?cascade=true');
+    expect(res.status).toBe(204);
+    expect(await fileExists(firstReport)).toBe(false);
+    expect(await fileExists(lastReport)).toBe(false);
+    expect(await rowsOf('session_requests', [s.actionId])).toBe(0);
+    expect(await rowsOf('sessions', [s.sessionId])).toBe(0);
+    expect(await versionsOf(s.sessionId)).toBe(0);
+    // The contact stays: only what held the file went.
+    expect((await h.api().get(`/api/v1/customers/${contact}`).set('x-api-key', org.adminKey)).status).toBe(
+      200,
+    );
+  });
+
+  it('when another organisation asks with cascade=true, then 404 and nothing changes; a cascade that is not true/false is 400', async () => {
+    const file = StoredFile.parse((await upload(pdf('guarded'), 'guarded.pdf')).body);
+    const actionId = await quicksign(file._id);
+    const res = await remove(file._id, '?cascade=true', other.adminKey);
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, status: 404, error: 'File not found' });
+    const bad = await remove(file._id, '?cascade=yes');
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual([expect.objectContaining({ field: 'cascade', in: 'query' })]);
+    expect(await fileExists(file._id)).toBe(true);
+    expect(await rowsOf('session_requests', [actionId])).toBe(1);
+  });
+});
+
+describe('DELETE /api/v1/files/{id} in the OpenAPI document', () => {
+  it('when read, then it declares the cascade query parameter and the 409', async () => {
+    const doc = (await h.api().get('/api/v1/openapi.json').set('x-api-key', org.adminKey)).body;
+    const op = doc.paths['/api/v1/files/{fileId}'].delete;
+    expect(op.parameters).toContainEqual(
+      expect.objectContaining({
+        name: 'cascade',
+        in: 'query',
+        required: false,
+        schema: expect.objectContaining({ enum: ['true', 'false'], default: 'false' }),
+      }),
+    );
+    // The one error body, as every other error status of the route.
+    expect(op.responses['409'].content['application/json'].schema).toHaveProperty('$ref');
+    expect(op.responses['409'].content['application/json'].schema).toEqual(
+      op.responses['404'].content['application/json'].schema,
     );
   });
 });

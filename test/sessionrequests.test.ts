@@ -24,6 +24,19 @@ let org: TestOrg;
 let other: TestOrg;
 let template: string;
 let contact: string;
+let contract: string;
+let foreignFile: string;
+
+/** A minimal PDF uploaded through the API; answers its id. */
+async function uploadPdf(o: TestOrg, name: string) {
+  const res = await h
+    .api()
+    .post('/api/v1/files')
+    .set('x-api-key', o.adminKey)
+    .attach('file', Buffer.from(`%PDF-1.4\n% ${name}\n%%EOF\n`), name);
+  if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body._id as string;
+}
 
 beforeAll(async () => {
   h = await startHarness();
@@ -35,6 +48,8 @@ beforeAll(async () => {
     Email: 'an@example.test',
     Telefoon: '+32470000001',
   });
+  contract = await uploadPdf(org, 'contract.pdf');
+  foreignFile = await uploadPdf(other, 'theirs.pdf');
 });
 afterAll(() => h.close());
 
@@ -65,6 +80,13 @@ async function statusOf(id: string) {
 async function countActions(o: TestOrg) {
   const [row] = await inTenant(h.database, systemContext(o.organisationId), (tx) =>
     queryRows<{ n: string }>(tx, sql`SELECT count(*) AS n FROM session_requests`),
+  );
+  return Number(row?.n);
+}
+
+async function countJobs(o: TestOrg) {
+  const [row] = await inTenant(h.database, systemContext(o.organisationId), (tx) =>
+    queryRows<{ n: string }>(tx, sql`SELECT count(*) AS n FROM jobs`),
   );
   return Number(row?.n);
 }
@@ -114,13 +136,13 @@ describe('POST /api/v1/sessionrequests', () => {
     const sign = await create({
       type: 'quicksign',
       customerId: contact,
-      document: { fileId: 'f-123', title: 'Contract' },
+      document: { fileId: contract, title: 'Contract' },
     });
     expect(sign.status).toBe(201);
     expect(sign.body).toMatchObject({
       type: 'quicksign',
       questionListIds: [],
-      document: { fileId: 'f-123', title: 'Contract' },
+      document: { fileId: contract, title: 'Contract' },
     });
     const campaign = await create({ type: 'campaign', questionListIds: [template] });
     expect(campaign.status).toBe(201);
@@ -271,7 +293,7 @@ describe('POST /api/v1/sessionrequests', () => {
           type: 'quicksign',
           customerId: contact,
           questionListIds: [template],
-          document: { fileId: 'f', title: 't' },
+          document: { fileId: contract, title: 't' },
         }),
         'questionListIds',
         /no questionnaire/,
@@ -321,6 +343,49 @@ describe('POST /api/v1/sessionrequests', () => {
       expect(res.body.error).toMatch(message);
       expect(await countActions(org)).toBe(before);
     });
+  });
+
+  it.each([
+    ['an unknown file', () => unknownId],
+    ['a malformed file id', () => 'f-123'],
+    ['another organisation’s file', () => foreignFile],
+  ])(
+    'when a quicksign names %s, then 400 names document.fileId, and nothing is stored or queued',
+    async (_, fileId) => {
+      const before = { actions: await countActions(org), jobs: await countJobs(org) };
+      const res = await create({
+        type: 'quicksign',
+        customerId: contact,
+        document: { fileId: fileId(), title: 'Contract' },
+        notificationEmail: { send: true },
+        reminderSchedule: { reminder1Days: 3 },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        success: false,
+        status: 400,
+        error: 'document.fileId: is not a file of this organisation',
+        details: [{ field: 'document.fileId', in: 'body', message: 'is not a file of this organisation' }],
+      });
+      expect({ actions: await countActions(org), jobs: await countJobs(org) }).toEqual(before);
+      // The other organisation's file is untouched and still theirs.
+      expect(
+        (await h.api().get(`/api/v1/files/${foreignFile}`).set('x-api-key', other.adminKey)).status,
+      ).toBe(200);
+    },
+  );
+
+  it('when a quicksign names a file of the organisation with an invitation, then it is created and the e-mail queued', async () => {
+    const before = await countJobs(org);
+    const res = await create({
+      type: 'quicksign',
+      customerId: contact,
+      document: { fileId: contract, title: 'Contract' },
+      notificationEmail: { send: true },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'sent', document: { fileId: contract, title: 'Contract' } });
+    expect(await countJobs(org)).toBe(before + 1);
   });
 
   it('when a read-only user creates one, then 403; without a key, 401', async () => {

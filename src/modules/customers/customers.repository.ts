@@ -1,7 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { customers } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
-import type { Queryable } from '../../platform/db/database';
+import { type Queryable, queryRows } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 import { escapeLike, foldForSearch } from '../../platform/text';
@@ -19,6 +19,12 @@ const columns = {
   updatedAt: customers.updatedAt,
 };
 export type CustomerRecord = Omit<CustomerRow, 'searchText'>;
+
+/** What depends on a contact: the first `limit` of each kind (oldest first) and how many there are. */
+export interface CustomerDependants {
+  sessionRequests: { total: number; ids: string[] };
+  sessions: { total: number; ids: string[] };
+}
 
 /** What search matches: first name, last name and e-mail, folded. */
 export function searchTextOf(data: Record<string, string>): string {
@@ -124,6 +130,43 @@ export function customerRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(customers.id, id)))
         .returning(columns);
       return row;
+    },
+    /** The contact's actions and submitted sessions, counted and listed, in one statement. */
+    async dependants(id: string, limit: number): Promise<CustomerDependants> {
+      const [row] = await queryRows<{
+        actions_total: string;
+        actions: string[] | null;
+        sessions_total: string;
+        sessions: string[] | null;
+      }>(
+        q,
+        sql`WITH a AS (
+              SELECT id, created_at FROM session_requests
+               WHERE organisation_id = ${ctx.organisationId}::uuid AND customer_id = ${id}::uuid),
+            s AS (
+              SELECT id, created_at FROM sessions
+               WHERE organisation_id = ${ctx.organisationId}::uuid AND customer_id = ${id}::uuid)
+            SELECT
+              (SELECT count(*) FROM a) AS actions_total,
+              (SELECT json_agg(x.id ORDER BY x.created_at, x.id)
+                 FROM (SELECT * FROM a ORDER BY created_at, id LIMIT ${limit}) x) AS actions,
+              (SELECT count(*) FROM s) AS sessions_total,
+              (SELECT json_agg(x.id ORDER BY x.created_at, x.id)
+                 FROM (SELECT * FROM s ORDER BY created_at, id LIMIT ${limit}) x) AS sessions`,
+      );
+      return {
+        sessionRequests: { total: Number(row?.actions_total ?? 0), ids: row?.actions ?? [] },
+        sessions: { total: Number(row?.sessions_total ?? 0), ids: row?.sessions ?? [] },
+      };
+    },
+    /** Every action of the contact (they go with the contact: foreign key ON DELETE CASCADE). */
+    async actionIds(id: string): Promise<string[]> {
+      const rows = await queryRows<{ id: string }>(
+        q,
+        sql`SELECT id FROM session_requests
+             WHERE organisation_id = ${ctx.organisationId}::uuid AND customer_id = ${id}::uuid`,
+      );
+      return rows.map((r) => r.id);
     },
     async remove(id: string): Promise<boolean> {
       if (!isId(id)) return false;

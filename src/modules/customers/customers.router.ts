@@ -5,11 +5,12 @@ import {
   CreateCustomer,
   Customer,
   CustomerList,
+  DeleteCustomerQuery,
   ListCustomersQuery,
   UpdateCustomer,
 } from './customers.schemas';
 import {
-  type CustomerDeps,
+  type CustomerDeletionDeps,
   createCustomer,
   deleteCustomer,
   getCustomer,
@@ -20,7 +21,7 @@ import {
 const CustomerParams = z.object({ customerId: idParam('customerId') });
 const tags = ['Customers'];
 
-export function customerRoutes(routes: Routes, deps: CustomerDeps): void {
+export function customerRoutes(routes: Routes, deps: CustomerDeletionDeps): void {
   routes.add(
     {
       method: 'get',
@@ -79,14 +80,18 @@ export function customerRoutes(routes: Routes, deps: CustomerDeps): void {
       method: 'delete',
       path: '/customers/{customerId}',
       summary: 'Delete a contact',
+      description:
+        'A contact with actions is not deleted: 409 whose `details` say how many actions and submitted sessions the contact has (`in: state`, `sessionRequests.total` and `sessions.total`) and list up to 10 of each by id. With `cascade=true` (an erasure request) the contact, their actions with their history, sessions, session versions and the files those sessions listed (reports) are deleted in one transaction; the stored bytes are removed after it commits.',
       tags,
       permission: 'delete',
       params: CustomerParams,
+      query: DeleteCustomerQuery,
       status: 204,
       responseDescription: 'Deleted',
+      errors: [409],
     },
-    async ({ ctx, params }) => {
-      await deleteCustomer(deps, ctx, params.customerId);
+    async ({ ctx, params, query }) => {
+      await deleteCustomer(deps, ctx, params.customerId, { cascade: query.cascade });
       return undefined;
     },
   );

@@ -113,6 +113,17 @@ export const UpdateCustomer = z
   })
   .meta({ id: 'UpdateCustomer' });
 
+export const DeleteCustomerQuery = z.object({
+  cascade: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .meta({
+      description:
+        'true (an erasure request) also deletes the contact’s actions, their history, sessions, session versions and the reports of those sessions. Without it a contact with actions is a 409',
+    }),
+});
+
 export type Customer = z.infer<typeof Customer>;
 export type ListCustomersQuery = z.infer<typeof ListCustomersQuery>;
 export type CreateCustomer = z.infer<typeof CreateCustomer>;

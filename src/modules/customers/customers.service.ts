@@ -3,12 +3,15 @@ import type { RequestContext } from '../../platform/context';
 import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
-import { BadRequest, Conflict, NotFound } from '../../platform/errors';
+import { BadRequest, Conflict, type FieldError, NotFound } from '../../platform/errors';
 import { fromZodError } from '../../platform/http/validation';
 import { isId, newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
+import type { FileStorage } from '../../platform/storage';
+import { fileRepository } from '../files';
 import { customerTotalStatement, portfolioRepository } from '../portfolios';
 import {
+  type CustomerDependants,
   type CustomerRecord,
   customerRepository,
   customerStatements,
@@ -25,6 +28,11 @@ import {
 export interface CustomerDeps {
   database: Database;
   clock: Clock;
+}
+
+/** Deleting a contact may delete their sessions' files, so it also needs the file storage. */
+export interface CustomerDeletionDeps extends CustomerDeps {
+  storage: FileStorage;
 }
 
 export function toCustomer(row: CustomerRecord): Customer {
@@ -175,7 +183,70 @@ export async function updateCustomer(
   }
 }
 
-export async function deleteCustomer(deps: CustomerDeps, ctx: RequestContext, id: string): Promise<void> {
-  const removed = await inTenant(deps.database, ctx, (tx) => customerRepository(tx, ctx).remove(id));
-  if (!removed) throw notFound();
+/** How many of a contact's actions and sessions a 409 lists by id (the totals are always given). */
+const DEPENDANTS_LISTED = 10;
+
+function contactInUse(found: CustomerDependants): Conflict {
+  const { sessionRequests: actions, sessions } = found;
+  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  const details: FieldError[] = [
+    {
+      field: 'sessionRequests.total',
+      in: 'state',
+      message: `the contact has ${count(actions.total, 'action')}`,
+      value: String(actions.total),
+    },
+    ...actions.ids.map((id) => ({
+      field: 'sessionRequests',
+      in: 'state' as const,
+      message: `action ${id} is the contact's`,
+      value: id,
+    })),
+    {
+      field: 'sessions.total',
+      in: 'state',
+      message: `the contact has ${count(sessions.total, 'submitted session')}`,
+      value: String(sessions.total),
+    },
+    ...sessions.ids.map((id) => ({
+      field: 'sessions',
+      in: 'state' as const,
+      message: `session ${id} was submitted by the contact`,
+      value: id,
+    })),
+  ];
+  return new Conflict(
+    `The contact has ${count(actions.total, 'action')} and ${count(sessions.total, 'submitted session')}: ask for them to be deleted with the contact (cascade=true)`,
+    details,
+  );
+}
+
+/**
+ * Deletes a contact. One with actions is a 409 naming how many actions and sessions it has, unless
+ * `cascade` (an erasure request): then its actions, their history, sessions, session versions and the
+ * files only those sessions listed (reports) go in one transaction, and the files' bytes after it.
+ */
+export async function deleteCustomer(
+  deps: CustomerDeletionDeps,
+  ctx: RequestContext,
+  id: string,
+  opts: { cascade: boolean },
+): Promise<void> {
+  const removedFiles = await inTenant(deps.database, ctx, async (tx) => {
+    const customers = customerRepository(tx, ctx);
+    // Locked first: an action being created for the contact commits before its dependants are counted.
+    const customer = await customers.find(id, { forUpdate: true });
+    if (!customer) throw notFound();
+    const dependants = await customers.dependants(customer.id, DEPENDANTS_LISTED);
+    if (dependants.sessionRequests.total === 0 && dependants.sessions.total === 0) {
+      await customers.remove(customer.id);
+      return [];
+    }
+    if (!opts.cascade) throw contactInUse(dependants);
+    const files = fileRepository(tx, ctx);
+    const reports = await files.sessionDocumentIds(await customers.actionIds(customer.id));
+    await customers.remove(customer.id);
+    return files.removeUnheld(reports);
+  });
+  for (const file of removedFiles) await deps.storage.remove(file.storageKey);
 }

@@ -3,7 +3,7 @@ import { receiveFile } from '../../platform/http/multipart';
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
-import { StoredFile } from './files.schemas';
+import { DeleteFileQuery, StoredFile } from './files.schemas';
 import { deleteFile, type FileDeps, getFile, openFile, storeUpload } from './files.service';
 
 const Params = z.object({ fileId: idParam('fileId') });
@@ -53,14 +53,18 @@ export function fileRoutes(routes: Routes, deps: FileDeps): void {
       method: 'delete',
       path: '/files/{fileId}',
       summary: 'Delete a file',
+      description:
+        'A file that an action uses as its document, or that a session lists in its documents (now or in an earlier version), is not deleted: 409 whose `details` name the holders (`in: state`; the totals under `sessionRequests.total` and `sessions.total`, then up to 10 of each by id). With `cascade=true` the holding actions go too, with their history, sessions, session versions and the other files only those sessions listed (their reports), in one transaction; the stored bytes are removed after it commits.',
       tags,
       permission: 'delete',
       params: Params,
+      query: DeleteFileQuery,
       status: 204,
       responseDescription: 'Deleted',
+      errors: [409],
     },
-    async ({ ctx, params }) => {
-      await deleteFile(deps, ctx, params.fileId);
+    async ({ ctx, params, query }) => {
+      await deleteFile(deps, ctx, params.fileId, { cascade: query.cascade });
       return undefined;
     },
   );

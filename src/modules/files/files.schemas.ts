@@ -14,3 +14,14 @@ export const StoredFile = z
   .meta({ id: 'StoredFile' });
 
 export type StoredFile = z.infer<typeof StoredFile>;
+
+export const DeleteFileQuery = z.object({
+  cascade: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .meta({
+      description:
+        'true also deletes what holds the file: the actions using it and the actions whose session lists it (with their sessions, versions and reports). Without it a file in use is a 409',
+    }),
+});

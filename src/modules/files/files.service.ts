@@ -3,12 +3,12 @@ import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest, NotFound } from '../../platform/errors';
+import { BadRequest, Conflict, type FieldError, NotFound } from '../../platform/errors';
 import type { IncomingFile } from '../../platform/http/multipart';
 import { newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
 import type { FileStorage } from '../../platform/storage';
-import { type FileRow, fileRepository } from './files.repository';
+import { type FileHolders, type FileRow, fileRepository } from './files.repository';
 import type { StoredFile } from './files.schemas';
 
 export interface FileDeps {
@@ -90,9 +90,92 @@ export async function getFile(deps: FileDeps, ctx: RequestContext, id: string) {
   return toStoredFile(file);
 }
 
-/** Deletes the record, then the bytes (after the commit: a failed delete leaves both). */
-export async function deleteFile(deps: FileDeps, ctx: RequestContext, id: string): Promise<void> {
-  const removed = await inTenant(deps.database, ctx, (tx) => fileRepository(tx, ctx).remove(id));
-  if (!removed) throw notFound();
-  await deps.storage.remove(removed.storageKey);
+/** How many holders of each kind a 409 lists by id (the totals are always given). */
+const HOLDERS_LISTED = 10;
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function fileInUse(holders: FileHolders): Conflict {
+  const { sessionRequests: actions, sessions } = holders;
+  const details: FieldError[] = [];
+  if (actions.total > 0) {
+    details.push({
+      field: 'sessionRequests.total',
+      in: 'state',
+      message:
+        actions.total === 1
+          ? '1 action uses this file as its document'
+          : `${actions.total} actions use this file as their document`,
+      value: String(actions.total),
+    });
+    for (const id of actions.ids)
+      details.push({
+        field: 'sessionRequests',
+        in: 'state',
+        message: `action ${id} uses this file as its document`,
+        value: id,
+      });
+  }
+  if (sessions.total > 0) {
+    details.push({
+      field: 'sessions.total',
+      in: 'state',
+      message:
+        sessions.total === 1
+          ? '1 session lists this file in its documents'
+          : `${sessions.total} sessions list this file in their documents`,
+      value: String(sessions.total),
+    });
+    for (const s of sessions.list)
+      details.push({
+        field: 'sessions',
+        in: 'state',
+        message: `session ${s.id} of action ${s.sessionRequestId} lists this file in its documents`,
+        value: s.id,
+      });
+  }
+  const held = [
+    actions.total > 0 ? plural(actions.total, 'action', 'actions') : null,
+    sessions.total > 0 ? plural(sessions.total, 'session', 'sessions') : null,
+  ].filter(Boolean);
+  return new Conflict(
+    `The file is in use by ${held.join(' and ')}: delete them first, or ask for them to be deleted with it (cascade=true)`,
+    details,
+  );
+}
+
+/** Removes stored bytes after the records are gone (a failure here leaves bytes nobody can reach). */
+async function removeStored(storage: FileStorage, removed: FileRow[]): Promise<void> {
+  for (const file of removed) await storage.remove(file.storageKey);
+}
+
+/**
+ * Deletes a file nothing holds: an action using it as its document, or a session listing it, makes it a
+ * 409 naming them. With `cascade` those actions go too, with their sessions, session versions and the
+ * other files only their sessions listed (reports), all in one transaction; the bytes after the commit.
+ */
+export async function deleteFile(
+  deps: FileDeps,
+  ctx: RequestContext,
+  id: string,
+  opts: { cascade: boolean },
+): Promise<void> {
+  const removed = await inTenant(deps.database, ctx, async (tx) => {
+    const repo = fileRepository(tx, ctx);
+    // Locked first: an action being created with this file commits before the holders are read.
+    const file = await repo.find(id, { lock: 'update' });
+    if (!file) throw notFound();
+    const holders = await repo.holders(file.id, HOLDERS_LISTED);
+    if (holders.sessionRequests.total === 0 && holders.sessions.total === 0) {
+      return [(await repo.remove(file.id))!];
+    }
+    if (!opts.cascade) throw fileInUse(holders);
+    const actionIds = await repo.holdingActionIds(file.id);
+    const reports = await repo.sessionDocumentIds(actionIds);
+    await repo.removeActions(actionIds);
+    const gone = await repo.removeUnheld([file.id, ...reports.filter((r) => r !== file.id)]);
+    if (!gone.some((f) => f.id === file.id)) throw fileInUse(await repo.holders(file.id, HOLDERS_LISTED));
+    return gone;
+  });
+  await removeStored(deps.storage, removed);
 }

@@ -11,6 +11,7 @@ import type { JobSignal } from '../../platform/jobs/worker';
 import { toE164 } from '../../platform/phone';
 import { iso } from '../../platform/schemas';
 import { customerRepository } from '../customers';
+import { fileRepository } from '../files';
 import { portfolioRepository } from '../portfolios';
 import { sharedLanguages } from '../questionlists';
 import {
@@ -129,6 +130,16 @@ function checkReachable(
     );
 }
 
+/**
+ * A quicksign document must be a PDF file of the organisation. Its record stays share-locked until the
+ * action commits, so the file cannot be deleted in between (a delete then sees the action and refuses).
+ */
+async function checkDocument(tx: Tx, ctx: RequestContext, fileId: string): Promise<void> {
+  const file = await fileRepository(tx, ctx).find(fileId, { lock: 'share' });
+  if (!file) throw BadRequest.field('document.fileId', 'is not a file of this organisation');
+  if (file.contentType !== 'application/pdf') throw BadRequest.field('document.fileId', 'is not a PDF');
+}
+
 /** Every template named must be an active template of the organisation; returns them in the order asked. */
 function checkTemplates(ids: string[], found: TemplateFacts[]): TemplateFacts[] {
   const byId = new Map(found.map((t) => [t.id, t]));
@@ -173,6 +184,7 @@ export async function createSessionRequest(
     if (input.customerId !== undefined) checkReachable(found.customer, channels, deps.phoneRegion);
     if (input.portfolioId !== undefined && !(await portfolioRepository(tx, ctx).find(input.portfolioId)))
       throw BadRequest.field('portfolioId', 'is not a portfolio of this organisation');
+    if (input.document) await checkDocument(tx, ctx, input.document.fileId);
     const templates = checkTemplates(input.questionListIds ?? [], found.templates);
     const language = chooseLanguage(input.language, templates);
     const invited = channels.email || channels.sms;
