@@ -73,8 +73,9 @@ async function cli(args: string[], env: Record<string, string>): Promise<Outcome
   return { status, stdout: stdout.text(), stderr: stderr.text() };
 }
 
-// One embedded data directory for the in-process cases (each arranges its own organisation), so that
-// migrations run once; `dir` is a fresh, empty directory per case.
+// One embedded data directory for the whole file (each case arranges its own organisation), so that the
+// database is created and migrated once: by the first case, through the documented command. `dir` is a
+// fresh, empty directory per case.
 let shared: string;
 let dir: string;
 beforeAll(() => {
@@ -100,11 +101,13 @@ async function appOver(database: Database) {
 }
 
 describe('npm run cli -- bootstrap', () => {
-  it('when run exactly as documented on a stopped embedded database, then it prints one JSON object whose key works', async () => {
+  it('when run exactly as documented on a new embedded data directory, then it creates the database and prints one JSON object whose key works', async () => {
+    // This case must stay the first of the file: it is the one that finds the shared directory empty.
+    expect(fs.readdirSync(shared)).toEqual([]);
     const out = run(
       'npm',
       ['run', '--silent', 'cli', '--', 'bootstrap', '--org', 'Acme', '--email', 'admin@acme.test', '--json'],
-      { DATA_DIR: dir },
+      { DATA_DIR: shared },
       root,
     );
     expect(out.stderr.replace(/^npm warn.*\n/gm, '')).toBe('');
@@ -114,11 +117,7 @@ describe('npm run cli -- bootstrap', () => {
     expect(Object.keys(result).sort()).toEqual(['apiKey', 'organisationId', 'portfolioId', 'userId']);
     expect(result.apiKey).toMatch(/^adk_/);
 
-    const database = await openDatabase({
-      kind: 'embedded',
-      dataDir: path.join(dir, 'pgdata'),
-      purpose: 'test',
-    });
+    const database = await openShared('test');
     try {
       const app = await appOver(database);
       const portfolios = await request(app).get('/api/v1/portfolios').set('x-api-key', result.apiKey);
