@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { ServerLimits } from './platform/db/database';
 import { isPhoneRegion } from './platform/phone';
@@ -131,6 +132,19 @@ export interface Config {
 function bytesOf(size: string): number {
   const [, n = '0', unit = 'b'] = /^(\d+)(b|kb|mb)$/i.exec(size) ?? [];
   return Number(n) * ({ b: 1, kb: 1024, mb: 1024 * 1024 } as Record<string, number>)[unit.toLowerCase()]!;
+}
+
+/**
+ * Loads a `.env` file (default: `./.env` in the working directory) into process.env when there is one.
+ * Variables already set in the real environment win: Node's loader leaves them as they are.
+ */
+export function loadEnvFile(file = path.resolve('.env')): void {
+  if (!fs.existsSync(file)) return;
+  try {
+    process.loadEnvFile(file);
+  } catch (err) {
+    throw new ConfigError(`Cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /** Reads and validates the environment once; the only place that touches process.env. */

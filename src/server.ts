@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { createApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, loadEnvFile } from './config';
 import { systemClock } from './platform/clock';
 import type { Database } from './platform/db/database';
 import { DataDirInUseError } from './platform/db/lock';
@@ -12,6 +12,8 @@ import { createJobWorker } from './worker';
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
+    // ./.env, when present, fills in what the real environment leaves unset.
+    loadEnvFile();
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -2,33 +2,93 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../src/app';
+import { runCli } from '../src/cli/run';
 import { loadConfig } from '../src/config';
 import { systemClock } from '../src/platform/clock';
 import { type Database, openDatabase } from '../src/platform/db/database';
 import { createLogger } from '../src/platform/logger';
 
-const root = path.resolve(__dirname, '..');
+// Most cases call the CLI's command logic in-process (runCli); a few spawn the built entry points to
+// prove what only a real process shows: npm's documented command line, exit codes, the lock between
+// processes, and the .env file.
 
-function run(command: string, args: string[], env: Record<string, string | undefined>) {
-  const { DATABASE_URL: _ignored, ...base } = process.env;
+const root = path.resolve(__dirname, '..');
+const cliEntry = path.join(root, 'dist/src/cli/index.js');
+const serverEntry = path.join(root, 'dist/src/server.js');
+
+interface Outcome {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Spawns a process with the test's environment minus the variables a case sets itself. DATABASE_URL
+ * is set empty (a real variable, so a developer's .env cannot fill it in; empty means unset).
+ */
+function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  unset: string[] = [],
+  timeout = 120_000,
+): Outcome {
+  const base = { ...process.env };
+  for (const name of unset) delete base[name];
   const result = spawnSync(command, args, {
-    cwd: root,
-    env: { ...base, ...env },
+    cwd,
+    env: { ...base, DATABASE_URL: '', ...env },
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
-const cli = (args: string[], env: Record<string, string | undefined>) =>
-  run('node', ['dist/src/cli/index.js', ...args], env);
+const spawnCli = (args: string[], env: Record<string, string>, cwd = dir) =>
+  run(process.execPath, [cliEntry, ...args], env, cwd);
+// Every server case expects a refusal; one that starts instead is stopped (and fails) after 30 s.
+const serverTimeout = 30_000;
+const spawnServer = (env: Record<string, string>, cwd = dir) =>
+  run(process.execPath, [serverEntry], env, cwd, [], serverTimeout);
 
+function sink() {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => chunks.join('') };
+}
+
+/** The CLI in this process, with only the environment given. */
+async function cli(args: string[], env: Record<string, string>): Promise<Outcome> {
+  const stdout = sink();
+  const stderr = sink();
+  const status = await runCli(args, { env: { ...env }, stdout: stdout.stream, stderr: stderr.stream });
+  return { status, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+// One embedded data directory for the whole file (each case arranges its own organisation), so that the
+// database is created and migrated once: by the first case, through the documented command. `dir` is a
+// fresh, empty directory per case.
+let shared: string;
 let dir: string;
+beforeAll(() => {
+  shared = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-cli-shared-'));
+});
+afterAll(() => fs.rmSync(shared, { recursive: true, force: true }));
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-cli-'));
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const openShared = (purpose: string) =>
+  openDatabase({ kind: 'embedded', dataDir: path.join(shared, 'pgdata'), purpose });
 
 async function appOver(database: Database) {
   return createApp({
@@ -41,13 +101,14 @@ async function appOver(database: Database) {
 }
 
 describe('npm run cli -- bootstrap', () => {
-  it('when run exactly as documented on a stopped embedded database, then it prints one JSON object whose key works', async () => {
+  it('when run exactly as documented on a new embedded data directory, then it creates the database and prints one JSON object whose key works', async () => {
+    // This case must stay the first of the file: it is the one that finds the shared directory empty.
+    expect(fs.readdirSync(shared)).toEqual([]);
     const out = run(
       'npm',
       ['run', '--silent', 'cli', '--', 'bootstrap', '--org', 'Acme', '--email', 'admin@acme.test', '--json'],
-      {
-        DATA_DIR: dir,
-      },
+      { DATA_DIR: shared },
+      root,
     );
     expect(out.stderr.replace(/^npm warn.*\n/gm, '')).toBe('');
     expect(out.status).toBe(0);
@@ -56,11 +117,7 @@ describe('npm run cli -- bootstrap', () => {
     expect(Object.keys(result).sort()).toEqual(['apiKey', 'organisationId', 'portfolioId', 'userId']);
     expect(result.apiKey).toMatch(/^adk_/);
 
-    const database = await openDatabase({
-      kind: 'embedded',
-      dataDir: path.join(dir, 'pgdata'),
-      purpose: 'test',
-    });
+    const database = await openShared('test');
     try {
       const app = await appOver(database);
       const portfolios = await request(app).get('/api/v1/portfolios').set('x-api-key', result.apiKey);
@@ -75,15 +132,11 @@ describe('npm run cli -- bootstrap', () => {
     }
   });
 
-  it('when a running server holds the embedded directory, then the CLI refuses with a clear message', async () => {
-    const held = await openDatabase({
-      kind: 'embedded',
-      dataDir: path.join(dir, 'pgdata'),
-      purpose: 'server on port 3000',
-    });
+  it('when a running server holds the embedded directory, then the CLI process refuses with a clear message and exit code 1', async () => {
+    const held = await openShared('server on port 3000');
     try {
-      const out = cli(['bootstrap', '--org', 'Acme', '--email', 'admin@acme.test', '--json'], {
-        DATA_DIR: dir,
+      const out = spawnCli(['bootstrap', '--org', 'Acme', '--email', 'admin@acme.test', '--json'], {
+        DATA_DIR: shared,
       });
       expect(out.status).toBe(1);
       expect(out.stdout).toBe('');
@@ -93,25 +146,61 @@ describe('npm run cli -- bootstrap', () => {
     }
   });
 
-  it('when arguments are missing or wrong, then it exits 2 naming the option', () => {
-    const out = cli(['bootstrap', '--org', 'Acme', '--email', 'nope'], { DATA_DIR: dir });
+  it('when the CLI process is given a wrong argument, then it exits 2 with the message and the usage on stderr', () => {
+    const out = spawnCli(['bootstrap', '--org', 'Acme', '--email', 'nope'], { DATA_DIR: dir });
+    expect(out.status).toBe(2);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toContain('actiondesk: bootstrap: --email must be an e-mail address');
+    expect(out.stderr).toContain('Usage: npm run cli -- <command> [options]');
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('when arguments are missing or wrong, then it exits 2 naming the option', async () => {
+    const out = await cli(['bootstrap', '--org', 'Acme', '--email', 'nope'], { DATA_DIR: dir });
     expect(out.status).toBe(2);
     expect(out.stderr).toContain('--email must be an e-mail address');
-    const bad = cli(['bootstrap', '--org', 'Acme', '--email', 'a@b.test'], { DATA_DIR: dir, PORT: 'x' });
+    const noOrg = await cli(['bootstrap', '--email', 'a@b.test'], { DATA_DIR: dir });
+    expect(noOrg.status).toBe(2);
+    expect(noOrg.stderr).toContain('--org <name> is required');
+    const bad = await cli(['bootstrap', '--org', 'Acme', '--email', 'a@b.test'], {
+      DATA_DIR: dir,
+      PORT: 'x',
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('PORT: ');
+    const unknown = await cli(['frobnicate'], { DATA_DIR: dir });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("Unknown command 'frobnicate'");
+    // None of these got as far as creating a database.
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('when run without a command, then it prints the usage and exits 0', async () => {
+    const out = await cli([], { DATA_DIR: dir });
+    expect(out.status).toBe(0);
+    expect(out.stdout).toContain('bootstrap --org <name> --email <admin e-mail>');
+    expect(out.stdout).toContain('seed --org <organisationId> [--contacts <N>]');
+    expect(out.stderr).toBe('');
+  });
+
+  it('when run without --json, then it prints the ids and the key once, labelled', async () => {
+    const out = await cli(['bootstrap', '--org', 'Plain', '--email', 'p@plain.test'], { DATA_DIR: shared });
+    expect(out.status).toBe(0);
+    expect(out.stdout).toMatch(
+      /^Organisation {2}\S+\nAdministrator \S+\nPortfolio {5}\S+\nAPI key {7}adk_\S+\n\nThe API key is shown only now/,
+    );
   });
 
   // Registered only on the server run of the suite (CI runs both); the embedded run covers the case above.
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl)
     it('when DATABASE_URL names a server, then bootstrap and seed work there', async () => {
-      const out = cli(['bootstrap', '--org', 'Server Org', '--email', 'ops@server.test', '--json'], {
+      const out = await cli(['bootstrap', '--org', 'Server Org', '--email', 'ops@server.test', '--json'], {
         DATABASE_URL: serverUrl,
       });
       expect(out.status).toBe(0);
       const result = JSON.parse(out.stdout);
-      const seeded = cli(['seed', '--org', result.organisationId, '--contacts', '25'], {
+      const seeded = await cli(['seed', '--org', result.organisationId, '--contacts', '25'], {
         DATABASE_URL: serverUrl,
       });
       expect(seeded.status).toBe(0);
@@ -129,21 +218,19 @@ describe('npm run cli -- bootstrap', () => {
 
 describe('npm run cli -- seed', () => {
   it('when asked for N contacts, then N realistic contacts are added with progress on stderr', async () => {
-    const boot = JSON.parse(
-      cli(['bootstrap', '--org', 'Seeded', '--email', 'a@seed.test', '--json'], { DATA_DIR: dir }).stdout,
-    );
-    const out = cli(['seed', '--org', boot.organisationId, '--contacts', '1500'], { DATA_DIR: dir });
+    const booted = await cli(['bootstrap', '--org', 'Seeded', '--email', 'a@seed.test', '--json'], {
+      DATA_DIR: shared,
+    });
+    expect(booted.status).toBe(0);
+    const boot = JSON.parse(booted.stdout);
+    const out = await cli(['seed', '--org', boot.organisationId, '--contacts', '1500'], { DATA_DIR: shared });
     expect(out.status).toBe(0);
     expect(out.stdout).toBe(
       'Added 3 question lists (klantenprofiel, beleggersprofiel, tevredenheidsenquete)\n' +
         `Added 1500 contacts to portfolio ${boot.portfolioId}\n`,
     );
     expect(out.stderr).toContain('1500/1500');
-    const database = await openDatabase({
-      kind: 'embedded',
-      dataDir: path.join(dir, 'pgdata'),
-      purpose: 'test',
-    });
+    const database = await openShared('test');
     try {
       const res = await request(await appOver(database))
         .get('/api/v1/customers?limit=100')
@@ -175,33 +262,45 @@ describe('npm run cli -- seed', () => {
     }
   });
 
-  it('when run again without --contacts, then it adds no template twice', () => {
+  it('when run again without --contacts, then it adds no template twice', async () => {
     const boot = JSON.parse(
-      cli(['bootstrap', '--org', 'Twice', '--email', 't@seed.test', '--json'], { DATA_DIR: dir }).stdout,
+      (await cli(['bootstrap', '--org', 'Twice', '--email', 't@seed.test', '--json'], { DATA_DIR: shared }))
+        .stdout,
     );
-    expect(cli(['seed', '--org', boot.organisationId], { DATA_DIR: dir }).stdout).toMatch(
+    expect((await cli(['seed', '--org', boot.organisationId], { DATA_DIR: shared })).stdout).toMatch(
       /^Added 3 question lists/,
     );
-    const again = cli(['seed', '--org', boot.organisationId], { DATA_DIR: dir });
+    const again = await cli(['seed', '--org', boot.organisationId], { DATA_DIR: shared });
     expect(again.status).toBe(0);
     expect(again.stdout).toBe(
       'Added 0 question lists; already present: klantenprofiel, beleggersprofiel, tevredenheidsenquete\n',
     );
   });
 
-  it('when the organisation does not exist, then it exits 1 saying so', () => {
-    cli(['bootstrap', '--org', 'X', '--email', 'x@x.test', '--json'], { DATA_DIR: dir });
-    const out = cli(['seed', '--org', '01900000-0000-7000-8000-000000000000', '--contacts', '5'], {
-      DATA_DIR: dir,
+  it('when the organisation does not exist, then it exits 1 saying so', async () => {
+    const out = await cli(['seed', '--org', '01900000-0000-7000-8000-000000000000', '--contacts', '5'], {
+      DATA_DIR: shared,
     });
     expect(out.status).toBe(1);
     expect(out.stderr).toContain('Organisation 01900000-0000-7000-8000-000000000000 not found');
+  });
+
+  it('when --org or --contacts is not valid, then it exits 2 naming the option', async () => {
+    const noOrg = await cli(['seed', '--org', 'acme'], { DATA_DIR: dir });
+    expect(noOrg.status).toBe(2);
+    expect(noOrg.stderr).toContain('seed: --org <organisationId> is required (an id)');
+    const zero = await cli(['seed', '--org', '01900000-0000-7000-8000-000000000000', '--contacts', '0'], {
+      DATA_DIR: dir,
+    });
+    expect(zero.status).toBe(2);
+    expect(zero.stderr).toContain('seed: --contacts must be a whole number from 1 to 10000000');
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
 
 describe('server start', () => {
   it('when a configuration value is bad, then the server does not start and names the variable', () => {
-    const out = run('node', ['dist/src/server.js'], { DATA_DIR: dir, PORT: 'eighty', LOG_LEVEL: 'loud' });
+    const out = spawnServer({ DATA_DIR: dir, PORT: 'eighty', LOG_LEVEL: 'loud' });
     expect(out.status).toBe(1);
     expect(out.stderr).toContain('Invalid configuration');
     expect(out.stderr).toContain('PORT: must be a whole number');
@@ -209,15 +308,41 @@ describe('server start', () => {
   });
 
   it('when the embedded directory is held by another process, then the server refuses to start', async () => {
-    const held = await openDatabase({
-      kind: 'embedded',
-      dataDir: path.join(dir, 'pgdata'),
-      purpose: 'cli seed',
-    });
+    const held = await openShared('cli seed');
     try {
-      const out = run('node', ['dist/src/server.js'], { DATA_DIR: dir, PORT: '0' });
+      const out = spawnServer({ DATA_DIR: shared, PORT: '0' });
       expect(out.status).toBe(1);
       expect(out.stderr).toContain(`is in use by process ${process.pid} (cli seed)`);
+    } finally {
+      await held.close();
+    }
+  });
+});
+
+describe('.env in the working directory', () => {
+  it('when a .env file is present, then the server and the CLI read it, and a real environment variable wins over it', async () => {
+    // The file names the data directory (held here, so both processes stop at the lock and say which
+    // directory they tried) and a PORT that would fail validation if the file's value were used.
+    fs.writeFileSync(path.join(dir, '.env'), `# test\nDATA_DIR=${shared}\nPORT=eighty\nLOG_LEVEL=silent\n`);
+    const held = await openShared('dotenv test');
+    try {
+      const inUse = `The embedded database in ${shared} is in use by process ${process.pid} (dotenv test)`;
+      const unset = ['DATA_DIR', 'PORT', 'LOG_LEVEL'];
+
+      const server = run(process.execPath, [serverEntry], { PORT: '0' }, dir, unset, serverTimeout);
+      expect(server.status).toBe(1);
+      expect(server.stderr).toContain(inUse);
+      expect(server.stderr).not.toContain('Invalid configuration');
+
+      const args = [cliEntry, 'bootstrap', '--org', 'Dotenv', '--email', 'd@dotenv.test'];
+      const cliRun = run(process.execPath, args, { PORT: '0' }, dir, unset);
+      expect(cliRun.status).toBe(1);
+      expect(cliRun.stderr).toContain(inUse);
+
+      // Without the real PORT, the file's value is the one validated.
+      const fromFile = run(process.execPath, args, {}, dir, unset);
+      expect(fromFile.status).toBe(2);
+      expect(fromFile.stderr).toContain('PORT: must be a whole number');
     } finally {
       await held.close();
     }

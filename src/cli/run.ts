@@ -1,0 +1,140 @@
+import { parseArgs } from 'node:util';
+import { SingleBar } from 'cli-progress';
+import { type Config, ConfigError, loadConfig } from '../config';
+import { bootstrapOrganisation } from '../modules/admin';
+import { seedContacts } from '../modules/customers';
+import { seedTemplates } from '../modules/questionlists';
+import { systemClock } from '../platform/clock';
+import type { Database } from '../platform/db/database';
+import { openConfiguredDatabase } from '../platform/db/open';
+import { isId } from '../platform/ids';
+
+const usage = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  bootstrap --org <name> --email <admin e-mail> [--name <admin name>] [--json]
+      Creates an organisation, an administrator, a default portfolio and an API key.
+  seed --org <organisationId> [--contacts <N>]
+      Adds the demo questionnaire templates the organisation does not have yet (nl, fr, en) and,
+      with --contacts, N realistic demo contacts to its default portfolio.
+
+The database is the one the service uses: DATABASE_URL, or the embedded one in DATA_DIR (which must not
+be held by a running server).`;
+
+/** Where a CLI run reads its configuration and writes its output: the process's, or a test's. */
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+class UsageError extends Error {}
+
+async function withDatabase<T>(
+  config: Config,
+  purpose: string,
+  fn: (db: Database) => Promise<T>,
+): Promise<T> {
+  const database = await openConfiguredDatabase(config, purpose);
+  try {
+    return await fn(database);
+  } finally {
+    await database.close();
+  }
+}
+
+async function bootstrap(args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      org: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
+  if (!values.org?.trim()) throw new UsageError('bootstrap: --org <name> is required');
+  if (!values.email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(values.email)) {
+    throw new UsageError('bootstrap: --email must be an e-mail address');
+  }
+  const result = await withDatabase(loadConfig(io.env), 'cli bootstrap', (database) =>
+    bootstrapOrganisation(
+      { database, clock: systemClock },
+      { organisation: values.org!.trim(), email: values.email!, name: values.name },
+    ),
+  );
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  io.stdout.write(
+    `Organisation  ${result.organisationId}\nAdministrator ${result.userId}\nPortfolio     ${result.portfolioId}\n` +
+      `API key       ${result.apiKey}\n\nThe API key is shown only now: store it safely.\n`,
+  );
+}
+
+async function seed(args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({ args, options: { org: { type: 'string' }, contacts: { type: 'string' } } });
+  if (!values.org || !isId(values.org))
+    throw new UsageError('seed: --org <organisationId> is required (an id)');
+  const count = values.contacts === undefined ? 0 : Number(values.contacts);
+  if (!Number.isInteger(count) || count < (values.contacts === undefined ? 0 : 1) || count > 10_000_000) {
+    throw new UsageError('seed: --contacts must be a whole number from 1 to 10000000');
+  }
+  await withDatabase(loadConfig(io.env), 'cli seed', async (database) => {
+    const deps = { database, clock: systemClock };
+    const templates = await seedTemplates(deps, values.org!);
+    io.stdout.write(
+      `Added ${templates.added.length} question lists${templates.added.length ? ` (${templates.added.join(', ')})` : ''}` +
+        `${templates.existing.length ? `; already present: ${templates.existing.join(', ')}` : ''}\n`,
+    );
+    if (count === 0) return;
+    const bar = new SingleBar({
+      stream: io.stderr,
+      format: 'Seeding contacts [{bar}] {percentage}% | {value}/{total} | {eta_formatted} left',
+      noTTYOutput: true,
+      notTTYSchedule: 5000,
+    });
+    bar.start(count, 0);
+    let result: Awaited<ReturnType<typeof seedContacts>>;
+    try {
+      result = await seedContacts(deps, values.org!, count, (done) => bar.update(done));
+    } finally {
+      bar.stop();
+    }
+    io.stdout.write(`Added ${result.created} contacts to portfolio ${result.portfolioId}\n`);
+  });
+}
+
+async function dispatch(argv: string[], io: CliIo): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'bootstrap':
+      return bootstrap(rest, io);
+    case 'seed':
+      return seed(rest, io);
+    case undefined:
+    case 'help':
+    case '--help':
+      io.stdout.write(`${usage}\n`);
+      return;
+    default:
+      throw new UsageError(`Unknown command '${command}'`);
+  }
+}
+
+/**
+ * Runs one operator command and resolves to its exit code: 0 done, 2 bad arguments or configuration,
+ * 1 anything else (the message is on stderr). Never exits the process, so tests call it in-process.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  try {
+    await dispatch(argv, io);
+    return 0;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr.write(`actiondesk: ${message}\n`);
+    if (err instanceof UsageError) io.stderr.write(`\n${usage}\n`);
+    return err instanceof UsageError || err instanceof ConfigError ? 2 : 1;
+  }
+}
