@@ -76,7 +76,7 @@ describe('inputs that used to end or hang the process', () => {
     'x'.repeat(5000);
 
   it('when a multipart upload ends before its closing boundary, then 400 names the field, the service lives on and no partial file stays', async () => {
-    const { text } = await rawExchange(portOf(h), (s) => s.end(multipartHead(filePart.length) + filePart));
+    const { text } = await rawExchange(portOf(h), (s) => s.write(multipartHead(filePart.length) + filePart));
     expect(text).toMatch(/^HTTP\/1.1 400/);
     const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
     expect(body).toMatchObject({ success: false, status: 400, details: [{ field: 'file', in: 'body' }] });
