@@ -7,7 +7,6 @@ import { jobRepository, type NewJob } from '../../platform/jobs/jobs.repository'
 import { offsetOf, type Page } from '../../platform/pagination';
 
 export type SessionRequestRow = typeof sessionRequests.$inferSelect;
-export type SessionRequestEventRow = typeof sessionRequestEvents.$inferSelect;
 export type NewSessionRequest = Omit<SessionRequestRow, 'organisationId'>;
 export interface SessionRequestFilter {
   status?: SessionRequestStatus;
