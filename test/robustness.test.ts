@@ -2,12 +2,14 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import request from 'supertest';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { ManualClock } from '../src/platform/clock';
 import { generateApiKey } from '../src/platform/crypto/api-keys';
-import { connectServer, type Database } from '../src/platform/db/database';
+import { connectServer, type Database, queryRows } from '../src/platform/db/database';
 import { createLogger } from '../src/platform/logger';
 import { startFaultyPostgres } from './support/faulty-postgres';
 import { createOrg, type TestOrg } from './support/fixtures';
@@ -184,6 +186,28 @@ describe('database faults answer 503 and never end the process', () => {
     },
   );
 
+  it('when the connection of a transaction in progress is lost, then the transaction fails with a database error and the process lives on', async () => {
+    const peer = await startFaultyPostgres('drop-on-query');
+    const database = await connectServer(peer.url, 2, { connectTimeoutMs: 300, statementTimeoutMs: 300 });
+    try {
+      const entry = {
+        organisationId: '01900000-0000-7000-8000-000000000000',
+        userId: null,
+        apiKeyId: null,
+        authVersion: 0,
+        at: new Date(),
+      };
+      const batch = database.tenantBatch(entry, [sql`SELECT 1`]);
+      await expect(batch).rejects.toThrow(/Connection terminated/);
+      const transaction = database.tenantTransaction(entry, async () => 1);
+      await expect(transaction).rejects.toThrow(/Connection terminated/);
+      expect(peer.queries).toBe(2);
+    } finally {
+      await database.close().catch(() => undefined);
+      await peer.close();
+    }
+  });
+
   it('when more callers wait for a connection than allowed, then the extra ones get 503 at once', async () => {
     const peer = await startFaultyPostgres('hang-on-connect');
     const database = await connectServer(peer.url, 1, { connectTimeoutMs: 1_000, maxWaiting: 2 });
@@ -196,6 +220,93 @@ describe('database faults answer 503 and never end the process', () => {
       // One caller connects, two wait (and time out), the other three are refused without waiting.
       const busy = answers.filter((a) => /database is busy/.test(a.body.error));
       expect(busy).toHaveLength(3);
+    } finally {
+      await database.close().catch(() => undefined);
+      await peer.close();
+    }
+  });
+});
+
+describe('connections lost under load', () => {
+  /**
+   * On a PostgreSQL server (DATABASE_URL), the app's real backends are terminated with
+   * pg_terminate_backend while a burst of requests runs; on the embedded database, whose connection
+   * cannot be lost, the same burst runs against a server whose every connection drops at its first query.
+   */
+  it('when the database connections are killed during a burst of requests, then every answer is 200 or 503, the process lives on, and the service recovers', async () => {
+    const serverUrl = process.env.DATABASE_URL;
+    if (serverUrl) {
+      const h = await startHarness();
+      const org = await createOrg(h);
+      const admin = new pg.Client({ connectionString: serverUrl });
+      try {
+        const [{ name } = { name: '' }] = await queryRows<{ name: string }>(
+          h.database.db,
+          sql`SELECT current_database() AS name`,
+        );
+        await admin.connect();
+        const kill = () =>
+          admin.query(
+            'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+            [name],
+          );
+        const burst = Array.from({ length: 60 }, (_, i) =>
+          (i % 3 === 0
+            ? h
+                .api()
+                .post('/api/v1/customers')
+                .set('x-api-key', org.adminKey)
+                .send({ data: { Voornaam: `N${i}` } })
+            : h.api().get('/api/v1/customers').set('x-api-key', org.adminKey)
+          ).then((r) => r.status),
+        );
+        const kills = [kill(), kill(), kill()];
+        const statuses = await Promise.all(burst);
+        await Promise.all(kills);
+        expect(statuses.filter((s) => s !== 200 && s !== 201 && s !== 503)).toEqual([]);
+        // Recovery: the pool drops dead connections (a request that meets one first gets 503) and opens
+        // new ones; within a few requests the service answers again, with no restart.
+        const answers: number[] = [];
+        let after = await h.api().get('/api/v1/customers').set('x-api-key', org.adminKey);
+        answers.push(after.status);
+        while (after.status !== 200 && answers.length < 10) {
+          after = await h.api().get('/api/v1/customers').set('x-api-key', org.adminKey);
+          answers.push(after.status);
+        }
+        expect(answers.at(-1)).toBe(200);
+        expect(answers.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+        const created = statuses.filter((s) => s === 201).length;
+        expect(after.body.total).toBeGreaterThanOrEqual(created);
+      } finally {
+        await admin.end().catch(() => undefined);
+        await h.close();
+      }
+      return;
+    }
+    const peer = await startFaultyPostgres('drop-on-query');
+    const database = await connectServer(peer.url, 4, { connectTimeoutMs: 500, statementTimeoutMs: 500 });
+    const app = createApp({
+      config: loadConfig({ NODE_ENV: 'test' }),
+      database,
+      clock: new ManualClock('2026-03-02T09:00:00.000Z'),
+      logger: createLogger('silent'),
+      jobs: { wake: () => undefined },
+    });
+    const server = http.createServer(app);
+    try {
+      const key = generateApiKey().key;
+      const statuses = await Promise.all(
+        Array.from({ length: 60 }, () =>
+          request(server)
+            .get('/api/v1/customers')
+            .set('x-api-key', key)
+            .then((r) => r.status),
+        ),
+      );
+      expect(statuses).toEqual(Array(60).fill(503));
+      expect(peer.queries).toBeGreaterThan(0);
+      const health = await request(server).get('/health');
+      expect(health.body.database.postgresql).toBe('disconnected');
     } finally {
       await database.close().catch(() => undefined);
       await peer.close();
