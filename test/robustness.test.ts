@@ -250,19 +250,31 @@ describe('connections lost under load', () => {
             'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
             [name],
           );
-        const burst = Array.from({ length: 60 }, (_, i) =>
-          (i % 3 === 0
-            ? h
-                .api()
-                .post('/api/v1/customers')
-                .set('x-api-key', org.adminKey)
-                .send({ data: { Voornaam: `N${i}` } })
-            : h.api().get('/api/v1/customers').set('x-api-key', org.adminKey)
-          ).then((r) => r.status),
-        );
-        const kills = [kill(), kill(), kill()];
-        const statuses = await Promise.all(burst);
-        await Promise.all(kills);
+        // 300 requests over the harness's 4 connections, while every backend is killed again and again
+        // (every 10 ms, until the burst is over; bounded at 500 rounds).
+        let running = true;
+        const burst = Promise.all(
+          Array.from({ length: 300 }, (_, i) =>
+            (i % 3 === 0
+              ? h
+                  .api()
+                  .post('/api/v1/customers')
+                  .set('x-api-key', org.adminKey)
+                  .send({ data: { Voornaam: `N${i}` } })
+              : h.api().get('/api/v1/customers').set('x-api-key', org.adminKey)
+            ).then((r) => r.status),
+          ),
+        ).finally(() => {
+          running = false;
+        });
+        let rounds = 0;
+        while (running && rounds < 500) {
+          await kill();
+          rounds++;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        const statuses = await burst;
+        expect(rounds).toBeGreaterThan(1);
         expect(statuses.filter((s) => s !== 200 && s !== 201 && s !== 503)).toEqual([]);
         // Recovery: the pool drops dead connections (a request that meets one first gets 503) and opens
         // new ones; within a few requests the service answers again, with no restart.

@@ -256,6 +256,12 @@ export async function connectServer(
   });
   boundQueue(pool, bounds.maxWaiting);
   pool.on('error', () => undefined); // an idle client lost its connection; the pool replaces it
+  // Every client hears its own errors for its whole life: pg-pool listens only while a client is idle,
+  // and a connection lost between a client's checkout and our listener (or between two queries) would
+  // otherwise emit an unheard 'error' and end the process. The query in flight fails on its own.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   return {
     engine: 'postgresql',
     driver: 'node-postgres',
