@@ -136,6 +136,28 @@ describe('every route reads its body with the same rules', () => {
     expect([await statusOf(a._id), await statusOf(b._id)]).toEqual(['deactivated', 'deactivated']);
   });
 
+  it('when a +json content type carries malformed JSON to a DELETE, then 400 and nothing is deleted', async () => {
+    const id = await createContact(h, org, { Voornaam: 'Keep' });
+    const res = await api()
+      .delete(`/api/v1/customers/${id}`)
+      .set('x-api-key', key())
+      .set('content-type', 'application/vnd.x+json')
+      .send('{garbage');
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ field: '(body)', in: 'body', message: 'is not valid JSON' }]);
+    expect((await api().get(`/api/v1/customers/${id}`).set('x-api-key', key())).status).toBe(200);
+  });
+
+  it('when a body is sent as application/merge-patch+json, then it is read as JSON', async () => {
+    const res = await api()
+      .post('/api/v1/customers')
+      .set('x-api-key', key())
+      .set('content-type', 'application/merge-patch+json')
+      .send(JSON.stringify({ data: { Voornaam: 'Merge' } }));
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({ Voornaam: 'Merge' });
+  });
+
   it('when a DELETE carries a body with fields, then 400 and nothing is deleted', async () => {
     const id = await createContact(h, org, { Voornaam: 'Keep' });
     const res = await api().delete(`/api/v1/customers/${id}`).set('x-api-key', key()).send({ confirm: true });
@@ -185,6 +207,22 @@ describe('one bounded error contract', () => {
       message: '19980 more problems are not listed',
     });
     expect(JSON.stringify(res.body).length).toBeLessThan(4_000);
+  });
+
+  it('when 40 fields are wrong, then the message and the last entry count all 40', async () => {
+    const data: Record<string, unknown> = { Voornaam: 'A' };
+    for (let i = 0; i < 40; i++) data[`k${i}`] = i;
+    const res = await api().post('/api/v1/customers').set('x-api-key', key()).send({ data });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toHaveLength(21);
+    expect(res.body.details[20].message).toBe('20 more problems are not listed');
+    expect(res.body.error).toMatch(/; and 35 more problems$/);
+  });
+
+  it('when a number is far too large, then one plain bound is named', async () => {
+    const res = await api().get('/api/v1/customers?page=99999999999999999999').set('x-api-key', key());
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([{ field: 'page', in: 'query', message: 'must be at most 1000000' }]);
   });
 
   it('when a 409 is answered, then details say what state was found in the same shape as field errors', async () => {

@@ -403,6 +403,10 @@ describe('respondent pages', () => {
       ['q.married', 'no'],
     ]);
     await c.agent.get(`/action/${code.toUpperCase()}?step=1`);
+    // The router matches paths in any case, and codes in their written forms (groups, o for 0, l for 1).
+    const grouped = code.toUpperCase().replace(/(.{4})(?=.)/g, '$1-');
+    expect((await c.agent.get(`/ACTION/${grouped}`)).status).toBe(200);
+    expect((await c.agent.get(`/Action/${code}`)).status).toBe(200);
     const lines = h.logs.filter((l) => JSON.stringify(l).includes('/action/'));
     expect(lines.map((l) => (l.req as { url: string }).url)).toEqual(
       expect.arrayContaining([
@@ -414,6 +418,7 @@ describe('respondent pages', () => {
     for (const line of h.logs) {
       expect(JSON.stringify(line)).not.toContain(code);
       expect(JSON.stringify(line)).not.toContain(code.toUpperCase());
+      expect(JSON.stringify(line)).not.toContain(grouped);
     }
   });
 

@@ -17,7 +17,7 @@ export const redactPaths = [
 ];
 
 // A public action code is the contact's credential: logs show `/action/[redacted]`, never the code.
-const ACTION_PATH = /\/action\/[^/?#\s"']+/g;
+const ACTION_PATH = /\/action\/[^/?#\s"']+/gi;
 // An action code anywhere in a message (e.g. a failed query's parameters): 20 characters of base32.
 const ACTION_CODE = /\b[0-9a-hjkmnp-tv-z]{20}\b/gi;
 

@@ -203,6 +203,9 @@ export class Routes {
       let body: unknown;
       if (takesBody) {
         const sent = req.body;
+        // A body that was sent must have been read: never treat an unread body as "no body".
+        if (sent === undefined && hasBody(req))
+          throw new UnsupportedMediaType('The request body could not be read as JSON');
         if (sent === undefined && spec.body && !spec.optionalBody) throw bodyRequired();
         body = parse(bodySchema, sent ?? {}, 'body');
       }
@@ -315,9 +318,12 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/** The content types JSON routes read (application/json, and types such as application/merge-patch+json). */
+export const JSON_TYPES = ['application/json', 'application/*+json'];
+
 /** A body sent to a JSON route must say it is JSON; nothing else is read and then ignored. */
 const requireJsonBody: RequestHandler = (req, _res, next) => {
-  if (hasBody(req) && !req.is(['application/json', '+json'])) {
+  if (hasBody(req) && !req.is(JSON_TYPES)) {
     throw new UnsupportedMediaType(
       `Unsupported Content-Type ${JSON.stringify(String(req.headers['content-type'] ?? '(none)').slice(0, 100))}: send the body as application/json`,
     );
@@ -341,18 +347,14 @@ function parseQuery(schema: AnySchema, value: Record<string, unknown>): unknown 
   assertPlainInput(value, 'query');
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const error = fromZodError(result.error, 'query');
-  for (const detail of error.details ?? []) {
-    const name = detail.field.split(/[.[]/)[0]!;
-    if (
-      Object.hasOwn(value, name) &&
-      Array.isArray(value[name]) &&
-      detail.message !== 'is not a known query parameter'
-    ) {
-      detail.message = 'is given more than once: give it once';
-    }
-  }
-  throw invalid('query', error.details ?? []);
+  const issues = result.error.issues.map((issue) => {
+    const name = issue.path[0];
+    const repeated = typeof name === 'string' && Object.hasOwn(value, name) && Array.isArray(value[name]);
+    return repeated && issue.code !== 'unrecognized_keys'
+      ? { ...issue, message: 'is given more than once: give it once' }
+      : issue;
+  });
+  throw fromZodError(new z.ZodError(issues), 'query');
 }
 
 function parse<S extends AnySchema>(schema: S | undefined, value: unknown, location: Location): unknown {

@@ -22,26 +22,57 @@ function join(path: readonly PropertyKey[]): string {
  * The one 400 for invalid input: its message names the first problems, `details` holds up to
  * MAX_PROBLEMS of them (fields and messages clipped), and says how many more there were.
  */
-export function invalid(location: Location, problems: FieldError[]): BadRequest {
+export function invalid(
+  location: Location,
+  problems: FieldError[],
+  total: number = problems.length,
+): BadRequest {
   const kept = problems.slice(0, MAX_PROBLEMS).map((p) => ({
     ...p,
     field: clip(p.field, MAX_FIELD),
     message: clip(p.message, MAX_MESSAGE),
   }));
-  const more = problems.length - SUMMARISED;
+  const more = total - SUMMARISED;
   const summary =
     kept
       .slice(0, SUMMARISED)
       .map((d) => `${d.field}: ${d.message}`)
       .join('; ') + (more > 0 ? `; and ${more} more problem${more === 1 ? '' : 's'}` : '');
-  if (problems.length > MAX_PROBLEMS) {
+  if (total > MAX_PROBLEMS) {
+    const unlisted = total - MAX_PROBLEMS;
     kept.push({
       field: `(${location})`,
       in: location,
-      message: `${problems.length - MAX_PROBLEMS} more problems are not listed`,
+      message: `${unlisted} more problem${unlisted === 1 ? ' is' : 's are'} not listed`,
     });
   }
   return new BadRequest(`Invalid ${location}: ${summary}`, kept);
+}
+
+type Issue = ZodError['issues'][number];
+
+/**
+ * The issues in the order found, with one bound problem per field: a huge number breaks two "at most"
+ * bounds (the safe-integer one and the field's own), and only the tighter is named.
+ */
+function distinct(issues: Issue[], under: readonly PropertyKey[]): Issue[] {
+  const chosen = new Map<string, Issue>();
+  for (const issue of issues) {
+    if (issue.code !== 'too_big' && issue.code !== 'too_small') {
+      chosen.set(`\u0001${chosen.size}`, issue);
+      continue;
+    }
+    const key = `${join([...under, ...issue.path])}\u0000${issue.code}`;
+    const earlier = chosen.get(key);
+    if (!earlier) chosen.set(key, issue);
+    else if (
+      issue.code === 'too_big' &&
+      earlier.code === 'too_big' &&
+      Number(issue.maximum) < Number(earlier.maximum)
+    )
+      chosen.set(key, issue);
+  }
+  return [...chosen.values()];
 }
 
 /**
@@ -55,19 +86,22 @@ export function fromZodError(
 ): BadRequest {
   const problems: FieldError[] = [];
   const unknown = location === 'query' ? 'is not a known query parameter' : 'is not a known field';
-  for (const issue of error.issues) {
-    if (problems.length > MAX_PROBLEMS) break;
+  let total = 0;
+  for (const issue of distinct(error.issues, under)) {
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
+      total += issue.keys.length;
+      for (const key of issue.keys.slice(0, Math.max(0, MAX_PROBLEMS - problems.length))) {
         problems.push({ field: join([...under, ...issue.path, key]), in: location, message: unknown });
       }
       continue;
     }
+    total++;
+    if (problems.length >= MAX_PROBLEMS) continue;
     problems.push({
       field: join([...under, ...issue.path]) || `(${location})`,
       in: location,
       message: issue.message,
     });
   }
-  return invalid(location, problems);
+  return invalid(location, problems, total);
 }
