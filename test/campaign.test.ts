@@ -332,3 +332,79 @@ describe('campaign links', () => {
     expect((await visitor.start('I', 'y', 'iy@example.test')).status).toBe(303);
   });
 });
+
+describe('deleting what campaign visitors made', () => {
+  /** A visitor who starts, answers every step and submits; answers their session. */
+  async function visitorSubmits(code: string, actionId: string, name: string, email: string) {
+    const visitor = await browserOn(code);
+    await visitor.start(name, 'Test', email);
+    await visitor.step(0, 'next', [
+      ['q.name', name],
+      ['q.married', 'no'],
+    ]);
+    await visitor.step(1, 'next', [['q.income', 'low']]);
+    await visitor.step(2, 'next', []);
+    expect((await visitor.post([], '/submit')).status).toBe(303);
+    const mine = (await sessionsOf(actionId)).sessions.find((s) => s.responses[0]?.response === name);
+    expect(mine?.documents).toHaveLength(1);
+    return mine!;
+  }
+  const fileStatus = async (id: string) =>
+    (await h.api().get(`/api/v1/files/${id}`).set('x-api-key', org.adminKey)).status;
+
+  it('when one visitor’s report is deleted with cascade, then only that visitor’s session goes; the campaign and the other visitors stay', async () => {
+    const campaign = await newCampaign();
+    const bob = await visitorSubmits(campaign.code, campaign._id, 'Bob', 'bob@example.test');
+    const carol = await visitorSubmits(campaign.code, campaign._id, 'Carol', 'carol@example.test');
+    const report = bob.documents[0]!.fileId;
+
+    const refused = await h.api().delete(`/api/v1/files/${report}`).set('x-api-key', org.adminKey);
+    expect(refused.status).toBe(409);
+    expect(refused.body.details).toContainEqual({
+      field: 'sessions',
+      in: 'state',
+      message: `session ${bob._id} of campaign ${campaign._id} (one visitor's answers) lists this file in its documents; cascade deletes that visitor's session, not the campaign`,
+      value: bob._id,
+    });
+
+    const res = await h.api().delete(`/api/v1/files/${report}?cascade=true`).set('x-api-key', org.adminKey);
+    expect(res.status).toBe(204);
+    expect(await fileStatus(report)).toBe(404);
+    const left = await sessionsOf(campaign._id);
+    expect(left.sessions.map((s) => s._id)).toEqual([carol._id]);
+    expect(await fileStatus(carol.documents[0]!.fileId)).toBe(200);
+    const action = await h
+      .api()
+      .get(`/api/v1/sessionrequests/${campaign._id}`)
+      .set('x-api-key', org.adminKey);
+    expect(action.body.status).toBe('opened');
+    expect((await browserOn(campaign.code)).first.status).toBe(200);
+  });
+
+  it('when a contact who answered a campaign is erased, then their campaign session and its report go, and the other visitors stay', async () => {
+    const campaign = await newCampaign();
+    const dora = await visitorSubmits(campaign.code, campaign._id, 'Dora', 'dora@example.test');
+    const eric = await visitorSubmits(campaign.code, campaign._id, 'Eric', 'eric@example.test');
+    const report = dora.documents[0]!.fileId;
+
+    const refused = await h.api().delete(`/api/v1/customers/${dora.customer}`).set('x-api-key', org.adminKey);
+    expect(refused.status).toBe(409);
+    expect(refused.body.details).toContainEqual(
+      expect.objectContaining({ field: 'sessions.total', in: 'state', value: '1' }),
+    );
+    expect(await fileStatus(report)).toBe(200);
+
+    const res = await h
+      .api()
+      .delete(`/api/v1/customers/${dora.customer}?cascade=true`)
+      .set('x-api-key', org.adminKey);
+    expect(res.status).toBe(204);
+    expect(await fileStatus(report)).toBe(404);
+    const storedReports = await inTenant(h.database, systemContext(org.organisationId, h.clock.now()), (tx) =>
+      queryRows<{ id: string }>(tx, sql`SELECT id FROM files WHERE id = ${report}::uuid`),
+    );
+    expect(storedReports).toEqual([]);
+    expect((await sessionsOf(campaign._id)).sessions.map((s) => s._id)).toEqual([eric._id]);
+    expect(await fileStatus(eric.documents[0]!.fileId)).toBe(200);
+  });
+});

@@ -325,7 +325,7 @@ describe('DELETE /api/v1/files/{id} of a file in use', () => {
       {
         field: 'sessions',
         in: 'state',
-        message: `session ${s.sessionId} of action ${s.actionId} lists this file in its documents`,
+        message: `session ${s.sessionId} of action ${s.actionId} lists this file in its documents; cascade deletes the action`,
         value: s.sessionId,
       },
     ]);

@@ -160,14 +160,6 @@ export function customerRepository(q: Queryable, ctx: RequestContext) {
       };
     },
     /** Every action of the contact (they go with the contact: foreign key ON DELETE CASCADE). */
-    async actionIds(id: string): Promise<string[]> {
-      const rows = await queryRows<{ id: string }>(
-        q,
-        sql`SELECT id FROM session_requests
-             WHERE organisation_id = ${ctx.organisationId}::uuid AND customer_id = ${id}::uuid`,
-      );
-      return rows.map((r) => r.id);
-    },
     async remove(id: string): Promise<boolean> {
       if (!isId(id)) return false;
       const rows = await q

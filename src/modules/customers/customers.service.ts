@@ -244,7 +244,8 @@ export async function deleteCustomer(
     }
     if (!opts.cascade) throw contactInUse(dependants);
     const files = fileRepository(tx, ctx);
-    const reports = await files.sessionDocumentIds(await customers.actionIds(customer.id));
+    // The reports of every session the contact submitted: their own actions' and campaigns' alike.
+    const reports = await files.contactDocumentIds(customer.id);
     await customers.remove(customer.id);
     return files.removeUnheld(reports);
   });

@@ -9,7 +9,10 @@ export type FileRow = typeof files.$inferSelect;
 /** What holds a file: the first `limit` of each kind (oldest first) and how many there are. */
 export interface FileHolders {
   sessionRequests: { total: number; ids: string[] };
-  sessions: { total: number; list: { id: string; sessionRequestId: string }[] };
+  sessions: {
+    total: number;
+    list: { id: string; sessionRequestId: string; campaignVisitor: boolean }[];
+  };
 }
 
 /*
@@ -70,21 +73,22 @@ export function fileRepository(q: Queryable, ctx: RequestContext) {
         actions_total: string;
         actions: string[] | null;
         sessions_total: string;
-        sessions: { id: string; sessionRequestId: string }[] | null;
+        sessions: { id: string; sessionRequestId: string; campaignVisitor: boolean }[] | null;
       }>(
         q,
         sql`WITH a AS (
               SELECT r.id, r.created_at FROM session_requests r
                WHERE r.organisation_id = ${orgId} AND r.document->>'fileId' = ${fileId}::text),
             s AS (
-              SELECT s.id, s.session_request_id, s.created_at FROM sessions s
+              SELECT s.id, s.session_request_id, s.visitor_id, s.created_at FROM sessions s
                WHERE s.organisation_id = ${orgId} AND ${sessionHolds(text(fileId))})
             SELECT
               (SELECT count(*) FROM a) AS actions_total,
               (SELECT json_agg(x.id ORDER BY x.created_at, x.id)
                  FROM (SELECT * FROM a ORDER BY created_at, id LIMIT ${limit}) x) AS actions,
               (SELECT count(*) FROM s) AS sessions_total,
-              (SELECT json_agg(json_build_object('id', x.id, 'sessionRequestId', x.session_request_id)
+              (SELECT json_agg(json_build_object('id', x.id, 'sessionRequestId', x.session_request_id,
+                                                 'campaignVisitor', x.visitor_id IS NOT NULL)
                                ORDER BY x.created_at, x.id)
                  FROM (SELECT * FROM s ORDER BY created_at, id LIMIT ${limit}) x) AS sessions`,
       );
@@ -93,7 +97,10 @@ export function fileRepository(q: Queryable, ctx: RequestContext) {
         sessions: { total: Number(row?.sessions_total ?? 0), list: row?.sessions ?? [] },
       };
     },
-    /** Every action holding the file: as its document, or through its session (any version). */
+    /**
+     * Every action holding the file: as its document, or through its own session (any version). A
+     * campaign visitor's session does not make its campaign a holder (see holdingVisitorIds).
+     */
     async holdingActionIds(fileId: string): Promise<string[]> {
       const rows = await queryRows<{ id: string }>(
         q,
@@ -102,9 +109,72 @@ export function fileRepository(q: Queryable, ctx: RequestContext) {
                AND (r.document->>'fileId' = ${fileId}::text OR EXISTS (
                     SELECT 1 FROM sessions s
                      WHERE s.organisation_id = r.organisation_id AND s.session_request_id = r.id
+                       AND s.visitor_id IS NULL
                        AND ${sessionHolds(text(fileId))}))`,
       );
       return rows.map((r) => r.id);
+    },
+    /** The campaign visitors whose session (any version) lists the file. */
+    async holdingVisitorIds(fileId: string): Promise<string[]> {
+      const rows = await queryRows<{ id: string }>(
+        q,
+        sql`SELECT s.visitor_id AS id FROM sessions s
+             WHERE s.organisation_id = ${orgId} AND s.visitor_id IS NOT NULL
+               AND ${sessionHolds(text(fileId))}`,
+      );
+      return rows.map((r) => r.id);
+    },
+    /** The files listed by the sessions (every version) of these campaign visitors: their reports. */
+    async visitorDocumentIds(visitorIds: string[]): Promise<string[]> {
+      if (visitorIds.length === 0) return [];
+      const rows = await queryRows<{ id: string }>(
+        q,
+        sql`SELECT DISTINCT d->>'fileId' AS id
+              FROM sessions s
+              CROSS JOIN LATERAL (
+                SELECT jsonb_array_elements(s.documents)
+                UNION ALL
+                SELECT jsonb_array_elements(v.documents) FROM session_versions v
+                 WHERE v.organisation_id = s.organisation_id AND v.session_id = s.id) AS docs(d)
+             WHERE s.organisation_id = ${orgId}
+               AND s.visitor_id = ANY(${uuidArray(visitorIds)})
+               AND d->>'fileId' IS NOT NULL`,
+      );
+      return rows.map((r) => r.id).filter(isId);
+    },
+    /** The files listed by the sessions (every version) a contact submitted, campaigns included. */
+    async contactDocumentIds(customerId: string): Promise<string[]> {
+      const rows = await queryRows<{ id: string }>(
+        q,
+        sql`SELECT DISTINCT d->>'fileId' AS id
+              FROM sessions s
+              CROSS JOIN LATERAL (
+                SELECT jsonb_array_elements(s.documents)
+                UNION ALL
+                SELECT jsonb_array_elements(v.documents) FROM session_versions v
+                 WHERE v.organisation_id = s.organisation_id AND v.session_id = s.id) AS docs(d)
+             WHERE s.organisation_id = ${orgId}
+               AND (s.customer_id = ${customerId}::uuid
+                    OR s.session_request_id IN (SELECT r.id FROM session_requests r
+                                                 WHERE r.organisation_id = ${orgId}
+                                                   AND r.customer_id = ${customerId}::uuid)
+                    OR s.visitor_id IN (SELECT cv.id FROM campaign_visitors cv
+                                         WHERE cv.organisation_id = ${orgId}
+                                           AND cv.customer_id = ${customerId}::uuid))
+               AND d->>'fileId' IS NOT NULL`,
+      );
+      return rows.map((r) => r.id).filter(isId);
+    },
+    /** Deletes these campaign visitors; their sessions and session versions go with them (foreign keys). */
+    async removeVisitors(visitorIds: string[]): Promise<number> {
+      if (visitorIds.length === 0) return 0;
+      const rows = await queryRows<{ id: string }>(
+        q,
+        sql`DELETE FROM campaign_visitors
+             WHERE organisation_id = ${orgId} AND id = ANY(${uuidArray(visitorIds)})
+         RETURNING id`,
+      );
+      return rows.length;
     },
     /** The files listed by the sessions (every version) of these actions: their reports. */
     async sessionDocumentIds(sessionRequestIds: string[]): Promise<string[]> {

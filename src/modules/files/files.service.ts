@@ -130,7 +130,9 @@ function fileInUse(holders: FileHolders): Conflict {
       details.push({
         field: 'sessions',
         in: 'state',
-        message: `session ${s.id} of action ${s.sessionRequestId} lists this file in its documents`,
+        message: s.campaignVisitor
+          ? `session ${s.id} of campaign ${s.sessionRequestId} (one visitor's answers) lists this file in its documents; cascade deletes that visitor's session, not the campaign`
+          : `session ${s.id} of action ${s.sessionRequestId} lists this file in its documents; cascade deletes the action`,
         value: s.id,
       });
   }
@@ -170,9 +172,16 @@ export async function deleteFile(
       return [(await repo.remove(file.id))!];
     }
     if (!opts.cascade) throw fileInUse(holders);
+    // Actions that use the file as their document or whose own session lists it go whole; a campaign
+    // visitor's session goes with its visitor, and the campaign (and every other visitor) stays.
     const actionIds = await repo.holdingActionIds(file.id);
-    const reports = await repo.sessionDocumentIds(actionIds);
+    const visitorIds = await repo.holdingVisitorIds(file.id);
+    const reports = [
+      ...(await repo.sessionDocumentIds(actionIds)),
+      ...(await repo.visitorDocumentIds(visitorIds)),
+    ];
     await repo.removeActions(actionIds);
+    await repo.removeVisitors(visitorIds);
     const gone = await repo.removeUnheld([file.id, ...reports.filter((r) => r !== file.id)]);
     if (!gone.some((f) => f.id === file.id)) throw fileInUse(await repo.holders(file.id, HOLDERS_LISTED));
     return gone;
