@@ -440,6 +440,56 @@ describe('respondent pages', () => {
     expect(page.text).not.toContain('value="X"');
   });
 
+  it('when a form post cannot be read (a NUL character, a wrong charset, too many fields), then the contact gets an HTML page, never JSON, and nothing is saved', async () => {
+    const { code } = await newAction();
+    const c = await contactFor(code);
+    const cases: [string, () => Promise<request.Response>, number, RegExp][] = [
+      [
+        'a NUL',
+        () =>
+          c.step(0, 'next', [
+            ['q.name', 'Zorro\u0000Z'],
+            ['q.married', 'no'],
+          ]),
+        400,
+        /NUL character/,
+      ],
+      [
+        'a charset nobody reads',
+        () =>
+          c.agent
+            .post(`/action/${code}?lang=nl`)
+            .set('content-type', 'application/x-www-form-urlencoded; charset=klingon')
+            .send(`_csrf=${c.csrf}&step=0&nav=next&q.name=Qwertz&q.married=no`),
+        415,
+        /form could not be read/,
+      ],
+      [
+        'too many fields',
+        () =>
+          c.agent
+            .post(`/action/${code}?lang=nl`)
+            .type('form')
+            .send(Array.from({ length: 1_200 }, (_, i) => `f${i}=1`).join('&')),
+        413,
+        /Too much was sent/,
+      ],
+    ];
+    for (const [what, send, status, text] of cases) {
+      const res = await send();
+      expect({ what, status: res.status, type: res.headers['content-type'] }).toEqual({
+        what,
+        status,
+        type: 'text/html; charset=utf-8',
+      });
+      expect(res.text).toMatch(text);
+      expect(res.headers['content-security-policy']).toMatch(/default-src 'none'/);
+    }
+    const page = await c.agent.get(`/action/${code}`);
+    expect(page.text).not.toContain('Qwertz');
+    expect(page.text).not.toContain('Zorro');
+  });
+
   it('when a single-choice question gets two values, then it is refused on its own and nothing is saved', async () => {
     const { code, _id } = await newAction();
     const c = await contactFor(code);

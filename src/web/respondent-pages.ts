@@ -330,3 +330,19 @@ ${sections}
 </form>`;
   return { status: 200, html: layout(ctx.lang, `${t.review} — ${view.organisation}`, body) };
 }
+
+const errorTitles: Record<number, string> = {
+  400: 'This form could not be read',
+  403: 'Not allowed',
+  404: 'Page not found',
+  408: 'That took too long',
+  413: 'Too much was sent',
+  415: 'This form could not be read',
+  429: 'Too many attempts',
+};
+
+/** The page for an error met before or outside the page's own answers (a malformed form, a body too large). */
+export function errorPage(status: number, message: string): string {
+  const title = errorTitles[status] ?? 'Something went wrong';
+  return messagePage('en', status, title, message).html;
+}

@@ -3,6 +3,7 @@ import type { Routes } from '../../platform/http/routes';
 import { z } from '../../platform/zod';
 import {
   donePage,
+  errorPage,
   gonePage,
   messagePage,
   type Page,
@@ -116,6 +117,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         'Query: `step` (a page number from 0, or `review`), `lang` (one of the templates’ languages). Marks a created or sent action opened (not on HEAD). A campaign link first asks this browser for a name and e-mail (see `POST /action/{code}/start`), then shows this browser’s own answers only. 410 for a withdrawn or expired action, 404 for an unknown code (neither names the organisation); too many unknown codes from one address → 429 for further unknown codes (valid codes keep working).',
       tags,
       params,
+      errorPage,
       statuses: {
         200: 'The page',
         404: 'Unknown code',
@@ -140,6 +142,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         'Campaign links only. Fields: `_csrf`, `firstName`, `lastName`, `email`. Creates a contact in the campaign’s portfolio, or uses the one with this e-mail there, and a visitor bound to this browser by an HttpOnly cookie `adk_visitor` (Path=/action/<code>, SameSite=Lax): the visitor’s answers and session are their own. At most 20 new visitors per address per 10 minutes (429).',
       tags,
       params,
+      errorPage,
       statuses: {
         303: 'Started: go to the first page',
         400: 'A field is missing or invalid',
@@ -185,6 +188,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         'Fields: `_csrf`, `step`, `nav` (`next` checks the page’s required questions; `back` and `save` keep what is valid), and `q.<questionId>` per answer (repeated for multiple choice; a question that takes one answer refuses two). Invalid answers re-render the page with the problems (400) and save nothing.',
       tags,
       params,
+      errorPage,
       statuses: {
         303: 'Saved: go to the next page',
         400: 'Problems with the answers',
@@ -236,6 +240,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         'Fields: `_csrf`. Creates the session (or its next version after a reopen) and completes the action through the one use case that completes actions. A campaign visitor gets their own session; the campaign stays open.',
       tags,
       params,
+      errorPage,
       statuses: {
         303: 'Submitted',
         400: 'A required answer is missing',

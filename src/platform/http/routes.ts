@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import express from 'express';
 import { z } from '../zod';
 import './request';
 import type { RequestContext } from '../context';
-import { AppError, UnsupportedMediaType } from '../errors';
+import { AppError, TooManyRequests, UnsupportedMediaType } from '../errors';
 import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../openapi';
 import type { Permission } from '../permissions';
 import type { AuthGate } from './auth';
+import { toAppError } from './error-handler';
 import { assertPlainInput } from './plain-input';
 import { fromZodError, invalid, type Location } from './validation';
 
@@ -126,6 +127,8 @@ export class Routes {
       tags: string[];
       params: P;
       statuses: Record<number, string>;
+      /** The HTML page for an error (bad form, body too large, unexpected): its status and plain message. */
+      errorPage: (status: number, message: string) => string;
     },
     handler: (input: {
       params: z.output<P>;
@@ -164,26 +167,42 @@ export class Routes {
     });
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
     const before = method === 'post' ? [formParser] : [];
-    this.router[method](expressPath, ...before, async (req, res) => {
-      const params = parse(spec.params, req.params, 'path') as z.output<P>;
-      const nonce = randomBytes(16).toString('base64');
-      const page = await handler({ params, req, res, nonce });
-      res.setHeader('Cache-Control', 'no-store');
-      res.setHeader('X-Robots-Tag', 'noindex');
-      res.setHeader('Referrer-Policy', 'no-referrer');
-      if ('redirect' in page) {
-        res.redirect(303, page.redirect);
-        return;
-      }
-      res.status(page.status);
-      res.setHeader('Content-Type', 'text/html; charset=utf-8');
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.setHeader(
-        'Content-Security-Policy',
-        `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-      );
-      res.end(page.html);
-    });
+    this.router[method](
+      expressPath,
+      ...before,
+      async (req: Request, res: Response) => {
+        const params = parse(spec.params, req.params, 'path') as z.output<P>;
+        // Form fields and query parameters are plain data too (no __proto__, NUL, lone surrogates).
+        assertPlainInput(req.query, 'query');
+        if (method === 'post') assertPlainInput(req.body ?? {}, 'body');
+        const nonce = randomBytes(16).toString('base64');
+        const page = await handler({ params, req, res, nonce });
+        if ('redirect' in page) {
+          pageHeaders(res);
+          res.redirect(303, page.redirect);
+          return;
+        }
+        sendPage(res, page.status, page.html, nonce);
+      },
+      // A page answers in HTML, its errors too (a contact should never see a JSON error body).
+      (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+        const error = toAppError(err);
+        if (error.status >= 500) req.log?.error({ err }, 'unexpected error');
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        if (error instanceof TooManyRequests) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+        const message =
+          error.status >= 500 ? 'Something went wrong on our side. Please try again later.' : error.message;
+        sendPage(
+          res,
+          error.status,
+          spec.errorPage(error.status, message),
+          randomBytes(16).toString('base64'),
+        );
+      },
+    );
   }
 
   private mount<P extends AnySchema, Q extends AnySchema, B extends AnySchema, R extends AnySchema>(
@@ -355,6 +374,26 @@ function parseQuery(schema: AnySchema, value: Record<string, unknown>): unknown 
       : issue;
   });
   throw fromZodError(new z.ZodError(issues), 'query');
+}
+
+/** Headers of every page: never cached or indexed, no referrer. */
+function pageHeaders(res: Response): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Robots-Tag', 'noindex');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+}
+
+/** Sends a page with the strict content security policy: scripts run only with the response's nonce. */
+function sendPage(res: Response, status: number, html: string, nonce: string): void {
+  pageHeaders(res);
+  res.status(status);
+  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  );
+  res.end(html);
 }
 
 function parse<S extends AnySchema>(schema: S | undefined, value: unknown, location: Location): unknown {
