@@ -149,6 +149,33 @@ describe('invitations', () => {
     },
   );
 
+  it.each([
+    ['a Belgian fixed line', '02 227 11 11', 'is a fixed line number, which cannot receive SMS'],
+    ['a French fixed line', '+33 1 23 45 67 89', 'is a fixed line number, which cannot receive SMS'],
+    ['a Belgian toll-free number', '0800 12 345', 'is a toll free number, which cannot receive SMS'],
+  ])(
+    'when the contact’s number is %s, then an SMS action is refused saying why, and an e-mail one is not',
+    async (_what, typed, problem) => {
+      const other = await createContact(h, org, {
+        Voornaam: 'Jef',
+        Telefoon: typed,
+        Email: 'jef@example.test',
+      });
+      const res = await create({ customerId: other, notificationSms: { send: true } });
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([
+        {
+          field: 'notificationSms.send',
+          in: 'body',
+          message: `the contact’s phone number (data.Telefoon) ${problem}`,
+        },
+      ]);
+      expect((await create({ customerId: other, notificationEmail: { send: true } })).status).toBe(201);
+      expect(await h.jobs.drain()).toBe(1);
+      expect(smtp.received.map((m) => m.to)).toEqual([['jef@example.test']]);
+    },
+  );
+
   it('when the SMTP server refuses the delivery, then it is retried after the backoff and the outcome is visible', async () => {
     smtp.refuseNext(1);
     const res = await create({ notificationEmail: { send: true } });

@@ -5,7 +5,7 @@ import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { isId } from '../../platform/ids';
 import { type ClaimedJob, type JobHandler, PermanentJobError } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
-import { toE164 } from '../../platform/phone';
+import { smsNumber } from '../../platform/phone';
 import type { SmsSender } from '../../platform/sms';
 import { composeMessage } from './messages';
 import { isOpen } from './sessionrequests.lifecycle';
@@ -71,10 +71,10 @@ export function notificationHandler(deps: NotificationDeps): JobHandler {
     } else {
       const phone = customer.Telefoon?.trim();
       if (!phone) throw new PermanentJobError('the contact has no phone number (data.Telefoon)');
-      const to = toE164(phone, deps.phoneRegion);
-      if (!to)
-        throw new PermanentJobError('the contact’s phone number (data.Telefoon) is not a valid number');
-      await deps.sms.send({ to, text: message.sms });
+      const to = smsNumber(phone, deps.phoneRegion);
+      if ('problem' in to)
+        throw new PermanentJobError(`the contact’s phone number (data.Telefoon) ${to.problem}`);
+      await deps.sms.send({ to: to.number, text: message.sms });
     }
     return undefined;
   };

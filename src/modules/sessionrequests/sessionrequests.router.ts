@@ -66,7 +66,7 @@ export function sessionRequestRoutes(routes: Routes, deps: SessionRequestDeps): 
       path: '/sessionrequests/{actionId}/reopen',
       summary: 'Reopen a completed action so the contact can make corrections',
       description:
-        'Only a completed action can be reopened (409 with `details.currentStatus` otherwise). Nothing is sent unless the optional body asks for it.',
+        'Only a completed action can be reopened (otherwise 409, whose `details` names the current `status`). Nothing is sent unless the optional body asks for it.',
       tags,
       permission: 'update',
       params: Params,
@@ -83,7 +83,7 @@ export function sessionRequestRoutes(routes: Routes, deps: SessionRequestDeps): 
       path: '/sessionrequests/{actionId}/deactivate',
       summary: 'Withdraw an open action immediately; its link stops working at once',
       description:
-        'Only an open action (created, sent, opened, reopened) can be withdrawn; 409 with `details.currentStatus` otherwise.',
+        'Only an open action (created, sent, opened, reopened) can be withdrawn; otherwise 409, whose `details` names the current `status`.',
       tags,
       permission: 'update',
       params: Params,

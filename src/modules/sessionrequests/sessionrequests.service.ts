@@ -8,7 +8,7 @@ import { BadRequest, NotFound } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { JobSignal } from '../../platform/jobs/worker';
-import { toE164 } from '../../platform/phone';
+import { smsNumber } from '../../platform/phone';
 import { iso } from '../../platform/schemas';
 import { customerRepository } from '../customers';
 import { fileRepository } from '../files';
@@ -123,10 +123,11 @@ function checkReachable(
     throw BadRequest.field('notificationEmail.send', 'the contact has no e-mail address (data.Email)');
   if (channels.sms && !customer.Telefoon?.trim())
     throw BadRequest.field('notificationSms.send', 'the contact has no phone number (data.Telefoon)');
-  if (channels.sms && !toE164(customer.Telefoon ?? '', phoneRegion))
+  const sms = channels.sms ? smsNumber(customer.Telefoon ?? '', phoneRegion) : null;
+  if (sms && 'problem' in sms)
     throw BadRequest.field(
       'notificationSms.send',
-      `the contact’s phone number (data.Telefoon) cannot be read as a phone number (numbers without a country code are read as ${phoneRegion})`,
+      `the contact’s phone number (data.Telefoon) ${sms.problem}`,
     );
 }
 
