@@ -113,7 +113,44 @@ describe('POST /api/v1/files', () => {
     });
     const noFile = await h.api().post('/api/v1/files').set('x-api-key', org.adminKey).field('title', 'x');
     expect(noFile.status).toBe(400);
-    expect(noFile.body.details).toEqual([expect.objectContaining({ field: 'file' })]);
+    expect(noFile.body.details).toEqual([
+      { field: 'title', in: 'body', message: 'is not a known field' },
+      {
+        field: 'file',
+        in: 'body',
+        message: 'a multipart/form-data body with one file in this field is required',
+      },
+    ]);
+  });
+
+  it.each([
+    [
+      'a field after the file',
+      () => upload(pdf('a'), 'a.pdf').field('title', 'x'),
+      [{ field: 'title', in: 'body', message: 'is not a known field' }],
+    ],
+    [
+      'a second file',
+      () =>
+        h
+          .api()
+          .post('/api/v1/files')
+          .set('x-api-key', org.adminKey)
+          .attach('file', pdf('b'), 'b.pdf')
+          .attach('file', pdf('c'), 'c.pdf'),
+      [{ field: 'file', in: 'body', message: 'only one file is accepted' }],
+    ],
+    [
+      'a file in another field',
+      () => upload(pdf('d'), 'd.pdf').attach('attachment', pdf('e'), 'e.pdf'),
+      [{ field: 'attachment', in: 'body', message: 'is not a known field' }],
+    ],
+  ])('when the upload holds %s, then 400 names it and nothing is stored', async (_what, send, details) => {
+    const before = { rows: await fileRows(org), names: storedNames(org).length };
+    const res = await send();
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual(details);
+    expect({ rows: await fileRows(org), names: storedNames(org).length }).toEqual(before);
   });
 
   it('when a read-only user uploads, then 403; without a key, 401', async () => {

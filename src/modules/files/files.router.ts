@@ -4,7 +4,15 @@ import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 import { DeleteFileQuery, StoredFile } from './files.schemas';
-import { deleteFile, type FileDeps, getFile, openFile, storeUpload } from './files.service';
+import {
+  deleteFile,
+  discardUploadBytes,
+  type FileDeps,
+  getFile,
+  openFile,
+  recordUpload,
+  storeUploadBytes,
+} from './files.service';
 
 const Params = z.object({ fileId: idParam('fileId') });
 const tags = ['Files'];
@@ -22,19 +30,22 @@ export function fileRoutes(routes: Routes, deps: FileDeps): void {
       path: '/files',
       summary: 'Upload a PDF (multipart/form-data, field `file`)',
       description:
-        'Only PDFs are accepted, recognised by their content (`%PDF-`), not their name. Larger than MAX_FILE_SIZE → 413. Answers the stored file with its size, SHA-256 and download path.',
+        'One part only: the file, in the field `file`; any other field or a second file → 400 naming it, and nothing is stored. Only PDFs are accepted, recognised by their content (`%PDF-`), not their name. Larger than MAX_FILE_SIZE → 413. Answers the stored file with its size, SHA-256 and download path.',
       tags,
       permission: 'create',
       multipart: { field: 'file', description: 'The PDF' },
       status: 201,
       response: StoredFile,
     },
-    ({ ctx, req }) =>
-      receiveFile(
+    async ({ ctx, req }) => {
+      const stored = await receiveFile(
         req,
         { field: 'file', maxBytes: deps.maxFileBytes, fallbackName: 'document.pdf' },
-        (upload) => storeUpload(deps, ctx, upload),
-      ),
+        (upload) => storeUploadBytes(deps, ctx, upload),
+        (made) => discardUploadBytes(deps, made),
+      );
+      return recordUpload(deps, ctx, stored);
+    },
   );
   routes.add(
     {

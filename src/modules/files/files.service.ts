@@ -44,27 +44,52 @@ function requirePdf(head: Buffer): void {
  * are not a PDF, or at the size limit), then the record; a record that cannot be written takes the
  * bytes with it.
  */
-export async function storeUpload(deps: FileDeps, ctx: RequestContext, upload: IncomingFile) {
-  const now = deps.clock.now();
-  const id = newId(now.getTime());
+export interface StoredUpload {
+  id: string;
+  fileName: string;
+  storageKey: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * Stores an uploaded PDF's bytes (hashed as they stream, refused at the first chunk when they are not a
+ * PDF, or at the size limit); the record is written by `recordUpload` once the whole request is read.
+ */
+export async function storeUploadBytes(
+  deps: FileDeps,
+  ctx: RequestContext,
+  upload: IncomingFile,
+): Promise<StoredUpload> {
+  const id = newId(deps.clock.now().getTime());
   const storageKey = `${ctx.organisationId}/${id}`;
   const stored = await deps.storage.put(storageKey, upload.stream, requirePdf);
+  return { id, fileName: upload.fileName, storageKey, ...stored };
+}
+
+/** Removes the bytes of an upload that was refused after they were stored. */
+export function discardUploadBytes(deps: FileDeps, stored: StoredUpload): Promise<void> {
+  return deps.storage.remove(stored.storageKey);
+}
+
+/** Records stored bytes as a file of the organisation; a record that cannot be written takes the bytes with it. */
+export async function recordUpload(deps: FileDeps, ctx: RequestContext, stored: StoredUpload) {
   try {
     const row = await inTenant(deps.database, ctx, (tx) =>
       fileRepository(tx, ctx).insert({
-        id,
-        fileName: upload.fileName,
+        id: stored.id,
+        fileName: stored.fileName,
         contentType: 'application/pdf',
         size: stored.size,
         sha256: stored.sha256,
-        storageKey,
+        storageKey: stored.storageKey,
         createdBy: ctx.userId,
-        createdAt: now,
+        createdAt: deps.clock.now(),
       }),
     );
     return toStoredFile(row);
   } catch (err) {
-    await deps.storage.remove(storageKey);
+    await discardUploadBytes(deps, stored);
     throw err;
   }
 }

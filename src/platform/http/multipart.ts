@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors';
+import { BadRequest, type FieldError, PayloadTooLarge, UnsupportedMediaType } from '../errors';
+import { invalid } from './validation';
 
 export interface IncomingFile {
   /** The client's name for the file, reduced to a plain file name. */
@@ -24,17 +25,20 @@ export function plainFileName(name: string, fallback: string): string {
 }
 
 /**
- * Reads a multipart/form-data request with exactly one file in `field` and hands its stream to
- * `consume` as it arrives (nothing is buffered whole). A file over `maxBytes` fails the stream with
- * 413, so `consume` must clean up after a failed stream.
+ * Reads a multipart/form-data request that holds exactly one file, in `field`, and nothing else, handing
+ * the file's stream to `consume` as it arrives (nothing is buffered whole). Resolves with what `consume`
+ * made only once the whole body has been read and found to hold nothing more; any other part (a field,
+ * a second file) is a 400 naming it, and what `consume` made is handed to `discard`. A file over
+ * `maxBytes` fails the stream with 413, so `consume` must clean up after a failed stream.
  */
 export function receiveFile<T>(
   req: Request,
   opts: { field: string; maxBytes: number; fallbackName: string },
   consume: (file: IncomingFile) => Promise<T>,
+  discard: (made: T) => Promise<void>,
 ): Promise<T> {
-  const missing = () =>
-    BadRequest.field(opts.field, 'a multipart/form-data body with one file in this field is required');
+  const missingMessage = 'a multipart/form-data body with one file in this field is required';
+  const missing = () => BadRequest.field(opts.field, missingMessage);
   if (!req.is('multipart/form-data')) {
     return Promise.reject(
       new UnsupportedMediaType(
@@ -48,51 +52,84 @@ export function receiveFile<T>(
       parser = busboy({
         headers: req.headers,
         defParamCharset: 'utf8', // browsers send UTF-8 file names unencoded
-        limits: { files: 1, fileSize: opts.maxBytes, fields: 10 },
+        limits: { files: 5, fileSize: opts.maxBytes, fields: 20, parts: 25 },
       });
     } catch {
       reject(missing());
       return;
     }
-    let handled = false;
     let current: Readable | null = null;
-    const malformed = () => BadRequest.field(opts.field, 'the multipart body is malformed or ends early');
+    let consuming: Promise<T> | null = null;
+    let settled = false;
+    const extras: FieldError[] = [];
+    /** Settles once: on a failure, the file stream stops and whatever was made is discarded. */
+    const finish = (err: Error | null) => {
+      if (settled) return;
+      settled = true;
+      if (err && current && !current.destroyed) current.destroy(err);
+      if (!err && extras.length === 0 && consuming) {
+        consuming.then(resolve, reject);
+        return;
+      }
+      const problems: FieldError[] = consuming
+        ? extras
+        : [...extras, { field: opts.field, in: 'body', message: missingMessage }];
+      const failure = err ?? invalid('body', problems);
+      // Stop parsing, but read (and drop) the rest of the body so the answer reaches the client.
+      req.unpipe(parser);
+      req.resume();
+      if (!consuming) {
+        reject(failure);
+        return;
+      }
+      consuming.then(
+        (made) => discard(made).then(() => reject(failure), reject),
+        () => reject(failure),
+      );
+    };
     // A body that stops before its closing boundary, or a client that goes away mid-upload, fails the
     // file stream, so that whoever consumes it stops and cleans up instead of waiting for ever.
-    const fail = (err: Error) => {
-      if (current && !current.destroyed) current.destroy(err);
-      reject(err);
-    };
     req.on('close', () => {
-      if (!req.complete) fail(BadRequest.field(opts.field, 'the upload was interrupted'));
+      if (!req.complete) finish(BadRequest.field(opts.field, 'the upload was interrupted'));
     });
     parser.on('file', (name, stream, info) => {
       // Errors are handled by the consumer's pipeline; this listener only keeps an error raised before
       // the consumer attaches its own from reaching the process as an uncaught exception.
       stream.on('error', () => undefined);
-      if (name !== opts.field || handled) {
+      if (name !== opts.field || consuming) {
+        extras.push({
+          field: plainFieldName(name),
+          in: 'body',
+          message: name === opts.field ? 'only one file is accepted' : 'is not a known field',
+        });
         stream.resume();
         return;
       }
-      handled = true;
       current = stream;
       stream.on('limit', () => {
         stream.destroy(new PayloadTooLarge(`File too large: the limit is ${opts.maxBytes} bytes`));
       });
-      consume({ fileName: plainFileName(info.filename ?? '', opts.fallbackName), stream }).then(
-        resolve,
-        (err) => {
-          // Stop parsing, but read (and drop) the rest of the body so the answer reaches the client.
-          req.unpipe(parser);
-          req.resume();
-          reject(err);
-        },
+      consuming = consume({ fileName: plainFileName(info.filename ?? '', opts.fallbackName), stream });
+      // A failed store ends the request at once (the rest of the body is not worth reading).
+      consuming.catch((err: Error) => finish(err));
+    });
+    parser.on('field', (name) => {
+      extras.push({ field: plainFieldName(name), in: 'body', message: 'is not a known field' });
+    });
+    for (const event of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
+      parser.on(event, () =>
+        finish(BadRequest.field(opts.field, 'the body has too many parts: send one file')),
       );
-    });
-    parser.on('error', () => fail(malformed()));
-    parser.on('close', () => {
-      if (!handled) reject(missing());
-    });
+    }
+    parser.on('error', () =>
+      finish(BadRequest.field(opts.field, 'the multipart body is malformed or ends early')),
+    );
+    parser.on('close', () => finish(null));
     req.pipe(parser);
   });
+}
+
+/** A part's name as a client sent it, bounded, for an error message. */
+function plainFieldName(name: string): string {
+  return name.slice(0, 100) || '(unnamed part)';
 }
