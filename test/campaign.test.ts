@@ -254,6 +254,24 @@ describe('campaign links', () => {
     expect((await visitor.start('Fien', 'Claes', 'fien@example.test')).status).toBe(410);
   });
 
+  it('when a campaign’s expiry passes, then its visitors get 410 at once and the expiry job records it', async () => {
+    h.clock.set('2026-03-02T09:00:00.000Z');
+    const campaign = await newCampaign({ expiresAt: '2026-03-03T09:00:00.000Z' });
+    const visitor = await browserOn(campaign.code);
+    expect((await visitor.start('Gust', 'Claes', 'gust@example.test')).status).toBe(303);
+    expect((await visitor.page()).status).toBe(200);
+    h.clock.set('2026-03-03T09:00:01.000Z');
+    expect((await visitor.page()).status).toBe(410);
+    expect((await visitor.step(0, 'next', [['q.name', 'Gust']])).status).toBe(410);
+    expect((await browserOn(campaign.code)).first.status).toBe(410);
+    await h.jobs.drain();
+    const action = await h
+      .api()
+      .get(`/api/v1/sessionrequests/${campaign._id}`)
+      .set('x-api-key', org.adminKey);
+    expect(action.body.status).toBe('expired');
+  });
+
   it('when portfolioId is sent for another type or names no portfolio of the organisation, then 400 names portfolioId', async () => {
     const contact = await createContact(h, org, { Voornaam: 'G' });
     const forQlist = await h

@@ -64,13 +64,27 @@ export async function withAction<T>(
   if (!hit) return { view: { outcome: 'unknown' } };
   const ctx = systemContext(hit.organisationId, deps.clock.now());
   return inTenant(deps.database, ctx, async (tx) => {
-    let action = await sessionRequestRepository(tx, ctx).find(hit.sessionRequestId, { forUpdate: true });
+    const actions = sessionRequestRepository(tx, ctx);
+    const now = deps.clock.now();
+    // An opened campaign is only read by its visitors (each works on their own visitor row, locked):
+    // a share lock lets them proceed side by side, while a withdrawal waits for them. Anything that
+    // may change the action itself (opening it, recording its expiry) takes the row lock.
+    const glimpse = await actions.find(hit.sessionRequestId);
+    if (!glimpse) return { view: { outcome: 'unknown' } };
+    const shared = glimpse.type === 'campaign' && glimpse.status === 'opened';
+    let action = await actions.find(hit.sessionRequestId, shared ? { forShare: true } : { forUpdate: true });
     if (!action) return { view: { outcome: 'unknown' } };
-    action = await settleExpiry(deps, tx, ctx, action);
-    if (action.status === 'deactivated' || action.status === 'expired')
-      return { view: { outcome: 'gone', language: action.language } };
-    if (opts.open && (action.status === 'created' || action.status === 'sent')) {
-      action = await openSessionRequest(deps, tx, ctx, action.id, CONTACT);
+    if (shared) {
+      // Nothing is written under a share lock: an expiry that has passed is recorded by its job.
+      const expired = action.expiresAt !== null && action.expiresAt <= now;
+      if (!isOpen(action.status) || expired) return { view: { outcome: 'gone', language: action.language } };
+    } else {
+      action = await settleExpiry(deps, tx, ctx, action);
+      if (action.status === 'deactivated' || action.status === 'expired')
+        return { view: { outcome: 'gone', language: action.language } };
+      if (opts.open && (action.status === 'created' || action.status === 'sent')) {
+        action = await openSessionRequest(deps, tx, ctx, action.id, CONTACT);
+      }
     }
     const token = opts.respondent.visitorToken;
     const visitor =

@@ -182,13 +182,21 @@ export function sessionRequestRepository(q: Queryable, ctx: RequestContext) {
       const [inserted] = await queryRows<Row>(q, sql`WITH ${sql.join(parts, sql`, `)} SELECT * FROM a`);
       return sessionRequestFromRaw(inserted!);
     },
-    async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<SessionRequestRow | undefined> {
+    /** The action; `forUpdate` locks it for a change, `forShare` only against changes by others. */
+    async find(
+      id: string,
+      opts: { forUpdate?: boolean; forShare?: boolean } = {},
+    ): Promise<SessionRequestRow | undefined> {
       if (!isId(id)) return undefined;
       const query = q
         .select()
         .from(sessionRequests)
         .where(and(org, eq(sessionRequests.id, id)));
-      const [row] = opts.forUpdate ? await query.for('update') : await query;
+      const [row] = opts.forUpdate
+        ? await query.for('update')
+        : opts.forShare
+          ? await query.for('share')
+          : await query;
       return row;
     },
     /** Moves the action to `to` (the caller holds its row lock and checked the transition) and records it. */
