@@ -10,3 +10,11 @@ export const idParam = (name: string) =>
 export const timestamp = z.iso.datetime().meta({ description: 'ISO 8601 timestamp, UTC' });
 
 export const iso = (d: Date) => d.toISOString();
+
+/** The one way to ask a DELETE to take what depends on its target along (`?cascade=true`). */
+export const cascadeParam = (description: string) =>
+  z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .meta({ description });

@@ -1,5 +1,5 @@
 import { pageQuery } from '../../platform/pagination';
-import { timestamp } from '../../platform/schemas';
+import { cascadeParam, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 
 const value = z.string().max(2000);
@@ -114,14 +114,9 @@ export const UpdateCustomer = z
   .meta({ id: 'UpdateCustomer' });
 
 export const DeleteCustomerQuery = z.object({
-  cascade: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true')
-    .meta({
-      description:
-        'true (an erasure request) also deletes the contact’s actions, their history, sessions, session versions and the reports of those sessions. Without it a contact with actions is a 409',
-    }),
+  cascade: cascadeParam(
+    'true (an erasure request) also deletes the contact’s actions, their history, sessions, session versions, the sessions they submitted as a campaign visitor and the reports of all those sessions. Without it a contact with actions is a 409',
+  ),
 });
 
 export type Customer = z.infer<typeof Customer>;

@@ -38,6 +38,21 @@ const uuidArray = (ids: string[]) => sql`${`{${ids.filter(isId).join(',')}}`}::u
 export function fileRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(files.organisationId, ctx.organisationId);
   const orgId = sql`${ctx.organisationId}::uuid`;
+  /** The files listed by the sessions matching `which` (alias `s`), in every version: their reports. */
+  const documentIds = async (which: SQL): Promise<string[]> => {
+    const rows = await queryRows<{ id: string }>(
+      q,
+      sql`SELECT DISTINCT d->>'fileId' AS id
+            FROM sessions s
+            CROSS JOIN LATERAL (
+              SELECT jsonb_array_elements(s.documents)
+              UNION ALL
+              SELECT jsonb_array_elements(v.documents) FROM session_versions v
+               WHERE v.organisation_id = s.organisation_id AND v.session_id = s.id) AS docs(d)
+           WHERE s.organisation_id = ${orgId} AND ${which} AND d->>'fileId' IS NOT NULL`,
+    );
+    return rows.map((r) => r.id).filter(isId);
+  };
   return {
     async insert(row: Omit<FileRow, 'organisationId'>): Promise<FileRow> {
       const [inserted] = await q
@@ -127,43 +142,17 @@ export function fileRepository(q: Queryable, ctx: RequestContext) {
     /** The files listed by the sessions (every version) of these campaign visitors: their reports. */
     async visitorDocumentIds(visitorIds: string[]): Promise<string[]> {
       if (visitorIds.length === 0) return [];
-      const rows = await queryRows<{ id: string }>(
-        q,
-        sql`SELECT DISTINCT d->>'fileId' AS id
-              FROM sessions s
-              CROSS JOIN LATERAL (
-                SELECT jsonb_array_elements(s.documents)
-                UNION ALL
-                SELECT jsonb_array_elements(v.documents) FROM session_versions v
-                 WHERE v.organisation_id = s.organisation_id AND v.session_id = s.id) AS docs(d)
-             WHERE s.organisation_id = ${orgId}
-               AND s.visitor_id = ANY(${uuidArray(visitorIds)})
-               AND d->>'fileId' IS NOT NULL`,
-      );
-      return rows.map((r) => r.id).filter(isId);
+      return documentIds(sql`s.visitor_id = ANY(${uuidArray(visitorIds)})`);
     },
     /** The files listed by the sessions (every version) a contact submitted, campaigns included. */
     async contactDocumentIds(customerId: string): Promise<string[]> {
-      const rows = await queryRows<{ id: string }>(
-        q,
-        sql`SELECT DISTINCT d->>'fileId' AS id
-              FROM sessions s
-              CROSS JOIN LATERAL (
-                SELECT jsonb_array_elements(s.documents)
-                UNION ALL
-                SELECT jsonb_array_elements(v.documents) FROM session_versions v
-                 WHERE v.organisation_id = s.organisation_id AND v.session_id = s.id) AS docs(d)
-             WHERE s.organisation_id = ${orgId}
-               AND (s.customer_id = ${customerId}::uuid
+      return documentIds(sql`(s.customer_id = ${customerId}::uuid
                     OR s.session_request_id IN (SELECT r.id FROM session_requests r
                                                  WHERE r.organisation_id = ${orgId}
                                                    AND r.customer_id = ${customerId}::uuid)
                     OR s.visitor_id IN (SELECT cv.id FROM campaign_visitors cv
                                          WHERE cv.organisation_id = ${orgId}
-                                           AND cv.customer_id = ${customerId}::uuid))
-               AND d->>'fileId' IS NOT NULL`,
-      );
-      return rows.map((r) => r.id).filter(isId);
+                                           AND cv.customer_id = ${customerId}::uuid))`);
     },
     /** Deletes these campaign visitors; their sessions and session versions go with them (foreign keys). */
     async removeVisitors(visitorIds: string[]): Promise<number> {
@@ -179,20 +168,7 @@ export function fileRepository(q: Queryable, ctx: RequestContext) {
     /** The files listed by the sessions (every version) of these actions: their reports. */
     async sessionDocumentIds(sessionRequestIds: string[]): Promise<string[]> {
       if (sessionRequestIds.length === 0) return [];
-      const rows = await queryRows<{ id: string }>(
-        q,
-        sql`SELECT DISTINCT d->>'fileId' AS id
-              FROM sessions s
-              CROSS JOIN LATERAL (
-                SELECT jsonb_array_elements(s.documents)
-                UNION ALL
-                SELECT jsonb_array_elements(v.documents) FROM session_versions v
-                 WHERE v.organisation_id = s.organisation_id AND v.session_id = s.id) AS docs(d)
-             WHERE s.organisation_id = ${orgId}
-               AND s.session_request_id = ANY(${uuidArray(sessionRequestIds)})
-               AND d->>'fileId' IS NOT NULL`,
-      );
-      return rows.map((r) => r.id).filter(isId);
+      return documentIds(sql`s.session_request_id = ANY(${uuidArray(sessionRequestIds)})`);
     },
     /** Deletes these actions; their history, sessions and session versions go with them (foreign keys). */
     async removeActions(sessionRequestIds: string[]): Promise<number> {

@@ -1,4 +1,4 @@
-import { timestamp } from '../../platform/schemas';
+import { cascadeParam, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 
 export const StoredFile = z
@@ -16,12 +16,7 @@ export const StoredFile = z
 export type StoredFile = z.infer<typeof StoredFile>;
 
 export const DeleteFileQuery = z.object({
-  cascade: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true')
-    .meta({
-      description:
-        'true also deletes what holds the file: the actions using it and the actions whose session lists it (with their sessions, versions and reports). Without it a file in use is a 409',
-    }),
+  cascade: cascadeParam(
+    'true also deletes what holds the file: the actions using it and the actions whose own session lists it (with their sessions, versions and reports), and the campaign visitors whose session lists it (with that session; the campaign stays). Without it a file in use is a 409',
+  ),
 });
