@@ -1,5 +1,10 @@
 import type { Config } from './config';
-import { EXPIRY_JOB, expiryHandler, NOTIFICATION_JOB, notificationHandler } from './modules/sessionrequests';
+import {
+  expiryHandler,
+  expiryJobType,
+  notificationHandler,
+  notificationJob,
+} from './modules/sessionrequests';
 import type { Clock } from './platform/clock';
 import type { Database } from './platform/db/database';
 import { JobWorker } from './platform/jobs/worker';
@@ -24,7 +29,7 @@ export function createJobWorker(deps: WorkerDeps): { worker: JobWorker; mailer: 
   const sms = deps.sms ?? createSmsSender(config.sms, logger);
   const worker = new JobWorker(database, clock, logger, { pollMs: config.jobs.pollMs });
   worker.register(
-    NOTIFICATION_JOB,
+    notificationJob,
     notificationHandler({
       database,
       clock,
@@ -35,6 +40,6 @@ export function createJobWorker(deps: WorkerDeps): { worker: JobWorker; mailer: 
       sms,
     }),
   );
-  worker.register(EXPIRY_JOB, expiryHandler({ database, clock }));
+  worker.register(expiryJobType, expiryHandler({ database, clock }));
   return { worker, mailer };
 }

@@ -11,4 +11,4 @@ export {
 export { sessionRequestRoutes } from './sessionrequests.router';
 export { completeSessionRequest, openSessionRequest } from './sessionrequests.service';
 export { settleExpiry } from './sessionrequests.transitions';
-export { EXPIRY_JOB, NOTIFICATION_JOB } from './sessionrequests.view';
+export { EXPIRY_JOB, expiryJobType, NOTIFICATION_JOB, notificationJob } from './sessionrequests.view';

@@ -43,9 +43,9 @@ async function loadForMessage(deps: NotificationDeps, job: ClaimedJob) {
  * action that was completed, withdrawn or expired in the meantime is cancelled, not sent. The message
  * is composed at sending time, so it carries the contact's current address and name.
  */
-export function notificationHandler(deps: NotificationDeps): JobHandler {
+export function notificationHandler(deps: NotificationDeps): JobHandler<NotificationPayload> {
   return async (job) => {
-    const payload = job.payload as unknown as NotificationPayload;
+    const payload = job.payload;
     const found = await loadForMessage(deps, job);
     if (!found) return { cancelled: 'the action no longer exists' };
     const { row, customer } = found;
@@ -81,7 +81,7 @@ export function notificationHandler(deps: NotificationDeps): JobHandler {
 }
 
 /** Expires an action whose expiry has come; a job for an expiry that moved or no longer applies is cancelled. */
-export function expiryHandler(deps: { database: Database; clock: Clock }): JobHandler {
+export function expiryHandler(deps: { database: Database; clock: Clock }): JobHandler<Record<string, never>> {
   return async (job) => {
     const now = deps.clock.now();
     const ctx = systemContext(job.organisationId, now);

@@ -1,10 +1,32 @@
+import { defineJob } from '../../platform/jobs/job-type';
 import type { JobRecord, NewJob } from '../../platform/jobs/jobs.repository';
 import { iso } from '../../platform/schemas';
+import { z } from '../../platform/zod';
 import type { SessionRequestRow } from './sessionrequests.repository';
-import type { Notification, SessionRequest, SessionRequestDetail } from './sessionrequests.schemas';
+import { Notification, type SessionRequest, type SessionRequestDetail } from './sessionrequests.schemas';
 
-export const NOTIFICATION_JOB = 'notification';
-export const EXPIRY_JOB = 'session-request-expiry';
+/** E-mail outages of about an hour are ridden out: 8 attempts, 30 s doubling (retryDelayMs). */
+const NOTIFICATION_ATTEMPTS = 8;
+
+/** An invitation, reminder or reopening message to the action's contact, on one channel. */
+export const notificationJob = defineJob({
+  kind: 'notification',
+  payload: z.strictObject({ channel: Notification.shape.channel, purpose: Notification.shape.purpose }),
+  maxAttempts: NOTIFICATION_ATTEMPTS,
+  // Longer than the SMTP and SMS clients' own timeouts: those end a hung delivery first.
+  timeoutMs: 90_000,
+});
+
+/** Records an action's expiry when its expiresAt comes. */
+export const expiryJobType = defineJob({
+  kind: 'session-request-expiry',
+  payload: z.strictObject({}),
+  maxAttempts: 20,
+  timeoutMs: 30_000,
+});
+
+export const NOTIFICATION_JOB = notificationJob.kind;
+export const EXPIRY_JOB = expiryJobType.kind;
 /** Jobs that stop mattering once an action is completed, deactivated or expired. */
 export const closingJobKinds = [NOTIFICATION_JOB, EXPIRY_JOB];
 
@@ -13,14 +35,9 @@ export interface Channels {
   sms: boolean;
 }
 export type Purpose = Notification['purpose'];
-export interface NotificationPayload {
-  channel: Notification['channel'];
-  purpose: Purpose;
-}
+export type NotificationPayload = z.output<typeof notificationJob.payload>;
 
 const DAY_MS = 86_400_000;
-/** E-mail outages of about an hour are ridden out: 8 attempts, 30 s doubling (retryDelayMs). */
-const NOTIFICATION_ATTEMPTS = 8;
 
 /** The notification jobs for one send: the message now, then reminders that many days later, per channel. */
 export function notificationJobs(
@@ -39,21 +56,16 @@ export function notificationJobs(
   for (const step of steps) {
     for (const channel of ['email', 'sms'] as const) {
       if (!channels[channel]) continue;
-      const payload: NotificationPayload = { channel, purpose: step.purpose };
-      jobs.push({
-        kind: NOTIFICATION_JOB,
-        subjectId,
-        payload: { ...payload },
-        runAt: step.at,
-        maxAttempts: NOTIFICATION_ATTEMPTS,
-      });
+      jobs.push(
+        notificationJob.job({ subjectId, payload: { channel, purpose: step.purpose }, runAt: step.at }),
+      );
     }
   }
   return jobs;
 }
 
 export function expiryJob(subjectId: string, at: Date): NewJob {
-  return { kind: EXPIRY_JOB, subjectId, payload: {}, runAt: at, maxAttempts: 20 };
+  return expiryJobType.job({ subjectId, payload: {}, runAt: at });
 }
 
 const notificationStatus: Record<JobRecord['status'], Notification['status']> = {
@@ -65,7 +77,7 @@ const notificationStatus: Record<JobRecord['status'], Notification['status']> = 
 };
 
 export function notificationFromJob(job: JobRecord): Notification {
-  const payload = job.payload as unknown as NotificationPayload;
+  const payload = notificationJob.read(job.payload);
   return {
     channel: payload.channel,
     purpose: payload.purpose,
@@ -79,7 +91,7 @@ export function notificationFromJob(job: JobRecord): Notification {
 
 /** A notification just queued (the create answer), without reading it back. */
 export function pendingNotification(job: NewJob): Notification {
-  const payload = job.payload as unknown as NotificationPayload;
+  const payload = notificationJob.read(job.payload);
   return {
     channel: payload.channel,
     purpose: payload.purpose,

@@ -3,14 +3,17 @@ import { systemContext } from '../context';
 import type { Database } from '../db/database';
 import { batchInTenant } from '../db/tenant';
 import type { Logger } from '../logger';
+import type { z } from '../zod';
+import { JobPayloadError, type JobType } from './job-type';
 import { claimDueJobs, jobRepository } from './jobs.repository';
 
-export interface ClaimedJob {
+export interface ClaimedJob<P = unknown> {
   id: string;
   organisationId: string;
   kind: string;
   subjectId: string | null;
-  payload: Record<string, unknown>;
+  /** Checked against the job type's schema when claimed. */
+  payload: P;
   /** This attempt's number, from 1. */
   attempt: number;
   maxAttempts: number;
@@ -27,7 +30,18 @@ export class PermanentJobError extends Error {
   override name = 'PermanentJobError';
 }
 
-export type JobHandler = (job: ClaimedJob) => Promise<JobCancelled | undefined>;
+/**
+ * Runs one attempt of a job. `signal` aborts when the attempt passes its type's timeout: work that can
+ * be cancelled (an outbound request) should listen to it.
+ */
+export type JobHandler<P = unknown> = (
+  job: ClaimedJob<P>,
+  signal: AbortSignal,
+) => Promise<JobCancelled | undefined>;
+
+class JobTimeoutError extends Error {
+  override name = 'JobTimeoutError';
+}
 
 /** Lets services nudge the worker after committing new jobs, without knowing the worker. */
 export interface JobSignal {
@@ -43,8 +57,17 @@ const WAKE_GATHER_MS = 20;
 
 interface WorkerOptions {
   pollMs: number;
+  /** Most jobs claimed in one statement. */
   batchSize?: number;
+  /** Most jobs running at once in this process; a free slot is filled at once, whatever the others do. */
+  concurrency?: number;
+  /** Lease of a claimed job; always longer than the longest job timeout. */
   leaseSeconds?: number;
+}
+
+interface Registered {
+  type: JobType;
+  handler: JobHandler;
 }
 
 /**
@@ -53,7 +76,8 @@ interface WorkerOptions {
  * before recording the outcome sends again once the lease ends).
  */
 export class JobWorker implements JobSignal {
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers = new Map<string, Registered>();
+  private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private soon: NodeJS.Timeout | undefined;
@@ -67,58 +91,83 @@ export class JobWorker implements JobSignal {
     private readonly options: WorkerOptions,
   ) {}
 
-  register(kind: string, handler: JobHandler): void {
-    this.handlers.set(kind, handler);
+  /** Runs jobs of `type` with `handler`; their payloads reach it checked against the type's schema. */
+  register<S extends z.ZodType>(type: JobType<S>, handler: JobHandler<z.output<S>>): void {
+    this.handlers.set(type.kind, { type, handler: handler as JobHandler });
   }
 
-  /** Claims one batch of due jobs and runs them; returns how many were claimed. */
+  private get concurrency(): number {
+    return this.options.concurrency ?? 10;
+  }
+
+  /** The lease outlasts every registered job's timeout, so a running attempt is never claimed twice. */
+  private get leaseSeconds(): number {
+    const longest = Math.max(0, ...[...this.handlers.values()].map((r) => r.type.timeoutMs));
+    return Math.max(this.options.leaseSeconds ?? 120, Math.ceil(longest / 1000) + 30);
+  }
+
+  /**
+   * Claims as many due jobs as there are free slots and starts them without waiting for them; each
+   * records its own outcome as soon as it finishes, and a finished job frees its slot for the next
+   * claim at once. Answers how many it claimed.
+   */
   async runDue(): Promise<number> {
-    const now = this.clock.now();
+    const free = this.concurrency - this.inFlight.size;
+    if (free <= 0) return 0;
     const claimed = await claimDueJobs(
       this.database.db,
-      now,
-      this.options.batchSize ?? 10,
-      this.options.leaseSeconds ?? 120,
+      this.clock.now(),
+      Math.min(this.options.batchSize ?? 10, free),
+      this.leaseSeconds,
     );
-    await Promise.all(
-      claimed.map((r) =>
-        this.run({
-          id: r.id as string,
-          organisationId: r.organisation_id as string,
-          kind: r.kind as string,
-          subjectId: (r.subject_id as string | null) ?? null,
-          payload: r.payload as Record<string, unknown>,
-          attempt: r.attempts as number,
-          maxAttempts: r.max_attempts as number,
-          leaseToken: r.lease_token as string,
-        }),
-      ),
-    );
+    for (const r of claimed) {
+      const running: Promise<void> = this.run({
+        id: r.id as string,
+        organisationId: r.organisation_id as string,
+        kind: r.kind as string,
+        subjectId: (r.subject_id as string | null) ?? null,
+        payload: r.payload,
+        attempt: r.attempts as number,
+        maxAttempts: r.max_attempts as number,
+        leaseToken: r.lease_token as string,
+      }).finally(() => {
+        this.inFlight.delete(running);
+        this.wake();
+      });
+      this.inFlight.add(running);
+    }
     return claimed.length;
   }
 
-  /** Runs due jobs until none are left (bounded); for tests and the CLI. */
-  async drain(maxBatches = 100): Promise<number> {
+  /** Runs due jobs until none are left and none is running (bounded); for tests and the CLI. */
+  async drain(maxRounds = 1_000): Promise<number> {
     let total = 0;
-    for (let i = 0; i < maxBatches; i++) {
-      const n = await this.runDue();
-      if (n === 0) break;
-      total += n;
+    for (let i = 0; i < maxRounds; i++) {
+      const claimed = await this.runDue();
+      total += claimed;
+      if (claimed > 0) continue;
+      if (this.inFlight.size === 0) break;
+      await Promise.race(this.inFlight);
     }
+    await Promise.all(this.inFlight);
     return total;
   }
 
   private async run(job: ClaimedJob): Promise<void> {
-    const handler = this.handlers.get(job.kind);
+    const registered = this.handlers.get(job.kind);
     const log = this.logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempt });
     let outcome: { status: 'done' | 'cancelled' | 'failed' | 'pending'; error: string | null };
     try {
-      if (!handler) throw new PermanentJobError(`no handler for job kind ${job.kind}`);
-      const result = await handler(job);
+      if (!registered) throw new PermanentJobError(`no handler for job kind ${job.kind}`);
+      const payload = registered.type.read(job.payload);
+      const result = await withTimeout(registered.type.timeoutMs, (signal) =>
+        registered.handler({ ...job, payload }, signal),
+      );
       outcome = result ? { status: 'cancelled', error: result.cancelled } : { status: 'done', error: null };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      const final = err instanceof PermanentJobError || job.attempt >= job.maxAttempts;
+      const final =
+        err instanceof PermanentJobError || err instanceof JobPayloadError || job.attempt >= job.maxAttempts;
       outcome = { status: final ? 'failed' : 'pending', error: message.slice(0, 1000) };
       log[final ? 'error' : 'warn']({ err: message }, final ? 'job failed' : 'job failed; will retry');
     }
@@ -199,5 +248,28 @@ export class JobWorker implements JobSignal {
     clearTimeout(this.soon);
     this.soon = undefined;
     await this.running;
+    await Promise.all(this.inFlight);
+  }
+}
+
+/**
+ * Runs `work` for at most `ms`: past it the attempt fails with a timeout and `work`'s signal aborts.
+ * Work that ignores the signal goes on in the background; its late result or error is dropped.
+ */
+async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new JobTimeoutError(`the attempt took longer than ${ms} ms`));
+    }, ms);
+  });
+  const running = work(controller.signal);
+  running.catch(() => undefined);
+  try {
+    return await Promise.race([running, timedOut]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,0 +1,174 @@
+import { sql } from 'drizzle-orm';
+import { systemContext } from '../src/platform/context';
+import { queryRows } from '../src/platform/db/database';
+import { inTenant } from '../src/platform/db/tenant';
+import { defineJob, JobPayloadError } from '../src/platform/jobs/job-type';
+import { jobRepository, type NewJob } from '../src/platform/jobs/jobs.repository';
+import { JobWorker } from '../src/platform/jobs/worker';
+import { createLogger } from '../src/platform/logger';
+import { z } from '../src/platform/zod';
+import { createOrg, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+
+let h: Harness;
+let org: TestOrg;
+beforeAll(async () => {
+  h = await startHarness();
+  org = await createOrg(h);
+});
+afterAll(() => h.close());
+
+const greet = defineJob({
+  kind: 'test-greet',
+  payload: z.strictObject({ name: z.string().min(1), times: z.number().int().min(1).max(3) }),
+  maxAttempts: 3,
+  timeoutMs: 5_000,
+});
+
+const ctx = () => systemContext(org.organisationId, h.clock.now());
+const enqueue = (jobs: NewJob[]) =>
+  inTenant(h.database, ctx(), (tx) => jobRepository(tx, ctx()).enqueue(jobs, h.clock.now()));
+const jobRows = () =>
+  inTenant(h.database, ctx(), (tx) =>
+    queryRows<{ id: string; kind: string; status: string; attempts: number; last_error: string | null }>(
+      tx,
+      sql`SELECT id, kind, status, attempts, last_error FROM jobs ORDER BY id`,
+    ),
+  );
+const clearJobs = () => inTenant(h.database, ctx(), (tx) => tx.execute(sql`DELETE FROM jobs`));
+const workerWith = (options: { batchSize?: number; concurrency?: number } = {}) =>
+  new JobWorker(h.database, h.clock, createLogger('silent'), { pollMs: 60_000, ...options });
+
+/** Waits (bounded) until `done()` holds. */
+async function until(done: () => Promise<boolean>, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+beforeEach(() => clearJobs());
+
+describe('typed jobs', () => {
+  it('when a job is queued with a payload off its type, then it is refused before anything is stored', async () => {
+    expect(() =>
+      greet.job({ subjectId: null, payload: { name: '', times: 9 } as never, runAt: h.clock.now() }),
+    ).toThrow(JobPayloadError);
+    expect(() =>
+      greet.job({
+        subjectId: null,
+        payload: { name: 'An', times: 1, extra: true } as never,
+        runAt: h.clock.now(),
+      }),
+    ).toThrow(/payload of a test-greet job does not match its type/);
+    expect(await jobRows()).toEqual([]);
+  });
+
+  it('when a stored payload does not match its type at claim, then the job fails for good and its handler never runs', async () => {
+    await enqueue([
+      {
+        kind: greet.kind,
+        subjectId: null,
+        payload: { name: 'An', times: 'twice' },
+        runAt: h.clock.now(),
+        maxAttempts: 3,
+      },
+    ]);
+    const ran: unknown[] = [];
+    const worker = workerWith();
+    worker.register(greet, async (job) => {
+      ran.push(job.payload);
+      return undefined;
+    });
+    expect(await worker.drain()).toBe(1);
+    expect(ran).toEqual([]);
+    expect(await jobRows()).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        attempts: 1,
+        last_error: expect.stringMatching(
+          /test-greet job does not match its type: times: must be a number, not a string/,
+        ),
+      }),
+    ]);
+  });
+
+  it('when a handler runs, then it gets the payload as its type says', async () => {
+    await enqueue([greet.job({ subjectId: null, payload: { name: 'An', times: 2 }, runAt: h.clock.now() })]);
+    const seen: { name: string; times: number }[] = [];
+    const worker = workerWith();
+    worker.register(greet, async (job) => {
+      seen.push(job.payload);
+      return undefined;
+    });
+    await worker.drain();
+    expect(seen).toEqual([{ name: 'An', times: 2 }]);
+    expect((await jobRows()).map((j) => j.status)).toEqual(['done']);
+  });
+
+  it('when an attempt passes its timeout, then it fails with a timeout, its signal aborts, and it is retried later', async () => {
+    const quick = defineJob({
+      kind: 'test-hang',
+      payload: z.strictObject({}),
+      maxAttempts: 3,
+      timeoutMs: 50,
+    });
+    await enqueue([quick.job({ subjectId: null, payload: {}, runAt: h.clock.now() })]);
+    let aborted = false;
+    const worker = workerWith();
+    worker.register(quick, (_job, signal) => {
+      signal.addEventListener('abort', () => {
+        aborted = true;
+      });
+      return new Promise(() => undefined); // never settles
+    });
+    expect(await worker.drain()).toBe(1);
+    expect(aborted).toBe(true);
+    expect(await jobRows()).toEqual([
+      expect.objectContaining({
+        status: 'pending',
+        attempts: 1,
+        last_error: 'the attempt took longer than 50 ms',
+      }),
+    ]);
+  });
+
+  it('when one job is slow, then the next ones are claimed and recorded as done while it still runs', async () => {
+    const slow = defineJob({
+      kind: 'test-slow',
+      payload: z.strictObject({}),
+      maxAttempts: 1,
+      timeoutMs: 10_000,
+    });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    await enqueue([slow.job({ subjectId: null, payload: {}, runAt: h.clock.now() })]);
+    await enqueue(
+      ['a', 'b', 'c'].map((name) =>
+        greet.job({ subjectId: null, payload: { name, times: 1 }, runAt: h.clock.now() }),
+      ),
+    );
+    // One job per claim and two at a time: the slow job holds one slot, the other slot serves the rest.
+    const worker = workerWith({ batchSize: 1, concurrency: 2 });
+    worker.register(slow, async () => {
+      await gate;
+      return undefined;
+    });
+    worker.register(greet, async () => undefined);
+    worker.start();
+    try {
+      await until(
+        async () =>
+          (await jobRows()).filter((j) => j.kind === 'test-greet' && j.status === 'done').length === 3,
+      );
+      expect((await jobRows()).find((j) => j.kind === 'test-slow')?.status).toBe('running');
+    } finally {
+      release();
+      await worker.stop();
+    }
+    expect((await jobRows()).map((j) => j.status)).toEqual(['done', 'done', 'done', 'done']);
+  });
+});
