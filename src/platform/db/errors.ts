@@ -1,9 +1,20 @@
+interface ErrorLike {
+  code?: unknown;
+  constraint?: unknown;
+  message?: unknown;
+  cause?: unknown;
+}
+
+/** An error and the causes behind it (drizzle wraps driver errors), outermost first, at most five. */
+function* causes(err: unknown): Generator<ErrorLike> {
+  let e = err as ErrorLike | undefined;
+  for (let i = 0; e && i < 5; i++, e = e.cause as ErrorLike | undefined) yield e;
+}
+
 /** The PostgreSQL error behind a driver or drizzle error, if any. */
-function pgError(err: unknown): { code?: string; constraint?: string } | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code))
-      return e as { code: string; constraint?: string };
-    e = e.cause as typeof e;
+function pgError(err: unknown): { code: string; constraint?: unknown } | undefined {
+  for (const e of causes(err)) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e as { code: string };
   }
   return undefined;
 }
@@ -37,7 +48,6 @@ const DRIVER_MESSAGES = [
   'timeout exceeded when trying to connect',
   'Query read timeout',
   'Client has encountered a connection error',
-  'Connection terminated unexpectedly',
   'the database system is',
 ];
 
@@ -47,29 +57,21 @@ const DRIVER_MESSAGES = [
  * request is answered 503 and may be retried.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  for (
-    let e = err as { code?: unknown; cause?: unknown; message?: unknown } | undefined, i = 0;
-    e && i < 5;
-    i++
-  ) {
+  for (const e of causes(err)) {
     if (e instanceof DatabaseUnavailableError) return true;
+    const { code, message } = e;
     if (
-      typeof e.code === 'string' &&
-      (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith('08') || NETWORK_CODES.has(e.code))
+      typeof code === 'string' &&
+      (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || NETWORK_CODES.has(code))
     )
       return true;
-    if (typeof e.message === 'string' && DRIVER_MESSAGES.some((m) => (e!.message as string).includes(m)))
-      return true;
-    e = e.cause as typeof e;
+    if (typeof message === 'string' && DRIVER_MESSAGES.some((m) => message.includes(m))) return true;
   }
   return false;
 }
 
 /** True when the database layer refused to queue one more caller (as opposed to a lost or hung server). */
 export function isDatabaseBusy(err: unknown): boolean {
-  for (let e = err as { cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
-    if (e instanceof DatabaseUnavailableError) return true;
-    e = e.cause as typeof e;
-  }
+  for (const e of causes(err)) if (e instanceof DatabaseUnavailableError) return true;
   return false;
 }
