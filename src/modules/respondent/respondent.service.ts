@@ -68,10 +68,9 @@ export async function withAction<T>(
     const now = deps.clock.now();
     // An opened campaign is only read by its visitors (each works on their own visitor row, locked):
     // a share lock lets them proceed side by side, while a withdrawal waits for them. Anything that
-    // may change the action itself (opening it, recording its expiry) takes the row lock.
-    const glimpse = await actions.find(hit.sessionRequestId);
-    if (!glimpse) return { view: { outcome: 'unknown' } };
-    const shared = glimpse.type === 'campaign' && glimpse.status === 'opened';
+    // may change the action itself (opening it, recording its expiry) takes the row lock. The lookup's
+    // status may be a moment old: under a share lock a campaign that is no longer open is only gone.
+    const shared = hit.type === 'campaign' && hit.status === 'opened';
     let action = await actions.find(hit.sessionRequestId, shared ? { forShare: true } : { forUpdate: true });
     if (!action) return { view: { outcome: 'unknown' } };
     if (shared) {

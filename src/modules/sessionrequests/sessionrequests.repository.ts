@@ -124,19 +124,34 @@ export function messageFactsFromRaw(raw: Record<string, unknown>) {
   };
 }
 
+/** What the public code lookup answers: where the action is, and (unlocked) what it was a moment ago. */
+export interface ActionHit {
+  organisationId: string;
+  sessionRequestId: string;
+  type: SessionRequestRow['type'];
+  status: SessionRequestRow['status'];
+}
+
 /**
  * Finds the action behind a public code, in any organisation: the one lookup made before the
- * organisation is known (actiondesk_find_action, SECURITY DEFINER, returns only the two ids).
+ * organisation is known (actiondesk_find_action, SECURITY DEFINER, returns the two ids, the type and
+ * the status only).
  */
-export async function findActionByCode(
-  q: Queryable,
-  code: string,
-): Promise<{ organisationId: string; sessionRequestId: string } | undefined> {
-  const [hit] = await queryRows<{ organisation_id: string; session_request_id: string }>(
-    q,
-    sql`SELECT organisation_id, session_request_id FROM actiondesk_find_action(${code})`,
+export async function findActionByCode(q: Queryable, code: string): Promise<ActionHit | undefined> {
+  const [hit] = await queryRows<{
+    organisation_id: string;
+    session_request_id: string;
+    type: ActionHit['type'];
+    status: ActionHit['status'];
+  }>(q, sql`SELECT organisation_id, session_request_id, type, status FROM actiondesk_find_action(${code})`);
+  return (
+    hit && {
+      organisationId: hit.organisation_id,
+      sessionRequestId: hit.session_request_id,
+      type: hit.type,
+      status: hit.status,
+    }
   );
-  return hit && { organisationId: hit.organisation_id, sessionRequestId: hit.session_request_id };
 }
 
 export function sessionRequestRepository(q: Queryable, ctx: RequestContext) {
