@@ -394,23 +394,3 @@ describe('DELETE /api/v1/files/{id} of a file in use', () => {
     expect(await rowsOf('session_requests', [actionId])).toBe(1);
   });
 });
-
-describe('DELETE /api/v1/files/{id} in the OpenAPI document', () => {
-  it('when read, then it declares the cascade query parameter and the 409', async () => {
-    const doc = (await h.api().get('/api/v1/openapi.json').set('x-api-key', org.adminKey)).body;
-    const op = doc.paths['/api/v1/files/{fileId}'].delete;
-    expect(op.parameters).toContainEqual(
-      expect.objectContaining({
-        name: 'cascade',
-        in: 'query',
-        required: false,
-        schema: expect.objectContaining({ enum: ['true', 'false'], default: 'false' }),
-      }),
-    );
-    // The one error body, as every other error status of the route.
-    expect(op.responses['409'].content['application/json'].schema).toHaveProperty('$ref');
-    expect(op.responses['409'].content['application/json'].schema).toEqual(
-      op.responses['404'].content['application/json'].schema,
-    );
-  });
-});

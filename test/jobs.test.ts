@@ -9,6 +9,7 @@ import { createLogger } from '../src/platform/logger';
 import { z } from '../src/platform/zod';
 import { createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
+import { until } from './support/until';
 
 let h: Harness;
 let org: TestOrg;
@@ -38,15 +39,6 @@ const jobRows = () =>
 const clearJobs = () => inTenant(h.database, ctx(), (tx) => tx.execute(sql`DELETE FROM jobs`));
 const workerWith = (options: { batchSize?: number; concurrency?: number } = {}) =>
   new JobWorker(h.database, h.clock, createLogger('silent'), { pollMs: 60_000, ...options });
-
-/** Waits (bounded) until `done()` holds. */
-async function until(done: () => Promise<boolean>, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 beforeEach(() => clearJobs());
 

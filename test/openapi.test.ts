@@ -96,3 +96,26 @@ describe('GET /api/v1/openapi.json', () => {
     expect(checked).toBeGreaterThanOrEqual(20);
   });
 });
+
+describe('DELETE routes that take their dependants along', () => {
+  it.each(['/api/v1/customers/{customerId}', '/api/v1/files/{fileId}'])(
+    'when %s is read, then it declares the cascade query parameter and the 409 in the one error body',
+    (path) => {
+      const op = doc.paths[path]?.delete as unknown as {
+        parameters: unknown[];
+        responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+      };
+      expect(op.parameters).toContainEqual(
+        expect.objectContaining({
+          name: 'cascade',
+          in: 'query',
+          required: false,
+          schema: expect.objectContaining({ enum: ['true', 'false'], default: 'false' }),
+        }),
+      );
+      const schemaOf = (status: string) => op.responses[status]?.content['application/json']?.schema;
+      expect(schemaOf('409')).toHaveProperty('$ref');
+      expect(schemaOf('409')).toEqual(schemaOf('404'));
+    },
+  );
+});

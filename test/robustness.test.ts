@@ -14,6 +14,7 @@ import { createLogger } from '../src/platform/logger';
 import { startFaultyPostgres } from './support/faulty-postgres';
 import { createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
+import { until } from './support/until';
 
 // Any uncaught exception or unhandled rejection in this process would end a real server: count them.
 const escaped: unknown[] = [];
@@ -47,13 +48,16 @@ function rawExchange(
 
 const portOf = (h: Harness) => (h.server.address() as net.AddressInfo).port;
 
-/** Waits (bounded) until `done()` holds, checking whenever the event loop is free. */
-async function until(done: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** The real app over `database` (no worker), on a server of its own. */
+function appOver(database: Database): http.Server {
+  const app = createApp({
+    config: loadConfig({ NODE_ENV: 'test' }),
+    database,
+    clock: new ManualClock('2026-03-02T09:00:00.000Z'),
+    logger: createLogger('silent'),
+    jobs: { wake: () => undefined },
+  });
+  return http.createServer(app);
 }
 
 describe('inputs that used to end or hang the process', () => {
@@ -141,16 +145,6 @@ describe('inputs that used to end or hang the process', () => {
 });
 
 describe('database faults answer 503 and never end the process', () => {
-  async function appOver(database: Database) {
-    const app = createApp({
-      config: loadConfig({ NODE_ENV: 'test' }),
-      database,
-      clock: new ManualClock('2026-03-02T09:00:00.000Z'),
-      logger: createLogger('silent'),
-      jobs: { wake: () => undefined },
-    });
-    return http.createServer(app);
-  }
   const key = generateApiKey().key;
 
   it.each([
@@ -162,7 +156,7 @@ describe('database faults answer 503 and never end the process', () => {
     async (_what, mode) => {
       const peer = await startFaultyPostgres(mode);
       const database = await connectServer(peer.url, 2, { connectTimeoutMs: 300, statementTimeoutMs: 300 });
-      const server = await appOver(database);
+      const server = appOver(database);
       try {
         const started = Date.now();
         const res = await request(server).get('/api/v1/customers').set('x-api-key', key);
@@ -211,7 +205,7 @@ describe('database faults answer 503 and never end the process', () => {
   it('when more callers wait for a connection than allowed, then the extra ones get 503 at once', async () => {
     const peer = await startFaultyPostgres('hang-on-connect');
     const database = await connectServer(peer.url, 1, { connectTimeoutMs: 1_000, maxWaiting: 2 });
-    const server = await appOver(database);
+    const server = appOver(database);
     try {
       const answers = await Promise.all(
         Array.from({ length: 6 }, () => request(server).get('/api/v1/customers').set('x-api-key', key)),
@@ -297,14 +291,7 @@ describe('connections lost under load', () => {
     }
     const peer = await startFaultyPostgres('drop-on-query');
     const database = await connectServer(peer.url, 4, { connectTimeoutMs: 500, statementTimeoutMs: 500 });
-    const app = createApp({
-      config: loadConfig({ NODE_ENV: 'test' }),
-      database,
-      clock: new ManualClock('2026-03-02T09:00:00.000Z'),
-      logger: createLogger('silent'),
-      jobs: { wake: () => undefined },
-    });
-    const server = http.createServer(app);
+    const server = appOver(database);
     try {
       const key = generateApiKey().key;
       const statuses = await Promise.all(
