@@ -16,7 +16,7 @@ import type { Clock } from './platform/clock';
 import type { Database } from './platform/db/database';
 import { ApiKeyAuthenticator, AuthGate } from './platform/http/auth';
 import { errorHandler, unknownRoute } from './platform/http/error-handler';
-import { JSON_TYPES, Routes } from './platform/http/routes';
+import { jsonBodyParser, Routes } from './platform/http/routes';
 import type { JobSignal } from './platform/jobs/worker';
 import { type Logger, redactActionCodes, serializeError } from './platform/logger';
 import { createRegistry } from './platform/openapi';
@@ -72,7 +72,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
-  const bodyParser = express.json({ limit: config.bodyLimit, type: JSON_TYPES });
+  const bodyParser = jsonBodyParser(config.bodyLimit);
   const registry = createRegistry();
   const gate = new AuthGate([new ApiKeyAuthenticator(database, clock, config.authCacheTtlMs)], clock);
 

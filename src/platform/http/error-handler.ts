@@ -1,5 +1,5 @@
 import './request';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';
 import { isDatabaseBusy, isDatabaseUnavailable, pgErrorCode } from '../db/errors';
 import {
@@ -66,17 +66,28 @@ export function toAppError(err: unknown): AppError {
   return new AppError(500, 'Internal server error', undefined, { cause: err });
 }
 
-/** The one error middleware: turns every error into the spec's bodies and hides internals. */
-export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+/**
+ * What every error answer starts with, whatever its body (JSON here, HTML on pages): the error as an
+ * AppError, logged when it is ours (5xx), and its Retry-After header; null when the response has
+ * already begun (the connection is then cut, so the client never takes half an answer for a whole one).
+ */
+export function settleError(err: unknown, req: Request, res: Response): AppError | null {
   const appError = toAppError(err);
   if (appError.status === 503) req.log?.warn({ err }, 'database unavailable');
   else if (appError.status >= 500) req.log?.error({ err }, 'unexpected error');
   if (res.headersSent) {
     res.destroy();
-    return;
+    return null;
   }
   if (appError instanceof TooManyRequests) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
   if (appError instanceof ServiceUnavailable) res.setHeader('Retry-After', '5');
+  return appError;
+}
+
+/** The one error middleware of the API: turns every error into the spec's bodies and hides internals. */
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const appError = settleError(err, req, res);
+  if (!appError) return;
   const body: Record<string, unknown> = { success: false, error: appError.message };
   if (appError.isAuthFailure) body.code = appError.status;
   else body.status = appError.status;

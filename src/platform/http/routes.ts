@@ -5,11 +5,11 @@ import express from 'express';
 import { z } from '../zod';
 import './request';
 import type { RequestContext } from '../context';
-import { AppError, TooManyRequests, UnsupportedMediaType } from '../errors';
+import { AppError, UnsupportedMediaType } from '../errors';
 import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../openapi';
 import type { Permission } from '../permissions';
 import type { AuthGate } from './auth';
-import { toAppError } from './error-handler';
+import { settleError } from './error-handler';
 import { assertPlainInput } from './plain-input';
 import { fromZodError, invalid, type Location } from './validation';
 
@@ -186,13 +186,8 @@ export class Routes {
       },
       // A page answers in HTML, its errors too (a contact should never see a JSON error body).
       (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-        const error = toAppError(err);
-        if (error.status >= 500) req.log?.error({ err }, 'unexpected error');
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        if (error instanceof TooManyRequests) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+        const error = settleError(err, req, res);
+        if (!error) return;
         const message =
           error.status >= 500 ? 'Something went wrong on our side. Please try again later.' : error.message;
         sendPage(
@@ -222,9 +217,6 @@ export class Routes {
       let body: unknown;
       if (takesBody) {
         const sent = req.body;
-        // A body that was sent must have been read: never treat an unread body as "no body".
-        if (sent === undefined && hasBody(req))
-          throw new UnsupportedMediaType('The request body could not be read as JSON');
         if (sent === undefined && spec.body && !spec.optionalBody) throw bodyRequired();
         body = parse(bodySchema, sent ?? {}, 'body');
       }
@@ -338,7 +330,15 @@ function hasBody(req: Request): boolean {
 }
 
 /** The content types JSON routes read (application/json, and types such as application/merge-patch+json). */
-export const JSON_TYPES = ['application/json', 'application/*+json'];
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/**
+ * The JSON body reader of every API route: it reads exactly the types `requireJsonBody` lets through,
+ * so a body that reaches a route is either read or refused, never skipped and taken for none.
+ */
+export function jsonBodyParser(limit: string): RequestHandler {
+  return express.json({ limit, type: JSON_TYPES });
+}
 
 /** A body sent to a JSON route must say it is JSON; nothing else is read and then ignored. */
 const requireJsonBody: RequestHandler = (req, _res, next) => {
