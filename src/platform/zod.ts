@@ -1,5 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { plural } from './words';
 
 // Every schema imports z from here, so `.openapi()` exists before any schema is built.
 extendZodWithOpenApi(z);
@@ -32,7 +33,6 @@ const units: Record<string, [string, string]> = {
   set: ['item', 'items'],
   file: ['byte', 'bytes'],
 };
-const count = (n: number | bigint, unit: [string, string]) => `${n} ${n === 1 ? unit[0] : unit[1]}`;
 
 const formats: Record<string, string> = {
   email: 'must be an e-mail address',
@@ -58,7 +58,7 @@ export function plainMessage(issue: Issue): string | undefined {
       return `must be ${typeNames[issue.expected] ?? issue.expected}, not ${sent(issue.input)}`;
     case 'too_big': {
       const unit = units[issue.origin];
-      if (unit) return `must have at most ${count(issue.maximum, unit)}`;
+      if (unit) return `must have at most ${plural(issue.maximum, ...unit)}`;
       if (issue.origin === 'date') return 'is too late';
       return issue.inclusive === false
         ? `must be less than ${issue.maximum}`
@@ -67,7 +67,7 @@ export function plainMessage(issue: Issue): string | undefined {
     case 'too_small': {
       const unit = units[issue.origin];
       if (unit && Number(issue.minimum) === 1) return 'must not be empty';
-      if (unit) return `must have at least ${count(issue.minimum, unit)}`;
+      if (unit) return `must have at least ${plural(issue.minimum, ...unit)}`;
       if (issue.origin === 'date') return 'is too early';
       return issue.inclusive === false
         ? `must be more than ${issue.minimum}`

@@ -8,6 +8,7 @@ import { fromZodError } from '../../platform/http/validation';
 import { isId, newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
 import type { FileStorage } from '../../platform/storage';
+import { plural } from '../../platform/words';
 import { fileRepository } from '../files';
 import { customerTotalStatement, portfolioRepository } from '../portfolios';
 import {
@@ -188,12 +189,11 @@ const DEPENDANTS_LISTED = 10;
 
 function contactInUse(found: CustomerDependants): Conflict {
   const { sessionRequests: actions, sessions } = found;
-  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
   const details: FieldError[] = [
     {
       field: 'sessionRequests.total',
       in: 'state',
-      message: `the contact has ${count(actions.total, 'action')}`,
+      message: `the contact has ${plural(actions.total, 'action')}`,
       value: String(actions.total),
     },
     ...actions.ids.map((id) => ({
@@ -205,7 +205,7 @@ function contactInUse(found: CustomerDependants): Conflict {
     {
       field: 'sessions.total',
       in: 'state',
-      message: `the contact has ${count(sessions.total, 'submitted session')}`,
+      message: `the contact has ${plural(sessions.total, 'submitted session')}`,
       value: String(sessions.total),
     },
     ...sessions.ids.map((id) => ({
@@ -216,7 +216,7 @@ function contactInUse(found: CustomerDependants): Conflict {
     })),
   ];
   return new Conflict(
-    `The contact has ${count(actions.total, 'action')} and ${count(sessions.total, 'submitted session')}: ask for them to be deleted with the contact (cascade=true)`,
+    `The contact has ${plural(actions.total, 'action')} and ${plural(sessions.total, 'submitted session')}: ask for them to be deleted with the contact (cascade=true)`,
     details,
   );
 }

@@ -8,6 +8,7 @@ import type { IncomingFile } from '../../platform/http/multipart';
 import { newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
 import type { FileStorage } from '../../platform/storage';
+import { plural } from '../../platform/words';
 import { type FileHolders, type FileRow, fileRepository } from './files.repository';
 import type { StoredFile } from './files.schemas';
 
@@ -118,8 +119,6 @@ export async function getFile(deps: FileDeps, ctx: RequestContext, id: string) {
 /** How many holders of each kind a 409 lists by id (the totals are always given). */
 const HOLDERS_LISTED = 10;
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 function fileInUse(holders: FileHolders): Conflict {
   const { sessionRequests: actions, sessions } = holders;
   const details: FieldError[] = [];
@@ -162,8 +161,8 @@ function fileInUse(holders: FileHolders): Conflict {
       });
   }
   const held = [
-    actions.total > 0 ? plural(actions.total, 'action', 'actions') : null,
-    sessions.total > 0 ? plural(sessions.total, 'session', 'sessions') : null,
+    actions.total > 0 ? plural(actions.total, 'action') : null,
+    sessions.total > 0 ? plural(sessions.total, 'session') : null,
   ].filter(Boolean);
   return new Conflict(
     `The file is in use by ${held.join(' and ')}: delete them first, or ask for them to be deleted with it (cascade=true)`,

@@ -1,5 +1,5 @@
 import type { FieldError } from '../errors';
-import { invalid, type Location } from './validation';
+import { invalid, type Location, MAX_PROBLEMS } from './validation';
 
 /** Deeper than any shape the API takes; far below what would exhaust the stack of a recursive reader. */
 export const MAX_DEPTH = 32;
@@ -19,7 +19,7 @@ function badString(s: string): string | null {
 export function plainInputProblems(value: unknown, location: Location): FieldError[] {
   const problems: FieldError[] = [];
   const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
-  while (stack.length > 0 && problems.length <= 20) {
+  while (stack.length > 0 && problems.length <= MAX_PROBLEMS) {
     const { value: v, path, depth } = stack.pop()!;
     const field = path || `(${location})`;
     if (typeof v === 'string') {
