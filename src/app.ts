@@ -4,15 +4,18 @@ import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import { adminRoutes } from './modules/admin';
 import { customerRoutes } from './modules/customers';
+import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
 import { healthRoutes } from './modules/health';
-import { openapiRoutes } from './modules/openapi';
+import { apiReferenceRoutes, openapiRoutes } from './modules/openapi';
 import { portfolioRoutes } from './modules/portfolios';
 import { questionListRoutes } from './modules/questionlists';
 import { respondentRoutes } from './modules/respondent';
 import { sessionRequestRoutes } from './modules/sessionrequests';
 import { sessionRoutes } from './modules/sessions';
+import { webhookRoutes } from './modules/webhooks';
 import type { Clock } from './platform/clock';
+import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
 import { ApiKeyAuthenticator, AuthGate } from './platform/http/auth';
 import { errorHandler, unknownRoute } from './platform/http/error-handler';
@@ -20,6 +23,7 @@ import { jsonBodyParser, Routes } from './platform/http/routes';
 import type { JobSignal } from './platform/jobs/worker';
 import { type Logger, redactActionCodes, serializeError } from './platform/logger';
 import { createRegistry } from './platform/openapi';
+import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { localDiskStorage } from './platform/storage';
 
 export interface AppDeps {
@@ -31,6 +35,10 @@ export interface AppDeps {
   jobs: JobSignal;
   /** Parse every response with its schema (tests): a body that drifts from the contract becomes a 500. */
   checkResponses?: boolean;
+  /** Seals stored secrets; by default from the configuration. */
+  box?: SecretBox;
+  /** How webhook host names are resolved (tests give their own names); DNS by default. */
+  lookup?: SafeHttpPolicy['lookup'];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -88,9 +96,11 @@ export function createApp(deps: AppDeps): Express {
   respondentRoutes(rootRoutes, {
     ...fileDeps,
     timeZone: config.timeZone,
+    baseUrl: config.baseUrl,
     secureCookies: config.baseUrl.startsWith('https:'),
   });
   fileDownloadRoutes(rootRoutes, fileDeps);
+  apiReferenceRoutes(root);
   app.use(root);
 
   const api = Router();
@@ -108,6 +118,17 @@ export function createApp(deps: AppDeps): Express {
     phoneRegion: config.phoneRegion,
     jobs: deps.jobs,
   });
+  eventRoutes(routes, moduleDeps);
+  const policy: SafeHttpPolicy = { ...config.webhooks, lookup: deps.lookup };
+  webhookRoutes(routes, {
+    ...moduleDeps,
+    box: deps.box ?? openSecretBox(config.encryption),
+    http: new SafeHttpClient({ ...policy, keepAlive: false }),
+    policy,
+    timeoutMs: config.webhooks.timeoutMs,
+    jobs: deps.jobs,
+  });
+  registerEventWebhooks(registry);
   openapiRoutes(routes, registry, config.baseUrl);
   app.use('/api/v1', api);
 

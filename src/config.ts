@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { type EncryptionKey, parseEncryptionKeys } from './platform/crypto/sealed';
 import type { ServerLimits } from './platform/db/database';
 import { isPhoneRegion } from './platform/phone';
 import { z } from './platform/zod';
@@ -82,6 +83,20 @@ const envSchema = z.object({
     .default('Europe/Brussels'),
   JOB_WORKER: z.enum(['true', 'false']).default('true'),
   JOB_POLL_SECONDS: intFrom(1, 3600).default(5),
+  JOB_CONCURRENCY: intFrom(1, 200).default(20),
+  ENCRYPTION_KEYS: z
+    .string()
+    .superRefine((text, ctx) => {
+      try {
+        parseEncryptionKeys(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    })
+    .optional(),
+  WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  WEBHOOK_TIMEOUT_SECONDS: intFrom(1, 30).default(10),
 });
 
 export interface Config {
@@ -125,8 +140,24 @@ export interface Config {
   readonly timeZone: string;
   /** Region in which a phone number written without a country code is read (ISO 3166 alpha-2). */
   readonly phoneRegion: string;
-  /** Whether this process runs the background job worker, and how often it looks for due jobs. */
-  readonly jobs: { readonly worker: boolean; readonly pollMs: number };
+  /**
+   * Whether this process runs the background job worker, how often it looks for due jobs, and how many
+   * it runs at once.
+   */
+  readonly jobs: { readonly worker: boolean; readonly pollMs: number; readonly concurrency: number };
+  /**
+   * The keys secrets are sealed with (first seals, all open), or, outside production when none are
+   * configured, a key file generated in DATA_DIR on first start.
+   */
+  readonly encryption:
+    | { readonly kind: 'keys'; readonly keys: readonly EncryptionKey[] }
+    | { readonly kind: 'file'; readonly path: string };
+  /** Where webhooks may be sent, and how long a delivery may take. */
+  readonly webhooks: {
+    readonly allowHttp: boolean;
+    readonly allowPrivate: boolean;
+    readonly timeoutMs: number;
+  };
 }
 
 function bytesOf(size: string): number {
@@ -156,6 +187,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.ENCRYPTION_KEYS)
+    throw new ConfigError(
+      'Invalid configuration:\n  ENCRYPTION_KEYS: is required in production (id:base64key, e.g. k1:$(openssl rand -base64 32))',
+    );
   const dataDir = path.resolve(e.DATA_DIR);
   const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
   const outbox = path.join(dataDir, 'outbox');
@@ -202,6 +237,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     timeZone: e.TIME_ZONE,
     phoneRegion: e.PHONE_DEFAULT_REGION,
-    jobs: Object.freeze({ worker: e.JOB_WORKER === 'true', pollMs: e.JOB_POLL_SECONDS * 1000 }),
+    jobs: Object.freeze({
+      worker: e.JOB_WORKER === 'true',
+      pollMs: e.JOB_POLL_SECONDS * 1000,
+      concurrency: e.JOB_CONCURRENCY,
+    }),
+    encryption: Object.freeze(
+      e.ENCRYPTION_KEYS
+        ? { kind: 'keys' as const, keys: Object.freeze(parseEncryptionKeys(e.ENCRYPTION_KEYS)) }
+        : { kind: 'file' as const, path: path.join(dataDir, 'encryption.key') },
+    ),
+    webhooks: Object.freeze({
+      allowHttp: e.WEBHOOK_ALLOW_HTTP === 'true',
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+    }),
   });
 }

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const { worker, mailer } = createJobWorker({ config, database, clock: systemClock, logger });
+  const { worker, mailer, http } = createJobWorker({ config, database, clock: systemClock, logger });
   if (config.jobs.worker) worker.start();
   const app = createApp({ config, database, clock: systemClock, logger, jobs: worker });
   const server: Server = createHttpServer(app, config.requestTimeouts);
@@ -60,6 +60,7 @@ async function main(): Promise<void> {
       worker
         .stop()
         .then(() => mailer.close())
+        .then(() => http.close())
         .then(() => database.close())
         .catch((err) => logger.error({ err }, 'closing the database failed'))
         .finally(() => {

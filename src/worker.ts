@@ -5,11 +5,19 @@ import {
   notificationHandler,
   notificationJob,
 } from './modules/sessionrequests';
+import {
+  webhookDeliveryHandler,
+  webhookDeliveryJob,
+  webhookDisabledNoticeHandler,
+  webhookDisabledNoticeJob,
+} from './modules/webhooks';
 import type { Clock } from './platform/clock';
+import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
 import { JobWorker } from './platform/jobs/worker';
 import type { Logger } from './platform/logger';
 import { createMailer, type Mailer } from './platform/mail';
+import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { createSmsSender, type SmsSender } from './platform/sms';
 
 export interface WorkerDeps {
@@ -19,15 +27,26 @@ export interface WorkerDeps {
   logger: Logger;
   mailer?: Mailer;
   sms?: SmsSender;
+  box?: SecretBox;
+  /** How webhook host names are resolved (tests give their own names); DNS by default. */
+  lookup?: SafeHttpPolicy['lookup'];
 }
 
 /** The background worker with every module's job handlers; the caller starts it (or drains it in tests). */
-export function createJobWorker(deps: WorkerDeps): { worker: JobWorker; mailer: Mailer } {
+export function createJobWorker(deps: WorkerDeps): {
+  worker: JobWorker;
+  mailer: Mailer;
+  http: SafeHttpClient;
+} {
   const { config, database, clock } = deps;
   const logger = deps.logger.child({ component: 'jobs' });
   const mailer = deps.mailer ?? createMailer(config.mail, logger);
   const sms = deps.sms ?? createSmsSender(config.sms, logger);
-  const worker = new JobWorker(database, clock, logger, { pollMs: config.jobs.pollMs });
+  const worker = new JobWorker(database, clock, logger, {
+    pollMs: config.jobs.pollMs,
+    concurrency: config.jobs.concurrency,
+    batchSize: config.jobs.concurrency,
+  });
   worker.register(
     notificationJob,
     notificationHandler({
@@ -40,6 +59,21 @@ export function createJobWorker(deps: WorkerDeps): { worker: JobWorker; mailer: 
       sms,
     }),
   );
-  worker.register(expiryJobType, expiryHandler({ database, clock }));
-  return { worker, mailer };
+  worker.register(expiryJobType, expiryHandler({ database, clock, baseUrl: config.baseUrl }));
+  const http = new SafeHttpClient({ ...config.webhooks, lookup: deps.lookup });
+  worker.register(
+    webhookDeliveryJob,
+    webhookDeliveryHandler({
+      database,
+      clock,
+      box: deps.box ?? openSecretBox(config.encryption),
+      http,
+      timeoutMs: config.webhooks.timeoutMs,
+    }),
+  );
+  worker.register(
+    webhookDisabledNoticeJob,
+    webhookDisabledNoticeHandler({ database, clock, mailer, baseUrl: config.baseUrl }),
+  );
+  return { worker, mailer, http };
 }

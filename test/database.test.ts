@@ -38,6 +38,9 @@ const tenantTables = [
   'sessions',
   'session_versions',
   'campaign_visitors',
+  'events',
+  'webhook_endpoints',
+  'webhook_deliveries',
 ];
 
 describe('row-level security', () => {

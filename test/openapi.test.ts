@@ -1,3 +1,4 @@
+import { eventTypes } from '../src/platform/events/event-types';
 import { type Harness, startHarness } from './support/harness';
 
 let h: Harness;
@@ -118,4 +119,46 @@ describe('DELETE routes that take their dependants along', () => {
       expect(schemaOf('409')).toEqual(schemaOf('404'));
     },
   );
+});
+
+describe('webhook events and the API reference', () => {
+  it('when read, then the webhooks section has every event type with its schema', () => {
+    const webhooks = (doc as unknown as { webhooks: Record<string, { post: { requestBody: unknown } }> })
+      .webhooks;
+    expect(Object.keys(webhooks).sort()).toEqual([...eventTypes].sort());
+    const body = webhooks['sessionrequest.completed']!.post.requestBody as {
+      content: Record<string, { schema: { $ref: string } }>;
+    };
+    expect(body.content['application/json']!.schema.$ref).toBe(
+      '#/components/schemas/Event_sessionrequest_completed',
+    );
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/events',
+        '/api/v1/webhooks',
+        '/api/v1/webhooks/{webhookId}',
+        '/api/v1/webhooks/{webhookId}/rotate-secret',
+        '/api/v1/webhooks/{webhookId}/test',
+        '/api/v1/webhooks/{webhookId}/deliveries',
+        '/api/v1/webhooks/deliveries/{deliveryId}/redeliver',
+      ]),
+    );
+  });
+
+  it('when /docs is opened, then the reference page and its scripts come from this service, not a CDN', async () => {
+    const page = await h.api().get('/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sources.length).toBeGreaterThanOrEqual(4);
+    for (const src of sources) {
+      expect(src.startsWith('/docs/')).toBe(true);
+      const asset = await h.api().get(src);
+      expect({ src, status: asset.status }).toEqual({ src, status: 200 });
+    }
+    const init = await h.api().get('/docs/init.js');
+    expect(init.text).toContain("url: '/api/v1/openapi.json'");
+    expect((await h.api().get('/docs/assets/package.json')).status).toBe(404);
+  });
 });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -51,7 +51,7 @@ export async function openTestDatabase(): Promise<Database> {
 /** Starts the real app on port 0 over a real database, with a manual clock and captured logs. */
 export async function startHarness(
   env: Record<string, string> = {},
-  opts: { startWorker?: boolean } = {},
+  opts: { startWorker?: boolean; lookup?: LookupFunction } = {},
 ): Promise<Harness> {
   const database = await openTestDatabase();
   const clock = new ManualClock('2026-03-02T09:00:00.000Z');
@@ -66,9 +66,17 @@ export async function startHarness(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-test-'));
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env });
   const logger = createLogger('info', sink);
-  const { worker, mailer } = createJobWorker({ config, database, clock, logger });
+  const { worker, mailer, http } = createJobWorker({ config, database, clock, logger, lookup: opts.lookup });
   if (opts.startWorker) worker.start();
-  const app = createApp({ config, database, clock, logger, jobs: worker, checkResponses: true });
+  const app = createApp({
+    config,
+    database,
+    clock,
+    logger,
+    jobs: worker,
+    checkResponses: true,
+    lookup: opts.lookup,
+  });
   const server = createHttpServer(app, config.requestTimeouts);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -85,6 +93,7 @@ export async function startHarness(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker.stop();
       mailer.close();
+      await http.close();
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

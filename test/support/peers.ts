@@ -91,3 +91,64 @@ export async function startHttpReceiver() {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+export interface WebhookRequest {
+  headers: http.IncomingHttpHeaders;
+  /** The body exactly as received (what the signature covers). */
+  raw: string;
+  body: Record<string, unknown>;
+  /** When it arrived, on the app's clock if one was given. */
+  at: Date;
+}
+
+type Behaviour = { status: number; location?: string } | 'hang';
+
+/**
+ * A real webhook endpoint: records every request with its raw body, and answers each with the next
+ * behaviour queued (a status, a redirect, or never answering), then 200.
+ */
+export async function startWebhookReceiver(now: () => Date = () => new Date()) {
+  const received: WebhookRequest[] = [];
+  const queued: Behaviour[] = [];
+  const hanging = new Set<http.ServerResponse>();
+  const waiters: (() => void)[] = [];
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => {
+      raw += c;
+    });
+    req.on('end', () => {
+      received.push({ headers: req.headers, raw, body: JSON.parse(raw), at: now() });
+      for (const w of waiters.splice(0)) w();
+      const next = queued.shift() ?? { status: 200 };
+      if (next === 'hang') {
+        hanging.add(res);
+        return;
+      }
+      res.writeHead(next.status, next.location ? { location: next.location } : {});
+      res.end(next.status < 300 ? 'ok' : 'nope');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    /** Behaviours for the next requests, in order (then 200). */
+    answer(...behaviours: Behaviour[]) {
+      queued.push(...behaviours);
+    },
+    /** Resolves once `count` requests have arrived (bounded by the test's timeout). */
+    async waitFor(count: number) {
+      while (received.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -16,3 +16,5 @@ export const languages = ['nl', 'fr', 'en'] as const;
 export type Language = (typeof languages)[number];
 export const jobStatuses = ['pending', 'running', 'done', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
+export const webhookDeliveryStatuses = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];

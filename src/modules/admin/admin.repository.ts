@@ -29,6 +29,15 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, sql`lower(${users.email}) = lower(${email})`));
       return row !== undefined;
     },
+    /** The e-mail addresses of the organisation's active administrators (to tell them of an incident). */
+    async administratorEmails(): Promise<string[]> {
+      const rows = await q
+        .select({ email: users.email })
+        .from(users)
+        .where(and(org, eq(users.status, 'active'), sql`'administrator' = ANY(${users.groups})`))
+        .orderBy(asc(users.createdAt));
+      return rows.map((r) => r.email);
+    },
     /** Other active administrators than `exceptId`, locked so two demotions cannot both pass. */
     async otherActiveAdministrators(exceptId: string): Promise<number> {
       const rows = await q

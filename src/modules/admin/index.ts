@@ -1,4 +1,4 @@
 // The admin module's public entry: what other modules may use.
-export { organisationRepository } from './admin.repository';
+export { organisationRepository, userRepository } from './admin.repository';
 export { adminRoutes } from './admin.router';
 export { bootstrapOrganisation } from './bootstrap.service';

@@ -4,12 +4,13 @@ import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/d
 import { isUniqueViolation } from '../../platform/db/errors';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, type FieldError, NotFound } from '../../platform/errors';
+import { eventRepository } from '../../platform/events/events.repository';
 import { fromZodError } from '../../platform/http/validation';
 import { isId, newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
 import type { FileStorage } from '../../platform/storage';
 import { plural } from '../../platform/words';
-import { fileRepository } from '../files';
+import { fileRepository, recordFileEvents } from '../files';
 import { customerTotalStatement, portfolioRepository } from '../portfolios';
 import {
   type CustomerDependants,
@@ -34,6 +35,22 @@ export interface CustomerDeps {
 /** Deleting a contact may delete their sessions' files, so it also needs the file storage. */
 export interface CustomerDeletionDeps extends CustomerDeps {
   storage: FileStorage;
+}
+
+/**
+ * Records a contact's event in the caller's transaction: the contact as the API shows it, or, once
+ * deleted, its ids.
+ */
+export function recordCustomerEvent(
+  tx: Tx,
+  ctx: RequestContext,
+  type: 'customer.created' | 'customer.updated' | 'customer.deleted',
+  row: CustomerRecord,
+  at: Date,
+): Promise<void> {
+  const customer =
+    type === 'customer.deleted' ? { _id: row.id, thirdpartyId: row.thirdpartyId } : toCustomer(row);
+  return eventRepository(tx, ctx).record([{ type, subjectId: row.id, data: { customer } }], at);
 }
 
 export function toCustomer(row: CustomerRecord): Customer {
@@ -135,6 +152,7 @@ export async function createCustomer(deps: CustomerDeps, ctx: RequestContext, in
           updatedAt: now,
         },
       ]);
+      await recordCustomerEvent(tx, ctx, 'customer.created', row!, now);
       return toCustomer(row!);
     });
   } catch (err) {
@@ -169,12 +187,14 @@ export async function updateCustomer(
       for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
       const checked = CustomerData.safeParse(merged);
       if (!checked.success) throw fromZodError(checked.error, 'body', ['data']);
+      const now = deps.clock.now();
       const row = await customers.update(current.id, {
         portfolioId,
         thirdpartyId,
         data: checked.data,
-        updatedAt: deps.clock.now(),
+        updatedAt: now,
       });
+      await recordCustomerEvent(tx, ctx, 'customer.updated', row!, now);
       return toCustomer(row!);
     });
   } catch (err) {
@@ -238,8 +258,10 @@ export async function deleteCustomer(
     const customer = await customers.find(id, { forUpdate: true });
     if (!customer) throw notFound();
     const dependants = await customers.dependants(customer.id, DEPENDANTS_LISTED);
+    const now = deps.clock.now();
     if (dependants.sessionRequests.total === 0 && dependants.sessions.total === 0) {
       await customers.remove(customer.id);
+      await recordCustomerEvent(tx, ctx, 'customer.deleted', customer, now);
       return [];
     }
     if (!opts.cascade) throw contactInUse(dependants);
@@ -247,7 +269,10 @@ export async function deleteCustomer(
     // The reports of every session the contact submitted: their own actions' and campaigns' alike.
     const reports = await files.contactDocumentIds(customer.id);
     await customers.remove(customer.id);
-    return files.removeUnheld(reports);
+    await recordCustomerEvent(tx, ctx, 'customer.deleted', customer, now);
+    const removed = await files.removeUnheld(reports);
+    await recordFileEvents(tx, ctx, 'file.deleted', removed, now);
+    return removed;
   });
   for (const file of removedFiles) await deps.storage.remove(file.storageKey);
 }

@@ -1,4 +1,6 @@
 // The customers module's public entry: what other modules may use.
 export { type CustomerRecord, customerRepository } from './customers.repository';
 export { customerRoutes } from './customers.router';
+export { Customer } from './customers.schemas';
+export { recordCustomerEvent } from './customers.service';
 export { seedContacts } from './seed.service';

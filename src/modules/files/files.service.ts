@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
-import type { Database } from '../../platform/db/database';
+import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, type FieldError, NotFound } from '../../platform/errors';
+import { eventRepository } from '../../platform/events/events.repository';
 import type { IncomingFile } from '../../platform/http/multipart';
 import { newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
@@ -32,6 +33,27 @@ export function toStoredFile(row: FileRow): StoredFile {
     fileUrl: `/files/downloads/${row.id}/${encodeURIComponent(row.fileName)}`,
     createdAt: iso(row.createdAt),
   };
+}
+
+/**
+ * Records files' events in the caller's transaction: each file as the API shows it, or, once deleted,
+ * its id and name.
+ */
+export function recordFileEvents(
+  tx: Tx,
+  ctx: RequestContext,
+  type: 'file.created' | 'file.deleted',
+  rows: FileRow[],
+  at: Date,
+): Promise<void> {
+  return eventRepository(tx, ctx).record(
+    rows.map((row) => ({
+      type,
+      subjectId: row.id,
+      data: { file: type === 'file.deleted' ? { _id: row.id, fileName: row.fileName } : toStoredFile(row) },
+    })),
+    at,
+  );
 }
 
 /** A PDF is recognised by its first bytes, whatever its name or the content type the client sent. */
@@ -76,8 +98,9 @@ export function discardUploadBytes(deps: FileDeps, stored: StoredUpload): Promis
 /** Records stored bytes as a file of the organisation; a record that cannot be written takes the bytes with it. */
 export async function recordUpload(deps: FileDeps, ctx: RequestContext, stored: StoredUpload) {
   try {
-    const row = await inTenant(deps.database, ctx, (tx) =>
-      fileRepository(tx, ctx).insert({
+    const row = await inTenant(deps.database, ctx, async (tx) => {
+      const now = deps.clock.now();
+      const inserted = await fileRepository(tx, ctx).insert({
         id: stored.id,
         fileName: stored.fileName,
         contentType: 'application/pdf',
@@ -85,9 +108,11 @@ export async function recordUpload(deps: FileDeps, ctx: RequestContext, stored: 
         sha256: stored.sha256,
         storageKey: stored.storageKey,
         createdBy: ctx.userId,
-        createdAt: deps.clock.now(),
-      }),
-    );
+        createdAt: now,
+      });
+      await recordFileEvents(tx, ctx, 'file.created', [inserted], now);
+      return inserted;
+    });
     return toStoredFile(row);
   } catch (err) {
     await discardUploadBytes(deps, stored);
@@ -192,8 +217,11 @@ export async function deleteFile(
     const file = await repo.find(id, { lock: 'update' });
     if (!file) throw notFound();
     const holders = await repo.holders(file.id, HOLDERS_LISTED);
+    const now = deps.clock.now();
     if (holders.sessionRequests.total === 0 && holders.sessions.total === 0) {
-      return [(await repo.remove(file.id))!];
+      const gone = [(await repo.remove(file.id))!];
+      await recordFileEvents(tx, ctx, 'file.deleted', gone, now);
+      return gone;
     }
     if (!opts.cascade) throw fileInUse(holders);
     // Actions that use the file as their document or whose own session lists it go whole; a campaign
@@ -208,6 +236,7 @@ export async function deleteFile(
     await repo.removeVisitors(visitorIds);
     const gone = await repo.removeUnheld([file.id, ...reports.filter((r) => r !== file.id)]);
     if (!gone.some((f) => f.id === file.id)) throw fileInUse(await repo.holders(file.id, HOLDERS_LISTED));
+    await recordFileEvents(tx, ctx, 'file.deleted', gone, now);
     return gone;
   });
   await removeStored(deps.storage, removed);

@@ -1,3 +1,5 @@
 // The files module's public entry: what other modules may use.
 export { fileRepository } from './files.repository';
 export { fileDownloadRoutes, fileRoutes } from './files.router';
+export { StoredFile } from './files.schemas';
+export { recordFileEvents } from './files.service';

@@ -1,2 +1,3 @@
 // The openapi module's public entry.
 export { openapiRoutes } from './openapi.router';
+export { apiReferenceRoutes } from './reference';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../platform/ids';
-import { customerRepository } from '../customers';
+import { customerRepository, recordCustomerEvent } from '../customers';
 import { portfolioRepository } from '../portfolios';
 import { isOpen } from '../sessionrequests';
 import type { AnswerIssue } from './answers';
@@ -61,20 +61,21 @@ export async function startVisitor(
       (await portfolios.findDefault());
     if (!portfolio) throw new Error(`organisation ${ctx.organisationId} has no default portfolio`);
     const customers = customerRepository(tx, ctx);
-    const contact =
-      (await customers.findByEmail(portfolio.id, details.email)) ??
-      (
-        await customers.insert([
-          {
-            id: newId(now.getTime()),
-            portfolioId: portfolio.id,
-            thirdpartyId: null,
-            data: { Voornaam: details.firstName, Achternaam: details.lastName, Email: details.email },
-            createdAt: now,
-            updatedAt: now,
-          },
-        ])
-      )[0]!;
+    let contact = await customers.findByEmail(portfolio.id, details.email);
+    if (!contact) {
+      const [created] = await customers.insert([
+        {
+          id: newId(now.getTime()),
+          portfolioId: portfolio.id,
+          thirdpartyId: null,
+          data: { Voornaam: details.firstName, Achternaam: details.lastName, Email: details.email },
+          createdAt: now,
+          updatedAt: now,
+        },
+      ]);
+      contact = created!;
+      await recordCustomerEvent(tx, ctx, 'customer.created', contact, now);
+    }
     const fresh = randomBytes(32).toString('base64url');
     await campaignVisitorRepository(tx, ctx).insert({
       id: newId(now.getTime()),

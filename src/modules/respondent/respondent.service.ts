@@ -34,6 +34,8 @@ export interface RespondentDeps {
   clock: Clock;
   storage: FileStorage;
   timeZone: string;
+  /** For links in the events the contact's actions write. */
+  baseUrl: string;
 }
 
 /** Who is answering: for a campaign, the visitor token of this browser (from its cookie). */

@@ -3,9 +3,9 @@ import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
 import { newId } from '../../platform/ids';
 import { customerRepository } from '../customers';
-import { fileRepository } from '../files';
+import { fileRepository, recordFileEvents } from '../files';
 import type { Language } from '../questionlists';
-import { completeSessionRequest } from '../sessionrequests';
+import { completeSessionRequest, recordActionEvents } from '../sessionrequests';
 import { renderReport, sessionRepository } from '../sessions';
 import {
   type AnswerIssue,
@@ -139,6 +139,7 @@ export async function submitAnswers(
         now,
         () => newId(now.getTime()),
       );
+      await recordActionEvents(deps, tx, ctx, found.action.id, ['session.submitted'], session.id);
       if (found.visitor) {
         await campaignVisitorRepository(tx, ctx).markSubmitted(found.visitor.id, now);
       } else {
@@ -191,7 +192,7 @@ async function storeReport(
   const storageKey = `${ctx.organisationId}/${fileId}`;
   stored.key = storageKey;
   const written = await deps.storage.put(storageKey, Readable.from([pdf]));
-  await fileRepository(tx, ctx).insert({
+  const file = await fileRepository(tx, ctx).insert({
     id: fileId,
     fileName,
     contentType: 'application/pdf',
@@ -201,5 +202,6 @@ async function storeReport(
     createdBy: null,
     createdAt: now,
   });
+  await recordFileEvents(tx, ctx, 'file.created', [file], now);
   return { fileId, fileName, fileUrl: `/files/downloads/${fileId}/${encodeURIComponent(fileName)}` };
 }

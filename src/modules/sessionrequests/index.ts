@@ -10,5 +10,5 @@ export {
 } from './sessionrequests.repository';
 export { sessionRequestRoutes } from './sessionrequests.router';
 export { completeSessionRequest, openSessionRequest } from './sessionrequests.service';
-export { settleExpiry } from './sessionrequests.transitions';
+export { recordActionEvents, settleExpiry, type TransitionDeps } from './sessionrequests.transitions';
 export { EXPIRY_JOB, expiryJobType, NOTIFICATION_JOB, notificationJob } from './sessionrequests.view';

@@ -81,7 +81,11 @@ export function notificationHandler(deps: NotificationDeps): JobHandler<Notifica
 }
 
 /** Expires an action whose expiry has come; a job for an expiry that moved or no longer applies is cancelled. */
-export function expiryHandler(deps: { database: Database; clock: Clock }): JobHandler<Record<string, never>> {
+export function expiryHandler(deps: {
+  database: Database;
+  clock: Clock;
+  baseUrl: string;
+}): JobHandler<Record<string, never>> {
   return async (job) => {
     const now = deps.clock.now();
     const ctx = systemContext(job.organisationId, now);

@@ -154,6 +154,39 @@ export async function findActionByCode(q: Queryable, code: string): Promise<Acti
   );
 }
 
+/**
+ * The subject and data of an action's events (docs/webhooks.md), computed by the database as the
+ * change's transaction sees it: the action, its contact (`thirdpartyId` included), its session and the
+ * session's documents. `sessionId` names a campaign visitor's session; otherwise the action's own.
+ */
+export function actionEventSource(
+  ctx: RequestContext,
+  id: string,
+  baseUrl: string,
+  sessionId: string | null = null,
+): SQL {
+  return sql`
+    SELECT a.id AS subject_id,
+           jsonb_build_object(
+             'sessionRequest', jsonb_build_object('_id', a.id, 'code', a.code, 'status', a.status,
+                                                  'type', a.type, 'url', ${baseUrl}::text || '/action/' || a.code),
+             'customer', CASE WHEN c.id IS NULL THEN NULL
+                              ELSE jsonb_build_object('_id', c.id, 'thirdpartyId', c.thirdparty_id) END,
+             'sessionId', s.id,
+             'documents', coalesce(
+               (SELECT jsonb_agg(jsonb_build_object('fileId', d->>'fileId', 'fileName', d->>'fileName',
+                                                    'url', ${baseUrl}::text || '/api/v1' || (d->>'fileUrl')))
+                  FROM jsonb_array_elements(s.documents) d),
+               '[]'::jsonb)
+           ) AS data
+      FROM session_requests a
+      LEFT JOIN sessions s
+        ON s.organisation_id = a.organisation_id AND s.session_request_id = a.id
+       AND (CASE WHEN ${sessionId}::uuid IS NULL THEN s.visitor_id IS NULL ELSE s.id = ${sessionId}::uuid END)
+      LEFT JOIN customers c ON c.organisation_id = a.organisation_id AND c.id = coalesce(s.customer_id, a.customer_id)
+     WHERE a.organisation_id = ${ctx.organisationId}::uuid AND a.id = ${id}::uuid`;
+}
+
 export function sessionRequestRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(sessionRequests.organisationId, ctx.organisationId);
   return {

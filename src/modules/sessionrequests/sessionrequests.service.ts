@@ -30,7 +30,7 @@ import type {
   ReopenSessionRequest,
   SessionRequestDetail,
 } from './sessionrequests.schemas';
-import { applyTransition } from './sessionrequests.transitions';
+import { applyTransition, recordActionEvents, type TransitionDeps } from './sessionrequests.transitions';
 import {
   type Channels,
   expiryJob,
@@ -225,6 +225,10 @@ export async function createSessionRequest(
       actorOf(ctx),
       jobs,
     );
+    await recordActionEvents(deps, tx, ctx, id, [
+      'sessionrequest.created',
+      ...(invited ? (['sessionrequest.sent'] as const) : []),
+    ]);
     return toDetail(
       toSessionRequest(row, deps.baseUrl),
       jobs.filter((j) => j.kind === NOTIFICATION_JOB).map(pendingNotification),
@@ -353,7 +357,7 @@ export function deactivateSessionRequest(deps: SessionRequestDeps, ctx: RequestC
 
 /** Marks a created or sent action opened: the contact opened the link (in the caller's transaction). */
 export function openSessionRequest(
-  deps: { clock: Clock },
+  deps: TransitionDeps,
   tx: Tx,
   ctx: RequestContext,
   id: string,
@@ -364,7 +368,7 @@ export function openSessionRequest(
 
 /** Marks an open action completed (the respondent's submission calls this in its own transaction). */
 export function completeSessionRequest(
-  deps: { clock: Clock },
+  deps: TransitionDeps,
   tx: Tx,
   ctx: RequestContext,
   id: string,

@@ -2,9 +2,16 @@ import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
 import { Conflict, NotFound } from '../../platform/errors';
+import type { EventType } from '../../platform/events/event-types';
+import { eventRepository } from '../../platform/events/events.repository';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { isOpen, refusalOf, type Transition, transitions } from './sessionrequests.lifecycle';
-import { type Actor, type SessionRequestRow, sessionRequestRepository } from './sessionrequests.repository';
+import {
+  type Actor,
+  actionEventSource,
+  type SessionRequestRow,
+  sessionRequestRepository,
+} from './sessionrequests.repository';
 import { closingJobKinds } from './sessionrequests.view';
 
 /**
@@ -12,8 +19,42 @@ import { closingJobKinds } from './sessionrequests.view';
  * whose expiry has passed is expired first, so a late caller sees `expired`, never a stale open state.
  * Closing transitions cancel the action's pending notifications and expiry job.
  */
+/** The event each transition records. */
+const eventOf: Record<Transition, EventType> = {
+  open: 'sessionrequest.opened',
+  complete: 'sessionrequest.completed',
+  reopen: 'sessionrequest.reopened',
+  deactivate: 'sessionrequest.deactivated',
+  expire: 'sessionrequest.expired',
+};
+
+export interface TransitionDeps {
+  clock: Clock;
+  /** For the action's link in its events. */
+  baseUrl: string;
+}
+
+/**
+ * Records events about an action (its data computed by the database: docs/webhooks.md), in the
+ * caller's transaction. `sessionId` names a campaign visitor's session.
+ */
+export function recordActionEvents(
+  deps: TransitionDeps,
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  types: EventType[],
+  sessionId: string | null = null,
+): Promise<void> {
+  return eventRepository(tx, ctx).recordFrom(
+    types,
+    actionEventSource(ctx, id, deps.baseUrl, sessionId),
+    deps.clock.now(),
+  );
+}
+
 export async function applyTransition(
-  deps: { clock: Clock },
+  deps: TransitionDeps,
   tx: Tx,
   ctx: RequestContext,
   id: string,
@@ -32,22 +73,23 @@ export async function applyTransition(
   if (!rule.from.includes(current.status)) {
     throw Conflict.state(refusalOf(transition, current.status), 'status', current.status);
   }
-  return move(tx, ctx, current, transition, actor, now, change);
+  return move(deps, tx, ctx, current, transition, actor, now, change);
 }
 
 /** Expires an open action (locked by the caller) whose expiry has passed; returns it as it now is. */
 export async function settleExpiry(
-  deps: { clock: Clock },
+  deps: TransitionDeps,
   tx: Tx,
   ctx: RequestContext,
   current: SessionRequestRow,
 ): Promise<SessionRequestRow> {
   const now = deps.clock.now();
   if (!isOpen(current.status) || !current.expiresAt || current.expiresAt > now) return current;
-  return move(tx, ctx, current, 'expire', { actor: 'system', userId: null }, now, {});
+  return move(deps, tx, ctx, current, 'expire', { actor: 'system', userId: null }, now, {});
 }
 
 async function move(
+  deps: TransitionDeps,
   tx: Tx,
   ctx: RequestContext,
   current: SessionRequestRow,
@@ -74,5 +116,6 @@ async function move(
     now,
   );
   if (closing) await jobRepository(tx, ctx).cancelPending(current.id, closingJobKinds, `action ${to}`, now);
+  await recordActionEvents(deps, tx, ctx, current.id, [eventOf[transition]]);
   return row;
 }

@@ -5,7 +5,7 @@ import { z } from '../../platform/zod';
 import type { SessionRequestRow } from './sessionrequests.repository';
 import { Notification, type SessionRequest, type SessionRequestDetail } from './sessionrequests.schemas';
 
-/** E-mail outages of about an hour are ridden out: 8 attempts, 30 s doubling (retryDelayMs). */
+/** E-mail outages of about an hour are ridden out: 8 attempts, 30 s doubling (defaultRetryDelayMs). */
 const NOTIFICATION_ATTEMPTS = 8;
 
 /** An invitation, reminder or reopening message to the action's contact, on one channel. */

@@ -53,7 +53,7 @@ interface RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySchem
   /** A binary success response of this content type, written by the handler to `res` (documented only). */
   binary?: { contentType: string; description: string };
   /** Success status; 204 sends no body. */
-  status?: 200 | 201 | 204;
+  status?: 200 | 201 | 202 | 204;
   response?: R;
   responseDescription?: string;
   /** Error statuses beyond those implied by the spec (e.g. 409), with the standard error body. */

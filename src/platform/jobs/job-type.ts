@@ -11,10 +11,17 @@ export interface JobType<S extends z.ZodType = z.ZodType> {
   readonly maxAttempts: number;
   /** Longest run of one attempt; past it the attempt fails (and is retried) and its signal aborts. */
   readonly timeoutMs: number;
+  /** Delay before the attempt after failed attempt `attempt` (from 1). */
+  retryDelayMs(attempt: number): number;
   /** A job of this type to queue with the change that causes it; a payload off its schema throws. */
   job(input: { subjectId: string | null; payload: z.input<S>; runAt: Date; maxAttempts?: number }): NewJob;
   /** A stored payload read back (e.g. to show a queued job); throws when it is off its schema. */
   read(payload: unknown): z.output<S>;
+}
+
+/** Delay before attempt n+1 after attempt n failed: 30 s, 1 min, 2 min, … capped at one hour. */
+export function defaultRetryDelayMs(attempt: number): number {
+  return Math.min(30_000 * 2 ** (attempt - 1), 3_600_000);
 }
 
 /** Raised when a payload does not match its job type: a programming error, never retried. */
@@ -27,6 +34,7 @@ export function defineJob<S extends z.ZodType>(spec: {
   payload: S;
   maxAttempts: number;
   timeoutMs?: number;
+  retryDelayMs?: (attempt: number) => number;
 }): JobType<S> {
   const read = (payload: unknown): z.output<S> => {
     const checked = spec.payload.safeParse(payload);
@@ -43,6 +51,7 @@ export function defineJob<S extends z.ZodType>(spec: {
     payload: spec.payload,
     maxAttempts: spec.maxAttempts,
     timeoutMs: spec.timeoutMs ?? 60_000,
+    retryDelayMs: spec.retryDelayMs ?? defaultRetryDelayMs,
     job: ({ subjectId, payload, runAt, maxAttempts }) => ({
       kind: spec.kind,
       subjectId,

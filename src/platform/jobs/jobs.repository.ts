@@ -65,11 +65,24 @@ export function jobRepository(q: Queryable, ctx: RequestContext) {
     settleStatement(
       id: string,
       leaseToken: string,
-      change: { status: JobStatus; runAt?: Date; lastError: string | null; finishedAt: Date | null },
+      change: {
+        status: JobStatus;
+        runAt?: Date;
+        lastError: string | null;
+        finishedAt: Date | null;
+        /** The run did not count as an attempt (deferred): its claim's count is taken back. */
+        uncounted?: boolean;
+      },
     ): SQL {
+      const { uncounted, ...rest } = change;
       return q
         .update(jobs)
-        .set({ ...change, leaseToken: null, lockedUntil: null })
+        .set({
+          ...rest,
+          leaseToken: null,
+          lockedUntil: null,
+          ...(uncounted ? { attempts: sql`${jobs.attempts} - 1` } : {}),
+        })
         .where(and(org, eq(jobs.id, id), eq(jobs.leaseToken, leaseToken), eq(jobs.status, 'running')))
         .returning({ id: jobs.id })
         .getSQL();

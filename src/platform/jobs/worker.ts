@@ -25,6 +25,25 @@ export interface JobCancelled {
   cancelled: string;
 }
 
+/**
+ * What a handler may answer when the job cannot run yet (e.g. an earlier delivery to the same endpoint
+ * is still pending): it runs again at `deferredUntil`, and this run does not count as an attempt.
+ */
+export interface JobDeferred {
+  deferredUntil: Date;
+}
+
+/** Thrown by a handler that chooses when the next attempt runs (its own schedule); final on the last attempt. */
+export class RetryLaterError extends Error {
+  override name = 'RetryLaterError';
+  constructor(
+    message: string,
+    readonly retryAt: Date,
+  ) {
+    super(message);
+  }
+}
+
 /** Thrown by a handler when retrying cannot help (e.g. the contact has no e-mail address). */
 export class PermanentJobError extends Error {
   override name = 'PermanentJobError';
@@ -37,7 +56,7 @@ export class PermanentJobError extends Error {
 export type JobHandler<P = unknown> = (
   job: ClaimedJob<P>,
   signal: AbortSignal,
-) => Promise<JobCancelled | undefined>;
+) => Promise<JobCancelled | JobDeferred | undefined>;
 
 class JobTimeoutError extends Error {
   override name = 'JobTimeoutError';
@@ -46,11 +65,6 @@ class JobTimeoutError extends Error {
 /** Lets services nudge the worker after committing new jobs, without knowing the worker. */
 export interface JobSignal {
   wake(): void;
-}
-
-/** Delay before attempt n+1 after attempt n failed: 30 s, 1 min, 2 min, … capped at one hour. */
-export function retryDelayMs(attempt: number): number {
-  return Math.min(30_000 * 2 ** (attempt - 1), 3_600_000);
 }
 
 const WAKE_GATHER_MS = 20;
@@ -156,19 +170,33 @@ export class JobWorker implements JobSignal {
   private async run(job: ClaimedJob): Promise<void> {
     const registered = this.handlers.get(job.kind);
     const log = this.logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempt });
-    let outcome: { status: 'done' | 'cancelled' | 'failed' | 'pending'; error: string | null };
+    let outcome: {
+      status: 'done' | 'cancelled' | 'failed' | 'pending';
+      error: string | null;
+      runAt?: Date;
+      uncounted?: boolean;
+    };
     try {
       if (!registered) throw new PermanentJobError(`no handler for job kind ${job.kind}`);
       const payload = registered.type.read(job.payload);
       const result = await withTimeout(registered.type.timeoutMs, (signal) =>
         registered.handler({ ...job, payload }, signal),
       );
-      outcome = result ? { status: 'cancelled', error: result.cancelled } : { status: 'done', error: null };
+      outcome = !result
+        ? { status: 'done', error: null }
+        : 'cancelled' in result
+          ? { status: 'cancelled', error: result.cancelled }
+          : { status: 'pending', error: null, runAt: result.deferredUntil, uncounted: true };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const final =
         err instanceof PermanentJobError || err instanceof JobPayloadError || job.attempt >= job.maxAttempts;
-      outcome = { status: final ? 'failed' : 'pending', error: message.slice(0, 1000) };
+      const delay = registered?.type.retryDelayMs(job.attempt) ?? 0;
+      outcome = {
+        status: final ? 'failed' : 'pending',
+        error: message.slice(0, 1000),
+        runAt: err instanceof RetryLaterError ? err.retryAt : new Date(this.clock.now().getTime() + delay),
+      };
       log[final ? 'error' : 'warn']({ err: message }, final ? 'job failed' : 'job failed; will retry');
     }
     const now = this.clock.now();
@@ -177,7 +205,7 @@ export class JobWorker implements JobSignal {
       status: outcome.status,
       lastError: outcome.error,
       ...(outcome.status === 'pending'
-        ? { runAt: new Date(now.getTime() + retryDelayMs(job.attempt)), finishedAt: null }
+        ? { runAt: outcome.runAt ?? now, finishedAt: null, uncounted: outcome.uncounted === true }
         : { finishedAt: now }),
     });
     // One round trip: the outcome is a single statement in a system context.

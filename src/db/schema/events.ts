@@ -1,0 +1,36 @@
+import { sql } from 'drizzle-orm';
+import { bigint, customType, index, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { ts } from './columns';
+import { organisations } from './tenancy';
+
+/** PostgreSQL's 64-bit transaction id, read as a decimal string (it exceeds 2^53 in time). */
+export const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
+/**
+ * Domain events (docs/webhooks.md): written in the same transaction as the change they describe.
+ * `txid` and `seq` give the order in which readers see them: GET /events lists only events of
+ * transactions older than every transaction still running, in (txid, seq) order, so a cursor never
+ * skips an event that commits late. Inserting an event fans it out to the organisation's webhook
+ * endpoints (trigger actiondesk_fan_out_event, migration 0010).
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity().notNull(),
+    txid: xid8('txid').notNull().default(sql`pg_current_xact_id()`),
+    type: text('type').notNull(),
+    // The record the event is about (an action, a contact, a file): deliveries keep its events' order.
+    subjectId: uuid('subject_id'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    unique('events_org_id_key').on(t.organisationId, t.id),
+    index('events_org_order_idx').on(t.organisationId, t.txid, t.seq),
+    index('events_org_type_order_idx').on(t.organisationId, t.type, t.txid, t.seq),
+  ],
+);

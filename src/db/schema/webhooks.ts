@@ -1,0 +1,109 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { ts } from './columns';
+import { webhookDeliveryStatuses } from './enums';
+import { events, xid8 } from './events';
+import { organisations } from './tenancy';
+
+/** A signing secret as stored: sealed with the configured encryption key (platform/crypto/sealed.ts). */
+export interface StoredWebhookSecret {
+  id: string;
+  sealed: string;
+  createdAt: string;
+  /** Set when a newer secret replaced it: it goes on signing until then (rotation overlap). */
+  expiresAt: string | null;
+}
+
+/** One attempt as the delivery log shows it. */
+export interface DeliveryAttempt {
+  at: string;
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/** An organisation's webhook subscription: where to send which events, and its signing secrets. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description'),
+    // Event types, or ['*'] for every event.
+    events: text('events').array().notNull(),
+    enabled: boolean('enabled').notNull(),
+    disabledReason: text('disabled_reason'),
+    secrets: jsonb('secrets').$type<StoredWebhookSecret[]>().notNull(),
+    // When deliveries to the endpoint started failing without a success since; null when healthy.
+    failingSince: ts('failing_since'),
+    createdBy: uuid('created_by'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    unique('webhook_endpoints_org_id_key').on(t.organisationId, t.id),
+    index('webhook_endpoints_org_created_idx').on(t.organisationId, t.createdAt, t.id),
+  ],
+);
+
+/** One event to one endpoint: its attempts (each a job run), outcome and the last request sent. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    endpointId: uuid('endpoint_id').notNull(),
+    eventId: uuid('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    subjectId: uuid('subject_id'),
+    eventTxid: xid8('event_txid').notNull(),
+    eventSeq: bigint('event_seq', { mode: 'number' }).notNull(),
+    status: text('status', { enum: webhookDeliveryStatuses }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    lastAttemptAt: ts('last_attempt_at'),
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    durationMs: integer('duration_ms'),
+    lastError: text('last_error'),
+    request: jsonb('request').$type<{ url: string; headers: Record<string, string> }>(),
+    history: jsonb('history').$type<DeliveryAttempt[]>().notNull().default(sql`'[]'::jsonb`),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    unique('webhook_deliveries_org_id_key').on(t.organisationId, t.id),
+    foreignKey({
+      name: 'webhook_deliveries_endpoint_fk',
+      columns: [t.organisationId, t.endpointId],
+      foreignColumns: [webhookEndpoints.organisationId, webhookEndpoints.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'webhook_deliveries_event_fk',
+      columns: [t.organisationId, t.eventId],
+      foreignColumns: [events.organisationId, events.id],
+    }).onDelete('cascade'),
+    index('webhook_deliveries_org_endpoint_idx').on(t.organisationId, t.endpointId, t.createdAt, t.id),
+    index('webhook_deliveries_org_event_idx').on(t.organisationId, t.eventId),
+    // Finds an earlier unfinished delivery of the same subject to the same endpoint (ordering).
+    index('webhook_deliveries_pending_subject_idx')
+      .on(t.organisationId, t.endpointId, t.subjectId, t.eventTxid, t.eventSeq)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);

@@ -1,0 +1,71 @@
+import type { RequestContext } from '../../platform/context';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { BadRequest } from '../../platform/errors';
+import { isEventType } from '../../platform/events/event-types';
+import {
+  type EventPosition,
+  type EventRecord,
+  eventRepository,
+} from '../../platform/events/events.repository';
+import { iso } from '../../platform/schemas';
+import type { Event, ListEventsQuery } from './events.schemas';
+
+/** A position as the opaque cursor clients get: base64url of `<txid>.<seq>`. */
+export function encodeCursor(p: EventPosition): string {
+  return Buffer.from(`${p.txid}.${p.seq}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): EventPosition {
+  const text = Buffer.from(cursor, 'base64url').toString('latin1');
+  const m = /^(\d{1,20})\.(\d{1,18})$/.exec(text);
+  if (!m || encodeCursor({ txid: m[1]!, seq: Number(m[2]) }) !== cursor)
+    throw BadRequest.field(
+      'cursor',
+      'is not a cursor this API gave out: pass a nextCursor as it was',
+      'query',
+    );
+  return { txid: m[1]!, seq: Number(m[2]) };
+}
+
+function parseTypes(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const types = text.split(',').map((t) => t.trim());
+  types.forEach((t) => {
+    if (!isEventType(t))
+      throw BadRequest.field('type', `${JSON.stringify(t.slice(0, 60))} is not an event type`, 'query');
+  });
+  return [...new Set(types)];
+}
+
+export function toEvent(
+  e: Pick<EventRecord, 'id' | 'type' | 'createdAt' | 'organisationId' | 'data'>,
+): Event {
+  return {
+    id: e.id,
+    type: e.type,
+    createdAt: iso(e.createdAt),
+    organisationId: e.organisationId,
+    data: e.data,
+  } as Event;
+}
+
+/**
+ * A page of the organisation's events in the order they became visible. Following nextCursor never
+ * skips an event, also one whose transaction committed after a later one's.
+ */
+export async function listEvents(deps: { database: Database }, ctx: RequestContext, query: ListEventsQuery) {
+  const types = parseTypes(query.type);
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const since = query.since === undefined ? undefined : new Date(query.since);
+  const rows = await inTenant(deps.database, ctx, (tx) =>
+    eventRepository(tx, ctx).list({ types, since, after }, query.limit),
+  );
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    events: page.map(toEvent),
+    nextCursor: last ? encodeCursor(last.position) : (query.cursor ?? null),
+    hasMore: rows.length > query.limit,
+  };
+}

@@ -1,0 +1,167 @@
+import { webhookDeliveryStatuses } from '../../db/schema/enums';
+import { eventTypes } from '../../platform/events/event-types';
+import { pageQuery } from '../../platform/pagination';
+import { timestamp } from '../../platform/schemas';
+import { z } from '../../platform/zod';
+
+const eventSelector = z
+  .array(z.string().max(100))
+  .min(1)
+  .max(eventTypes.length)
+  .superRefine((list, ctx) => {
+    const seen = new Set<string>();
+    list.forEach((t, i) => {
+      if (t !== '*' && !(eventTypes as readonly string[]).includes(t))
+        ctx.addIssue({
+          code: 'custom',
+          path: [i],
+          message: `is not an event type (see GET /openapi.json webhooks)`,
+        });
+      else if (seen.has(t)) ctx.addIssue({ code: 'custom', path: [i], message: 'repeats an event type' });
+      seen.add(t);
+    });
+    if (list.includes('*') && list.length > 1)
+      ctx.addIssue({ code: 'custom', message: '"*" already means every event: give it alone' });
+  })
+  .meta({ description: `Event types to send, or ["*"] for all: ${eventTypes.join(', ')}` });
+
+const url = z.string().trim().min(1).max(2000).meta({
+  description:
+    'Where deliveries are POSTed: https (http only when the service allows it); no private, loopback or link-local addresses',
+  example: 'https://crm.example.com/hooks/actiondesk',
+});
+const description = z.string().trim().max(500).nullable();
+
+export const CreateWebhook = z
+  .strictObject({
+    url,
+    events: eventSelector,
+    description: description.optional(),
+    enabled: z.boolean().default(true),
+  })
+  .meta({ id: 'CreateWebhook' });
+export type CreateWebhook = z.infer<typeof CreateWebhook>;
+
+export const UpdateWebhook = z
+  .strictObject({
+    url: url.optional(),
+    events: eventSelector.optional(),
+    description: description.optional(),
+    enabled: z
+      .boolean()
+      .optional()
+      .meta({ description: 'true re-enables a webhook that was disabled after failing for 3 days' }),
+  })
+  .refine((b) => Object.keys(b).length > 0, 'give at least one of url, events, description, enabled')
+  .meta({ id: 'UpdateWebhook' });
+export type UpdateWebhook = z.infer<typeof UpdateWebhook>;
+
+export const RotateWebhookSecret = z
+  .strictObject({
+    overlapHours: z.number().int().min(0).max(168).default(24).meta({
+      description: 'How long the current secret goes on signing beside the new one (0–168 h, default 24)',
+    }),
+  })
+  .meta({ id: 'RotateWebhookSecret' });
+
+const SecretInfo = z
+  .object({
+    _id: z.string(),
+    createdAt: timestamp,
+    expiresAt: timestamp
+      .nullable()
+      .meta({ description: 'When a replaced secret stops signing; null for the current one' }),
+  })
+  .meta({ id: 'WebhookSecretInfo' });
+
+export const Webhook = z
+  .object({
+    _id: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    enabled: z.boolean(),
+    disabledReason: z.string().nullable().meta({ description: 'Why the service disabled it, if it did' }),
+    failingSince: timestamp.nullable().meta({ description: 'Since when deliveries fail without a success' }),
+    secrets: z
+      .array(SecretInfo)
+      .meta({ description: 'The secrets that sign (their values are never shown again)' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Webhook' });
+export type Webhook = z.infer<typeof Webhook>;
+
+export const WebhookWithSecret = Webhook.extend({
+  secret: z.string().meta({
+    description: 'The signing secret (whsec_…), shown only in this answer: give it to your verifier',
+  }),
+}).meta({ id: 'WebhookWithSecret' });
+
+export const WebhookList = z.object({ webhooks: z.array(Webhook) }).meta({ id: 'WebhookList' });
+
+const SentRequest = z
+  .object({
+    url: z.string(),
+    headers: z.record(z.string(), z.string()),
+    body: z.string().meta({ description: 'The JSON body exactly as sent (what the signature covers)' }),
+  })
+  .meta({ id: 'WebhookRequest' });
+
+export const WebhookTestResult = z
+  .object({
+    delivered: z.boolean().meta({ description: 'Whether the endpoint answered 2xx' }),
+    responseStatus: z.number().int().nullable(),
+    responseBody: z.string().nullable().meta({ description: 'The start of the answer (at most 4 KiB)' }),
+    durationMs: z.number().int(),
+    error: z.string().nullable(),
+    request: SentRequest,
+  })
+  .meta({ id: 'WebhookTestResult' });
+
+export const WebhookDelivery = z
+  .object({
+    _id: z.string(),
+    webhookId: z.string(),
+    eventId: z.string().meta({ description: 'Also the webhook-id header of every attempt' }),
+    eventType: z.string(),
+    status: z.enum(webhookDeliveryStatuses).meta({
+      description:
+        'pending: queued or waiting for its next attempt; succeeded: answered 2xx; failed: every attempt failed; cancelled: the webhook was disabled',
+    }),
+    attempts: z.number().int(),
+    nextAttemptAt: timestamp.nullable(),
+    lastAttemptAt: timestamp.nullable(),
+    responseStatus: z.number().int().nullable(),
+    responseBody: z.string().nullable(),
+    durationMs: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    request: SentRequest.nullable().meta({
+      description: 'The last request sent; null before the first attempt',
+    }),
+    history: z
+      .array(
+        z.object({
+          at: timestamp,
+          status: z.number().int().nullable(),
+          durationMs: z.number().int(),
+          error: z.string().nullable(),
+        }),
+      )
+      .meta({ description: 'Attempts, oldest first (the latest 30)' }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const WebhookDeliveryList = z
+  .object({ deliveries: z.array(WebhookDelivery), total: z.number().int() })
+  .meta({ id: 'WebhookDeliveryList' });
+
+export const ListDeliveriesQuery = z.object({
+  status: z.enum(webhookDeliveryStatuses).optional().meta({ description: 'Only deliveries in this status' }),
+  eventType: z.string().max(100).optional().meta({ description: 'Only deliveries of this event type' }),
+  ...pageQuery,
+});
+export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;

@@ -1,0 +1,245 @@
+import type { Clock } from '../../platform/clock';
+import type { RequestContext } from '../../platform/context';
+import type { SecretBox } from '../../platform/crypto/sealed';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { BadRequest, Conflict, NotFound } from '../../platform/errors';
+import { isId, newId } from '../../platform/ids';
+import { jobRepository } from '../../platform/jobs/jobs.repository';
+import type { JobSignal } from '../../platform/jobs/worker';
+import { destinationProblem, type SafeHttpClient, type SafeHttpPolicy } from '../../platform/safe-http';
+import { iso } from '../../platform/schemas';
+import { toEvent } from '../events';
+import { newWebhookSecret, pingMessage, sendSigned, webhookDeliveryJob } from './webhooks.delivery';
+import { type DeliveryRow, type EndpointRow, type EventRow, webhookRepository } from './webhooks.repository';
+import type {
+  CreateWebhook,
+  ListDeliveriesQuery,
+  UpdateWebhook,
+  Webhook,
+  WebhookDelivery,
+} from './webhooks.schemas';
+
+export interface WebhookDeps {
+  database: Database;
+  clock: Clock;
+  box: SecretBox;
+  http: SafeHttpClient;
+  policy: SafeHttpPolicy;
+  timeoutMs: number;
+  jobs: JobSignal;
+}
+
+const notFound = () => new NotFound('Webhook not found');
+const isoOrNull = (d: Date | null) => (d ? iso(d) : null);
+
+export function toWebhook(row: EndpointRow): Webhook {
+  return {
+    _id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    enabled: row.enabled,
+    disabledReason: row.disabledReason,
+    failingSince: isoOrNull(row.failingSince),
+    secrets: row.secrets.map((s) => ({ _id: s.id, createdAt: s.createdAt, expiresAt: s.expiresAt })),
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+function toDelivery(row: DeliveryRow, event: EventRow | undefined): WebhookDelivery {
+  return {
+    _id: row.id,
+    webhookId: row.endpointId,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: isoOrNull(row.nextAttemptAt),
+    lastAttemptAt: isoOrNull(row.lastAttemptAt),
+    responseStatus: row.responseStatus,
+    responseBody: row.responseBody,
+    durationMs: row.durationMs,
+    lastError: row.lastError,
+    request: row.request && event ? { ...row.request, body: JSON.stringify(toEvent(event)) } : null,
+    history: row.history,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+/** Refuses (400 naming `url`) a destination that is not https, or resolves to an inner address. */
+async function checkUrl(deps: WebhookDeps, url: string): Promise<void> {
+  const problem = await destinationProblem(url, deps.policy);
+  if (problem) throw BadRequest.field('url', problem);
+}
+
+const sealedSecret = (deps: WebhookDeps, endpointId: string, secret: string, now: Date) => ({
+  id: newId(now.getTime()),
+  sealed: deps.box.seal(secret, endpointId),
+  createdAt: iso(now),
+  expiresAt: null,
+});
+
+export async function createWebhook(deps: WebhookDeps, ctx: RequestContext, input: CreateWebhook) {
+  await checkUrl(deps, input.url);
+  const now = deps.clock.now();
+  const id = newId(now.getTime());
+  const secret = newWebhookSecret();
+  const row = await inTenant(deps.database, ctx, (tx) =>
+    webhookRepository(tx, ctx).insert({
+      id,
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      enabled: input.enabled,
+      disabledReason: null,
+      secrets: [sealedSecret(deps, id, secret, now)],
+      failingSince: null,
+      createdBy: ctx.userId,
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
+  return { ...toWebhook(row), secret };
+}
+
+export async function listWebhooks(deps: WebhookDeps, ctx: RequestContext) {
+  const rows = await inTenant(deps.database, ctx, (tx) => webhookRepository(tx, ctx).list());
+  return { webhooks: rows.map(toWebhook) };
+}
+
+export async function getWebhook(deps: WebhookDeps, ctx: RequestContext, id: string) {
+  const row = await inTenant(deps.database, ctx, (tx) => webhookRepository(tx, ctx).find(id));
+  if (!row) throw notFound();
+  return toWebhook(row);
+}
+
+/** Changes a webhook; enabling one the service disabled clears its failing streak. */
+export async function updateWebhook(
+  deps: WebhookDeps,
+  ctx: RequestContext,
+  id: string,
+  input: UpdateWebhook,
+) {
+  if (input.url !== undefined) await checkUrl(deps, input.url);
+  const now = deps.clock.now();
+  const row = await inTenant(deps.database, ctx, async (tx) => {
+    const repo = webhookRepository(tx, ctx);
+    const current = await repo.find(id, { forUpdate: true });
+    if (!current) throw notFound();
+    const enabling = input.enabled === true && !current.enabled;
+    return repo.update(current.id, {
+      ...(input.url !== undefined ? { url: input.url } : {}),
+      ...(input.events !== undefined ? { events: input.events } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      ...(enabling ? { disabledReason: null, failingSince: null } : {}),
+      updatedAt: now,
+    });
+  });
+  return toWebhook(row!);
+}
+
+/** Deletes a webhook with its delivery log; its queued deliveries are dropped. */
+export async function deleteWebhook(deps: WebhookDeps, ctx: RequestContext, id: string) {
+  const removed = await inTenant(deps.database, ctx, (tx) => webhookRepository(tx, ctx).remove(id));
+  if (!removed) throw notFound();
+}
+
+/**
+ * Gives the webhook a new signing secret. The current one goes on signing beside it for
+ * `overlapHours` (every delivery then carries both signatures), so receivers can switch without
+ * missing a delivery; secrets past their overlap are dropped.
+ */
+export async function rotateWebhookSecret(
+  deps: WebhookDeps,
+  ctx: RequestContext,
+  id: string,
+  input: { overlapHours: number },
+) {
+  const now = deps.clock.now();
+  const secret = newWebhookSecret();
+  const row = await inTenant(deps.database, ctx, async (tx) => {
+    const repo = webhookRepository(tx, ctx);
+    const current = await repo.find(id, { forUpdate: true });
+    if (!current) throw notFound();
+    const until = new Date(now.getTime() + input.overlapHours * 3_600_000);
+    const kept = current.secrets
+      .map((s) => ({ ...s, expiresAt: s.expiresAt ?? iso(until) }))
+      .filter((s) => new Date(s.expiresAt) > now);
+    return repo.update(current.id, {
+      secrets: [sealedSecret(deps, current.id, secret, now), ...kept],
+      updatedAt: now,
+    });
+  });
+  return { ...toWebhook(row!), secret };
+}
+
+/** Sends a signed `webhook.test` message now and answers what the endpoint said; nothing is stored. */
+export async function testWebhook(deps: WebhookDeps, ctx: RequestContext, id: string) {
+  const row = await inTenant(deps.database, ctx, (tx) => webhookRepository(tx, ctx).find(id));
+  if (!row) throw notFound();
+  const ping = pingMessage(row.id, ctx.organisationId, deps.clock.now());
+  const result = await sendSigned(deps, row, ping.id, ping.body);
+  return {
+    delivered: result.ok,
+    responseStatus: result.responseStatus,
+    responseBody: result.responseBody,
+    durationMs: result.durationMs,
+    error: result.error,
+    request: result.request,
+  };
+}
+
+export async function listDeliveries(
+  deps: WebhookDeps,
+  ctx: RequestContext,
+  id: string,
+  query: ListDeliveriesQuery,
+) {
+  return inTenant(deps.database, ctx, async (tx) => {
+    const repo = webhookRepository(tx, ctx);
+    if (!(await repo.find(id))) throw notFound();
+    const { rows, total } = await repo.deliveries(id, query, query);
+    const events = new Map((await repo.eventsByIds(rows.map((r) => r.eventId))).map((e) => [e.id, e]));
+    return { deliveries: rows.map((r) => toDelivery(r, events.get(r.eventId))), total };
+  });
+}
+
+/**
+ * Sends a delivery again, whatever became of it (succeeded, failed or cancelled): same event, same
+ * webhook-id, a fresh series of attempts. A delivery still pending is a 409; so is one whose webhook is
+ * disabled (enable it first).
+ */
+export async function redeliver(deps: WebhookDeps, ctx: RequestContext, deliveryId: string) {
+  const now = deps.clock.now();
+  const result = await inTenant(deps.database, ctx, async (tx) => {
+    const repo = webhookRepository(tx, ctx);
+    const current = isId(deliveryId) ? await repo.findDelivery(deliveryId, { forUpdate: true }) : undefined;
+    if (!current) throw new NotFound('Delivery not found');
+    if (current.status === 'pending')
+      throw Conflict.state(
+        'The delivery is still pending: it is sent at nextAttemptAt',
+        'status',
+        current.status,
+      );
+    const endpoint = await repo.find(current.endpointId);
+    if (!endpoint?.enabled)
+      throw Conflict.state(
+        'The webhook is disabled: enable it first (PATCH enabled=true)',
+        'enabled',
+        'false',
+      );
+    const row = await repo.requeue(current.id, now);
+    await jobRepository(tx, ctx).enqueue(
+      [webhookDeliveryJob.job({ subjectId: current.id, payload: {}, runAt: now })],
+      now,
+    );
+    const [event] = await repo.eventsByIds([current.eventId]);
+    return toDelivery(row!, event);
+  });
+  deps.jobs.wake();
+  return result;
+}
