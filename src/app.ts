@@ -80,6 +80,16 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
+  // A request that changed something may have queued jobs (messages, webhook deliveries for the events
+  // it wrote): once it has answered, this process's worker looks for them at once instead of at its
+  // next poll. Opening an action's link (a GET) writes an event too.
+  app.use((req, res, next) => {
+    res.on('finish', () => {
+      if (res.statusCode < 400 && (req.method !== 'GET' || req.path.startsWith('/action/'))) deps.jobs.wake();
+    });
+    next();
+  });
+
   const bodyParser = jsonBodyParser(config.bodyLimit);
   const registry = createRegistry();
   const gate = new AuthGate([new ApiKeyAuthenticator(database, clock, config.authCacheTtlMs)], clock);

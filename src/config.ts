@@ -83,7 +83,7 @@ const envSchema = z.object({
     .default('Europe/Brussels'),
   JOB_WORKER: z.enum(['true', 'false']).default('true'),
   JOB_POLL_SECONDS: intFrom(1, 3600).default(5),
-  JOB_CONCURRENCY: intFrom(1, 200).default(20),
+  JOB_CONCURRENCY: intFrom(1, 500).default(50),
   ENCRYPTION_KEYS: z
     .string()
     .superRefine((text, ctx) => {

@@ -69,11 +69,24 @@ SELECT actiondesk_make_tenant_table('webhook_deliveries');
 --> statement-breakpoint
 GRANT USAGE ON SEQUENCE events_seq_seq TO actiondesk_app;
 --> statement-breakpoint
+-- Queue tables are read and written by id, many rows at a time, and an organisation's share of them
+-- swings with every burst. Statistics on organisation_id only mislead the planner there: a burst in a
+-- new organisation (absent from the sampled values) is estimated at one row, and the planner then scans
+-- the whole organisation instead of looking ids up. Without them it uses a fixed, modest estimate.
+ALTER TABLE jobs ALTER COLUMN organisation_id SET STATISTICS 0;
+--> statement-breakpoint
+ALTER TABLE events ALTER COLUMN organisation_id SET STATISTICS 0;
+--> statement-breakpoint
+ALTER TABLE webhook_deliveries ALTER COLUMN organisation_id SET STATISTICS 0;
+--> statement-breakpoint
 -- Fans an event out to the organisation's enabled endpoints that subscribe to its type: one delivery
 -- and one delivery job each, in the transaction that writes the event, so a committed change always has
 -- its deliveries. Runs as the caller (row-level security applies: the event's organisation is the
 -- caller's). A delivery behind an earlier pending one of the same subject to the same endpoint waits:
--- the earlier one wakes it when it finishes (and after a minute it looks again by itself). The job's
+-- the earlier one wakes it when it finishes (and after a minute it looks again by itself). The check
+-- locks the earlier deliveries (FOR SHARE): an attempt being recorded meanwhile either finishes first
+-- (and is then seen as no longer pending) or waits for this transaction, and then wakes what it wrote
+-- (webhooks.repository.ts, wakeNext). The job's
 -- kind and attempts must match webhookDeliveryJob (modules/webhooks); a test checks that they do.
 CREATE FUNCTION actiondesk_fan_out_event() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -86,7 +99,8 @@ BEGIN
            CASE WHEN NEW.subject_id IS NOT NULL AND EXISTS (
                   SELECT 1 FROM webhook_deliveries p
                    WHERE p.organisation_id = NEW.organisation_id AND p.endpoint_id = w.id
-                     AND p.subject_id = NEW.subject_id AND p.status = 'pending')
+                     AND p.subject_id = NEW.subject_id AND p.status = 'pending'
+                     FOR SHARE)
                 THEN NEW.created_at + interval '1 minute' ELSE NEW.created_at END,
            NEW.created_at, NEW.created_at
       FROM webhook_endpoints w

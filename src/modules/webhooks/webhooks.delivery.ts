@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Webhook as Signer } from 'standardwebhooks';
 import type { StoredWebhookSecret } from '../../db/schema';
 import type { Clock } from '../../platform/clock';
+import { coalescer } from '../../platform/coalesce';
 import { systemContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database } from '../../platform/db/database';
@@ -17,9 +18,10 @@ import { userRepository } from '../admin';
 import { toEvent } from '../events';
 import { escapeHtml } from '../sessionrequests';
 import {
-  type AttemptOutcome,
+  type DeliveryToSend,
   deliveryStatements,
   type EndpointRow,
+  type RecordedAttempt,
   toDeliveryToSend,
   webhookRepository,
 } from './webhooks.repository';
@@ -153,15 +155,39 @@ export async function sendSigned(
  * an earlier pending delivery of the same subject waits for it (that keeps an action's events in
  * order); any 2xx is success; otherwise the attempt is recorded and retried on RETRY_SCHEDULE_MS, and
  * the last failure fails the delivery. An endpoint that has been failing for DISABLE_AFTER_MS is
- * disabled and the administrators are told.
+ * disabled and the administrators are told. Deliveries claimed together are read in one statement
+ * and their successes recorded in one transaction.
  */
 export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<string, never>> {
-  return async (job, signal) => {
-    const ctx = systemContext(job.organisationId, deps.clock.now());
+  const ctxOf = (organisationId: string) => systemContext(organisationId, deps.clock.now());
+  const load = coalescer<string, DeliveryToSend | undefined>(async (organisationId, ids) => {
+    const ctx = ctxOf(organisationId);
+    const [rows = []] = await batchInTenant(deps.database, ctx, [deliveryStatements(ctx).load(ids)]);
+    const byId = new Map(rows.map((r) => [r.id as string, toDeliveryToSend(r)]));
+    return ids.map((id) => byId.get(id));
+  });
+  const recordSuccesses = coalescer<RecordedAttempt, void>(async (organisationId, items) => {
+    const ctx = ctxOf(organisationId);
     const statements = deliveryStatements(ctx);
-    const [[raw] = []] = await batchInTenant(deps.database, ctx, [statements.load(job.subjectId ?? '')]);
-    if (!raw) return { cancelled: 'the delivery no longer exists' };
-    const { delivery, endpoint, event, blockedUntil } = toDeliveryToSend(raw);
+    const withSubject = items.filter((i) => i.subjectId !== null);
+    await batchInTenant(
+      deps.database,
+      ctx,
+      [
+        statements.record(items),
+        statements.healthy([...new Set(items.map((i) => i.endpointId))]),
+        ...(withSubject.length > 0 ? [statements.wakeNext(withSubject, deps.clock.now())] : []),
+      ],
+      { writes: true },
+    );
+    return items.map(() => undefined);
+  });
+
+  return async (job, signal) => {
+    const ctx = ctxOf(job.organisationId);
+    const found = await load(job.organisationId, job.subjectId ?? '');
+    if (!found) return { cancelled: 'the delivery no longer exists' };
+    const { delivery, endpoint, event, blockedUntil } = found;
     if (delivery.status !== 'pending') return { cancelled: `the delivery is already ${delivery.status}` };
     const now = deps.clock.now();
     if (!endpoint.enabled) {
@@ -171,8 +197,12 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
       return { cancelled: 'the webhook is disabled' };
     }
     if (blockedUntil) {
-      // The earlier delivery wakes this one when it finishes; until then, look again at its next attempt.
-      const later = Math.max(blockedUntil.getTime() + 1000, now.getTime() + 5000);
+      // The earlier delivery wakes this one when it finishes; until then, look again at its next
+      // attempt, and at least every minute.
+      const later = Math.min(
+        Math.max(blockedUntil.getTime() + 1000, now.getTime() + 5000),
+        now.getTime() + 60_000,
+      );
       return { deferredUntil: new Date(later) };
     }
     const body = JSON.stringify(toEvent(event));
@@ -180,23 +210,31 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
     const at = deps.clock.now();
     const final = job.attempt >= job.maxAttempts;
     const nextAttemptAt = result.ok || final ? null : new Date(at.getTime() + retryDelayMs(job.attempt));
-    const outcome: AttemptOutcome = {
-      at,
-      status: result.ok ? 'succeeded' : final ? 'failed' : 'pending',
-      nextAttemptAt,
-      responseStatus: result.responseStatus,
-      responseBody: result.responseBody,
-      durationMs: result.durationMs,
-      error: result.error,
-      request: { url: result.request.url, headers: result.request.headers },
+    const recorded: RecordedAttempt = {
+      deliveryId: delivery.id,
+      endpointId: endpoint.id,
+      subjectId: delivery.subjectId,
+      eventTxid: delivery.eventTxid,
+      eventSeq: delivery.eventSeq,
+      outcome: {
+        at,
+        status: result.ok ? 'succeeded' : final ? 'failed' : 'pending',
+        nextAttemptAt,
+        responseStatus: result.responseStatus,
+        responseBody: result.responseBody,
+        durationMs: result.durationMs,
+        error: result.error,
+        request: { url: result.request.url, headers: result.request.headers },
+      },
     };
     if (result.ok) {
-      // One round trip: the outcome, the endpoint's health and the next delivery of the subject.
-      await batchInTenant(deps.database, ctx, [statements.record(delivery.id, outcome)], { writes: true });
+      await recordSuccesses(job.organisationId, recorded);
       return undefined;
     }
     await inTenant(deps.database, ctx, async (tx) => {
-      await tx.execute(deliveryStatements(ctx).record(delivery.id, outcome));
+      const statements = deliveryStatements(ctx);
+      await tx.execute(statements.record([recorded]));
+      if (final && recorded.subjectId) await tx.execute(statements.wakeNext([recorded], at));
       const repo = webhookRepository(tx, ctx);
       const failing = await repo.markFailing(endpoint.id, at);
       if (

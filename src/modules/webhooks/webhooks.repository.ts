@@ -167,68 +167,95 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
   };
 }
 
-/** Statements the delivery worker runs in one round trip each (system context of the delivery's organisation). */
+/** A finished attempt to record, with what the statements after it need. */
+export interface RecordedAttempt {
+  deliveryId: string;
+  endpointId: string;
+  subjectId: string | null;
+  eventTxid: string;
+  eventSeq: number;
+  outcome: AttemptOutcome;
+}
+
+/**
+ * Statements the delivery worker runs for many deliveries at once (system context of their
+ * organisation): one statement serves every delivery claimed together. Rows named by id are found by
+ * their primary keys alone: row-level security keeps them to the organisation, and a condition on
+ * organisation_id would tempt the planner to scan the organisation's rows instead of looking the ids
+ * up (migration 0010 also drops the statistics that misled it).
+ */
 export function deliveryStatements(ctx: RequestContext) {
+  const org = sql`${ctx.organisationId}::uuid`;
   return {
-    /** The delivery, its endpoint and event, and whether an earlier delivery of its subject is pending. */
-    load(id: string): SQL {
+    /** The deliveries, their endpoints and events, and whether an earlier delivery of their subject is pending. */
+    load(ids: string[]): SQL {
       return sql`
-        SELECT to_jsonb(d) AS delivery, to_jsonb(w) AS endpoint, to_jsonb(e) AS event,
+        SELECT d.id AS id, to_jsonb(d) AS delivery, to_jsonb(w) AS endpoint, to_jsonb(e) AS event,
                (SELECT min(p.next_attempt_at) FROM webhook_deliveries p
                  WHERE p.organisation_id = d.organisation_id AND p.endpoint_id = d.endpoint_id
                    AND p.subject_id = d.subject_id AND p.status = 'pending'
                    AND (p.event_txid, p.event_seq) < (d.event_txid, d.event_seq)) AS blocked_until
           FROM webhook_deliveries d
-          JOIN webhook_endpoints w ON w.organisation_id = d.organisation_id AND w.id = d.endpoint_id
-          JOIN events e ON e.organisation_id = d.organisation_id AND e.id = d.event_id
-         WHERE d.organisation_id = ${ctx.organisationId}::uuid AND d.id = ${id}::uuid`;
+          JOIN webhook_endpoints w ON w.id = d.endpoint_id
+          JOIN events e ON e.id = d.event_id
+         WHERE d.id = ANY(${`{${ids.filter(isId).join(',')}}`}::uuid[])`;
+    },
+    /** Records attempts: one UPDATE for all of them. */
+    record(items: RecordedAttempt[]): SQL {
+      const rows = sql.join(
+        items.map(({ deliveryId, outcome: o }) => {
+          const entry: DeliveryAttempt = {
+            at: o.at.toISOString(),
+            status: o.responseStatus,
+            durationMs: o.durationMs,
+            error: o.error,
+          };
+          return sql`(${deliveryId}::uuid, ${o.status}::text, ${o.nextAttemptAt?.toISOString() ?? null}::timestamptz,
+                      ${o.at.toISOString()}::timestamptz, ${o.responseStatus}::integer, ${o.responseBody}::text,
+                      ${o.durationMs}::integer, ${o.error}::text, ${JSON.stringify(o.request)}::jsonb,
+                      ${JSON.stringify([entry])}::jsonb)`;
+        }),
+        sql`, `,
+      );
+      return sql`
+        UPDATE webhook_deliveries d
+           SET status = v.status, attempts = d.attempts + 1, next_attempt_at = v.next_attempt_at,
+               last_attempt_at = v.at, response_status = v.response_status, response_body = v.response_body,
+               duration_ms = v.duration_ms, last_error = v.last_error, request = v.request,
+               history = (CASE WHEN jsonb_array_length(d.history) >= ${HISTORY_KEPT} THEN d.history - 0 ELSE d.history END) || v.entry,
+               updated_at = v.at
+          FROM (VALUES ${rows}) AS v(id, status, next_attempt_at, at, response_status, response_body, duration_ms, last_error, request, entry)
+         WHERE d.id = v.id`;
+    },
+    /** A success ends its endpoint's failing streak. */
+    healthy(endpointIds: string[]): SQL {
+      return sql`
+        UPDATE webhook_endpoints SET failing_since = NULL
+         WHERE organisation_id = ${org} AND id = ANY(${`{${endpointIds.join(',')}}`}::uuid[]) AND failing_since IS NOT NULL`;
     },
     /**
-     * Records an attempt. A delivery that is finished (succeeded or failed for good) lets the next
-     * pending delivery of the same subject to the same endpoint go at once; a success ends the
-     * endpoint's failing streak.
+     * Lets the next pending delivery of each finished delivery's subject to the same endpoint go now.
+     * A statement of its own, after the record: it sees deliveries committed in the meantime (an event
+     * written while the attempt ran waited on the record's row lock, see actiondesk_fan_out_event).
      */
-    record(id: string, o: AttemptOutcome): SQL {
-      const entry: DeliveryAttempt = {
-        at: o.at.toISOString(),
-        status: o.responseStatus,
-        durationMs: o.durationMs,
-        error: o.error,
-      };
-      const at = o.at.toISOString();
-      const finished = o.status !== 'pending';
+    wakeNext(items: RecordedAttempt[], at: Date): SQL {
+      const rows = sql.join(
+        items.map(
+          (i) =>
+            sql`(${i.endpointId}::uuid, ${i.subjectId}::uuid, ${i.eventTxid}::xid8, ${i.eventSeq}::bigint)`,
+        ),
+        sql`, `,
+      );
       return sql`
-        WITH d AS (
-          UPDATE webhook_deliveries
-             SET status = ${o.status}, attempts = attempts + 1, next_attempt_at = ${o.nextAttemptAt?.toISOString() ?? null}::timestamptz,
-                 last_attempt_at = ${at}::timestamptz, response_status = ${o.responseStatus}::integer,
-                 response_body = ${o.responseBody}, duration_ms = ${o.durationMs}::integer, last_error = ${o.error},
-                 request = ${JSON.stringify(o.request)}::jsonb,
-                 history = (SELECT coalesce(jsonb_agg(x ORDER BY n), '[]'::jsonb) FROM (
-                              SELECT x, n FROM jsonb_array_elements(history || ${JSON.stringify([entry])}::jsonb) WITH ORDINALITY AS h(x, n)
-                              ORDER BY n DESC LIMIT ${HISTORY_KEPT}) kept),
-                 updated_at = ${at}::timestamptz
-           WHERE organisation_id = ${ctx.organisationId}::uuid AND id = ${id}::uuid
-          RETURNING endpoint_id, subject_id, event_txid, event_seq
-        ),
-        healthy AS (
-          UPDATE webhook_endpoints SET failing_since = NULL
-           WHERE ${o.status === 'succeeded'} AND organisation_id = ${ctx.organisationId}::uuid
-             AND id = (SELECT endpoint_id FROM d) AND failing_since IS NOT NULL
-        ),
-        successor AS (
-          SELECT nx.id FROM webhook_deliveries nx, d
-           WHERE ${finished} AND nx.organisation_id = ${ctx.organisationId}::uuid AND nx.endpoint_id = d.endpoint_id
-             AND nx.subject_id = d.subject_id AND nx.status = 'pending'
-             AND (nx.event_txid, nx.event_seq) > (d.event_txid, d.event_seq)
-           ORDER BY nx.event_txid, nx.event_seq LIMIT 1
-        ),
-        woken AS (
-          UPDATE jobs SET run_at = ${at}::timestamptz
-           WHERE organisation_id = ${ctx.organisationId}::uuid AND kind = 'webhook-delivery' AND status = 'pending'
-             AND subject_id = (SELECT id FROM successor) AND run_at > ${at}::timestamptz
-        )
-        SELECT endpoint_id FROM d`;
+        UPDATE jobs j SET run_at = ${at.toISOString()}::timestamptz
+          FROM (VALUES ${rows}) AS v(endpoint_id, subject_id, event_txid, event_seq)
+          CROSS JOIN LATERAL (
+            SELECT nx.id FROM webhook_deliveries nx
+             WHERE nx.organisation_id = ${org} AND nx.endpoint_id = v.endpoint_id AND nx.subject_id = v.subject_id
+               AND nx.status = 'pending' AND (nx.event_txid, nx.event_seq) > (v.event_txid, v.event_seq)
+             ORDER BY nx.event_txid, nx.event_seq LIMIT 1) nx
+         WHERE j.organisation_id = ${org} AND j.subject_id = nx.id AND j.kind = 'webhook-delivery'
+           AND j.status = 'pending' AND j.run_at > ${at.toISOString()}::timestamptz`;
     },
   };
 }

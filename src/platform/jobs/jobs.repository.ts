@@ -14,6 +14,19 @@ export interface NewJob {
 
 export type JobRecord = typeof jobs.$inferSelect;
 
+/** A claimed job's outcome to record. */
+export interface SettleItem {
+  id: string;
+  leaseToken: string;
+  status: JobStatus;
+  /** When it runs again (pending only). */
+  runAt: Date | null;
+  lastError: string | null;
+  finishedAt: Date | null;
+  /** The run did not count as an attempt (deferred): its claim's count is taken back. */
+  uncounted: boolean;
+}
+
 /**
  * Claims up to `limit` due jobs of every organisation for `leaseSeconds` (SECURITY DEFINER function: the
  * worker works across tenants); rows come back raw.
@@ -61,31 +74,27 @@ export function jobRepository(q: Queryable, ctx: RequestContext) {
         .returning({ id: jobs.id });
       return rows.length;
     },
-    /** The statement recording a claimed job's outcome, if the lease is still ours (a row comes back). */
-    settleStatement(
-      id: string,
-      leaseToken: string,
-      change: {
-        status: JobStatus;
-        runAt?: Date;
-        lastError: string | null;
-        finishedAt: Date | null;
-        /** The run did not count as an attempt (deferred): its claim's count is taken back. */
-        uncounted?: boolean;
-      },
-    ): SQL {
-      const { uncounted, ...rest } = change;
-      return q
-        .update(jobs)
-        .set({
-          ...rest,
-          leaseToken: null,
-          lockedUntil: null,
-          ...(uncounted ? { attempts: sql`${jobs.attempts} - 1` } : {}),
-        })
-        .where(and(org, eq(jobs.id, id), eq(jobs.leaseToken, leaseToken), eq(jobs.status, 'running')))
-        .returning({ id: jobs.id })
-        .getSQL();
+    /**
+     * The statement recording claimed jobs' outcomes, each only if its lease is still ours: one UPDATE
+     * for all of them; the ids settled come back. Jobs are found by primary key alone (row-level
+     * security keeps them to the organisation): see deliveryStatements in modules/webhooks for why.
+     */
+    settleStatement(items: SettleItem[]): SQL {
+      const rows = sql.join(
+        items.map(
+          (i) =>
+            sql`(${i.id}::uuid, ${i.leaseToken}::uuid, ${i.status}::text, ${i.runAt?.toISOString() ?? null}::timestamptz, ${i.lastError}::text, ${i.finishedAt?.toISOString() ?? null}::timestamptz, ${i.uncounted ? 1 : 0}::integer)`,
+        ),
+        sql`, `,
+      );
+      return sql`
+        UPDATE jobs j
+           SET status = v.status, run_at = coalesce(v.run_at, j.run_at), last_error = v.last_error,
+               finished_at = v.finished_at, attempts = j.attempts - v.uncounted,
+               lease_token = NULL, locked_until = NULL
+          FROM (VALUES ${rows}) AS v(id, lease_token, status, run_at, last_error, finished_at, uncounted)
+         WHERE j.id = v.id AND j.lease_token = v.lease_token AND j.status = 'running'
+        RETURNING j.id`;
     },
   };
 }

@@ -1,11 +1,12 @@
 import type { Clock } from '../clock';
+import { coalescer } from '../coalesce';
 import { systemContext } from '../context';
 import type { Database } from '../db/database';
 import { batchInTenant } from '../db/tenant';
 import type { Logger } from '../logger';
 import type { z } from '../zod';
 import { JobPayloadError, type JobType } from './job-type';
-import { claimDueJobs, jobRepository } from './jobs.repository';
+import { claimDueJobs, jobRepository, type SettleItem } from './jobs.repository';
 
 export interface ClaimedJob<P = unknown> {
   id: string;
@@ -68,6 +69,8 @@ export interface JobSignal {
 }
 
 const WAKE_GATHER_MS = 20;
+/** Slots freed within this window are filled by one claim (fewer, larger claims under load). */
+const REFILL_GATHER_MS = 5;
 
 interface WorkerOptions {
   pollMs: number;
@@ -92,10 +95,23 @@ interface Registered {
 export class JobWorker implements JobSignal {
   private readonly handlers = new Map<string, Registered>();
   private readonly inFlight = new Set<Promise<void>>();
+  /**
+   * Records a job's outcome as soon as it is known. Outcomes known in the same turn of the event loop
+   * are recorded together, one statement and one round trip per organisation; answers whether the
+   * job's lease was still ours.
+   */
+  private readonly settle = coalescer<SettleItem, boolean>(async (organisationId, items) => {
+    const ctx = systemContext(organisationId, this.clock.now());
+    const statement = jobRepository(this.database.db, ctx).settleStatement(items);
+    const [rows = []] = await batchInTenant(this.database, ctx, [statement], { writes: true });
+    const settled = new Set(rows.map((r) => r.id as string));
+    return items.map((i) => settled.has(i.id));
+  });
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private soon: NodeJS.Timeout | undefined;
   private started = false;
+  private refilling = false;
   private again = false;
 
   constructor(
@@ -146,7 +162,7 @@ export class JobWorker implements JobSignal {
         leaseToken: r.lease_token as string,
       }).finally(() => {
         this.inFlight.delete(running);
-        this.wake();
+        this.refill();
       });
       this.inFlight.add(running);
     }
@@ -200,21 +216,18 @@ export class JobWorker implements JobSignal {
       log[final ? 'error' : 'warn']({ err: message }, final ? 'job failed' : 'job failed; will retry');
     }
     const now = this.clock.now();
-    const ctx = systemContext(job.organisationId, now);
-    const statement = jobRepository(this.database.db, ctx).settleStatement(job.id, job.leaseToken, {
+    const settled = await this.settle(job.organisationId, {
+      id: job.id,
+      leaseToken: job.leaseToken,
       status: outcome.status,
       lastError: outcome.error,
-      ...(outcome.status === 'pending'
-        ? { runAt: outcome.runAt ?? now, finishedAt: null, uncounted: outcome.uncounted === true }
-        : { finishedAt: now }),
+      runAt: outcome.status === 'pending' ? (outcome.runAt ?? now) : null,
+      finishedAt: outcome.status === 'pending' ? null : now,
+      uncounted: outcome.uncounted === true,
+    }).catch((err: unknown) => {
+      log.error({ err }, 'recording the job outcome failed; it runs again when its lease ends');
+      return true;
     });
-    // One round trip: the outcome is a single statement in a system context.
-    const settled = await batchInTenant(this.database, ctx, [statement], { writes: true })
-      .then(([rows]) => (rows ?? []).length > 0)
-      .catch((err: unknown) => {
-        log.error({ err }, 'recording the job outcome failed; it runs again when its lease ends');
-        return true;
-      });
     if (!settled) log.warn('the job’s lease was lost before its outcome was recorded');
     else if (outcome.status === 'done') log.info('job done');
   }
@@ -245,6 +258,30 @@ export class JobWorker implements JobSignal {
     this.soon.unref();
   }
 
+  /**
+   * A slot came free: claim again at the end of this turn of the event loop (jobs whose outcomes were
+   * recorded together free their slots together, and share one claim), without the wake's gathering
+   * delay, which is for new work.
+   */
+  private refill(): void {
+    if (!this.started) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.refilling) return;
+    this.refilling = true;
+    setTimeout(() => {
+      this.refilling = false;
+      if (this.soon) {
+        clearTimeout(this.soon);
+        this.soon = undefined;
+      }
+      clearTimeout(this.timer);
+      this.runNow();
+    }, REFILL_GATHER_MS).unref();
+  }
+
   private runNow(): void {
     if (!this.started || this.running) return;
     this.running = this.loop().finally(() => {
@@ -252,7 +289,7 @@ export class JobWorker implements JobSignal {
       if (!this.started) return;
       if (this.again) {
         this.again = false;
-        this.wake();
+        this.refill();
         return;
       }
       this.timer = setTimeout(() => this.runNow(), this.options.pollMs);
