@@ -31,7 +31,10 @@ export const jobs = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
-    index('jobs_due_idx').on(t.runAt).where(sql`${t.status} IN ('pending', 'running')`),
+    // The claim reads due pending jobs and expired leases through separate indexes, so jobs running
+    // now are never stepped over (actiondesk_claim_jobs, migration 0011).
+    index('jobs_pending_idx').on(t.runAt).where(sql`${t.status} = 'pending'`),
+    index('jobs_lease_idx').on(t.lockedUntil).where(sql`${t.status} = 'running'`),
     index('jobs_org_subject_idx').on(t.organisationId, t.subjectId),
   ],
 );

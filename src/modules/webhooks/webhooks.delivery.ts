@@ -9,7 +9,7 @@ import type { Database } from '../../platform/db/database';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
 import { defineJob } from '../../platform/jobs/job-type';
-import { jobRepository } from '../../platform/jobs/jobs.repository';
+import { jobRepository, type SettleItem } from '../../platform/jobs/jobs.repository';
 import { type JobHandler, PermanentJobError, RetryLaterError } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
 import type { SafeHttpClient } from '../../platform/safe-http';
@@ -166,21 +166,29 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
     const byId = new Map(rows.map((r) => [r.id as string, toDeliveryToSend(r)]));
     return ids.map((id) => byId.get(id));
   });
-  const recordSuccesses = coalescer<RecordedAttempt, void>(async (organisationId, items) => {
+  // Successes are recorded with their jobs' outcomes, in one transaction for all found together.
+  const recordSuccesses = coalescer<
+    { attempt: RecordedAttempt; job: SettleItem; endpointFailing: boolean },
+    boolean
+  >(async (organisationId, items) => {
     const ctx = ctxOf(organisationId);
     const statements = deliveryStatements(ctx);
-    const withSubject = items.filter((i) => i.subjectId !== null);
-    await batchInTenant(
+    const attempts = items.map((i) => i.attempt);
+    const withSubject = attempts.filter((a) => a.subjectId !== null);
+    const failing = [...new Set(items.filter((i) => i.endpointFailing).map((i) => i.attempt.endpointId))];
+    const results = await batchInTenant(
       deps.database,
       ctx,
       [
-        statements.record(items),
-        statements.healthy([...new Set(items.map((i) => i.endpointId))]),
+        statements.record(attempts),
+        ...(failing.length > 0 ? [statements.healthy(failing)] : []),
         ...(withSubject.length > 0 ? [statements.wakeNext(withSubject, deps.clock.now())] : []),
+        jobRepository(deps.database.db, ctx).settleStatement(items.map((i) => i.job)),
       ],
       { writes: true },
     );
-    return items.map(() => undefined);
+    const settled = new Set((results.at(-1) ?? []).map((r) => r.id as string));
+    return items.map((i) => settled.has(i.job.id));
   });
 
   return async (job, signal) => {
@@ -228,8 +236,20 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
       },
     };
     if (result.ok) {
-      await recordSuccesses(job.organisationId, recorded);
-      return undefined;
+      const settled = await recordSuccesses(job.organisationId, {
+        attempt: recorded,
+        job: {
+          id: job.id,
+          leaseToken: job.leaseToken,
+          status: 'done',
+          runAt: null,
+          lastError: null,
+          finishedAt: at,
+          uncounted: false,
+        },
+        endpointFailing: endpoint.failingSince !== null,
+      });
+      return { settled };
     }
     await inTenant(deps.database, ctx, async (tx) => {
       const statements = deliveryStatements(ctx);

@@ -195,10 +195,11 @@ export function deliveryStatements(ctx: RequestContext) {
                  WHERE p.organisation_id = d.organisation_id AND p.endpoint_id = d.endpoint_id
                    AND p.subject_id = d.subject_id AND p.status = 'pending'
                    AND (p.event_txid, p.event_seq) < (d.event_txid, d.event_seq)) AS blocked_until
-          FROM webhook_deliveries d
+          FROM unnest(${`{${ids.filter(isId).join(',')}}`}::uuid[]) AS wanted(id)
+          -- One primary-key lookup per id (OFFSET 0 keeps the planner from merging it into a scan).
+          CROSS JOIN LATERAL (SELECT * FROM webhook_deliveries x WHERE x.id = wanted.id OFFSET 0) d
           JOIN webhook_endpoints w ON w.id = d.endpoint_id
-          JOIN events e ON e.id = d.event_id
-         WHERE d.id = ANY(${`{${ids.filter(isId).join(',')}}`}::uuid[])`;
+          JOIN events e ON e.id = d.event_id`;
     },
     /** Records attempts: one UPDATE for all of them. */
     record(items: RecordedAttempt[]): SQL {

@@ -27,6 +27,15 @@ export interface JobCancelled {
 }
 
 /**
+ * What a handler answers when it recorded the job's success itself, in the same transaction as its own
+ * writes (with jobRepository's settleStatement and the job's lease token): `settled` says whether the
+ * lease was still its own. The worker then records nothing more.
+ */
+export interface JobSettled {
+  settled: boolean;
+}
+
+/**
  * What a handler may answer when the job cannot run yet (e.g. an earlier delivery to the same endpoint
  * is still pending): it runs again at `deferredUntil`, and this run does not count as an attempt.
  */
@@ -57,7 +66,7 @@ export class PermanentJobError extends Error {
 export type JobHandler<P = unknown> = (
   job: ClaimedJob<P>,
   signal: AbortSignal,
-) => Promise<JobCancelled | JobDeferred | undefined>;
+) => Promise<JobCancelled | JobDeferred | JobSettled | undefined>;
 
 class JobTimeoutError extends Error {
   override name = 'JobTimeoutError';
@@ -185,7 +194,12 @@ export class JobWorker implements JobSignal {
 
   private async run(job: ClaimedJob): Promise<void> {
     const registered = this.handlers.get(job.kind);
-    const log = this.logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempt });
+    // Built when first needed: a job that just succeeds writes only a debug line.
+    let child: Logger | undefined;
+    const log = () => {
+      child ??= this.logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempt });
+      return child;
+    };
     let outcome: {
       status: 'done' | 'cancelled' | 'failed' | 'pending';
       error: string | null;
@@ -198,6 +212,11 @@ export class JobWorker implements JobSignal {
       const result = await withTimeout(registered.type.timeoutMs, (signal) =>
         registered.handler({ ...job, payload }, signal),
       );
+      if (result && 'settled' in result) {
+        if (!result.settled) log().warn('the job’s lease was lost before its outcome was recorded');
+        else if (this.logger.isLevelEnabled('debug')) log().debug('job done');
+        return;
+      }
       outcome = !result
         ? { status: 'done', error: null }
         : 'cancelled' in result
@@ -213,7 +232,7 @@ export class JobWorker implements JobSignal {
         error: message.slice(0, 1000),
         runAt: err instanceof RetryLaterError ? err.retryAt : new Date(this.clock.now().getTime() + delay),
       };
-      log[final ? 'error' : 'warn']({ err: message }, final ? 'job failed' : 'job failed; will retry');
+      log()[final ? 'error' : 'warn']({ err: message }, final ? 'job failed' : 'job failed; will retry');
     }
     const now = this.clock.now();
     const settled = await this.settle(job.organisationId, {
@@ -225,11 +244,11 @@ export class JobWorker implements JobSignal {
       finishedAt: outcome.status === 'pending' ? null : now,
       uncounted: outcome.uncounted === true,
     }).catch((err: unknown) => {
-      log.error({ err }, 'recording the job outcome failed; it runs again when its lease ends');
+      log().error({ err }, 'recording the job outcome failed; it runs again when its lease ends');
       return true;
     });
-    if (!settled) log.warn('the job’s lease was lost before its outcome was recorded');
-    else if (outcome.status === 'done') log.info('job done');
+    if (!settled) log().warn('the job’s lease was lost before its outcome was recorded');
+    else if (outcome.status === 'done' && this.logger.isLevelEnabled('debug')) log().debug('job done');
   }
 
   /** Polls every pollMs and whenever woken, until stop(). */
