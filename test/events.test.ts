@@ -184,6 +184,9 @@ describe('domain events', () => {
       [{ cursor: Buffer.from('1.2.3').toString('base64url') }, 'cursor'],
       [{ limit: '0' }, 'limit'],
       [{ since: 'yesterday' }, 'since'],
+      [{ since: '0000-01-01T00:00:00Z' }, 'since'],
+      [{ since: '0001-01-01T00:00:00+01:00' }, 'since'],
+      [{ cursor: Buffer.from('18446744073709551616.1').toString('base64url') }, 'cursor'],
     ] as const) {
       const res = await h.api().get('/api/v1/events').query(query).set('x-api-key', org.adminKey);
       expect({ query, status: res.status }).toEqual({ query, status: 400 });

@@ -3,6 +3,7 @@ import type { LookupFunction } from 'node:net';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Webhook as Verifier } from 'standardwebhooks';
+import request from 'supertest';
 import { Event } from '../src/modules/events';
 import { RETRY_SCHEDULE_MS, webhookDeliveryJob } from '../src/modules/webhooks';
 import { systemContext } from '../src/platform/context';
@@ -388,19 +389,77 @@ describe('deliveries', () => {
       'sessionrequest.completed',
     ]);
     const { code } = await newAction('ORDER-1');
-    r.answer({ status: 500 });
+    r.answer({ status: 500 }, { status: 500 });
     await submitAsContact(h, code);
     await h.jobs.drain();
-    expect(r.received.map((x) => x.body.type)).toEqual(['sessionrequest.opened']);
-    const [d] = (await deliveries(w._id)).filter((x) => x.eventType === 'sessionrequest.opened');
-    h.clock.set(new Date(d!.nextAttemptAt!));
+    const opened = async () =>
+      (await deliveries(w._id)).find((x) => x.eventType === 'sessionrequest.opened')!;
+    h.clock.set(new Date((await opened()).nextAttemptAt!));
+    await h.jobs.drain();
+    // The second retry is minutes away; the later deliveries' own first look (a minute on) comes first
+    // and must not send them ahead of it.
+    const retry = new Date((await opened()).nextAttemptAt!);
+    h.clock.advance(61_000);
+    expect(h.clock.now().getTime()).toBeLessThan(retry.getTime());
+    await h.jobs.drain();
+    expect(r.received.map((x) => x.body.type)).toEqual(['sessionrequest.opened', 'sessionrequest.opened']);
+    h.clock.set(retry);
     await h.jobs.drain();
     expect(r.received.map((x) => x.body.type)).toEqual([
+      'sessionrequest.opened',
       'sessionrequest.opened',
       'sessionrequest.opened',
       'session.submitted',
       'sessionrequest.completed',
     ]);
+  });
+
+  it('when every attempt fails, then the delivery fails after the last one and the subject’s next event goes', async () => {
+    const r = await receiver();
+    const w = await subscribe(r.url, ['customer.created', 'customer.updated']);
+    r.answer(...Array.from({ length: webhookDeliveryJob.maxAttempts }, () => ({ status: 503 })));
+    const contact = await createContact(h, org, { Voornaam: 'Never' });
+    await h
+      .api()
+      .patch(`/api/v1/customers/${contact}`)
+      .set('x-api-key', org.adminKey)
+      .send({ data: { Gemeente: 'Gent' } });
+    await h.jobs.drain();
+    const created = async () => (await deliveries(w._id)).find((x) => x.eventType === 'customer.created')!;
+    for (let i = 1; i < webhookDeliveryJob.maxAttempts; i++) {
+      h.clock.set(new Date((await created()).nextAttemptAt!));
+      await h.jobs.drain();
+    }
+    expect(await created()).toEqual(
+      expect.objectContaining({
+        status: 'failed',
+        attempts: webhookDeliveryJob.maxAttempts,
+        nextAttemptAt: null,
+      }),
+    );
+    // Each retry waited for its time: the intervals follow the schedule (±10 %).
+    const times = r.received.filter((x) => x.body.type === 'customer.created').map((x) => x.at.getTime());
+    expect(times).toHaveLength(webhookDeliveryJob.maxAttempts);
+    times.slice(1).forEach((t, i) => {
+      expect(t - times[i]!).toBeGreaterThanOrEqual(RETRY_SCHEDULE_MS[i]! * 0.9);
+      expect(t - times[i]!).toBeLessThanOrEqual(RETRY_SCHEDULE_MS[i]! * 1.1);
+    });
+    expect(r.received.at(-1)!.body.type).toBe('customer.updated');
+    const updated = (await deliveries(w._id)).find((x) => x.eventType === 'customer.updated')!;
+    expect(updated.status).toBe('succeeded');
+  });
+
+  it('when an endpoint answers a large or binary body, then at most 4 KiB is kept, as text', async () => {
+    const r = await receiver();
+    const w = await subscribe(r.url, ['customer.created']);
+    r.answer({ status: 200, body: `a\u0000b${'x'.repeat(10_000)}` });
+    await createContact(h, org, { Voornaam: 'Binary' });
+    await h.jobs.drain();
+    const [d] = (await h.api().get(`/api/v1/webhooks/${w._id}/deliveries`).set('x-api-key', org.adminKey))
+      .body.deliveries as { status: string; responseBody: string }[];
+    expect(d!.status).toBe('succeeded');
+    expect(d!.responseBody.startsWith('a\uFFFDb')).toBe(true);
+    expect(d!.responseBody.length).toBeLessThanOrEqual(4096);
   });
 
   it('when an endpoint fails for 3 days, then it is disabled, its queued deliveries are cancelled and the administrators are e-mailed', async () => {
@@ -418,6 +477,13 @@ describe('deliveries', () => {
     expect(got.body.disabledReason).toContain('every delivery failed from');
     const all = await deliveries(w._id);
     expect(all.some((x) => x.status === 'cancelled')).toBe(true);
+    const before = r.received.length;
+    await createContact(h, org, { Voornaam: 'While disabled' });
+    await h.jobs.drain();
+    expect(r.received).toHaveLength(before);
+    const latest = (await deliveries(w._id))[0]!;
+    expect(latest).toEqual(expect.objectContaining({ status: 'cancelled', attempts: 0 }));
+    expect(latest.lastError).toContain('redeliver once it is enabled again');
     const outbox = path.join(h.dataDir, 'outbox');
     const mails = fs.readdirSync(outbox).map((f) => fs.readFileSync(path.join(outbox, f), 'utf8'));
     expect(mails.filter((m) => m.includes('A webhook was disabled after failing for 3 days'))).toHaveLength(
@@ -432,6 +498,62 @@ describe('deliveries', () => {
     expect(enabled.body).toEqual(
       expect.objectContaining({ enabled: true, disabledReason: null, failingSince: null }),
     );
+    const again = await h
+      .api()
+      .post(`/api/v1/webhooks/deliveries/${latest._id}/redeliver`)
+      .set('x-api-key', org.adminKey);
+    expect(again.status).toBe(202);
+    await h.jobs.drain();
+    expect(r.received.at(-1)!.body.id).toBe(again.body.eventId);
+  });
+
+  it('when one campaign visitor’s delivery fails, then another visitor’s is not held up behind it', async () => {
+    const r = await receiver();
+    await subscribe(r.url, ['session.submitted']);
+    const template = await createReportTemplate(h, org);
+    const campaign = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', org.adminKey)
+      .send({ type: 'campaign', questionListIds: [template] });
+    expect(campaign.status).toBe(201);
+    const visit = async (name: string) => {
+      const agent = request.agent(h.server);
+      const first = await agent.get(`/action/${campaign.body.code}`);
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(first.text)?.[1] ?? '';
+      const post = (fields: [string, string][], suffix = '') =>
+        agent
+          .post(`/action/${campaign.body.code}${suffix}?lang=nl`)
+          .type('form')
+          .send(new URLSearchParams([['_csrf', csrf], ...fields]).toString());
+      const started = await post(
+        [
+          ['firstName', name],
+          ['lastName', 'Visitor'],
+          ['email', `${name.toLowerCase()}@example.test`],
+        ],
+        '/start',
+      );
+      expect(started.status).toBe(303);
+      expect(
+        (
+          await post([
+            ['step', '0'],
+            ['nav', 'next'],
+            ['q.q', name],
+          ])
+        ).status,
+      ).toBe(303);
+      expect((await post([], '/submit')).status).toBe(303);
+    };
+    r.answer({ status: 500 });
+    await visit('Anna');
+    await h.jobs.drain();
+    await visit('Bert');
+    await h.jobs.drain();
+    const names = r.received.map((x) => (x.body.data as { customer: { _id: string } }).customer._id);
+    expect(r.received).toHaveLength(2);
+    expect(new Set(names).size).toBe(2);
   });
 
   it('when the database writes an event, then the delivery job it queues matches the delivery job type', async () => {

@@ -189,8 +189,15 @@ export class SafeHttpClient {
           const finish = () => {
             resolve({
               status: res.statusCode ?? 0,
-              body: Buffer.concat(chunks).subarray(0, request.maxBodyBytes).toString('utf8'),
-              location: typeof res.headers.location === 'string' ? res.headers.location : null,
+              // Kept as text: NUL (which PostgreSQL text cannot hold) becomes U+FFFD, like undecodable bytes.
+              body: Buffer.concat(chunks)
+                .subarray(0, request.maxBodyBytes)
+                .toString('utf8')
+                .replaceAll('\u0000', '\uFFFD'),
+              location:
+                typeof res.headers.location === 'string'
+                  ? res.headers.location.replaceAll('\u0000', '')
+                  : null,
               durationMs: Math.round(performance.now() - started),
             });
           };

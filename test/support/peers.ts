@@ -101,7 +101,7 @@ export interface WebhookRequest {
   at: Date;
 }
 
-type Behaviour = { status: number; location?: string } | 'hang';
+type Behaviour = { status: number; location?: string; body?: string } | 'hang';
 
 /**
  * A real webhook endpoint: records every request with its raw body, and answers each with the next
@@ -127,7 +127,7 @@ export async function startWebhookReceiver(now: () => Date = () => new Date()) {
         return;
       }
       res.writeHead(next.status, next.location ? { location: next.location } : {});
-      res.end(next.status < 300 ? 'ok' : 'nope');
+      res.end(next.body ?? (next.status < 300 ? 'ok' : 'nope'));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -13,7 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { webhookDeliveryStatuses } from './enums';
-import { events, xid8 } from './events';
+import { events } from './events';
 import { organisations } from './tenancy';
 
 /** A signing secret as stored: sealed with the configured encryption key (platform/crypto/sealed.ts). */
@@ -72,7 +72,6 @@ export const webhookDeliveries = pgTable(
     eventId: uuid('event_id').notNull(),
     eventType: text('event_type').notNull(),
     subjectId: uuid('subject_id'),
-    eventTxid: xid8('event_txid').notNull(),
     eventSeq: bigint('event_seq', { mode: 'number' }).notNull(),
     status: text('status', { enum: webhookDeliveryStatuses }).notNull(),
     attempts: integer('attempts').notNull().default(0),
@@ -103,7 +102,7 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_org_event_idx').on(t.organisationId, t.eventId),
     // Finds an earlier unfinished delivery of the same subject to the same endpoint (ordering).
     index('webhook_deliveries_pending_subject_idx')
-      .on(t.organisationId, t.endpointId, t.subjectId, t.eventTxid, t.eventSeq)
+      .on(t.organisationId, t.subjectId, t.endpointId, t.eventSeq)
       .where(sql`${t.status} = 'pending'`),
   ],
 );

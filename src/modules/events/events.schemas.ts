@@ -1,6 +1,6 @@
 import { sessionRequestStatuses, sessionRequestTypes } from '../../db/schema/enums';
 import { eventTypes } from '../../platform/events/event-types';
-import { timestamp } from '../../platform/schemas';
+import { instantParam, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 import { Customer } from '../customers';
 import { StoredFile } from '../files';
@@ -127,10 +127,7 @@ export const ListEventsQuery = z.object({
     .max(2000)
     .optional()
     .meta({ description: `Only these types, comma-separated: ${eventTypes.join(', ')}` }),
-  since: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({ description: 'Only events at or after this time' }),
+  since: instantParam('Only events at or after this time').optional(),
   cursor: z
     .string()
     .max(200)

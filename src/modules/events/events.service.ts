@@ -18,8 +18,8 @@ export function encodeCursor(p: EventPosition): string {
 
 export function decodeCursor(cursor: string): EventPosition {
   const text = Buffer.from(cursor, 'base64url').toString('latin1');
-  const m = /^(\d{1,20})\.(\d{1,18})$/.exec(text);
-  if (!m || encodeCursor({ txid: m[1]!, seq: Number(m[2]) }) !== cursor)
+  const m = /^(\d{1,20})\.(\d{1,15})$/.exec(text);
+  if (!m || BigInt(m[1]!) >= 2n ** 64n || encodeCursor({ txid: m[1]!, seq: Number(m[2]) }) !== cursor)
     throw BadRequest.field(
       'cursor',
       'is not a cursor this API gave out: pass a nextCursor as it was',

@@ -166,7 +166,8 @@ export function actionEventSource(
   sessionId: string | null = null,
 ): SQL {
   return sql`
-    SELECT a.id AS subject_id,
+    -- A campaign visitor's session is a subject of its own: visitors' deliveries do not wait for each other.
+    SELECT CASE WHEN s.visitor_id IS NOT NULL THEN s.id ELSE a.id END AS subject_id,
            jsonb_build_object(
              'sessionRequest', jsonb_build_object('_id', a.id, 'code', a.code, 'status', a.status,
                                                   'type', a.type, 'url', ${baseUrl}::text || '/action/' || a.code),

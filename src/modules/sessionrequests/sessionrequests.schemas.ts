@@ -1,6 +1,6 @@
 import { sessionRequestStatuses, sessionRequestTypes } from '../../db/schema/enums';
 import { pageQuery } from '../../platform/pagination';
-import { timestamp } from '../../platform/schemas';
+import { instantParam, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 import { Language } from '../questionlists';
 
@@ -149,9 +149,9 @@ export const ListSessionRequestsQuery = z.object({
   status: z.enum(sessionRequestStatuses).optional(),
   customerId: ref.optional(),
   type: z.enum(sessionRequestTypes).optional(),
-  updatedSince: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional().meta({
-    description: 'Only actions changed at or after this moment, oldest change first (for sync loops)',
-  }),
+  updatedSince: instantParam(
+    'Only actions changed at or after this moment, oldest change first (for sync loops)',
+  ).optional(),
   ...pageQuery,
 });
 

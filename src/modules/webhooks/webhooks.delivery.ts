@@ -26,8 +26,11 @@ import {
   webhookRepository,
 } from './webhooks.repository';
 
-/** Delays before attempts 2–8: about a day and a half in all, each ±10 % so retries do not come in waves. */
-export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+/**
+ * Delays before attempts 2–8: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 18 h — a day and a half in all
+ * (35.6 h), each ±10 % so retries do not come in waves.
+ */
+export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 64_800_000];
 /** An endpoint that fails without a single success for this long is disabled. */
 export const DISABLE_AFTER_MS = 3 * 86_400_000;
 /** The most of an endpoint's answer that is read and kept. */
@@ -70,15 +73,26 @@ export interface DeliveryDeps {
 /** A new signing secret: whsec_ and 32 random bytes in base64 (Standard Webhooks' format). */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** The secrets that sign now: the current one and replaced ones still in their overlap. */
+/**
+ * The secrets that sign now: the current one and replaced ones still in their overlap. A secret that
+ * does not open (its encryption key is no longer configured) is left out and named in `problems`.
+ */
 export function signingSecrets(
   deps: { box: SecretBox },
   endpoint: Pick<EndpointRow, 'id' | 'secrets'>,
   now: Date,
 ) {
-  return endpoint.secrets
-    .filter((s: StoredWebhookSecret) => s.expiresAt === null || new Date(s.expiresAt) > now)
-    .map((s) => deps.box.open(s.sealed, endpoint.id));
+  const secrets: string[] = [];
+  const problems: string[] = [];
+  for (const s of endpoint.secrets) {
+    if (s.expiresAt !== null && new Date(s.expiresAt) <= now) continue;
+    try {
+      secrets.push(deps.box.open(s.sealed, endpoint.id));
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  return { secrets, problems };
 }
 
 /** The Standard Webhooks headers for one message: one v1 signature per secret, space-separated. */
@@ -113,7 +127,18 @@ export async function sendSigned(
   signal?: AbortSignal,
 ): Promise<SendResult> {
   const now = deps.clock.now();
-  const headers = signedHeaders(signingSecrets(deps, endpoint, now), messageId, now, body);
+  const { secrets, problems } = signingSecrets(deps, endpoint, now);
+  if (secrets.length === 0) {
+    return {
+      ok: false,
+      responseStatus: null,
+      responseBody: null,
+      durationMs: 0,
+      error: `not sent: no signing secret opens (${problems.join('; ')}); rotate the webhook's secret`,
+      request: { url: endpoint.url, headers: {}, body },
+    };
+  }
+  const headers = signedHeaders(secrets, messageId, now, body);
   const request = { url: endpoint.url, headers, body };
   const started = performance.now();
   try {
@@ -166,22 +191,21 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
     const byId = new Map(rows.map((r) => [r.id as string, toDeliveryToSend(r)]));
     return ids.map((id) => byId.get(id));
   });
-  // Successes are recorded with their jobs' outcomes, in one transaction for all found together.
-  const recordSuccesses = coalescer<
-    { attempt: RecordedAttempt; job: SettleItem; endpointFailing: boolean },
-    boolean
-  >(async (organisationId, items) => {
+  // Successes are recorded with their jobs' outcomes, in one transaction for all found together. When
+  // that transaction fails, each is tried on its own, so one bad row does not fail the others.
+  type Success = { attempt: RecordedAttempt; job: SettleItem };
+  const recordTogether = async (organisationId: string, items: Success[]): Promise<boolean[]> => {
     const ctx = ctxOf(organisationId);
     const statements = deliveryStatements(ctx);
     const attempts = items.map((i) => i.attempt);
     const withSubject = attempts.filter((a) => a.subjectId !== null);
-    const failing = [...new Set(items.filter((i) => i.endpointFailing).map((i) => i.attempt.endpointId))];
     const results = await batchInTenant(
       deps.database,
       ctx,
       [
+        statements.lockForRecord(attempts.map((a) => a.deliveryId)),
         statements.record(attempts),
-        ...(failing.length > 0 ? [statements.healthy(failing)] : []),
+        statements.healthy([...new Set(attempts.map((a) => a.endpointId))]),
         ...(withSubject.length > 0 ? [statements.wakeNext(withSubject, deps.clock.now())] : []),
         jobRepository(deps.database.db, ctx).settleStatement(items.map((i) => i.job)),
       ],
@@ -189,6 +213,21 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
     );
     const settled = new Set((results.at(-1) ?? []).map((r) => r.id as string));
     return items.map((i) => settled.has(i.job.id));
+  };
+  const recordSuccesses = coalescer<Success, boolean | Error>(async (organisationId, items) => {
+    try {
+      return await recordTogether(organisationId, items);
+    } catch (err) {
+      if (items.length === 1) return [err as Error];
+      return Promise.all(
+        items.map((item) =>
+          recordTogether(organisationId, [item]).then(
+            ([settled]) => settled ?? false,
+            (e: unknown) => e as Error,
+          ),
+        ),
+      );
+    }
   });
 
   return async (job, signal) => {
@@ -222,7 +261,6 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
       deliveryId: delivery.id,
       endpointId: endpoint.id,
       subjectId: delivery.subjectId,
-      eventTxid: delivery.eventTxid,
       eventSeq: delivery.eventSeq,
       outcome: {
         at,
@@ -247,8 +285,8 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
           finishedAt: at,
           uncounted: false,
         },
-        endpointFailing: endpoint.failingSince !== null,
       });
+      if (settled instanceof Error) throw settled;
       return { settled };
     }
     await inTenant(deps.database, ctx, async (tx) => {
@@ -267,6 +305,11 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
           disabledReason: `every delivery failed from ${failing.failingSince.toISOString()} to ${at.toISOString()} (last: ${result.error ?? 'no answer'})`,
           updatedAt: at,
         });
+        await repo.cancelQueued(
+          endpoint.id,
+          'the webhook was disabled after failing for 3 days: redeliver once it is enabled again',
+          at,
+        );
         await jobRepository(tx, ctx).enqueue(
           [
             webhookDisabledNoticeJob.job({

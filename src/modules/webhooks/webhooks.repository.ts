@@ -8,7 +8,7 @@ import {
   webhookEndpoints,
 } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
-import { type Queryable, type Row, rowMapper } from '../../platform/db/database';
+import { type Queryable, queryRows, type Row, rowMapper } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 
@@ -111,11 +111,7 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
         .select()
         .from(webhookDeliveries)
         .where(where)
-        .orderBy(
-          desc(webhookDeliveries.createdAt),
-          desc(webhookDeliveries.eventTxid),
-          desc(webhookDeliveries.eventSeq),
-        )
+        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventSeq))
         .limit(page.limit)
         .offset(offsetOf(page));
       const [total] = await q.select({ n: count() }).from(webhookDeliveries).where(where);
@@ -137,6 +133,16 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
         .from(events)
         .where(and(eq(events.organisationId, ctx.organisationId), inArray(events.id, ids)));
     },
+    /** Whether a job is still queued or running for the delivery. */
+    async hasLiveJob(deliveryId: string): Promise<boolean> {
+      const rows = await queryRows<{ id: string }>(
+        q,
+        sql`SELECT j.id FROM jobs j
+             WHERE j.organisation_id = ${ctx.organisationId}::uuid AND j.subject_id = ${deliveryId}::uuid
+               AND j.kind = 'webhook-delivery' AND j.status IN ('pending', 'running') LIMIT 1`,
+      );
+      return rows.length > 0;
+    },
     /** Puts a finished delivery back in the queue (its job is queued by the caller). */
     async requeue(id: string, at: Date): Promise<DeliveryRow | undefined> {
       const [row] = await q
@@ -152,6 +158,30 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
         .update(webhookDeliveries)
         .set({ status: 'cancelled', nextAttemptAt: null, lastError: reason, updatedAt: at })
         .where(and(dOrg, eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, 'pending')));
+    },
+    /**
+     * Cancels the endpoint's queued deliveries and their jobs (the webhook was disabled); deliveries
+     * being attempted right now finish and are recorded. Answers how many were cancelled.
+     */
+    async cancelQueued(endpointId: string, reason: string, at: Date): Promise<number> {
+      const rows = await queryRows<{ id: string }>(
+        q,
+        sql`
+        WITH cancelled AS (
+          UPDATE jobs j SET status = 'cancelled', last_error = ${reason}, finished_at = ${at.toISOString()}::timestamptz
+            FROM webhook_deliveries d
+           WHERE d.organisation_id = ${ctx.organisationId}::uuid AND d.endpoint_id = ${endpointId}::uuid
+             AND d.status = 'pending' AND j.organisation_id = d.organisation_id AND j.subject_id = d.id
+             AND j.kind = 'webhook-delivery' AND j.status = 'pending'
+          RETURNING d.id
+        )
+        UPDATE webhook_deliveries d
+           SET status = 'cancelled', next_attempt_at = NULL, last_error = ${reason}, updated_at = ${at.toISOString()}::timestamptz
+          FROM cancelled c
+         WHERE d.id = c.id
+        RETURNING d.id`,
+      );
+      return rows.length;
     },
     /** The endpoint's failing streak goes on: it starts now unless it started already. Answers the row. */
     async markFailing(id: string, at: Date): Promise<EndpointRow | undefined> {
@@ -172,7 +202,6 @@ export interface RecordedAttempt {
   deliveryId: string;
   endpointId: string;
   subjectId: string | null;
-  eventTxid: string;
   eventSeq: number;
   outcome: AttemptOutcome;
 }
@@ -191,10 +220,14 @@ export function deliveryStatements(ctx: RequestContext) {
     load(ids: string[]): SQL {
       return sql`
         SELECT d.id AS id, to_jsonb(d) AS delivery, to_jsonb(w) AS endpoint, to_jsonb(e) AS event,
+               -- An earlier pending delivery of the same subject to the same endpoint that still has a
+               -- job to run it (one whose job ended without recording it holds nothing up).
                (SELECT min(p.next_attempt_at) FROM webhook_deliveries p
-                 WHERE p.organisation_id = d.organisation_id AND p.endpoint_id = d.endpoint_id
-                   AND p.subject_id = d.subject_id AND p.status = 'pending'
-                   AND (p.event_txid, p.event_seq) < (d.event_txid, d.event_seq)) AS blocked_until
+                 WHERE p.organisation_id = d.organisation_id AND p.subject_id = d.subject_id
+                   AND p.endpoint_id = d.endpoint_id AND p.status = 'pending' AND p.event_seq < d.event_seq
+                   AND EXISTS (SELECT 1 FROM jobs j
+                                WHERE j.organisation_id = p.organisation_id AND j.subject_id = p.id
+                                  AND j.kind = 'webhook-delivery' AND j.status IN ('pending', 'running'))) AS blocked_until
           FROM unnest(${`{${ids.filter(isId).join(',')}}`}::uuid[]) AS wanted(id)
           -- One primary-key lookup per id (OFFSET 0 keeps the planner from merging it into a scan).
           CROSS JOIN LATERAL (SELECT * FROM webhook_deliveries x WHERE x.id = wanted.id OFFSET 0) d
@@ -226,7 +259,17 @@ export function deliveryStatements(ctx: RequestContext) {
                history = (CASE WHEN jsonb_array_length(d.history) >= ${HISTORY_KEPT} THEN d.history - 0 ELSE d.history END) || v.entry,
                updated_at = v.at
           FROM (VALUES ${rows}) AS v(id, status, next_attempt_at, at, response_status, response_body, duration_ms, last_error, request, entry)
-         WHERE d.id = v.id`;
+         WHERE d.id = v.id AND d.status = 'pending'`;
+    },
+    /**
+     * Locks the deliveries about to be recorded, in id order: the fan-out trigger locks a subject's
+     * pending deliveries in the same order, so the two never wait for each other in a cycle.
+     */
+    lockForRecord(ids: string[]): SQL {
+      return sql`
+        SELECT d.id FROM webhook_deliveries d
+         WHERE d.id = ANY(${`{${ids.filter(isId).join(',')}}`}::uuid[])
+         ORDER BY d.id FOR UPDATE`;
     },
     /** A success ends its endpoint's failing streak. */
     healthy(endpointIds: string[]): SQL {
@@ -241,20 +284,17 @@ export function deliveryStatements(ctx: RequestContext) {
      */
     wakeNext(items: RecordedAttempt[], at: Date): SQL {
       const rows = sql.join(
-        items.map(
-          (i) =>
-            sql`(${i.endpointId}::uuid, ${i.subjectId}::uuid, ${i.eventTxid}::xid8, ${i.eventSeq}::bigint)`,
-        ),
+        items.map((i) => sql`(${i.endpointId}::uuid, ${i.subjectId}::uuid, ${i.eventSeq}::bigint)`),
         sql`, `,
       );
       return sql`
         UPDATE jobs j SET run_at = ${at.toISOString()}::timestamptz
-          FROM (VALUES ${rows}) AS v(endpoint_id, subject_id, event_txid, event_seq)
+          FROM (VALUES ${rows}) AS v(endpoint_id, subject_id, event_seq)
           CROSS JOIN LATERAL (
             SELECT nx.id FROM webhook_deliveries nx
-             WHERE nx.organisation_id = ${org} AND nx.endpoint_id = v.endpoint_id AND nx.subject_id = v.subject_id
-               AND nx.status = 'pending' AND (nx.event_txid, nx.event_seq) > (v.event_txid, v.event_seq)
-             ORDER BY nx.event_txid, nx.event_seq LIMIT 1) nx
+             WHERE nx.organisation_id = ${org} AND nx.subject_id = v.subject_id AND nx.endpoint_id = v.endpoint_id
+               AND nx.status = 'pending' AND nx.event_seq > v.event_seq
+             ORDER BY nx.event_seq LIMIT 1) nx
          WHERE j.organisation_id = ${org} AND j.subject_id = nx.id AND j.kind = 'webhook-delivery'
            AND j.status = 'pending' AND j.run_at > ${at.toISOString()}::timestamptz`;
     },

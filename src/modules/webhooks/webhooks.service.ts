@@ -130,6 +130,12 @@ export async function updateWebhook(
     const current = await repo.find(id, { forUpdate: true });
     if (!current) throw notFound();
     const enabling = input.enabled === true && !current.enabled;
+    if (input.enabled === false && current.enabled)
+      await repo.cancelQueued(
+        current.id,
+        'the webhook was disabled: redeliver once it is enabled again',
+        now,
+      );
     return repo.update(current.id, {
       ...(input.url !== undefined ? { url: input.url } : {}),
       ...(input.events !== undefined ? { events: input.events } : {}),
@@ -166,9 +172,19 @@ export async function rotateWebhookSecret(
     const current = await repo.find(id, { forUpdate: true });
     if (!current) throw notFound();
     const until = new Date(now.getTime() + input.overlapHours * 3_600_000);
+    // Secrets that go on signing are resealed with the current encryption key on the way (one whose key
+    // is gone cannot sign anyway and is dropped).
     const kept = current.secrets
       .map((s) => ({ ...s, expiresAt: s.expiresAt ?? iso(until) }))
-      .filter((s) => new Date(s.expiresAt) > now);
+      .filter((s) => new Date(s.expiresAt) > now)
+      .flatMap((s) => {
+        if (!deps.box.isStale(s.sealed)) return [s];
+        try {
+          return [{ ...s, sealed: deps.box.seal(deps.box.open(s.sealed, current.id), current.id) }];
+        } catch {
+          return [];
+        }
+      });
     return repo.update(current.id, {
       secrets: [sealedSecret(deps, current.id, secret, now), ...kept],
       updatedAt: now,
@@ -209,9 +225,9 @@ export async function listDeliveries(
 }
 
 /**
- * Sends a delivery again, whatever became of it (succeeded, failed or cancelled): same event, same
- * webhook-id, a fresh series of attempts. A delivery still pending is a 409; so is one whose webhook is
- * disabled (enable it first).
+ * Sends a delivery again, whatever became of it (succeeded, failed or cancelled, or left pending by a
+ * job that ended without recording it): same event, same webhook-id, a fresh series of attempts. A
+ * delivery still queued is a 409; so is one whose webhook is disabled (enable it first).
  */
 export async function redeliver(deps: WebhookDeps, ctx: RequestContext, deliveryId: string) {
   const now = deps.clock.now();
@@ -219,7 +235,7 @@ export async function redeliver(deps: WebhookDeps, ctx: RequestContext, delivery
     const repo = webhookRepository(tx, ctx);
     const current = isId(deliveryId) ? await repo.findDelivery(deliveryId, { forUpdate: true }) : undefined;
     if (!current) throw new NotFound('Delivery not found');
-    if (current.status === 'pending')
+    if (current.status === 'pending' && (await repo.hasLiveJob(current.id)))
       throw Conflict.state(
         'The delivery is still pending: it is sent at nextAttemptAt',
         'status',

@@ -34,7 +34,9 @@ export class DatabaseUnavailableError extends Error {
   override name = 'DatabaseUnavailableError';
 }
 
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014', '25P03']);
+// Also a deadlock or serialization failure (40P01, 40001): the transaction was rolled back and may
+// simply be retried.
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014', '25P03', '40P01', '40001']);
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

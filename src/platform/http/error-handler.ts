@@ -60,6 +60,12 @@ export function toAppError(err: unknown): AppError {
     return new BadRequest('A value contains characters that cannot be stored', [
       { field: '(body)', in: 'body', message: 'contains characters that cannot be stored' },
     ]);
+  // A value the database cannot represent (a number or date out of its range): the client's input,
+  // which the route's own checks should have named; never a 500.
+  if (code === '22003' || code === '22007' || code === '22008')
+    return new BadRequest('A value is out of the range the service can store', [
+      { field: '(request)', in: 'body', message: 'holds a number or date out of range' },
+    ]);
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     return new AppError(e.status, e.message ?? 'Bad request');
   }
