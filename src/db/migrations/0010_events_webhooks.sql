@@ -85,20 +85,14 @@ ALTER TABLE webhook_deliveries ALTER COLUMN organisation_id SET STATISTICS 0;
 -- the caller (row-level security applies: the event's organisation is the caller's).
 --
 -- Order: a delivery behind an earlier pending one of the same subject to the same endpoint waits (the
--- earlier one wakes it when it finishes, and after a minute it looks again by itself). The earlier
--- pending deliveries of the subject are first locked (FOR SHARE, in id order, as the attempt recorder
--- locks them): an attempt being recorded meanwhile either finishes first, and is then seen as no longer
--- pending, or waits for this transaction and then wakes what it wrote (webhooks.repository.ts, wakeNext).
+-- earlier one wakes it when it finishes, and after a minute it looks again by itself). The check locks
+-- the earlier deliveries (FOR SHARE): an attempt being recorded meanwhile either finishes first, and is
+-- then seen as no longer pending, or waits for this transaction and then wakes what it wrote
+-- (webhooks.repository.ts, wakeNext).
 -- The job's kind and attempts must match webhookDeliveryJob (modules/webhooks); a test checks that they do.
 CREATE FUNCTION actiondesk_fan_out_event() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.subject_id IS NOT NULL THEN
-    PERFORM 1 FROM webhook_deliveries p
-      WHERE p.organisation_id = NEW.organisation_id AND p.subject_id = NEW.subject_id AND p.status = 'pending'
-      ORDER BY p.id
-      FOR SHARE;
-  END IF;
   WITH d AS (
     INSERT INTO webhook_deliveries (id, organisation_id, endpoint_id, event_id, event_type, subject_id,
                                     event_seq, status, next_attempt_at, last_error, created_at, updated_at)
@@ -108,7 +102,8 @@ BEGIN
                 WHEN NEW.subject_id IS NOT NULL AND EXISTS (
                   SELECT 1 FROM webhook_deliveries p
                    WHERE p.organisation_id = NEW.organisation_id AND p.subject_id = NEW.subject_id
-                     AND p.endpoint_id = w.id AND p.status = 'pending')
+                     AND p.endpoint_id = w.id AND p.status = 'pending'
+                     FOR SHARE)
                 THEN NEW.created_at + interval '1 minute' ELSE NEW.created_at END,
            CASE WHEN w.enabled THEN NULL
                 ELSE 'the webhook was disabled after failing for 3 days: redeliver once it is enabled again' END,

@@ -31,3 +31,23 @@ LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public, pg_temp AS $$
    WHERE j.id = due.id
   RETURNING j.id, j.organisation_id, j.kind, j.subject_id, j.payload, j.attempts, j.max_attempts, j.lease_token
 $$;
+--> statement-breakpoint
+-- Queue tables (jobs, events, webhook deliveries) are read and written by id, many rows at a time, in
+-- bursts that planner statistics lag behind: a fresh burst in one organisation looks like one row, and
+-- the planner then used the row-level security condition on organisation_id as an index condition and
+-- scanned the whole organisation instead of looking the ids up (thousands of buffers per statement).
+-- On these tables the policy compares organisation_id as text: the same isolation, never an index
+-- condition. Queries that mean to read an organisation's rows say so with their own organisation_id
+-- condition, which indexes serve.
+DO $$
+DECLARE t text;
+BEGIN
+  FOREACH t IN ARRAY ARRAY['jobs', 'events', 'webhook_deliveries'] LOOP
+    EXECUTE format('DROP POLICY tenant_isolation ON %I', t);
+    EXECUTE format(
+      'CREATE POLICY tenant_isolation ON %I TO actiondesk_app '
+      'USING (organisation_id::text = actiondesk_current_org()::text) '
+      'WITH CHECK (organisation_id::text = actiondesk_current_org()::text)', t);
+  END LOOP;
+END
+$$;
