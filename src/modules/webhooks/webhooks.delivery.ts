@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook as Signer } from 'standardwebhooks';
-import type { StoredWebhookSecret } from '../../db/schema';
 import type { Clock } from '../../platform/clock';
 import { coalescer } from '../../platform/coalesce';
 import { systemContext } from '../../platform/context';

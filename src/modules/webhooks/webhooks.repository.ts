@@ -2,7 +2,6 @@ import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import {
   type DeliveryAttempt,
   events,
-  type StoredWebhookSecret,
   type WebhookDeliveryStatus,
   webhookDeliveries,
   webhookEndpoints,
@@ -88,13 +87,6 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(webhookEndpoints.id, id)))
         .returning({ id: webhookEndpoints.id });
       return rows.length > 0;
-    },
-    /** Every endpoint's secrets (to reseal them with a new encryption key). */
-    async allSecrets(): Promise<{ id: string; secrets: StoredWebhookSecret[] }[]> {
-      return q
-        .select({ id: webhookEndpoints.id, secrets: webhookEndpoints.secrets })
-        .from(webhookEndpoints)
-        .where(org);
     },
     async deliveries(
       endpointId: string,
