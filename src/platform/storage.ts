@@ -48,6 +48,7 @@ export function localDiskStorage(root: string): FileStorage {
           head = null;
         }
       };
+      const out = createWriteStream(partial, { flags: 'wx' });
       try {
         await pipeline(
           source,
@@ -60,10 +61,13 @@ export function localDiskStorage(root: string): FileStorage {
             }
             if (head !== null) check?.(head);
           },
-          createWriteStream(partial, { flags: 'wx' }),
+          out,
         );
         await rename(partial, target);
       } catch (err) {
+        // A source that fails at once can leave the file still being opened: wait until the stream has
+        // let go of it, or it would appear after its removal and stay behind.
+        if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
         await rm(partial, { force: true });
         throw err;
       }
