@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type EncryptionKey, parseEncryptionKeys } from './platform/crypto/sealed';
 import type { ServerLimits } from './platform/db/database';
 import { isPhoneRegion } from './platform/phone';
+import type { SealKeyConfig } from './platform/signing/seal-key';
 import { z } from './platform/zod';
 
 /** Raised when the environment holds a value the service cannot run with; names the variable. */
@@ -94,6 +95,8 @@ const envSchema = z.object({
       }
     })
     .optional(),
+  SIGNING_CERT_P12: z.string().min(1).optional(),
+  SIGNING_CERT_PASSWORD: z.string().optional(),
   WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_TIMEOUT_SECONDS: intFrom(1, 30).default(10),
@@ -152,6 +155,11 @@ export interface Config {
   readonly encryption:
     | { readonly kind: 'keys'; readonly keys: readonly EncryptionKey[] }
     | { readonly kind: 'file'; readonly path: string };
+  /**
+   * The key documents are sealed with: a configured PKCS#12 file, or the service's own, generated on
+   * first start and kept in the database.
+   */
+  readonly signing: SealKeyConfig;
   /** Where webhooks may be sent, and how long a delivery may take. */
   readonly webhooks: {
     readonly allowHttp: boolean;
@@ -246,6 +254,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.ENCRYPTION_KEYS
         ? { kind: 'keys' as const, keys: Object.freeze(parseEncryptionKeys(e.ENCRYPTION_KEYS)) }
         : { kind: 'file' as const, path: path.join(dataDir, 'encryption.key') },
+    ),
+    signing: Object.freeze(
+      e.SIGNING_CERT_P12
+        ? {
+            kind: 'configured' as const,
+            p12Path: path.resolve(e.SIGNING_CERT_P12),
+            password: e.SIGNING_CERT_PASSWORD ?? '',
+          }
+        : { kind: 'generated' as const, commonName: `ActionDesk seal ${new URL(baseUrl).hostname}` },
     ),
     webhooks: Object.freeze({
       allowHttp: e.WEBHOOK_ALLOW_HTTP === 'true',

@@ -2,11 +2,13 @@ import type { Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig, loadEnvFile } from './config';
 import { systemClock } from './platform/clock';
+import { openSecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
 import { DataDirInUseError } from './platform/db/lock';
 import { openConfiguredDatabase } from './platform/db/open';
 import { createHttpServer } from './platform/http/listen';
 import { createLogger, type Logger, stdoutDestination } from './platform/logger';
+import { loadSealKey, SealKeyError } from './platform/signing/seal-key';
 import { createJobWorker } from './worker';
 
 async function main(): Promise<void> {
@@ -31,6 +33,25 @@ async function main(): Promise<void> {
     database = await openConfiguredDatabase(config, `server on port ${config.port}`);
   } catch (err) {
     if (err instanceof DataDirInUseError) {
+      logger.fatal(err.message);
+      process.stderr.write(`actiondesk: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  // The seal key, checked (a configured one) or made (on first start) before anything is served.
+  try {
+    const seal = await loadSealKey(
+      { database, box: openSecretBox(config.encryption), clock: systemClock },
+      config.signing,
+    );
+    logger.info(
+      { source: seal.source, subject: seal.certificate.subject, fingerprint: seal.certificate.fingerprint },
+      'seal key ready',
+    );
+  } catch (err) {
+    if (err instanceof SealKeyError) {
       logger.fatal(err.message);
       process.stderr.write(`actiondesk: ${err.message}\n`);
       process.exit(1);

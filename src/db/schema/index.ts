@@ -7,5 +7,6 @@ export * from './jobs';
 export * from './questionlists';
 export * from './sessionrequests';
 export * from './sessions';
+export * from './signing';
 export * from './tenancy';
 export * from './webhooks';

@@ -1,0 +1,116 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import forge from 'node-forge';
+
+/** A PKCS#12 bundle (private key and certificate) and the passphrase that opens it. */
+export interface SealKey {
+  p12: Buffer;
+  passphrase: string;
+}
+
+export interface CertificateFacts {
+  subject: string;
+  issuer: string;
+  serialNumber: string;
+  notBefore: Date;
+  notAfter: Date;
+  /** SHA-256 of the certificate (DER), hex. */
+  fingerprint: string;
+}
+
+/**
+ * Verifiers reject a seal whose certificate subject is not plain ASCII (node-forge encodes it in a way
+ * they do not accept), so names are transliterated: "Société Générale" → "Societe Generale".
+ */
+const UNDECOMPOSED: Record<string, string> = {
+  Ł: 'L',
+  ł: 'l',
+  Ø: 'O',
+  ø: 'o',
+  Đ: 'D',
+  đ: 'd',
+  ß: 'ss',
+  Æ: 'AE',
+  æ: 'ae',
+  Œ: 'OE',
+  œ: 'oe',
+  Þ: 'Th',
+  þ: 'th',
+  Ð: 'D',
+  ð: 'd',
+  ı: 'i',
+  Ħ: 'H',
+  ħ: 'h',
+};
+
+export function asciiName(name: string): string {
+  const plain = name
+    .replace(/[ŁłØøĐđßÆæŒœÞþÐðıĦħ]/g, (c) => UNDECOMPOSED[c] ?? '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7E]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.slice(0, 64) || 'ActionDesk';
+}
+
+/**
+ * A self-signed RSA-2048 seal certificate (node-forge signs with RSA only), valid ten years from `now`,
+ * for document signing (digitalSignature, nonRepudiation).
+ */
+export function generateSealKey(commonName: string, now: Date): SealKey {
+  // Node's native generator (node-forge's own takes seconds); node-forge then builds the certificate.
+  const pair = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
+  const privateKey = forge.pki.privateKeyFromPem(
+    pair.privateKey.export({ type: 'pkcs1', format: 'pem' }) as string,
+  );
+  const publicKey = forge.pki.publicKeyFromPem(
+    pair.publicKey.export({ type: 'spki', format: 'pem' }) as string,
+  );
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = publicKey;
+  cert.serialNumber = `01${randomBytes(15).toString('hex')}`;
+  cert.validity.notBefore = new Date(now.getTime() - 60_000);
+  cert.validity.notAfter = new Date(now.getTime() + 10 * 365 * 86_400_000);
+  const attrs = [
+    { name: 'commonName', value: asciiName(commonName) },
+    { name: 'organizationName', value: 'ActionDesk' },
+  ];
+  cert.setSubject(attrs);
+  cert.setIssuer(attrs);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false },
+    { name: 'keyUsage', digitalSignature: true, nonRepudiation: true },
+    { name: 'subjectKeyIdentifier' },
+  ]);
+  cert.sign(privateKey, forge.md.sha256.create());
+  const passphrase = randomBytes(24).toString('base64url');
+  const asn1 = forge.pkcs12.toPkcs12Asn1(privateKey, [cert], passphrase, { algorithm: '3des' });
+  return { p12: Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary'), passphrase };
+}
+
+/** What a PKCS#12 bundle's certificate says; throws when it does not open or holds no key and certificate. */
+export function certificateFacts(key: SealKey): CertificateFacts {
+  const asn1 = forge.asn1.fromDer(forge.util.createBuffer(key.p12.toString('binary')));
+  const p12 = forge.pkcs12.pkcs12FromAsn1(asn1, false, key.passphrase);
+  const certBag = forge.pki.oids.certBag as string;
+  const keyBag = forge.pki.oids.pkcs8ShroudedKeyBag as string;
+  const certs = p12.getBags({ bagType: certBag })[certBag] ?? [];
+  const keyBags = [
+    ...(p12.getBags({ bagType: keyBag })[keyBag] ?? []),
+    ...(p12.getBags({ bagType: forge.pki.oids.keyBag as string })[forge.pki.oids.keyBag as string] ?? []),
+  ];
+  const cert = certs[0]?.cert;
+  if (!cert || keyBags.length === 0)
+    throw new Error('the PKCS#12 file must hold a private key and its certificate');
+  const name = (attrs: forge.pki.CertificateField[]) =>
+    attrs.map((a) => `${a.shortName ?? a.name}=${String(a.value)}`).join(', ');
+  const der = forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes();
+  return {
+    subject: name(cert.subject.attributes),
+    issuer: name(cert.issuer.attributes),
+    serialNumber: cert.serialNumber,
+    notBefore: cert.validity.notBefore,
+    notAfter: cert.validity.notAfter,
+    fingerprint: forge.md.sha256.create().update(der).digest().toHex(),
+  };
+}
