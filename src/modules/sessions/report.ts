@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { documentFonts } from '../../platform/fonts';
 import type { Language } from '../questionlists';
 
 export interface ReportInput {
@@ -43,8 +44,8 @@ const words: Record<
 
 /**
  * The PDF report of a submission: organisation, contact, templates, date, then every question and
- * answer by section, with page numbers. The standard PDF fonts cover Latin-1 (nl, fr, en); other
- * characters are replaced.
+ * answer by section, with page numbers. DejaVu Sans is embedded, so names and answers in Latin,
+ * Greek or Cyrillic script print as written.
  */
 export function renderReport(input: ReportInput): Promise<Buffer> {
   const w = words[input.language];
@@ -60,32 +61,28 @@ export function renderReport(input: ReportInput): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  const extra = new Set([0x2018, 0x2019, 0x201c, 0x201d, 0x2013, 0x2014, 0x20ac]);
-  const latin1 = (s: string) =>
-    Array.from(s, (c) => {
-      const code = c.codePointAt(0) ?? 0;
-      return code <= 0xff || extra.has(code) ? c : '?';
-    }).join('');
-
-  doc.font('Helvetica-Bold').fontSize(18).text(latin1(input.organisation));
+  const fonts = documentFonts();
+  doc.registerFont('Body', fonts.regular);
+  doc.registerFont('Bold', fonts.bold);
+  doc.font('Bold').fontSize(18).text(input.organisation);
   doc
     .moveDown(0.3)
-    .font('Helvetica')
+    .font('Body')
     .fontSize(13)
-    .text(latin1(`${w.title}: ${input.templates.join(', ')}`));
+    .text(`${w.title}: ${input.templates.join(', ')}`);
   doc.moveDown(0.5).fontSize(10);
-  if (input.contact) doc.text(latin1(`${w.contact}: ${input.contact}`));
+  if (input.contact) doc.text(`${w.contact}: ${input.contact}`);
   const date = new Intl.DateTimeFormat(w.locale, {
     dateStyle: 'long',
     timeStyle: 'short',
     timeZone: input.timeZone,
   }).format(input.submittedAt);
-  doc.text(latin1(`${w.date}: ${date}`));
+  doc.text(`${w.date}: ${date}`);
   for (const section of input.sections) {
-    doc.moveDown(1).font('Helvetica-Bold').fontSize(13).text(latin1(section.title));
+    doc.moveDown(1).font('Bold').fontSize(13).text(section.title);
     for (const item of section.items) {
-      doc.moveDown(0.4).font('Helvetica-Bold').fontSize(10).text(latin1(item.question));
-      doc.font('Helvetica').text(latin1(item.answer || w.none));
+      doc.moveDown(0.4).font('Bold').fontSize(10).text(item.question);
+      doc.font('Body').text(item.answer || w.none);
     }
   }
   const range = doc.bufferedPageRange();
@@ -94,7 +91,7 @@ export function renderReport(input: ReportInput): Promise<Buffer> {
     const bottom = doc.page.margins.bottom;
     doc.page.margins.bottom = 0;
     doc
-      .font('Helvetica')
+      .font('Body')
       .fontSize(8)
       .text(`${w.page} ${i + 1} / ${range.count}`, 0, doc.page.height - 36, {
         align: 'center',

@@ -1,0 +1,18 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * DejaVu Sans (the `dejavu-fonts-ttf` package, shipped with the service): Latin, Greek and Cyrillic,
+ * €, and the other characters the standard PDF fonts cannot encode. Read once, embedded (as a subset)
+ * in every PDF the service writes.
+ */
+const dir = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+let cache: { regular: Buffer; bold: Buffer } | undefined;
+
+export function documentFonts(): { regular: Buffer; bold: Buffer } {
+  cache ??= {
+    regular: fs.readFileSync(path.join(dir, 'DejaVuSans.ttf')),
+    bold: fs.readFileSync(path.join(dir, 'DejaVuSans-Bold.ttf')),
+  };
+  return cache;
+}
