@@ -40,12 +40,11 @@ async function main(): Promise<void> {
     throw err;
   }
 
+  // One secret box for the seal key, the API and the worker (the key file is read once).
+  const box = openSecretBox(config.encryption);
   // The seal key, checked (a configured one) or made (on first start) before anything is served.
   try {
-    const seal = await loadSealKey(
-      { database, box: openSecretBox(config.encryption), clock: systemClock },
-      config.signing,
-    );
+    const seal = await loadSealKey({ database, box, clock: systemClock }, config.signing);
     logger.info(
       { source: seal.source, subject: seal.certificate.subject, fingerprint: seal.certificate.fingerprint },
       'seal key ready',
@@ -59,9 +58,9 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const { worker, mailer, http } = createJobWorker({ config, database, clock: systemClock, logger });
+  const { worker, mailer, http } = createJobWorker({ config, database, clock: systemClock, logger, box });
   if (config.jobs.worker) worker.start();
-  const app = createApp({ config, database, clock: systemClock, logger, jobs: worker });
+  const app = createApp({ config, database, clock: systemClock, logger, jobs: worker, box });
   const server: Server = createHttpServer(app, config.requestTimeouts);
   server.listen(config.port, config.host ?? '::', () => {
     logger.info(

@@ -11,6 +11,8 @@ export const timestamp = z.iso.datetime().meta({ description: 'ISO 8601 timestam
 
 export const iso = (d: Date) => d.toISOString();
 
+export const isoOrNull = (d: Date | null) => (d ? iso(d) : null);
+
 /**
  * A moment a client gives (a query filter): ISO 8601 with an offset, whose instant falls in the years
  * 0001–9999 (what PostgreSQL's timestamptz and a Date both hold).

@@ -1,7 +1,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { files } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
-import { type Queryable, queryRows } from '../../platform/db/database';
+import { type Queryable, queryRows, uuidArray } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 
 export type FileRow = typeof files.$inferSelect;
@@ -32,8 +32,6 @@ const sessionHolds = (fileId: SQL) => sql`(${listsFile(sql`s.documents`, fileId)
      AND ${listsFile(sql`v.documents`, fileId)}))`;
 
 const text = (value: string) => sql`${value}::text`;
-
-const uuidArray = (ids: string[]) => sql`${`{${ids.filter(isId).join(',')}}`}::uuid[]`;
 
 export function fileRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(files.organisationId, ctx.organisationId);

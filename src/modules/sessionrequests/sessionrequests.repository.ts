@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import { jobs, type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
-import { type Queryable, queryRows, type Row, rowMapper } from '../../platform/db/database';
+import { type Queryable, queryRows, type Row, rowMapper, uuidArray } from '../../platform/db/database';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository, type NewJob } from '../../platform/jobs/jobs.repository';
 import { offsetOf, type Page } from '../../platform/pagination';
@@ -205,7 +205,7 @@ export function sessionRequestRepository(q: Queryable, ctx: RequestContext) {
         sql`SELECT
           (SELECT c.data FROM customers c WHERE c.organisation_id = ${ctx.organisationId} AND c.id = ${customerId && isId(customerId) ? customerId : null}::uuid) AS customer,
           (SELECT json_agg(json_build_object('id', l.id, 'active', l.active, 'version', l.version, 'supportedLanguages', l.supported_languages))
-             FROM question_lists l WHERE l.organisation_id = ${ctx.organisationId} AND l.id = ANY(${`{${ids.join(',')}}`}::uuid[])) AS templates`,
+             FROM question_lists l WHERE l.organisation_id = ${ctx.organisationId} AND l.id = ANY(${uuidArray(ids)})) AS templates`,
       );
       return { customer: row?.customer ?? null, templates: row?.templates ?? [] };
     },

@@ -1,6 +1,6 @@
 import { defineJob } from '../../platform/jobs/job-type';
 import type { JobRecord, NewJob } from '../../platform/jobs/jobs.repository';
-import { iso } from '../../platform/schemas';
+import { iso, isoOrNull } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 import type { SessionRequestRow } from './sessionrequests.repository';
 import { Notification, type SessionRequest, type SessionRequestDetail } from './sessionrequests.schemas';
@@ -102,8 +102,6 @@ export function pendingNotification(job: NewJob): Notification {
     sentAt: null,
   };
 }
-
-const isoOrNull = (d: Date | null) => (d ? iso(d) : null);
 
 export function toSessionRequest(row: SessionRequestRow, baseUrl: string): SessionRequest {
   return {

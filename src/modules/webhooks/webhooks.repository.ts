@@ -7,7 +7,7 @@ import {
   webhookEndpoints,
 } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
-import { type Queryable, queryRows, type Row, rowMapper } from '../../platform/db/database';
+import { type Queryable, queryRows, type Row, rowMapper, uuidArray } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 
@@ -220,7 +220,7 @@ export function deliveryStatements(ctx: RequestContext) {
                    AND EXISTS (SELECT 1 FROM jobs j
                                 WHERE j.organisation_id = p.organisation_id AND j.subject_id = p.id
                                   AND j.kind = 'webhook-delivery' AND j.status IN ('pending', 'running'))) AS blocked_until
-          FROM unnest(${`{${ids.filter(isId).join(',')}}`}::uuid[]) AS wanted(id)
+          FROM unnest(${uuidArray(ids)}) AS wanted(id)
           -- One primary-key lookup per id (OFFSET 0 keeps the planner from merging it into a scan).
           CROSS JOIN LATERAL (SELECT * FROM webhook_deliveries x WHERE x.id = wanted.id OFFSET 0) d
           JOIN webhook_endpoints w ON w.id = d.endpoint_id
@@ -260,14 +260,14 @@ export function deliveryStatements(ctx: RequestContext) {
     lockForRecord(ids: string[]): SQL {
       return sql`
         SELECT d.id FROM webhook_deliveries d
-         WHERE d.id = ANY(${`{${ids.filter(isId).join(',')}}`}::uuid[])
+         WHERE d.id = ANY(${uuidArray(ids)})
          ORDER BY d.id FOR UPDATE`;
     },
     /** A success ends its endpoint's failing streak. */
     healthy(endpointIds: string[]): SQL {
       return sql`
         UPDATE webhook_endpoints SET failing_since = NULL
-         WHERE organisation_id = ${org} AND id = ANY(${`{${endpointIds.join(',')}}`}::uuid[]) AND failing_since IS NOT NULL`;
+         WHERE organisation_id = ${org} AND id = ANY(${uuidArray(endpointIds)}) AND failing_since IS NOT NULL`;
     },
     /**
      * Lets the next pending delivery of each finished delivery's subject to the same endpoint go now.

@@ -8,7 +8,7 @@ import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { JobSignal } from '../../platform/jobs/worker';
 import { destinationProblem, type SafeHttpClient, type SafeHttpPolicy } from '../../platform/safe-http';
-import { iso } from '../../platform/schemas';
+import { iso, isoOrNull } from '../../platform/schemas';
 import { toEvent } from '../events';
 import { newWebhookSecret, pingMessage, sendSigned, webhookDeliveryJob } from './webhooks.delivery';
 import { type DeliveryRow, type EndpointRow, type EventRow, webhookRepository } from './webhooks.repository';
@@ -31,7 +31,6 @@ export interface WebhookDeps {
 }
 
 const notFound = () => new NotFound('Webhook not found');
-const isoOrNull = (d: Date | null) => (d ? iso(d) : null);
 
 export function toWebhook(row: EndpointRow): Webhook {
   return {

@@ -9,6 +9,7 @@ import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/p
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { isId } from '../ids';
 import { projectRoot } from '../paths';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './errors';
 import { lockDataDir } from './lock';
@@ -342,6 +343,12 @@ async function migrateServer(
     await client.end();
   }
 }
+
+/**
+ * Ids as one uuid[] parameter (for `= ANY(…)` or `unnest(…)`): one statement for any number of ids.
+ * Strings that are not ids are left out (they name nothing).
+ */
+export const uuidArray = (ids: readonly string[]) => sql`${`{${ids.filter(isId).join(',')}}`}::uuid[]`;
 
 /**
  * Maps a raw row (database column names, as read batches return them) onto the table's typed row,
