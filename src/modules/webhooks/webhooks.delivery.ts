@@ -242,14 +242,21 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
       );
       return { cancelled: 'the webhook is disabled' };
     }
-    if (blockedUntil) {
+    if (blockedUntil && delivery.subjectId) {
       // The earlier delivery wakes this one when it finishes; until then, look again at its next
       // attempt, and at least every minute.
       const later = Math.min(
         Math.max(blockedUntil.getTime() + 1000, now.getTime() + 5000),
         now.getTime() + 60_000,
       );
-      return { deferredUntil: new Date(later) };
+      const statement = deliveryStatements(ctx).deferBehind(
+        { subjectId: delivery.subjectId, endpointId: endpoint.id, eventSeq: delivery.eventSeq },
+        { id: job.id, leaseToken: job.leaseToken },
+        new Date(later),
+        now,
+      );
+      const [rows = []] = await batchInTenant(deps.database, ctx, [statement], { writes: true });
+      return { settled: rows.length > 0 };
     }
     const body = JSON.stringify(toEvent(event));
     const result = await sendSigned(deps, endpoint, event.id, body, signal);

@@ -263,6 +263,35 @@ export function deliveryStatements(ctx: RequestContext) {
          WHERE d.id = ANY(${uuidArray(ids)})
          ORDER BY d.id FOR UPDATE`;
     },
+    /**
+     * Puts a delivery's job back to wait behind an earlier pending delivery of its subject (the run
+     * does not count as an attempt). The earlier ones are read with a share lock: one whose outcome is
+     * being recorded right now is waited for, and then, no longer pending, lets this job run at once —
+     * otherwise its wake (wakeNext) could pass this job by while it is still running.
+     */
+    deferBehind(
+      d: { subjectId: string; endpointId: string; eventSeq: number },
+      job: { id: string; leaseToken: string },
+      until: Date,
+      now: Date,
+    ): SQL {
+      return sql`
+        UPDATE jobs j
+           SET status = 'pending', attempts = j.attempts - 1, lease_token = NULL, locked_until = NULL,
+               run_at = CASE WHEN EXISTS (
+                 SELECT 1 FROM (
+                   SELECT p.id FROM webhook_deliveries p
+                    WHERE p.organisation_id = ${org} AND p.subject_id = ${d.subjectId}::uuid
+                      AND p.endpoint_id = ${d.endpointId}::uuid AND p.status = 'pending'
+                      AND p.event_seq < ${d.eventSeq}::bigint
+                    FOR SHARE) earlier
+                  WHERE EXISTS (SELECT 1 FROM jobs pj
+                                 WHERE pj.organisation_id = ${org} AND pj.subject_id = earlier.id
+                                   AND pj.kind = 'webhook-delivery' AND pj.status IN ('pending', 'running')))
+               THEN ${until.toISOString()}::timestamptz ELSE ${now.toISOString()}::timestamptz END
+         WHERE j.id = ${job.id}::uuid AND j.lease_token = ${job.leaseToken}::uuid AND j.status = 'running'
+        RETURNING j.id`;
+    },
     /** A success ends its endpoint's failing streak. */
     healthy(endpointIds: string[]): SQL {
       return sql`
