@@ -289,7 +289,6 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
           runAt: null,
           lastError: null,
           finishedAt: at,
-          uncounted: false,
         },
       });
       if (settled instanceof Error) throw settled;

@@ -23,8 +23,6 @@ export interface SettleItem {
   runAt: Date | null;
   lastError: string | null;
   finishedAt: Date | null;
-  /** The run did not count as an attempt (deferred): its claim's count is taken back. */
-  uncounted: boolean;
 }
 
 /**
@@ -83,16 +81,16 @@ export function jobRepository(q: Queryable, ctx: RequestContext) {
       const rows = sql.join(
         items.map(
           (i) =>
-            sql`(${i.id}::uuid, ${i.leaseToken}::uuid, ${i.status}::text, ${i.runAt?.toISOString() ?? null}::timestamptz, ${i.lastError}::text, ${i.finishedAt?.toISOString() ?? null}::timestamptz, ${i.uncounted ? 1 : 0}::integer)`,
+            sql`(${i.id}::uuid, ${i.leaseToken}::uuid, ${i.status}::text, ${i.runAt?.toISOString() ?? null}::timestamptz, ${i.lastError}::text, ${i.finishedAt?.toISOString() ?? null}::timestamptz)`,
         ),
         sql`, `,
       );
       return sql`
         UPDATE jobs j
            SET status = v.status, run_at = coalesce(v.run_at, j.run_at), last_error = v.last_error,
-               finished_at = v.finished_at, attempts = j.attempts - v.uncounted,
+               finished_at = v.finished_at,
                lease_token = NULL, locked_until = NULL
-          FROM (VALUES ${rows}) AS v(id, lease_token, status, run_at, last_error, finished_at, uncounted)
+          FROM (VALUES ${rows}) AS v(id, lease_token, status, run_at, last_error, finished_at)
          WHERE j.id = v.id AND j.lease_token = v.lease_token AND j.status = 'running'
         RETURNING j.id`;
     },

@@ -35,14 +35,6 @@ export interface JobSettled {
   settled: boolean;
 }
 
-/**
- * What a handler may answer when the job cannot run yet (e.g. an earlier delivery to the same endpoint
- * is still pending): it runs again at `deferredUntil`, and this run does not count as an attempt.
- */
-export interface JobDeferred {
-  deferredUntil: Date;
-}
-
 /** Thrown by a handler that chooses when the next attempt runs (its own schedule); final on the last attempt. */
 export class RetryLaterError extends Error {
   override name = 'RetryLaterError';
@@ -66,7 +58,7 @@ export class PermanentJobError extends Error {
 export type JobHandler<P = unknown> = (
   job: ClaimedJob<P>,
   signal: AbortSignal,
-) => Promise<JobCancelled | JobDeferred | JobSettled | undefined>;
+) => Promise<JobCancelled | JobSettled | undefined>;
 
 class JobTimeoutError extends Error {
   override name = 'JobTimeoutError';
@@ -204,7 +196,6 @@ export class JobWorker implements JobSignal {
       status: 'done' | 'cancelled' | 'failed' | 'pending';
       error: string | null;
       runAt?: Date;
-      uncounted?: boolean;
     };
     try {
       if (!registered) throw new PermanentJobError(`no handler for job kind ${job.kind}`);
@@ -217,11 +208,7 @@ export class JobWorker implements JobSignal {
         else if (this.logger.isLevelEnabled('debug')) log().debug('job done');
         return;
       }
-      outcome = !result
-        ? { status: 'done', error: null }
-        : 'cancelled' in result
-          ? { status: 'cancelled', error: result.cancelled }
-          : { status: 'pending', error: null, runAt: result.deferredUntil, uncounted: true };
+      outcome = result ? { status: 'cancelled', error: result.cancelled } : { status: 'done', error: null };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const final =
@@ -242,7 +229,6 @@ export class JobWorker implements JobSignal {
       lastError: outcome.error,
       runAt: outcome.status === 'pending' ? (outcome.runAt ?? now) : null,
       finishedAt: outcome.status === 'pending' ? null : now,
-      uncounted: outcome.uncounted === true,
     }).catch((err: unknown) => {
       log().error({ err }, 'recording the job outcome failed; it runs again when its lease ends');
       return true;
