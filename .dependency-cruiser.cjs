@@ -43,7 +43,7 @@ module.exports = {
       name: 'entries-from-outside-modules',
       severity: 'error',
       comment: 'Code outside the modules (app, worker, CLI, pages) uses a module through its entry too.',
-      from: { path: '^src/', pathNot: ['^src/modules/', '^src/web/respondent-'] },
+      from: { path: '^src/', pathNot: ['^src/modules/', '^src/web/(respondent|signing)-'] },
       to: { path: '^src/modules/[^/]+/', pathNot: '^src/modules/[^/]+/index\\.ts$' },
     },
     {
@@ -53,7 +53,7 @@ module.exports = {
         'The contact’s pages are the respondent module’s views: they may read its view types and answer ' +
         'helpers directly (through its entry would be a cycle: entry → router → pages), and other modules ' +
         'through their entries only.',
-      from: { path: '^src/web/respondent-' },
+      from: { path: '^src/web/(respondent|signing)-' },
       to: {
         path: '^src/modules/[^/]+/',
         pathNot: ['^src/modules/[^/]+/index\\.ts$', '^src/modules/respondent/(respondent\\.view|answers)\\.ts$'],

@@ -13,6 +13,7 @@ import { questionListRoutes } from './modules/questionlists';
 import { respondentRoutes } from './modules/respondent';
 import { sessionRequestRoutes } from './modules/sessionrequests';
 import { sessionRoutes } from './modules/sessions';
+import { DocumentPreviews } from './modules/signing';
 import { webhookRoutes } from './modules/webhooks';
 import type { Clock } from './platform/clock';
 import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
@@ -100,6 +101,7 @@ export function createApp(deps: AppDeps): Express {
     storage: localDiskStorage(config.filesDir),
     maxFileBytes: config.maxFileBytes,
   };
+  const box = deps.box ?? openSecretBox(config.encryption);
   const root = Router();
   const rootRoutes = new Routes(root, registry, gate, '', bodyParser, deps.checkResponses);
   healthRoutes(rootRoutes, { database, clock, startedAt: Date.now() });
@@ -108,6 +110,9 @@ export function createApp(deps: AppDeps): Express {
     timeZone: config.timeZone,
     baseUrl: config.baseUrl,
     secureCookies: config.baseUrl.startsWith('https:'),
+    box,
+    phoneRegion: config.phoneRegion,
+    previews: new DocumentPreviews(),
   });
   fileDownloadRoutes(rootRoutes, fileDeps);
   apiReferenceRoutes(root);
@@ -127,12 +132,15 @@ export function createApp(deps: AppDeps): Express {
     baseUrl: config.baseUrl,
     phoneRegion: config.phoneRegion,
     jobs: deps.jobs,
+    storage: fileDeps.storage,
+    // No qualified trust service is built in (docs/signing.md#qualified-signatures).
+    qualifiedSigning: false,
   });
   eventRoutes(routes, moduleDeps);
   const policy: SafeHttpPolicy = { ...config.webhooks, lookup: deps.lookup };
   webhookRoutes(routes, {
     ...moduleDeps,
-    box: deps.box ?? openSecretBox(config.encryption),
+    box,
     http: new SafeHttpClient({ ...policy, keepAlive: false }),
     policy,
     timeoutMs: config.webhooks.timeoutMs,

@@ -8,7 +8,7 @@ import { DataDirInUseError } from './platform/db/lock';
 import { openConfiguredDatabase } from './platform/db/open';
 import { createHttpServer } from './platform/http/listen';
 import { createLogger, type Logger, stdoutDestination } from './platform/logger';
-import { loadSealKey, SealKeyError } from './platform/signing/seal-key';
+import { SealKeyError, sealKeySource } from './platform/signing/seal-key';
 import { createJobWorker } from './worker';
 
 async function main(): Promise<void> {
@@ -43,10 +43,11 @@ async function main(): Promise<void> {
   // One secret box for the seal key, the API and the worker (the key file is read once).
   const box = openSecretBox(config.encryption);
   // The seal key, checked (a configured one) or made (on first start) before anything is served.
+  const seal = sealKeySource({ database, box, clock: systemClock }, config.signing);
   try {
-    const seal = await loadSealKey({ database, box, clock: systemClock }, config.signing);
+    const { certificate, source } = await seal();
     logger.info(
-      { source: seal.source, subject: seal.certificate.subject, fingerprint: seal.certificate.fingerprint },
+      { source, subject: certificate.subject, fingerprint: certificate.fingerprint },
       'seal key ready',
     );
   } catch (err) {
@@ -58,7 +59,14 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const { worker, mailer, http } = createJobWorker({ config, database, clock: systemClock, logger, box });
+  const { worker, mailer, http } = createJobWorker({
+    config,
+    database,
+    clock: systemClock,
+    logger,
+    box,
+    seal,
+  });
   if (config.jobs.worker) worker.start();
   const app = createApp({ config, database, clock: systemClock, logger, jobs: worker, box });
   const server: Server = createHttpServer(app, config.requestTimeouts);

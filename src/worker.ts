@@ -6,6 +6,12 @@ import {
   notificationJob,
 } from './modules/sessionrequests';
 import {
+  signingCodeHandler,
+  signingCodeJob,
+  signingFinaliseHandler,
+  signingFinaliseJob,
+} from './modules/signing';
+import {
   webhookDeliveryHandler,
   webhookDeliveryJob,
   webhookDisabledNoticeHandler,
@@ -18,7 +24,9 @@ import { JobWorker } from './platform/jobs/worker';
 import type { Logger } from './platform/logger';
 import { createMailer, type Mailer } from './platform/mail';
 import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
+import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
 import { createSmsSender, type SmsSender } from './platform/sms';
+import { localDiskStorage } from './platform/storage';
 
 export interface WorkerDeps {
   config: Config;
@@ -28,6 +36,8 @@ export interface WorkerDeps {
   mailer?: Mailer;
   sms?: SmsSender;
   box?: SecretBox;
+  /** The seal key (loaded at start by the server); by default loaded when first needed. */
+  seal?: SealKeySource;
   /** How webhook host names are resolved (tests give their own names); DNS by default. */
   lookup?: SafeHttpPolicy['lookup'];
 }
@@ -60,13 +70,29 @@ export function createJobWorker(deps: WorkerDeps): {
     }),
   );
   worker.register(expiryJobType, expiryHandler({ database, clock, baseUrl: config.baseUrl }));
+  const box = deps.box ?? openSecretBox(config.encryption);
+  worker.register(
+    signingCodeJob,
+    signingCodeHandler({ database, clock, box, mailer, sms, phoneRegion: config.phoneRegion }),
+  );
+  worker.register(
+    signingFinaliseJob,
+    signingFinaliseHandler({
+      database,
+      clock,
+      storage: localDiskStorage(config.filesDir),
+      seal: deps.seal ?? sealKeySource({ database, box, clock }, config.signing),
+      timeZone: config.timeZone,
+      baseUrl: config.baseUrl,
+    }),
+  );
   const http = new SafeHttpClient({ ...config.webhooks, lookup: deps.lookup });
   worker.register(
     webhookDeliveryJob,
     webhookDeliveryHandler({
       database,
       clock,
-      box: deps.box ?? openSecretBox(config.encryption),
+      box,
       http,
       timeoutMs: config.webhooks.timeoutMs,
     }),

@@ -5,6 +5,7 @@ import { Customer, CustomerList } from '../src/modules/customers/customers.schem
 import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
+import { samplePdf } from './support/binary';
 import { createContact, createOrg, createUserWithKey, type TestOrg, unknownId } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { createReportTemplate, type Submitted, submittedSession } from './support/submissions';
@@ -546,7 +547,7 @@ describe('DELETE /api/v1/customers/{id} of a contact with actions', () => {
       .api()
       .post('/api/v1/files')
       .set('x-api-key', org.adminKey)
-      .attach('file', Buffer.from('%PDF-1.4\n% contract\n%%EOF\n'), 'contract.pdf');
+      .attach('file', await samplePdf('contract'), 'contract.pdf');
     const action = await h
       .api()
       .post('/api/v1/sessionrequests')

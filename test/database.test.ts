@@ -41,6 +41,7 @@ const tenantTables = [
   'events',
   'webhook_endpoints',
   'webhook_deliveries',
+  'signers',
 ];
 
 describe('row-level security', () => {

@@ -22,10 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** A small but well-formed PDF, with `text` in its content stream so different files differ. */
+/** A small but well-formed one-page PDF, with `text` in a comment so different files differ. */
 function pdf(text: string): Buffer {
   return Buffer.from(
-    `%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n% ${text}\ntrailer << /Root 1 0 R >>\n%%EOF\n`,
+    `%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >> endobj\n% ${text}\ntrailer << /Root 1 0 R >>\n%%EOF\n`,
   );
 }
 

@@ -9,6 +9,7 @@ import { completeSessionRequest } from '../src/modules/sessionrequests/sessionre
 import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
+import { samplePdf } from './support/binary';
 import {
   createContact,
   createOrg,
@@ -33,7 +34,7 @@ async function uploadPdf(o: TestOrg, name: string) {
     .api()
     .post('/api/v1/files')
     .set('x-api-key', o.adminKey)
-    .attach('file', Buffer.from(`%PDF-1.4\n% ${name}\n%%EOF\n`), name);
+    .attach('file', await samplePdf(name), name);
   if (res.status !== 201) throw new Error(`upload: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body._id as string;
 }

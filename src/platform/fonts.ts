@@ -7,12 +7,13 @@ import path from 'node:path';
  * in every PDF the service writes.
  */
 const dir = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
-let cache: { regular: Buffer; bold: Buffer } | undefined;
+let cache: { regular: Buffer; bold: Buffer; oblique: Buffer } | undefined;
 
-export function documentFonts(): { regular: Buffer; bold: Buffer } {
+export function documentFonts(): { regular: Buffer; bold: Buffer; oblique: Buffer } {
   cache ??= {
     regular: fs.readFileSync(path.join(dir, 'DejaVuSans.ttf')),
     bold: fs.readFileSync(path.join(dir, 'DejaVuSans-Bold.ttf')),
+    oblique: fs.readFileSync(path.join(dir, 'DejaVuSans-Oblique.ttf')),
   };
   return cache;
 }

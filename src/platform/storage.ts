@@ -83,3 +83,10 @@ export function localDiskStorage(root: string): FileStorage {
     },
   };
 }
+
+/** The whole stored object in memory (for documents that are rendered or signed). */
+export async function readAll(storage: FileStorage, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await storage.open(key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

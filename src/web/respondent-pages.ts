@@ -12,6 +12,7 @@ import {
 import type { OpenAction, Step } from '../modules/respondent/respondent.view';
 import { escapeHtml as h } from '../modules/sessionrequests';
 import { languageNames, type RespondentTexts, respondentTexts } from './respondent-texts';
+import { signingTexts } from './signing-texts';
 
 export interface Page {
   status: number;
@@ -55,10 +56,23 @@ button.primary{background:#0b57d0;color:#fff}
 .actions .primary{order:3}.actions .back{order:1}.actions .later{order:2}
 dl{margin:0}dt{font-weight:600;margin-top:.6rem}dd{margin:0 0 .25rem 0}
 a{color:#0b57d0}
+.skip{position:absolute;left:-999px}.skip:focus{position:static}
+.kicker{color:#44474f;font-size:.95rem;margin:0}
+.pages{margin:1rem 0}
+.page{margin:0 0 1rem;border:1px solid #d0d4da;border-radius:4px;padding:.25rem;background:#fafafa}
+.page img{display:block;width:100%;height:auto;background:#fff}
+.page details{font-size:.9rem;margin:.25rem}
+.page pre{white-space:pre-wrap;font:inherit;margin:.5rem 0}
+.signing{border-top:2px solid #d0d4da;margin-top:1.5rem;padding-top:.5rem}
+.pad{display:block;width:100%;height:11rem;border:2px solid #5f6368;border-radius:6px;background:#fff;touch-action:none}
+.consent{display:flex;gap:.6rem;align-items:flex-start;margin:1rem 0}
+.consent input{width:1.35rem;height:1.35rem;margin:.2rem 0 0;flex:none}
+input.code{font-size:1.5rem;letter-spacing:.3em;max-width:12rem}
+.decline{margin-top:2rem;font-size:.95rem}
 @media (min-width:48rem){main{margin:2rem auto;min-height:auto;border-radius:8px;padding:2rem}}
 `;
 
-function layout(lang: Language, title: string, body: string, nonce?: string, script?: string): string {
+export function layout(lang: Language, title: string, body: string, nonce?: string, script?: string): string {
   return `<!doctype html>
 <html lang="${lang}">
 <head>
@@ -86,8 +100,8 @@ export function unknownPage(): Page {
   return { status: 404, html: layout('en', 'Unknown link', body) };
 }
 
-export function gonePage(lang: Language): Page {
-  const t = respondentTexts[lang].gone;
+export function gonePage(lang: Language, declined = false): Page {
+  const t = declined ? signingTexts[lang].declined : respondentTexts[lang].gone;
   return { status: 410, html: layout(lang, t[0], `<h1>${t[0]}</h1>\n<p>${t[1]}</p>`) };
 }
 
@@ -95,7 +109,7 @@ export function messagePage(lang: Language, status: number, title: string, text:
   return { status, html: layout(lang, title, `<h1>${h(title)}</h1>\n<p>${h(text)}</p>`) };
 }
 
-function header(view: OpenAction, ctx: PageContext, t: RespondentTexts, here: string): string {
+export function header(view: OpenAction, ctx: PageContext, t: RespondentTexts, here: string): string {
   const langs =
     view.languages.length > 1
       ? `<nav class="langs" aria-label="${t.language}">${view.languages

@@ -19,3 +19,40 @@ export async function pdfText(pdf: Buffer): Promise<string> {
     await parser.destroy();
   }
 }
+
+/** A real PDF (made with pdf-lib): `pages` A4 pages, each with `text` and its page number. */
+export async function samplePdf(text: string, pages = 1): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) {
+    const page = doc.addPage([595.28, 841.89]);
+    page.drawText(`${text} - page ${i}`, { x: 56, y: 770, size: 16, font });
+  }
+  return Buffer.from(await doc.save());
+}
+
+/** What Debian's pdfsig says of a PDF (it exits 0 even for a broken signature: read its text). */
+export async function pdfsig(bytes: Uint8Array): Promise<string> {
+  const { execFileSync } = await import('node:child_process');
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-pdfsig-'));
+  try {
+    const file = path.join(dir, 'signed.pdf');
+    fs.writeFileSync(file, bytes);
+    return execFileSync('pdfsig', [file], { encoding: 'utf8' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The PDF with one byte of `needle` (a text inside a content stream or the file) flipped. */
+export function flipByte(pdf: Buffer, needle: string): Buffer {
+  const copy = Buffer.from(pdf);
+  const at = copy.indexOf(needle);
+  if (at < 0) throw new Error(`"${needle}" is not in the file`);
+  copy[at] = copy[at]! ^ 0x01;
+  return copy;
+}

@@ -10,6 +10,7 @@ export const sessionRequestStatuses = [
   'reopened',
   'deactivated',
   'expired',
+  'declined',
 ] as const;
 export type SessionRequestStatus = (typeof sessionRequestStatuses)[number];
 export const languages = ['nl', 'fr', 'en'] as const;
@@ -18,3 +19,9 @@ export const jobStatuses = ['pending', 'running', 'done', 'failed', 'cancelled']
 export type JobStatus = (typeof jobStatuses)[number];
 export const webhookDeliveryStatuses = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
+export const signatureLevels = ['simple', 'qualified'] as const;
+export type SignatureLevel = (typeof signatureLevels)[number];
+export const signingOrders = ['parallel', 'sequential'] as const;
+export type SigningOrder = (typeof signingOrders)[number];
+export const signerStatuses = ['pending', 'signed', 'declined'] as const;
+export type SignerStatus = (typeof signerStatuses)[number];

@@ -13,7 +13,13 @@ import {
 } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { customers } from './customers';
-import { languages, sessionRequestStatuses, sessionRequestTypes } from './enums';
+import {
+  languages,
+  sessionRequestStatuses,
+  sessionRequestTypes,
+  signatureLevels,
+  signingOrders,
+} from './enums';
 import { organisations } from './tenancy';
 
 export const sessionRequests = pgTable(
@@ -33,6 +39,9 @@ export const sessionRequests = pgTable(
     questionListIds: uuid('question_list_ids').array().notNull(),
     questionListVersions: integer('question_list_versions').array().notNull(),
     document: jsonb('document').$type<{ fileId: string; title: string }>(),
+    // Signing actions (quicksign, multisigning): the level asked for and the order of the signers.
+    signatureLevel: text('signature_level', { enum: signatureLevels }),
+    signingOrder: text('signing_order', { enum: signingOrders }),
     language: text('language', { enum: languages }).notNull(),
     message: text('message'),
     expiresAt: ts('expires_at'),

@@ -1,4 +1,4 @@
-import { sessionRequestStatuses, sessionRequestTypes } from '../../db/schema/enums';
+import { sessionRequestStatuses, sessionRequestTypes, signerStatuses } from '../../db/schema/enums';
 import { eventTypes } from '../../platform/events/event-types';
 import { instantParam, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
@@ -45,6 +45,22 @@ export const SessionRequestEventData = z
   })
   .meta({ id: 'SessionRequestEventData' });
 
+const SignerRef = z
+  .object({
+    _id: id,
+    customerId: id.meta({ description: 'The signing contact' }),
+    position: z.number().int().meta({ description: 'Place in the signing order, from 0' }),
+    status: z.enum(signerStatuses),
+    signedAt: timestamp.nullable(),
+    declinedAt: timestamp.nullable(),
+    declineReason: z.string().nullable().meta({ description: 'The reason the signer gave for declining' }),
+  })
+  .meta({ id: 'EventSigner' });
+
+const SignatureEventData = SessionRequestEventData.extend({
+  signer: SignerRef.meta({ description: 'The signer this event is about' }),
+}).meta({ id: 'SignatureEventData' });
+
 const CustomerEventData = z.object({ customer: Customer }).meta({ id: 'CustomerEventData' });
 const CustomerDeletedData = z.object({ customer: ContactRef }).meta({ id: 'CustomerDeletedEventData' });
 const FileEventData = z.object({ file: StoredFile }).meta({ id: 'FileEventData' });
@@ -72,6 +88,20 @@ export const eventCatalogue: Record<EventTypeName, { summary: string; data: z.Zo
   },
   'sessionrequest.deactivated': { summary: 'An open action was withdrawn', data: SessionRequestEventData },
   'sessionrequest.expired': { summary: 'An open action passed its expiry', data: SessionRequestEventData },
+  'sessionrequest.declined': {
+    summary:
+      'A signer declined to sign: the signing action is closed (see signature.declined for the reason)',
+    data: SessionRequestEventData,
+  },
+  'signature.signed': {
+    summary:
+      'A signer signed. When the last one has, the sealed document is made and sessionrequest.completed follows with it',
+    data: SignatureEventData,
+  },
+  'signature.declined': {
+    summary: 'A signer declined to sign, with their reason; sessionrequest.declined follows',
+    data: SignatureEventData,
+  },
   'session.submitted': {
     summary: 'A session was submitted (each campaign visitor’s too); comes before sessionrequest.completed',
     data: SessionRequestEventData,

@@ -70,3 +70,18 @@ export function setVisitorCookie(res: Response, code: string, value: string, sec
     `${VISITOR_COOKIE}=${value}; Path=/action/${code}; Max-Age=${VISITOR_DAYS * 86_400}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
   );
 }
+
+const SIGNER_COOKIE = 'adk_signer';
+
+/** The signer token of this browser, set once it confirmed a one-time code. */
+export function signerToken(req: Request): string | undefined {
+  return token(req, SIGNER_COOKIE);
+}
+
+/** Binds this browser to the signer that confirmed the code (30 minutes, this link only). */
+export function setSignerCookie(res: Response, code: string, value: string, secure: boolean): void {
+  appendCookie(
+    res,
+    `${SIGNER_COOKIE}=${value}; Path=/action/${encodeURIComponent(code)}; Max-Age=1800; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
+  );
+}

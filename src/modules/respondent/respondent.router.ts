@@ -16,16 +16,12 @@ import {
 } from '../../web/respondent-pages';
 import { respondentTexts } from '../../web/respondent-texts';
 import { startVisitor, visitorFields } from './campaign.service';
-import { csrfToken, csrfValid, setVisitorCookie, visitorToken } from './respondent.cookies';
+import { csrfToken, csrfValid, setVisitorCookie, signerToken, visitorToken } from './respondent.cookies';
 import { AddressLimiter } from './respondent.limiter';
-import {
-  type Respondent,
-  type RespondentDeps,
-  respondentLanguage,
-  saveStep,
-  viewAction,
-} from './respondent.service';
+import { type Respondent, respondentLanguage, saveStep } from './respondent.service';
 import { needsVisitor, type OpenAction, type RespondentView } from './respondent.view';
+import { viewForSigning } from './signing';
+import { type PageKit, type SigningRouteDeps, signingPageFor, signingRoutes } from './signing.router';
 import { submitAnswers } from './submission';
 
 const params = z.object({
@@ -57,7 +53,7 @@ function fieldOf(body: unknown, name: string): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
-export interface RespondentRouteDeps extends RespondentDeps {
+export interface RespondentRouteDeps extends SigningRouteDeps {
   secureCookies: boolean;
   /** Unknown codes per address (30 per 10 minutes). */
   wrongCodes?: AddressLimiter;
@@ -70,7 +66,14 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
   const newVisitors = deps.newVisitors ?? new AddressLimiter(20);
   const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
   const now = () => deps.clock.now().getTime();
-  const respondentOf = (req: Request): Respondent => ({ visitorToken: visitorToken(req) });
+  const respondentOf = (req: Request): Respondent => ({
+    visitorToken: visitorToken(req),
+    signerToken: signerToken(req),
+    client: {
+      ip: req.ip ?? req.socket.remoteAddress ?? null,
+      userAgent: req.get('user-agent')?.slice(0, 500) ?? null,
+    },
+  });
 
   const tooMany = (res: Response, wait: number, text: string): Page => {
     res.setHeader('Retry-After', String(wait));
@@ -87,16 +90,26 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       wrongCodes.record(addressOf(req), now());
       return unknownPage();
     }
-    if (view.outcome === 'gone') return gonePage(view.language);
+    if (view.outcome === 'gone') return gonePage(view.language, view.declined);
     return null;
   };
   const expired = (): Page => messagePage('en', 403, 'Form expired', respondentTexts.en.expired);
   const contextOf = (req: Request, res: Response, view: OpenAction, nonce: string): PageContext => ({
-    code: view.action.code,
+    // A signer's pages stay on their own link.
+    code: view.signer?.code ?? view.action.code,
     lang: respondentLanguage(req.query.lang, view),
     csrf: csrfToken(req, res, deps.secureCookies),
     nonce,
   });
+  const kit: PageKit = {
+    respondentOf,
+    gate,
+    contextOf,
+    expired,
+    csrfValid,
+    fieldOf,
+    secureCookies: deps.secureCookies,
+  };
   /** The page for an open action: thank-you, start (campaign), quicksign notice, review or a step. */
   const pageOf = (req: Request, ctx: PageContext, view: OpenAction): Page => {
     if (view.done) return donePage(view, ctx);
@@ -126,10 +139,15 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       },
     },
     async ({ params: p, req, res, nonce }) => {
-      const view = await viewAction(deps, p.code, req.method === 'GET', respondentOf(req));
+      const open = req.method === 'GET';
+      const hit = await viewForSigning(deps, p.code, respondentOf(req), open);
+      const view = hit.view;
       const stop = gate(req, res, view);
       if (stop || view.outcome !== 'ok') return stop ?? unknownPage();
-      return pageOf(req, contextOf(req, res, view, nonce), view);
+      const ctx = contextOf(req, res, view, nonce);
+      if (hit.facts && view.action.type === 'quicksign')
+        return signingPageFor(deps, kit, req, ctx, view, hit.facts);
+      return pageOf(req, ctx, view);
     },
   );
 
@@ -263,4 +281,6 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       return { redirect: `/action/${result.view.action.code}?lang=${ctx.lang}` };
     },
   );
+
+  signingRoutes(routes, deps, kit);
 }

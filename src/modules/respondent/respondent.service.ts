@@ -14,6 +14,7 @@ import {
   openSessionRequest,
   sessionRequestRepository,
   settleExpiry,
+  signerRepository,
 } from '../sessionrequests';
 import {
   type AnswerIssue,
@@ -41,6 +42,10 @@ export interface RespondentDeps {
 /** Who is answering: for a campaign, the visitor token of this browser (from its cookie). */
 export interface Respondent {
   visitorToken?: string;
+  /** A signer's browser, once it has confirmed the one-time code (from its cookie). */
+  signerToken?: string;
+  /** Where the request came from, for a signer's audit trail. */
+  client?: { ip: string | null; userAgent: string | null };
 }
 
 export const CONTACT = { actor: 'contact', userId: null } as const;
@@ -81,11 +86,24 @@ export async function withAction<T>(
       if (!isOpen(action.status) || expired) return { view: { outcome: 'gone', language: action.language } };
     } else {
       action = await settleExpiry(deps, tx, ctx, action);
-      if (action.status === 'deactivated' || action.status === 'expired')
-        return { view: { outcome: 'gone', language: action.language } };
+      if (action.status === 'deactivated' || action.status === 'expired' || action.status === 'declined')
+        return {
+          view: { outcome: 'gone', language: action.language, declined: action.status === 'declined' },
+        };
       if (opts.open && (action.status === 'created' || action.status === 'sent')) {
         action = await openSessionRequest(deps, tx, ctx, action.id, CONTACT);
       }
+    }
+    const signing = action.type === 'quicksign' || action.type === 'multisigning';
+    let signers = signing ? await signerRepository(tx, ctx).ofAction(action.id) : [];
+    // An action's own code is its first signer's link.
+    let signer = signers.find((s) => s.id === hit.signerId) ?? (signing ? signers[0] : undefined);
+    if (signer && opts.open && !signer.openedAt && isOpen(action.status)) {
+      const opened = await signerRepository(tx, ctx).update(signer.id, { openedAt: now }, now, [
+        { step: 'opened', at: now.toISOString(), ...trailClient(opts.respondent) },
+      ]);
+      signers = signers.map((s) => (s.id === opened.id ? opened : s));
+      signer = opened;
     }
     const token = opts.respondent.visitorToken;
     const visitor =
@@ -104,9 +122,16 @@ export async function withAction<T>(
       languages: sharedLanguages(parts),
       draft: action.type === 'campaign' ? (visitor?.draft ?? {}) : action.draft,
       done: action.type === 'campaign' ? Boolean(visitor?.submittedAt) : action.status === 'completed',
+      signers,
+      signer,
     };
     return { view, result: await fn(tx, ctx, view) };
   });
+}
+
+/** The request's address and browser, for a signer's audit trail. */
+export function trailClient(respondent: Respondent): { ip: string | null; userAgent: string | null } {
+  return { ip: respondent.client?.ip ?? null, userAgent: respondent.client?.userAgent ?? null };
 }
 
 /** The action as the contact's page shows it (opening it on a GET). */

@@ -1,5 +1,5 @@
 import type { Language, Section } from '../questionlists';
-import type { SessionRequestRow } from '../sessionrequests';
+import type { SessionRequestRow, SignerRow } from '../sessionrequests';
 import type { Drafts } from './answers';
 import type { VisitorRow } from './campaign.repository';
 
@@ -33,10 +33,46 @@ export interface OpenAction {
   draft: Drafts;
   /** Submitted: the action completed, or (campaign) this visitor submitted. */
   done: boolean;
+  /** Signing actions: every signer in order, and the one whose link this is. */
+  signers: SignerRow[];
+  signer?: SignerRow;
 }
 
-export type RespondentView = { outcome: 'unknown' } | { outcome: 'gone'; language: Language } | OpenAction;
+export type RespondentView =
+  | { outcome: 'unknown' }
+  | { outcome: 'gone'; language: Language; declined?: boolean }
+  | OpenAction;
 
 /** A campaign link that this browser has not started yet: it must give a name and e-mail first. */
 export const needsVisitor = (view: OpenAction): boolean =>
   view.action.type === 'campaign' && view.visitor === undefined;
+
+export type Channel = 'email' | 'sms';
+
+/** Where a signer stands, as their page shows it. */
+export type SigningStage =
+  | 'questionnaire' // multisigning: the answers come first
+  | 'waiting' // sequential order: an earlier signer has not signed yet
+  | 'code' // ask for a one-time code
+  | 'verify' // type the code that was sent
+  | 'locked' // too many wrong codes: ask for a new one
+  | 'expired' // the code expired: ask for a new one
+  | 'sign' // the browser confirmed the code: draw or type, consent, sign
+  | 'signed'; // done: the document is sealed when every signer has signed
+
+export type SigningProblem =
+  | 'not-your-turn'
+  | 'no-channel'
+  | 'too-many-codes'
+  | 'no-code'
+  | 'wrong-code'
+  | 'code-locked'
+  | 'code-expired'
+  | 'not-verified'
+  | 'no-consent'
+  | 'no-signature'
+  | 'bad-drawing'
+  | 'name-too-long'
+  | 'no-reason'
+  | 'reason-too-long'
+  | 'closed';

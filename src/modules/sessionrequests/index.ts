@@ -10,5 +10,12 @@ export {
 } from './sessionrequests.repository';
 export { sessionRequestRoutes } from './sessionrequests.router';
 export { completeSessionRequest, openSessionRequest } from './sessionrequests.service';
-export { recordActionEvents, settleExpiry, type TransitionDeps } from './sessionrequests.transitions';
+export {
+  applyTransition,
+  recordActionEvents,
+  recordSignerEvents,
+  settleExpiry,
+  type TransitionDeps,
+} from './sessionrequests.transitions';
 export { EXPIRY_JOB, expiryJobType, NOTIFICATION_JOB, notificationJob } from './sessionrequests.view';
+export { type SignerChange, type SignerRow, signerRepository } from './signers.repository';

@@ -3,7 +3,7 @@ import type { SessionRequestStatus } from '../../db/schema';
 /** States in which the link works and the contact can still answer. */
 export const openStatuses: readonly SessionRequestStatus[] = ['created', 'sent', 'opened', 'reopened'];
 
-export type Transition = 'open' | 'complete' | 'reopen' | 'deactivate' | 'expire';
+export type Transition = 'open' | 'complete' | 'reopen' | 'deactivate' | 'expire' | 'decline';
 
 /** The lifecycle (docs/sessionrequests.md): from which states each transition may start, and where it ends. */
 export const transitions: Record<
@@ -15,6 +15,7 @@ export const transitions: Record<
   reopen: { from: ['completed'], to: 'reopened' },
   deactivate: { from: openStatuses, to: 'deactivated' },
   expire: { from: openStatuses, to: 'expired' },
+  decline: { from: openStatuses, to: 'declined' },
 };
 
 export const isOpen = (status: SessionRequestStatus): boolean => openStatuses.includes(status);
@@ -25,6 +26,7 @@ const refusal: Record<Transition, string> = {
   reopen: 'only a completed action can be reopened',
   deactivate: 'only an open action (created, sent, opened or reopened) can be deactivated',
   expire: 'only an open action can expire',
+  decline: 'only an open action can be declined',
 };
 
 export function refusalOf(transition: Transition, current: SessionRequestStatus): string {

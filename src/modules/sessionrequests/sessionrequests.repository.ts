@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import { jobs, type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows, type Row, rowMapper, uuidArray } from '../../platform/db/database';
@@ -45,6 +45,52 @@ function whereOf(ctx: RequestContext, f: SessionRequestFilter): SQL | undefined 
   );
 }
 
+/** A signer as action answers list it (read with signerSummariesFromRaw). */
+export interface SignerSummary {
+  id: string;
+  customerId: string;
+  position: number;
+  code: string;
+  status: 'pending' | 'signed' | 'declined';
+  openedAt: Date | null;
+  codeSentAt: Date | null;
+  codeChannel: 'email' | 'sms' | null;
+  signedAt: Date | null;
+  declinedAt: Date | null;
+  declineReason: string | null;
+}
+
+/** The action's signers, in order, as one JSON column of the action's row. */
+const signerSummaries = sql`(SELECT coalesce(jsonb_agg(jsonb_build_object(
+    'id', g.id, 'customerId', g.customer_id, 'position', g.position, 'code', g.code, 'status', g.status,
+    'openedAt', g.opened_at, 'codeSentAt', g.code_sent_at, 'codeChannel', g.code_channel,
+    'signedAt', g.signed_at, 'declinedAt', g.declined_at, 'declineReason', g.decline_reason)
+    ORDER BY g.position), '[]'::jsonb)
+   FROM signers g
+  WHERE g.organisation_id = session_requests.organisation_id AND g.session_request_id = session_requests.id)`;
+
+const withSigners = { ...getTableColumns(sessionRequests), signers: signerSummaries.as('signers') };
+
+const dateOrNull = (v: unknown): Date | null => (typeof v === 'string' ? new Date(v) : null);
+
+/** Reads the `signers` column of a row read with its signers. */
+export function signerSummariesFromRaw(raw: Row): SignerSummary[] {
+  const list = (raw.signers ?? []) as Record<string, unknown>[];
+  return list.map((g) => ({
+    id: String(g.id),
+    customerId: String(g.customerId),
+    position: Number(g.position),
+    code: String(g.code),
+    status: g.status as SignerSummary['status'],
+    openedAt: dateOrNull(g.openedAt),
+    codeSentAt: dateOrNull(g.codeSentAt),
+    codeChannel: (g.codeChannel ?? null) as SignerSummary['codeChannel'],
+    signedAt: dateOrNull(g.signedAt),
+    declinedAt: dateOrNull(g.declinedAt),
+    declineReason: (g.declineReason ?? null) as string | null,
+  }));
+}
+
 /** Read-batch statements (see batchInTenant); rows come back raw and go through sessionRequestFromRaw. */
 export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
   return {
@@ -53,7 +99,7 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
         ? [asc(sessionRequests.updatedAt), asc(sessionRequests.id)]
         : [desc(sessionRequests.createdAt), desc(sessionRequests.id)];
       return q
-        .select()
+        .select(withSigners)
         .from(sessionRequests)
         .where(whereOf(ctx, filter))
         .orderBy(...order)
@@ -70,7 +116,7 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
     },
     one(id: string): SQL {
       return q
-        .select()
+        .select(withSigners)
         .from(sessionRequests)
         .where(and(eq(sessionRequests.organisationId, ctx.organisationId), eq(sessionRequests.id, id)))
         .getSQL();
@@ -130,6 +176,8 @@ export interface ActionHit {
   sessionRequestId: string;
   type: SessionRequestRow['type'];
   status: SessionRequestRow['status'];
+  /** The signer whose own link the code is; null for an action's link without signers. */
+  signerId: string | null;
 }
 
 /**
@@ -143,13 +191,18 @@ export async function findActionByCode(q: Queryable, code: string): Promise<Acti
     session_request_id: string;
     type: ActionHit['type'];
     status: ActionHit['status'];
-  }>(q, sql`SELECT organisation_id, session_request_id, type, status FROM actiondesk_find_action(${code})`);
+    signer_id: string | null;
+  }>(
+    q,
+    sql`SELECT organisation_id, session_request_id, type, status, signer_id FROM actiondesk_find_action(${code})`,
+  );
   return (
     hit && {
       organisationId: hit.organisation_id,
       sessionRequestId: hit.session_request_id,
       type: hit.type,
       status: hit.status,
+      signerId: hit.signer_id,
     }
   );
 }
@@ -186,6 +239,21 @@ export function actionEventSource(
        AND (CASE WHEN ${sessionId}::uuid IS NULL THEN s.visitor_id IS NULL ELSE s.id = ${sessionId}::uuid END)
       LEFT JOIN customers c ON c.organisation_id = a.organisation_id AND c.id = coalesce(s.customer_id, a.customer_id)
      WHERE a.organisation_id = ${ctx.organisationId}::uuid AND a.id = ${id}::uuid`;
+}
+
+/** An action's event data with the signer it is about (`signer`: docs/webhooks.md). */
+export function signerEventSource(ctx: RequestContext, id: string, signerId: string, baseUrl: string): SQL {
+  return sql`
+    SELECT x.subject_id,
+           x.data || jsonb_build_object('signer', (
+             SELECT jsonb_build_object('_id', g.id, 'customerId', g.customer_id, 'position', g.position,
+                      'status', g.status,
+                      'signedAt', to_char(g.signed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                      'declinedAt', to_char(g.declined_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                      'declineReason', g.decline_reason)
+               FROM signers g
+              WHERE g.organisation_id = ${ctx.organisationId}::uuid AND g.id = ${signerId}::uuid)) AS data
+      FROM (${actionEventSource(ctx, id, baseUrl)}) x`;
 }
 
 export function sessionRequestRepository(q: Queryable, ctx: RequestContext) {

@@ -1,4 +1,10 @@
-import { sessionRequestStatuses, sessionRequestTypes } from '../../db/schema/enums';
+import {
+  sessionRequestStatuses,
+  sessionRequestTypes,
+  signatureLevels,
+  signerStatuses,
+  signingOrders,
+} from '../../db/schema/enums';
 import { pageQuery } from '../../platform/pagination';
 import { instantParam, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
@@ -31,7 +37,7 @@ export const CreateSessionRequest = z
   .strictObject({
     type: z.enum(sessionRequestTypes).meta({
       description:
-        'qlist: questionnaire; multisigning: questionnaire with qualified signature; quicksign: a document to sign; campaign: a public link not bound to one contact',
+        'qlist: questionnaire; multisigning: questionnaire whose report the contact then signs; quicksign: a PDF to sign, no questionnaire; campaign: a public link not bound to one contact',
     }),
     customerId: ref
       .optional()
@@ -50,6 +56,10 @@ export const CreateSessionRequest = z
       })
       .optional()
       .meta({ description: 'quicksign only: the document to sign' }),
+    signatureLevel: z.enum(signatureLevels).optional().meta({
+      description:
+        'quicksign and multisigning: `simple` (default: one-time code, drawn or typed signature, sealed document) or `qualified` (a qualified trust service; refused with 400 unless one is configured). See docs/signing.md',
+    }),
     notificationEmail: Send('e-mail').optional(),
     notificationSms: Send('SMS').optional(),
     reminderSchedule: ReminderSchedule.optional(),
@@ -103,6 +113,22 @@ export const StatusChange = z
   })
   .meta({ id: 'StatusChange' });
 
+export const Signer = z
+  .object({
+    _id: z.string(),
+    customerId: z.string(),
+    position: z.number().int().meta({ description: 'Place in the signing order, from 0' }),
+    status: z.enum(signerStatuses),
+    url: z.string().meta({ description: 'This signer’s own link (the first signer’s is the action’s url)' }),
+    openedAt: timestamp.nullable(),
+    codeSentAt: timestamp.nullable().meta({ description: 'When the last one-time code was sent' }),
+    codeChannel: z.enum(['email', 'sms']).nullable(),
+    signedAt: timestamp.nullable(),
+    declinedAt: timestamp.nullable(),
+    declineReason: z.string().nullable(),
+  })
+  .meta({ id: 'Signer' });
+
 export const SessionRequest = z
   .object({
     _id: z.string(),
@@ -117,6 +143,14 @@ export const SessionRequest = z
       .meta({ description: 'campaign: the portfolio of its visitors’ contacts (null: the default one)' }),
     questionListIds: z.array(z.string()),
     document: z.object({ fileId: z.string(), title: z.string() }).nullable(),
+    signatureLevel: z
+      .enum(signatureLevels)
+      .nullable()
+      .meta({ description: 'Signing actions: the level of signature; null for other types' }),
+    signingOrder: z.enum(signingOrders).nullable(),
+    signers: z.array(Signer).meta({
+      description: 'Signing actions: who signs, in order, and where each stands; empty for other types',
+    }),
     language: Language,
     message: z.string().nullable(),
     expiresAt: timestamp.nullable(),
@@ -132,7 +166,7 @@ export const SessionRequest = z
     sentAt: timestamp.nullable(),
     openedAt: timestamp.nullable(),
     completedAt: timestamp.nullable(),
-    closedAt: timestamp.nullable().meta({ description: 'When it was deactivated or expired' }),
+    closedAt: timestamp.nullable().meta({ description: 'When it was deactivated, expired or declined' }),
   })
   .meta({ id: 'SessionRequest' });
 
@@ -160,4 +194,5 @@ export type ReopenSessionRequest = z.infer<typeof ReopenSessionRequest>;
 export type SessionRequest = z.infer<typeof SessionRequest>;
 export type SessionRequestDetail = z.infer<typeof SessionRequestDetail>;
 export type Notification = z.infer<typeof Notification>;
+export type Signer = z.infer<typeof Signer>;
 export type ListSessionRequestsQuery = z.infer<typeof ListSessionRequestsQuery>;

@@ -10,6 +10,8 @@ import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { JobSignal } from '../../platform/jobs/worker';
 import { smsNumber } from '../../platform/phone';
 import { iso } from '../../platform/schemas';
+import { isSignablePdf } from '../../platform/signing/pdf';
+import { type FileStorage, readAll } from '../../platform/storage';
 import { customerRepository } from '../customers';
 import { fileRepository } from '../files';
 import { portfolioRepository } from '../portfolios';
@@ -22,6 +24,7 @@ import {
   sessionRequestFromRaw,
   sessionRequestRepository,
   sessionRequestStatements,
+  signerSummariesFromRaw,
   type TemplateFacts,
 } from './sessionrequests.repository';
 import type {
@@ -41,10 +44,15 @@ import {
   toDetail,
   toSessionRequest,
 } from './sessionrequests.view';
+import { type NewSigner, signerRepository } from './signers.repository';
 
 export interface SessionRequestDeps {
   database: Database;
   clock: Clock;
+  /** Where the quicksign document's bytes are (checked to be a PDF that can be signed). */
+  storage: FileStorage;
+  /** Whether a qualified trust service is configured (signatureLevel: qualified). */
+  qualifiedSigning: boolean;
   baseUrl: string;
   /** Region in which a phone number without a country code is read. */
   phoneRegion: string;
@@ -76,6 +84,9 @@ function checkShape(input: CreateSessionRequest, channels: Channels, now: Date):
   }
   if (input.portfolioId !== undefined && input.type !== 'campaign')
     throw BadRequest.field('portfolioId', 'is only for campaigns (where visitors become contacts)');
+  const signing = input.type === 'quicksign' || input.type === 'multisigning';
+  if (input.signatureLevel !== undefined && !signing)
+    throw BadRequest.field('signatureLevel', 'is only for signing actions (quicksign, multisigning)');
   if (input.type === 'quicksign') {
     if (lists.length > 0)
       throw BadRequest.field('questionListIds', 'a quicksign action has no questionnaire: leave it out');
@@ -135,10 +146,26 @@ function checkReachable(
  * A quicksign document must be a PDF file of the organisation. Its record stays share-locked until the
  * action commits, so the file cannot be deleted in between (a delete then sees the action and refuses).
  */
-async function checkDocument(tx: Tx, ctx: RequestContext, fileId: string): Promise<void> {
+async function checkDocument(
+  deps: SessionRequestDeps,
+  tx: Tx,
+  ctx: RequestContext,
+  fileId: string,
+): Promise<void> {
   const file = await fileRepository(tx, ctx).find(fileId, { lock: 'share' });
   if (!file) throw BadRequest.field('document.fileId', 'is not a file of this organisation');
   if (file.contentType !== 'application/pdf') throw BadRequest.field('document.fileId', 'is not a PDF');
+  const problem = await isSignablePdf(await readAll(deps.storage, file.storageKey));
+  if (problem) throw BadRequest.field('document.fileId', problem);
+}
+
+/** A qualified signature needs a configured trust service (docs/signing.md#qualified-signatures). */
+function checkLevel(deps: SessionRequestDeps, input: CreateSessionRequest): void {
+  if (input.signatureLevel === 'qualified' && !deps.qualifiedSigning)
+    throw BadRequest.field(
+      'signatureLevel',
+      'qualified signatures need a qualified trust service, and none is configured (QUALIFIED_SIGNING_PROVIDER): ask for simple, or see docs/signing.md',
+    );
 }
 
 /** Every template named must be an active template of the organisation; returns them in the order asked. */
@@ -179,18 +206,21 @@ export async function createSessionRequest(
   const now = deps.clock.now();
   const channels = channelsOf(input);
   checkShape(input, channels, now);
+  checkLevel(deps, input);
   const detail = await inTenant(deps.database, ctx, async (tx) => {
     const repo = sessionRequestRepository(tx, ctx);
     const found = await repo.prerequisites(input.customerId ?? null, input.questionListIds ?? []);
     if (input.customerId !== undefined) checkReachable(found.customer, channels, deps.phoneRegion);
     if (input.portfolioId !== undefined && !(await portfolioRepository(tx, ctx).find(input.portfolioId)))
       throw BadRequest.field('portfolioId', 'is not a portfolio of this organisation');
-    if (input.document) await checkDocument(tx, ctx, input.document.fileId);
+    if (input.document) await checkDocument(deps, tx, ctx, input.document.fileId);
     const templates = checkTemplates(input.questionListIds ?? [], found.templates);
     const language = chooseLanguage(input.language, templates);
     const invited = channels.email || channels.sms;
     const id = newId(now.getTime());
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+    const code = newActionCode();
+    const signing = input.type === 'quicksign' || input.type === 'multisigning';
     const jobs = [
       ...notificationJobs(id, channels, 'invitation', input.reminderSchedule, now),
       ...(expiresAt ? [expiryJob(id, expiresAt)] : []),
@@ -198,7 +228,7 @@ export async function createSessionRequest(
     const row = await repo.create(
       {
         id,
-        code: newActionCode(),
+        code,
         type: input.type,
         status: invited ? 'sent' : 'created',
         customerId: input.customerId ?? null,
@@ -206,6 +236,8 @@ export async function createSessionRequest(
         questionListIds: templates.map((t) => t.id),
         questionListVersions: templates.map((t) => t.version),
         document: input.document ?? null,
+        signatureLevel: signing ? (input.signatureLevel ?? 'simple') : null,
+        signingOrder: signing ? 'parallel' : null,
         language,
         message: input.message ?? null,
         expiresAt,
@@ -225,12 +257,47 @@ export async function createSessionRequest(
       actorOf(ctx),
       jobs,
     );
+    // The contact of a signing action signs on the action's own link.
+    const signers: NewSigner[] =
+      signing && input.customerId
+        ? [
+            {
+              id: newId(now.getTime()),
+              sessionRequestId: id,
+              customerId: input.customerId,
+              position: 0,
+              code,
+              status: 'pending',
+              invitedAt: invited ? now : null,
+              openedAt: null,
+              codeHash: null,
+              codeExpiresAt: null,
+              codeChannel: null,
+              codeSentAt: null,
+              codeVerifiedAt: null,
+              browserHash: null,
+              browserUntil: null,
+              signedAt: null,
+              declinedAt: null,
+              declineReason: null,
+              signature: null,
+              evidence: null,
+              createdAt: now,
+              updatedAt: now,
+            },
+          ]
+        : [];
+    await signerRepository(tx, ctx).insert(signers);
     await recordActionEvents(deps, tx, ctx, id, [
       'sessionrequest.created',
       ...(invited ? (['sessionrequest.sent'] as const) : []),
     ]);
     return toDetail(
-      toSessionRequest(row, deps.baseUrl),
+      toSessionRequest(
+        row,
+        signers.map((g) => ({ ...g, declineReason: null })),
+        deps.baseUrl,
+      ),
       jobs.filter((j) => j.kind === NOTIFICATION_JOB).map(pendingNotification),
       [{ from: null, to: row.status, at: iso(now), ...actorOf(ctx) }],
     );
@@ -258,7 +325,9 @@ export async function listSessionRequests(
     statements.count(filter),
   ]);
   return {
-    sessionRequests: rows.map((r) => toSessionRequest(sessionRequestFromRaw(r), deps.baseUrl)),
+    sessionRequests: rows.map((r) =>
+      toSessionRequest(sessionRequestFromRaw(r), signerSummariesFromRaw(r), deps.baseUrl),
+    ),
     total: Number(totals[0]?.n ?? 0),
   };
 }
@@ -286,7 +355,7 @@ export async function getSessionRequest(
     userId: e.userId,
   }));
   return toDetail(
-    toSessionRequest(sessionRequestFromRaw(row), deps.baseUrl),
+    toSessionRequest(sessionRequestFromRaw(row), signerSummariesFromRaw(row), deps.baseUrl),
     jobs.map(jobFromRaw).map(notificationFromJob),
     history,
   );

@@ -11,6 +11,7 @@ import {
   actionEventSource,
   type SessionRequestRow,
   sessionRequestRepository,
+  signerEventSource,
 } from './sessionrequests.repository';
 import { closingJobKinds } from './sessionrequests.view';
 
@@ -26,6 +27,7 @@ const eventOf: Record<Transition, EventType> = {
   reopen: 'sessionrequest.reopened',
   deactivate: 'sessionrequest.deactivated',
   expire: 'sessionrequest.expired',
+  decline: 'sessionrequest.declined',
 };
 
 export interface TransitionDeps {
@@ -49,6 +51,22 @@ export function recordActionEvents(
   return eventRepository(tx, ctx).recordFrom(
     types,
     actionEventSource(ctx, id, deps.baseUrl, sessionId),
+    deps.clock.now(),
+  );
+}
+
+/** Records events about one signer of an action (the action's data plus `signer`), in the caller's transaction. */
+export function recordSignerEvents(
+  deps: TransitionDeps,
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  signerId: string,
+  types: EventType[],
+): Promise<void> {
+  return eventRepository(tx, ctx).recordFrom(
+    types,
+    signerEventSource(ctx, id, signerId, deps.baseUrl),
     deps.clock.now(),
   );
 }
@@ -99,7 +117,7 @@ async function move(
   change: Partial<SessionRequestRow>,
 ): Promise<SessionRequestRow> {
   const to = transitions[transition].to;
-  const closing = to === 'completed' || to === 'deactivated' || to === 'expired';
+  const closing = to === 'completed' || to === 'deactivated' || to === 'expired' || to === 'declined';
   const stamp =
     to === 'completed'
       ? { completedAt: now }

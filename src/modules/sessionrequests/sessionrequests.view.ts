@@ -2,7 +2,7 @@ import { defineJob } from '../../platform/jobs/job-type';
 import type { JobRecord, NewJob } from '../../platform/jobs/jobs.repository';
 import { iso, isoOrNull } from '../../platform/schemas';
 import { z } from '../../platform/zod';
-import type { SessionRequestRow } from './sessionrequests.repository';
+import type { SessionRequestRow, SignerSummary } from './sessionrequests.repository';
 import { Notification, type SessionRequest, type SessionRequestDetail } from './sessionrequests.schemas';
 
 /** E-mail outages of about an hour are ridden out: 8 attempts, 30 s doubling (defaultRetryDelayMs). */
@@ -103,7 +103,11 @@ export function pendingNotification(job: NewJob): Notification {
   };
 }
 
-export function toSessionRequest(row: SessionRequestRow, baseUrl: string): SessionRequest {
+export function toSessionRequest(
+  row: SessionRequestRow,
+  signers: SignerSummary[],
+  baseUrl: string,
+): SessionRequest {
   return {
     _id: row.id,
     code: row.code,
@@ -114,6 +118,21 @@ export function toSessionRequest(row: SessionRequestRow, baseUrl: string): Sessi
     portfolioId: row.portfolioId,
     questionListIds: row.questionListIds,
     document: row.document,
+    signatureLevel: row.signatureLevel,
+    signingOrder: row.signingOrder,
+    signers: signers.map((g) => ({
+      _id: g.id,
+      customerId: g.customerId,
+      position: g.position,
+      status: g.status,
+      url: `${baseUrl}/action/${g.code}`,
+      openedAt: isoOrNull(g.openedAt),
+      codeSentAt: isoOrNull(g.codeSentAt),
+      codeChannel: g.codeChannel,
+      signedAt: isoOrNull(g.signedAt),
+      declinedAt: isoOrNull(g.declinedAt),
+      declineReason: g.declineReason,
+    })),
     language: row.language,
     message: row.message,
     expiresAt: isoOrNull(row.expiresAt),

@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -90,6 +97,30 @@ export class SecretBox {
     } catch {
       throw new SealedSecretError(`a secret sealed with key ${id} does not open: wrong key or altered value`);
     }
+  }
+
+  /**
+   * A keyed hash of a short secret (a one-time code): `<key id>.<HMAC-SHA256 hex>` with a key derived
+   * from the current key for `purpose`. Without the key, a stolen hash cannot be tried offline.
+   */
+  mac(purpose: string, value: string): string {
+    const { id, key } = this.keys[0]!;
+    return `${id}.${this.hmac(key, purpose, value)}`;
+  }
+
+  /** Whether `value` is the one `stored` (from mac) was made of; false when its key is gone. */
+  macMatches(purpose: string, value: string, stored: string): boolean {
+    const dot = stored.indexOf('.');
+    const key = this.byId.get(stored.slice(0, dot));
+    if (dot < 0 || !key) return false;
+    const a = Buffer.from(this.hmac(key, purpose, value));
+    const b = Buffer.from(stored.slice(dot + 1));
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  private hmac(key: Buffer, purpose: string, value: string): string {
+    const derived = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `actiondesk mac ${purpose}`, 32));
+    return createHmac('sha256', derived).update(value, 'utf8').digest('hex');
   }
 
   /** Whether a sealed value was sealed with another key than the current one (to reseal). */

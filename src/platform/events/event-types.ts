@@ -10,11 +10,14 @@ export const sessionRequestEventTypes = [
   'sessionrequest.reopened',
   'sessionrequest.deactivated',
   'sessionrequest.expired',
+  'sessionrequest.declined',
 ] as const;
 
 export const eventTypes = [
   ...sessionRequestEventTypes,
   'session.submitted',
+  'signature.signed',
+  'signature.declined',
   'customer.created',
   'customer.updated',
   'customer.deleted',

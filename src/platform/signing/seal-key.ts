@@ -65,3 +65,21 @@ export async function loadSealKey(
   };
   return { key, certificate: certificateFacts(key), source: 'generated' };
 }
+
+/** The seal key when it is needed, loaded once (what loadSealKey answers). */
+export type LoadedSealKey = Awaited<ReturnType<typeof loadSealKey>>;
+export type SealKeySource = () => Promise<LoadedSealKey>;
+
+export function sealKeySource(
+  deps: { database: Database; box: SecretBox; clock: Clock },
+  config: SealKeyConfig,
+): SealKeySource {
+  let loading: Promise<LoadedSealKey> | undefined;
+  return () => {
+    loading ??= loadSealKey(deps, config).catch((err) => {
+      loading = undefined;
+      throw err;
+    });
+    return loading;
+  };
+}

@@ -1,0 +1,315 @@
+import type { Request, Response } from 'express';
+import { NotFound } from '../../platform/errors';
+import type { Routes } from '../../platform/http/routes';
+import { readAll } from '../../platform/storage';
+import { z } from '../../platform/zod';
+import { errorPage, type Page, type PageContext, unknownPage } from '../../web/respondent-pages';
+import { declinePage, signedDonePage, signingPage } from '../../web/signing-pages';
+import type { DocumentPreviews } from '../signing';
+import { setSignerCookie } from './respondent.cookies';
+import type { Respondent } from './respondent.service';
+import type { OpenAction, RespondentView } from './respondent.view';
+import {
+  consentText,
+  decline,
+  isSigningAction,
+  maskAddress,
+  requestCode,
+  type SigningDeps,
+  type SigningFacts,
+  type SigningProblem,
+  type SigningResult,
+  sign,
+  signingStage,
+  signingTitleOf,
+  verifyCode,
+  viewForSigning,
+} from './signing';
+
+const tags = ['Public pages'];
+const code = z
+  .string()
+  .max(100)
+  .meta({ param: { name: 'code', in: 'path' }, description: 'The action code (or a signer’s own code)' });
+const params = z.object({ code });
+const documentParams = z.object({
+  code,
+  index: z
+    .string()
+    .max(200)
+    .meta({ param: { name: 'index', in: 'path' }, description: 'The document to sign, from 0' }),
+});
+const pageParams = documentParams.extend({
+  page: z
+    .string()
+    .max(200)
+    .meta({ param: { name: 'page', in: 'path' }, description: 'The page, from 1' }),
+});
+
+/** What the contact's router shares with the signing routes. */
+export interface PageKit {
+  respondentOf(req: Request): Respondent;
+  gate(req: Request, res: Response, view: RespondentView): Page | null;
+  contextOf(req: Request, res: Response, view: OpenAction, nonce: string): PageContext;
+  expired(): Page;
+  csrfValid(req: Request): boolean;
+  fieldOf(body: unknown, name: string): string;
+  secureCookies: boolean;
+}
+
+export interface SigningRouteDeps extends SigningDeps {
+  previews: DocumentPreviews;
+}
+
+/** The signing page of a signer at `stage`, with the document's pages. */
+export async function signingPageFor(
+  deps: SigningRouteDeps,
+  kit: PageKit,
+  req: Request,
+  ctx: PageContext,
+  view: OpenAction,
+  facts: SigningFacts,
+  extra: { problem?: SigningProblem; triesLeft?: number; typedName?: string } = {},
+): Promise<Page> {
+  if (view.action.status === 'completed') return signedDonePage(view, ctx);
+  const doc = facts.document;
+  if (!doc) throw new NotFound('The document to sign is gone');
+  const title = doc.title;
+  if (req.query.step === 'decline' && view.signer?.status === 'pending') return declinePage(view, ctx, title);
+  const preview = await deps.previews.factsOf(doc.sha256, () => readAll(deps.storage, doc.storageKey));
+  const { contact } = facts;
+  return signingPage({
+    view,
+    ctx,
+    stage: signingStage(view, kit.respondentOf(req), deps.clock.now()),
+    document: {
+      title,
+      downloadUrl: `/action/${ctx.code}/documents/0`,
+      pages: preview.pages,
+      images: preview.images,
+      imageUrl: (n) => `/action/${ctx.code}/documents/0/pages/${n}`,
+    },
+    contact: {
+      name: contact.name,
+      channels: contact.channels,
+      masked: {
+        ...(contact.email ? { email: maskAddress('email', contact.email) } : {}),
+        ...(contact.smsNumber ? { sms: maskAddress('sms', contact.smsNumber) } : {}),
+      },
+    },
+    timeZone: deps.timeZone,
+    consent: consentText(ctx.lang, title),
+    waitingFor: facts.waitingFor,
+    ...extra,
+  });
+}
+
+export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageKit): void {
+  /** After a form post: the page again with the problem (400), or back to the page (303). */
+  const answer = async (
+    req: Request,
+    res: Response,
+    nonce: string,
+    result: SigningResult,
+    typedName?: string,
+  ): Promise<Page | { redirect: string }> => {
+    const stop = kit.gate(req, res, result.view);
+    if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
+    const ctx = kit.contextOf(req, res, result.view, nonce);
+    const back = { redirect: `/action/${ctx.code}?lang=${ctx.lang}` };
+    if (!result.problem || result.problem === 'closed') return back;
+    // The page is drawn as it is now (after a wrong code, with the try counted).
+    const again = await viewForSigning(deps, ctx.code, kit.respondentOf(req), false);
+    if (again.view.outcome !== 'ok' || !again.facts) return back;
+    return signingPageFor(deps, kit, req, ctx, again.view, again.facts, {
+      problem: result.problem,
+      triesLeft: result.triesLeft,
+      typedName,
+    });
+  };
+
+  routes.page(
+    {
+      method: 'post',
+      path: '/action/{code}/sign/code',
+      summary: 'Signing: send the signer a one-time code (form post)',
+      description:
+        'Fields: `_csrf`, `channel` (`email` or `sms`, among the contact’s addresses). A new 6-digit code replaces any earlier one (and lifts a lock); it works once, for 10 minutes. At most 5 codes per signer per hour (400 with the reason). The code is stored as a keyed hash and sent by a background job.',
+      tags,
+      params,
+      errorPage,
+      statuses: {
+        303: 'Sent: back to the signing page',
+        400: 'No such channel, or too many codes',
+        403: 'Form expired (CSRF)',
+        404: 'Unknown code',
+        410: 'Withdrawn, expired or declined',
+      },
+    },
+    async ({ params: p, req, res, nonce }) => {
+      if (!kit.csrfValid(req)) return kit.expired();
+      const result = await requestCode(deps, p.code, kit.respondentOf(req), kit.fieldOf(req.body, 'channel'));
+      return answer(req, res, nonce, result);
+    },
+  );
+
+  routes.page(
+    {
+      method: 'post',
+      path: '/action/{code}/sign/verify',
+      summary: 'Signing: confirm the one-time code (form post)',
+      description:
+        'Fields: `_csrf`, `code` (6 digits; spaces ignored). A right code binds this browser to the signer for 30 minutes (HttpOnly cookie `adk_signer`, Path=/action/<code>) and is spent. A wrong one counts: after 5 the code is locked until a new one is asked for. An expired code is refused.',
+      tags,
+      params,
+      errorPage,
+      statuses: {
+        303: 'Confirmed: back to the signing page, now at the signature',
+        400: 'Wrong, locked or expired code (the page says which, and how many tries are left)',
+        403: 'Form expired (CSRF)',
+        404: 'Unknown code',
+        410: 'Withdrawn, expired or declined',
+      },
+    },
+    async ({ params: p, req, res, nonce }) => {
+      if (!kit.csrfValid(req)) return kit.expired();
+      const result = await verifyCode(deps, p.code, kit.respondentOf(req), kit.fieldOf(req.body, 'code'));
+      if (result.browserToken && result.view.outcome === 'ok' && result.view.signer)
+        setSignerCookie(res, result.view.signer.code, result.browserToken, kit.secureCookies);
+      return answer(req, res, nonce, result);
+    },
+  );
+
+  routes.page(
+    {
+      method: 'post',
+      path: '/action/{code}/sign',
+      summary: 'Signing: sign (form post)',
+      description:
+        'Fields: `_csrf`, `mark` (`typed` or `drawn`), `typedName` (typed: up to 100 characters), `drawing` (drawn: a PNG data URL, at most 300 KB), `consent` (`yes`: the signer agrees to the text naming the document). Needs the browser that confirmed the code. Records the signature with its evidence (name, e-mail, phone, address, user agent, consent) and the event `signature.signed`; when every signer has signed, the sealed document is made by a background job and the action completes with it.',
+      tags,
+      params,
+      errorPage,
+      statuses: {
+        303: 'Signed: back to the page, which says so',
+        400: 'No signature, no consent, or the code was not confirmed in this browser',
+        403: 'Form expired (CSRF)',
+        404: 'Unknown code',
+        410: 'Withdrawn, expired or declined',
+      },
+    },
+    async ({ params: p, req, res, nonce }) => {
+      if (!kit.csrfValid(req)) return kit.expired();
+      const form = {
+        mark: kit.fieldOf(req.body, 'mark'),
+        typedName: kit.fieldOf(req.body, 'typedName'),
+        drawing: kit.fieldOf(req.body, 'drawing'),
+        consent: kit.fieldOf(req.body, 'consent') === 'yes',
+      };
+      const result = await sign(deps, p.code, kit.respondentOf(req), form, req.query.lang);
+      return answer(req, res, nonce, result, form.typedName);
+    },
+  );
+
+  routes.page(
+    {
+      method: 'post',
+      path: '/action/{code}/decline',
+      summary: 'Signing: decline to sign, with a reason (form post)',
+      description:
+        'Fields: `_csrf`, `reason` (1–1000 characters). The signer is declined and the action closes as `declined` for every signer (events `signature.declined`, then `sessionrequest.declined`); pending messages are cancelled and the link then answers 410.',
+      tags,
+      params,
+      errorPage,
+      statuses: {
+        303: 'Declined',
+        400: 'No reason, or one that is too long',
+        403: 'Form expired (CSRF)',
+        404: 'Unknown code',
+        410: 'Withdrawn, expired or declined',
+      },
+    },
+    async ({ params: p, req, res, nonce }) => {
+      if (!kit.csrfValid(req)) return kit.expired();
+      const reason = typeof req.body?.reason === 'string' ? req.body.reason : '';
+      const result = await decline(deps, p.code, kit.respondentOf(req), reason);
+      const stop = kit.gate(req, res, result.view);
+      if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
+      const ctx = kit.contextOf(req, res, result.view, nonce);
+      if (result.problem && result.problem !== 'closed')
+        return declinePage(result.view, ctx, signingTitleOf(result.view), {
+          problem: result.problem,
+          reason,
+        });
+      return { redirect: `/action/${ctx.code}?lang=${ctx.lang}` };
+    },
+  );
+
+  /** The signer's document bytes (and what they are), or a 404 for anything else. */
+  const documentFor = async (req: Request, rawCode: string, index: string) => {
+    const found = await viewForSigning(deps, rawCode, kit.respondentOf(req), false);
+    const doc = found.facts?.document;
+    if (found.view.outcome !== 'ok' || !isSigningAction(found.view) || !doc || index !== '0')
+      throw new NotFound('No such document');
+    return doc;
+  };
+
+  routes.public(
+    {
+      method: 'get',
+      path: '/action/{code}/documents/{index}',
+      summary: 'Signing: the document to sign, as uploaded (PDF)',
+      description:
+        'For the signer’s link only, while the action is open or completed; 404 for an unknown code or document, and once the action is withdrawn, expired or declined.',
+      tags,
+      params: documentParams,
+      binary: { contentType: 'application/pdf', description: 'The original document' },
+      errors: [404],
+    },
+    async ({ params: p, req, res }) => {
+      const doc = await documentFor(req, p.code, p.index);
+      const bytes = await readAll(deps.storage, doc.storageKey);
+      res.status(200);
+      res.setHeader('Content-Type', 'application/pdf');
+      res.setHeader('Content-Length', String(bytes.length));
+      res.setHeader(
+        'Content-Disposition',
+        `attachment; filename="document.pdf"; filename*=UTF-8''${encodeURIComponent(doc.fileName)}`,
+      );
+      res.setHeader('Cache-Control', 'private, no-store');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.end(bytes);
+      return undefined;
+    },
+  );
+
+  routes.public(
+    {
+      method: 'get',
+      path: '/action/{code}/documents/{index}/pages/{page}',
+      summary: 'Signing: one page of the document to sign, as an image (PNG)',
+      description:
+        'Drawn by poppler (pdftoppm), 1100 pixels wide. 404 for a page that does not exist, or when page images cannot be drawn on this server (the page then offers the download).',
+      tags,
+      params: pageParams,
+      binary: { contentType: 'image/png', description: 'The page' },
+      errors: [404],
+    },
+    async ({ params: p, req, res }) => {
+      const doc = await documentFor(req, p.code, p.index);
+      const bytes = () => readAll(deps.storage, doc.storageKey);
+      const facts = await deps.previews.factsOf(doc.sha256, bytes);
+      const page = /^\d{1,4}$/.test(p.page) ? Number(p.page) : 0;
+      if (page < 1 || page > facts.pages.length) throw new NotFound('No such page');
+      const png = await deps.previews.image(doc.sha256, page, bytes);
+      if (!png) throw new NotFound('Page images cannot be drawn on this server');
+      res.status(200);
+      res.setHeader('Content-Type', 'image/png');
+      res.setHeader('Content-Length', String(png.length));
+      res.setHeader('Cache-Control', 'private, max-age=3600');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.end(png);
+      return undefined;
+    },
+  );
+}

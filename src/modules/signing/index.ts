@@ -1,0 +1,14 @@
+// The signing module's public entry: what other modules may use.
+export { composeCodeMessage } from './code-message';
+export { DocumentPreviews, type PreviewFacts } from './previews';
+export { buildSignedDocument, formatInstant } from './signed-document';
+export {
+  CODE_MINUTES,
+  codeSealContext,
+  contactName,
+  signingCodeHandler,
+  signingCodeJob,
+  signingFinaliseHandler,
+  signingFinaliseJob,
+  signingTitle,
+} from './signing.jobs';

@@ -1,0 +1,250 @@
+import { Readable } from 'node:stream';
+import type { Clock } from '../../platform/clock';
+import { type RequestContext, systemContext } from '../../platform/context';
+import type { SecretBox } from '../../platform/crypto/sealed';
+import type { Database, Tx } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { newId } from '../../platform/ids';
+import { defineJob } from '../../platform/jobs/job-type';
+import { type JobHandler, PermanentJobError } from '../../platform/jobs/worker';
+import type { Mailer } from '../../platform/mail';
+import { smsNumber } from '../../platform/phone';
+import type { SealKeySource } from '../../platform/signing/seal-key';
+import type { SmsSender } from '../../platform/sms';
+import { type FileStorage, readAll } from '../../platform/storage';
+import { z } from '../../platform/zod';
+import { organisationRepository } from '../admin';
+import { customerRepository } from '../customers';
+import { fileRepository, recordFileEvents } from '../files';
+import {
+  completeSessionRequest,
+  isOpen,
+  recordActionEvents,
+  type SessionRequestRow,
+  type SignerRow,
+  sessionRequestRepository,
+  signerRepository,
+} from '../sessionrequests';
+import { sessionRepository } from '../sessions';
+import { composeCodeMessage } from './code-message';
+import { buildSignedDocument } from './signed-document';
+
+/** How long a one-time code works. */
+export const CODE_MINUTES = 10;
+
+/** Sends a signer their one-time code; the code travels sealed (the database never holds it in clear). */
+export const signingCodeJob = defineJob({
+  kind: 'signing-code',
+  payload: z.strictObject({
+    signerId: z.string(),
+    channel: z.enum(['email', 'sms']),
+    sealedCode: z.string(),
+  }),
+  // A code is only useful for minutes: a few quick tries, then the signer asks for a new one.
+  maxAttempts: 4,
+  retryDelayMs: (attempt) => 5_000 * attempt,
+  timeoutMs: 90_000,
+});
+
+/** Makes the signed, sealed document of an action whose signers have all signed, then completes it. */
+export const signingFinaliseJob = defineJob({
+  kind: 'signing-finalise',
+  payload: z.strictObject({}),
+  maxAttempts: 10,
+  timeoutMs: 120_000,
+});
+
+export const codeSealContext = (signerId: string) => `signing-code:${signerId}`;
+
+/** The contact's name as documents show it: first and last name, else the e-mail address. */
+export function contactName(data: Record<string, string> | null | undefined): string {
+  if (!data) return '';
+  return [data.Voornaam, data.Achternaam].filter((s) => s?.trim()).join(' ') || data.Email || '';
+}
+
+/** The title of what an action asks to sign. */
+export function signingTitle(action: SessionRequestRow, templateNames: string[] = []): string {
+  return action.document?.title ?? templateNames.join(', ');
+}
+
+export interface CodeDeps {
+  database: Database;
+  clock: Clock;
+  box: SecretBox;
+  mailer: Mailer;
+  sms: SmsSender;
+  phoneRegion: string;
+}
+
+/**
+ * Sends the code. A code that is no longer the signer's current one (a newer one was asked for, it was
+ * used, or it expired) is not sent: the signer would only be confused by it.
+ */
+export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof signingCodeJob.payload>> {
+  return async (job) => {
+    const ctx = systemContext(job.organisationId, deps.clock.now());
+    const { signerId, channel, sealedCode } = job.payload;
+    const code = deps.box.open(sealedCode, codeSealContext(signerId));
+    const facts = await inTenant(deps.database, ctx, async (tx) => {
+      const action = await sessionRequestRepository(tx, ctx).find(job.subjectId ?? '');
+      if (!action) return null;
+      const signer = (await signerRepository(tx, ctx).ofAction(action.id)).find((s) => s.id === signerId);
+      if (!signer) return null;
+      const customer = await customerRepository(tx, ctx).find(signer.customerId);
+      const organisation = (await organisationRepository(tx, ctx).find())?.name ?? '';
+      return { action, signer, customer: customer?.data ?? null, organisation };
+    });
+    if (!facts) return { cancelled: 'the action or signer no longer exists' };
+    const { action, signer } = facts;
+    if (!isOpen(action.status)) return { cancelled: `the action is ${action.status}` };
+    const now = deps.clock.now();
+    if (
+      !signer.codeHash ||
+      !signer.codeExpiresAt ||
+      signer.codeExpiresAt <= now ||
+      !deps.box.macMatches('signing-code', `${signer.id}:${code}`, signer.codeHash)
+    )
+      return { cancelled: 'the code is no longer the signer’s current code' };
+    const message = composeCodeMessage({
+      language: action.language,
+      code,
+      organisation: facts.organisation,
+      title: signingTitle(action) || facts.organisation,
+      minutes: CODE_MINUTES,
+    });
+    if (channel === 'email') {
+      const to = facts.customer?.Email?.trim();
+      if (!to) throw new PermanentJobError('the signer has no e-mail address (data.Email)');
+      await deps.mailer.send({ to, subject: message.subject, text: message.text, html: message.html });
+    } else {
+      const to = smsNumber(facts.customer?.Telefoon ?? '', deps.phoneRegion);
+      if ('problem' in to)
+        throw new PermanentJobError(`the signer’s phone number (data.Telefoon) ${to.problem}`);
+      await deps.sms.send({ to: to.number, text: message.sms });
+    }
+    return undefined;
+  };
+}
+
+export interface FinaliseDeps {
+  database: Database;
+  clock: Clock;
+  storage: FileStorage;
+  seal: SealKeySource;
+  timeZone: string;
+  baseUrl: string;
+}
+
+/** What an action asks to sign: the quicksign document (a file of the organisation). */
+async function documentToSign(tx: Tx, ctx: RequestContext, action: SessionRequestRow) {
+  if (!action.document) return undefined;
+  const file = await fileRepository(tx, ctx).find(action.document.fileId);
+  return file && { file, title: action.document.title };
+}
+
+const signedFileName = (name: string) => {
+  const base = name.replace(/\.pdf$/i, '');
+  return `${base} (signed).pdf`.replace(/[/\\]/g, '-');
+};
+
+/**
+ * Renders and seals the signed document outside any lock (it may take seconds), stores it, then in one
+ * transaction records the file, the session holding it and the completion. The action's row lock is
+ * taken only for that last step, where everything is checked again.
+ */
+export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<string, never>> {
+  return async (job) => {
+    const ctx = systemContext(job.organisationId, deps.clock.now());
+    const id = job.subjectId ?? '';
+    const facts = await inTenant(deps.database, ctx, async (tx) => {
+      const action = await sessionRequestRepository(tx, ctx).find(id);
+      if (!action) return null;
+      const signers = await signerRepository(tx, ctx).ofAction(action.id);
+      const organisation = (await organisationRepository(tx, ctx).find())?.name ?? '';
+      return { action, signers, organisation, document: await documentToSign(tx, ctx, action) };
+    });
+    if (!facts) return { cancelled: 'the action no longer exists' };
+    const { action, signers } = facts;
+    if (!isOpen(action.status)) return { cancelled: `the action is ${action.status}` };
+    if (signers.length === 0 || signers.some((s) => s.status !== 'signed'))
+      return { cancelled: 'not every signer has signed' };
+    if (!facts.document) throw new PermanentJobError('the document to sign is gone');
+    const seal = await deps.seal();
+    const now = deps.clock.now();
+    const original = await readAll(deps.storage, facts.document.file.storageKey);
+    const signed = await buildSignedDocument({
+      original,
+      title: facts.document.title,
+      organisation: facts.organisation,
+      actionId: action.id,
+      language: action.language,
+      timeZone: deps.timeZone,
+      signers: signers.map(signedBy),
+      seal,
+      now,
+    });
+    const fileId = newId(now.getTime());
+    const storageKey = `${ctx.organisationId}/${fileId}`;
+    const written = await deps.storage.put(storageKey, Readable.from([signed]));
+    try {
+      return await inTenant(deps.database, ctx, async (tx) => {
+        const locked = await sessionRequestRepository(tx, ctx).find(id, { forUpdate: true });
+        if (!locked || !isOpen(locked.status)) {
+          await deps.storage.remove(storageKey);
+          return { cancelled: `the action is ${locked?.status ?? 'gone'}` };
+        }
+        const fileName = signedFileName(facts.document!.file.fileName);
+        const file = await fileRepository(tx, ctx).insert({
+          id: fileId,
+          fileName,
+          contentType: 'application/pdf',
+          size: written.size,
+          sha256: written.sha256,
+          storageKey,
+          createdBy: null,
+          createdAt: now,
+        });
+        await recordFileEvents(tx, ctx, 'file.created', [file], now);
+        const session = await sessionRepository(tx, ctx).submit(
+          {
+            sessionRequestId: id,
+            customerId: locked.customerId,
+            visitorId: null,
+            language: locked.language,
+            answers: {},
+            responses: [],
+            documents: [
+              { fileId, fileName, fileUrl: `/files/downloads/${fileId}/${encodeURIComponent(fileName)}` },
+            ],
+          },
+          now,
+          () => newId(now.getTime()),
+        );
+        await recordActionEvents(deps, tx, ctx, id, ['session.submitted'], session.id);
+        await completeSessionRequest(deps, tx, ctx, id, { actor: 'system', userId: null });
+        return undefined;
+      });
+    } catch (err) {
+      await deps.storage.remove(storageKey).catch(() => undefined);
+      throw err;
+    }
+  };
+}
+
+function signedBy(signer: SignerRow) {
+  const evidence = signer.evidence;
+  if (!evidence || !signer.signature || !signer.signedAt)
+    throw new PermanentJobError(`signer ${signer.id} is marked signed without its evidence`);
+  return {
+    name: evidence.name,
+    email: evidence.email,
+    phone: evidence.phone,
+    codeChannel: signer.codeChannel,
+    ip: evidence.ip,
+    userAgent: evidence.userAgent,
+    consent: evidence.consent,
+    signature: signer.signature,
+    signedAt: signer.signedAt,
+    trail: signer.trail,
+  };
+}

@@ -1,0 +1,392 @@
+import { createHash } from 'node:crypto';
+import request from 'supertest';
+import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
+import { createContact, createOrg, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+import { startSmtpServer } from './support/peers';
+
+let h: Harness;
+let org: TestOrg;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  h = await startHarness({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Kantoor <desk@kantoor.test>',
+    TIME_ZONE: 'Europe/Brussels',
+  });
+  org = await createOrg(h, 'Kantoor Łukasz');
+});
+afterAll(async () => {
+  await h.close();
+  await smtp.close();
+});
+beforeEach(() => {
+  smtp.received.length = 0;
+});
+
+const api = () => h.api();
+const key = () => org.adminKey;
+
+async function uploadPdf(text: string, pages = 2) {
+  const bytes = await samplePdf(text, pages);
+  const res = await api().post('/api/v1/files').set('x-api-key', key()).attach('file', bytes, `${text}.pdf`);
+  expect(res.status).toBe(201);
+  return { id: res.body._id as string, bytes };
+}
+
+async function quicksign(opts: { contact?: Record<string, string>; invite?: boolean; title?: string } = {}) {
+  const contact = await createContact(
+    h,
+    org,
+    opts.contact ?? { Voornaam: 'Łukasz', Achternaam: 'Żółć', Email: 'lukasz@example.test' },
+  );
+  const doc = await uploadPdf(opts.title ?? 'Mandate');
+  const res = await api()
+    .post('/api/v1/sessionrequests')
+    .set('x-api-key', key())
+    .send({
+      type: 'quicksign',
+      customerId: contact,
+      document: { fileId: doc.id, title: opts.title ?? 'Mandate 2026' },
+      language: 'en',
+      ...(opts.invite === false ? {} : { notificationEmail: { send: true } }),
+    });
+  expect(res.status).toBe(201);
+  return { id: res.body._id as string, code: res.body.code as string, contact, doc, body: res.body };
+}
+
+/** A signer's browser: its cookies, the page's CSRF token, and form posts as the page makes them. */
+function signerBrowser(code: string) {
+  const agent = request.agent(h.server);
+  let csrf = '';
+  const page = async (query = '') => {
+    const res = await agent.get(`/action/${code}?lang=en${query}`).set('User-Agent', 'SignerPhone/1.0');
+    csrf = /name="_csrf" value="([^"]+)"/.exec(res.text)?.[1] ?? csrf;
+    return res;
+  };
+  const post = (path: string, fields: [string, string][]) =>
+    agent
+      .post(`/action/${code}${path}?lang=en`)
+      .set('User-Agent', 'SignerPhone/1.0')
+      .type('form')
+      .send(new URLSearchParams([['_csrf', csrf], ...fields]).toString());
+  return { agent, page, post };
+}
+
+/** Asks for a code by e-mail, runs the job that sends it, and reads it from the real SMTP server. */
+async function codeByMail(browser: ReturnType<typeof signerBrowser>): Promise<string> {
+  const before = smtp.received.length;
+  const res = await browser.post('/sign/code', [['channel', 'email']]);
+  expect(res.status).toBe(303);
+  await h.jobs.drain();
+  await smtp.waitFor(before + 1);
+  const mail = smtp.received[smtp.received.length - 1]!;
+  const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+  expect(code).toBeDefined();
+  return code!;
+}
+
+const eventTypesOf = async (actionId: string) => {
+  const res = await api().get('/api/v1/events?limit=1000').set('x-api-key', key());
+  return (res.body.events as { type: string; data: { sessionRequest?: { _id: string } } }[])
+    .filter((e) => e.data.sessionRequest?._id === actionId)
+    .map((e) => e.type);
+};
+
+describe('quicksign: the signer’s way through', () => {
+  it('when the signer reads, confirms a mailed code and signs, then the action completes with a sealed PDF that pdfsig verifies, with the original pages, a signature page and an audit trail', async () => {
+    const action = await quicksign();
+    expect(action.body.signatureLevel).toBe('simple');
+    expect(action.body.signers).toEqual([
+      expect.objectContaining({
+        customerId: action.contact,
+        position: 0,
+        status: 'pending',
+        url: action.body.url,
+      }),
+    ]);
+    await h.jobs.drain(); // the invitation
+    const browser = signerBrowser(action.code);
+
+    const first = await browser.page();
+    expect(first.status).toBe(200);
+    expect(first.text).toContain('<h1>Mandate 2026</h1>');
+    expect(first.text).toContain('The document (2 pages)');
+    expect(first.text).toContain('alt="Page 2 of 2"');
+    expect(first.text).toContain('Mandate - page 2'); // the page's text, for screen readers
+    expect(first.text).toContain('By e-mail to l•••@example.test');
+    const image = await asBuffer(browser.agent.get(`/action/${action.code}/documents/0/pages/1`));
+    expect(image.status).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect((image.body as Buffer).subarray(1, 4).toString()).toBe('PNG');
+    const original = await asBuffer(browser.agent.get(`/action/${action.code}/documents/0`));
+    expect(Buffer.compare(original.body as Buffer, action.doc.bytes)).toBe(0);
+
+    const code = await codeByMail(browser);
+    const mail = smtp.received[smtp.received.length - 1]!;
+    expect(mail.to).toEqual(['lukasz@example.test']);
+    expect(mail.subject).toContain(code);
+    expect(mail.text).toContain('valid for 10 minutes');
+    const waiting = await browser.page();
+    expect(waiting.text).toContain('We sent a code by e-mail (l•••@example.test)');
+    expect(waiting.text).toContain('autocomplete="one-time-code"');
+
+    const wrong = await browser.post('/sign/verify', [['code', code === '000000' ? '111111' : '000000']]);
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toContain('That code is not right. 4 tries left.');
+    const right = await browser.post('/sign/verify', [['code', `${code.slice(0, 3)} ${code.slice(3)}`]]);
+    expect(right.status).toBe(303);
+    expect(String(right.headers['set-cookie'])).toContain(`adk_signer=`);
+    expect(String(right.headers['set-cookie'])).toContain(`Path=/action/${action.code}`);
+
+    const signPage = await browser.page();
+    expect(signPage.text).toContain('Sign “Mandate 2026”');
+    expect(signPage.text).toContain('I have read “Mandate 2026” and sign it electronically.');
+    expect(signPage.text).toContain('value="Łukasz Żółć"');
+
+    const noConsent = await browser.post('/sign', [
+      ['mark', 'typed'],
+      ['typedName', 'Łukasz Żółć'],
+    ]);
+    expect(noConsent.status).toBe(400);
+    expect(noConsent.text).toContain('Tick the agreement to sign.');
+
+    h.clock.advance(60_000);
+    const signed = await browser.post('/sign', [
+      ['mark', 'typed'],
+      ['typedName', 'Łukasz Żółć'],
+      ['consent', 'yes'],
+    ]);
+    expect(signed.status).toBe(303);
+    const after = await browser.page();
+    expect(after.text).toContain('You signed on');
+    expect(after.text).toContain('The signed document is being prepared.');
+
+    // Signed, not yet completed: the document is made by a job.
+    const pending = await api().get(`/api/v1/sessionrequests/${action.id}`).set('x-api-key', key());
+    expect(pending.body.status).toBe('opened');
+    expect(pending.body.signers[0]).toEqual(
+      expect.objectContaining({ status: 'signed', codeChannel: 'email' }),
+    );
+    await h.jobs.drain();
+
+    const done = await api().get(`/api/v1/sessionrequests/${action.id}`).set('x-api-key', key());
+    expect(done.body.status).toBe('completed');
+    const sessions = await api()
+      .get(`/api/v1/sessions?sessionRequestId=${action.id}`)
+      .set('x-api-key', key());
+    const documents = sessions.body.sessions[0].documents as { fileUrl: string; fileName: string }[];
+    expect(documents).toHaveLength(1);
+    expect(documents[0]!.fileName).toBe('Mandate (signed).pdf');
+    const file = await asBuffer(api().get(documents[0]!.fileUrl.replace(/^/, '')).set('x-api-key', key()));
+    expect(file.status).toBe(200);
+    const pdf = file.body as Buffer;
+
+    const report = await pdfsig(pdf);
+    expect(report).toContain('Signature Type: ETSI.CAdES.detached');
+    expect(report).toContain('Total document signed');
+    expect(report).toContain('Signature Validation: Signature is Valid.');
+    const text = await pdfText(pdf);
+    expect(text).toContain('Mandate - page 1');
+    expect(text).toContain('Mandate - page 2');
+    expect(text).toContain('Signed by Łukasz Żółć');
+    expect(text).toContain('Audit trail');
+    expect(text).toContain('lukasz@example.test');
+    expect(text).toContain('SignerPhone/1.0');
+    expect(text).toContain(createHash('sha256').update(action.doc.bytes).digest('hex'));
+    for (const step of ['Opened', 'Code sent', 'Wrong code', 'Code verified', 'Signed'])
+      expect(text).toContain(step);
+    expect(text).toContain('Europe/Brussels');
+    expect(text).toContain('2026-03-02 09:01:00 UTC');
+    expect(text).toContain('2026-03-02 10:01:00 Europe/Brussels');
+
+    const tampered = Buffer.from(pdf);
+    const at = tampered.indexOf('Audit trail') >= 0 ? tampered.indexOf('/Type /Page') : 20;
+    tampered[at + 2] = tampered[at + 2]! ^ 0x01;
+    expect(await pdfsig(tampered)).toContain('Digest Mismatch');
+
+    const types = await eventTypesOf(action.id);
+    expect(types.indexOf('signature.signed')).toBeGreaterThan(-1);
+    expect(types.indexOf('sessionrequest.completed')).toBeGreaterThan(types.indexOf('signature.signed'));
+    const completedPage = await browser.page();
+    expect(completedPage.text).toContain('The document is signed by everyone and sealed.');
+  });
+});
+
+describe('quicksign: one-time codes', () => {
+  it('when five wrong codes are typed, then the code locks (even the right one is refused) until a new code is asked for, which works', async () => {
+    const action = await quicksign({ invite: false });
+    const browser = signerBrowser(action.code);
+    await browser.page();
+    const code = await codeByMail(browser);
+    const wrong = code === '123456' ? '654321' : '123456';
+    for (let i = 1; i <= 4; i++) {
+      const res = await browser.post('/sign/verify', [['code', wrong]]);
+      expect(res.text).toContain(`${5 - i} ${5 - i === 1 ? 'try' : 'tries'} left`);
+    }
+    const fifth = await browser.post('/sign/verify', [['code', wrong]]);
+    expect(fifth.status).toBe(400);
+    expect(fifth.text).toContain('The code is locked after 5 wrong tries. Ask for a new code.');
+    const rightButLocked = await browser.post('/sign/verify', [['code', code]]);
+    expect(rightButLocked.status).toBe(400);
+    expect(rightButLocked.text).toContain('locked');
+    expect((await browser.page()).text).toContain('Send a new code');
+
+    const fresh = await codeByMail(browser);
+    const ok = await browser.post('/sign/verify', [['code', fresh]]);
+    expect(ok.status).toBe(303);
+    expect((await browser.page()).text).toContain('You are confirmed.');
+  });
+
+  it('when the code is typed after ten minutes, then it is refused as expired; an old code no longer works once a new one is sent', async () => {
+    const action = await quicksign({ invite: false });
+    const browser = signerBrowser(action.code);
+    await browser.page();
+    const code = await codeByMail(browser);
+    h.clock.advance(10 * 60_000 + 1);
+    const late = await browser.post('/sign/verify', [['code', code]]);
+    expect(late.status).toBe(400);
+    expect(late.text).toContain('The code has expired. Ask for a new code.');
+
+    const fresh = await codeByMail(browser);
+    if (fresh !== code) {
+      const old = await browser.post('/sign/verify', [['code', code]]);
+      expect(old.status).toBe(400);
+    }
+    expect((await browser.post('/sign/verify', [['code', fresh]])).status).toBe(303);
+  });
+
+  it('when the code was confirmed in one browser, then another browser with the same link cannot sign', async () => {
+    const action = await quicksign({ invite: false });
+    const mine = signerBrowser(action.code);
+    await mine.page();
+    expect((await mine.post('/sign/verify', [['code', await codeByMail(mine)]])).status).toBe(303);
+    const other = signerBrowser(action.code);
+    await other.page();
+    const res = await other.post('/sign', [
+      ['mark', 'typed'],
+      ['typedName', 'Someone'],
+      ['consent', 'yes'],
+    ]);
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('Confirm it is you with a code first.');
+    const status = await api().get(`/api/v1/sessionrequests/${action.id}`).set('x-api-key', key());
+    expect(status.body.signers[0].status).toBe('pending');
+  });
+
+  it('when more than five codes are asked for within an hour, then the sixth is refused and no message goes out', async () => {
+    const action = await quicksign({ invite: false });
+    const browser = signerBrowser(action.code);
+    await browser.page();
+    for (let i = 0; i < 5; i++) await codeByMail(browser);
+    const sixth = await browser.post('/sign/code', [['channel', 'email']]);
+    expect(sixth.status).toBe(400);
+    expect(sixth.text).toContain('You asked for 5 codes in the last hour already.');
+    await h.jobs.drain();
+    expect(smtp.received).toHaveLength(5);
+  });
+});
+
+describe('quicksign: withdrawal, declining and what is refused', () => {
+  it('when the action is withdrawn while the signer is on the page, then signing answers 410 and nothing is signed', async () => {
+    const action = await quicksign({ invite: false });
+    const browser = signerBrowser(action.code);
+    await browser.page();
+    expect((await browser.post('/sign/verify', [['code', await codeByMail(browser)]])).status).toBe(303);
+    const withdrawn = await api()
+      .post(`/api/v1/sessionrequests/${action.id}/deactivate`)
+      .set('x-api-key', key());
+    expect(withdrawn.status).toBe(200);
+    const res = await browser.post('/sign', [
+      ['mark', 'typed'],
+      ['typedName', 'Łukasz Żółć'],
+      ['consent', 'yes'],
+    ]);
+    expect(res.status).toBe(410);
+    const after = await api().get(`/api/v1/sessionrequests/${action.id}`).set('x-api-key', key());
+    expect(after.body.status).toBe('deactivated');
+    expect(after.body.signers[0].status).toBe('pending');
+    expect(await eventTypesOf(action.id)).not.toContain('signature.signed');
+  });
+
+  it('when the signer declines with a reason, then the action is declined with the reason, in its history and events, and the link says so', async () => {
+    const action = await quicksign();
+    const browser = signerBrowser(action.code);
+    await browser.page();
+    const form = await browser.page('&step=decline');
+    expect(form.text).toContain('Decline to sign');
+    const empty = await browser.post('/decline', [['reason', '  ']]);
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain('Give a reason.');
+    const res = await browser.post('/decline', [['reason', 'The amount is wrong']]);
+    expect(res.status).toBe(303);
+
+    const after = await api().get(`/api/v1/sessionrequests/${action.id}`).set('x-api-key', key());
+    expect(after.body.status).toBe('declined');
+    expect(after.body.closedAt).not.toBeNull();
+    expect(after.body.signers[0]).toEqual(
+      expect.objectContaining({ status: 'declined', declineReason: 'The amount is wrong' }),
+    );
+    expect(after.body.history.at(-1)).toEqual(
+      expect.objectContaining({ from: 'opened', to: 'declined', actor: 'contact' }),
+    );
+    const types = await eventTypesOf(action.id);
+    expect(types.slice(-2)).toEqual(['signature.declined', 'sessionrequest.declined']);
+    const events = await api().get('/api/v1/events?type=signature.declined').set('x-api-key', key());
+    const mine = events.body.events.find(
+      (e: { data: { sessionRequest: { _id: string } } }) => e.data.sessionRequest._id === action.id,
+    );
+    expect(mine.data.signer).toEqual(
+      expect.objectContaining({ status: 'declined', declineReason: 'The amount is wrong' }),
+    );
+    // The invitation's reminders are cancelled with the action.
+    const page = await browser.page();
+    expect(page.status).toBe(410);
+    expect(page.text).toContain('Signing was declined.');
+  });
+
+  it('when a qualified signature is asked and no trust service is configured, then 400 names signatureLevel and nothing is created', async () => {
+    const contact = await createContact(h, org, { Voornaam: 'Eva', Email: 'eva@example.test' });
+    const doc = await uploadPdf('Qualified');
+    const before = await api().get('/api/v1/sessionrequests?limit=1').set('x-api-key', key());
+    const res = await api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', key())
+      .send({
+        type: 'quicksign',
+        customerId: contact,
+        document: { fileId: doc.id, title: 'Qualified' },
+        signatureLevel: 'qualified',
+      });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([
+      expect.objectContaining({ field: 'signatureLevel', message: expect.stringContaining('no') }),
+    ]);
+    expect(res.body.details[0].message).toContain('QUALIFIED_SIGNING_PROVIDER');
+    const after = await api().get('/api/v1/sessionrequests?limit=1').set('x-api-key', key());
+    expect(after.body.total).toBe(before.body.total);
+  });
+
+  it('when the document is not a PDF that can be signed, then the action is refused naming document.fileId', async () => {
+    const contact = await createContact(h, org, { Voornaam: 'Eva', Email: 'eva@example.test' });
+    const broken = await api()
+      .post('/api/v1/files')
+      .set('x-api-key', key())
+      .attach('file', Buffer.from('%PDF-1.4\nnot really a pdf\n%%EOF\n'), 'broken.pdf');
+    expect(broken.status).toBe(201);
+    const res = await api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', key())
+      .send({
+        type: 'quicksign',
+        customerId: contact,
+        document: { fileId: broken.body._id, title: 'Broken' },
+      });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual([
+      expect.objectContaining({ field: 'document.fileId', message: expect.stringContaining('can be read') }),
+    ]);
+  });
+});
