@@ -58,7 +58,7 @@ dl{margin:0}dt{font-weight:600;margin-top:.6rem}dd{margin:0 0 .25rem 0}
 a{color:#0b57d0}
 .skip{position:absolute;left:-999px}.skip:focus{position:static}
 .kicker{color:#44474f;font-size:.95rem;margin:0}
-.pages{margin:1rem 0}
+.pages{margin:1rem 0;padding:0;list-style:none}
 .page{margin:0 0 1rem;border:1px solid #d0d4da;border-radius:4px;padding:.25rem;background:#fafafa}
 .page img{display:block;width:100%;height:auto;background:#fff}
 .page details{font-size:.9rem;margin:.25rem}

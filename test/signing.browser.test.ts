@@ -1,0 +1,160 @@
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
+import { launchBrowser } from './support/browser';
+import { createContact, createOrg, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+import { startSmtpServer } from './support/peers';
+
+let h: Harness;
+let browser: Browser;
+let org: TestOrg;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+const shots = path.join(__dirname, '..', 'docs', 'screenshots');
+const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
+const desktop = { viewport: { width: 1280, height: 860 } };
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  h = await startHarness({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Kantoor <desk@kantoor.test>',
+    TIME_ZONE: 'Europe/Brussels',
+  });
+  browser = await launchBrowser();
+  org = await createOrg(h, 'Kantoor Peeters');
+});
+afterAll(async () => {
+  await browser?.close();
+  await h.close();
+  await smtp.close();
+});
+
+async function quicksign(language: 'nl' | 'en') {
+  const contact = await createContact(h, org, {
+    Voornaam: 'Ελένη',
+    Achternaam: 'Παπαδοπούλου',
+    Email: 'eleni@example.test',
+  });
+  const upload = await h
+    .api()
+    .post('/api/v1/files')
+    .set('x-api-key', org.adminKey)
+    .attach('file', await samplePdf('Loan agreement', 2), 'loan.pdf');
+  const res = await h
+    .api()
+    .post('/api/v1/sessionrequests')
+    .set('x-api-key', org.adminKey)
+    .send({
+      type: 'quicksign',
+      customerId: contact,
+      document: { fileId: upload.body._id, title: 'Loan agreement 2026' },
+      language,
+    });
+  expect(res.status).toBe(201);
+  return res.body as { _id: string; code: string };
+}
+
+/** Runs the job that sends the code and reads the code from the real SMTP server. */
+async function mailedCode(count: number): Promise<string> {
+  await h.jobs.drain();
+  await smtp.waitFor(count);
+  return /\b(\d{6})\b/.exec(smtp.received[count - 1]!.text)![1]!;
+}
+
+describe('signing in a real browser', () => {
+  it('when the signer reads on a phone, confirms the mailed code and draws a signature, then the sealed PDF verifies with pdfsig, and a flipped byte does not', async () => {
+    const action = await quicksign('en');
+    const context = await browser.newContext(phone);
+    const page = await context.newPage();
+    await page.goto(`${h.baseUrl}/action/${action.code}`);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Loan agreement 2026');
+    // The pages are drawn as images the strict content security policy lets through.
+    const first = page.getByRole('img', { name: 'Page 1 of 2' });
+    await first.scrollIntoViewIfNeeded();
+    await expect(first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).resolves.toBe(
+      1100,
+    );
+    await page.screenshot({ path: path.join(shots, 'signing-phone-document.png') });
+
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain(
+      'We sent a code by e-mail',
+    );
+    const code = await mailedCode(1);
+    expect(smtp.received[0]!.to).toEqual(['eleni@example.test']);
+    await page.getByLabel('Code (6 digits)').fill(code);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+
+    await page.getByRole('radio', { name: 'Draw my signature' }).check();
+    const pad = page.getByRole('img', { name: 'Drawing area for your signature' });
+    const box = (await pad.boundingBox())!;
+    await page.mouse.move(box.x + 20, box.y + box.height * 0.7);
+    await page.mouse.down();
+    for (let i = 1; i <= 12; i++)
+      await page.mouse.move(box.x + 20 + i * 22, box.y + box.height * (0.7 - 0.35 * Math.sin(i / 2)));
+    await page.mouse.up();
+    await page.getByRole('checkbox', { name: /I have read “Loan agreement 2026”/ }).check();
+    await page.getByRole('button', { name: 'Sign “Loan agreement 2026”' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(shots, 'signing-phone-sign.png') });
+    await page.getByRole('button', { name: 'Sign “Loan agreement 2026”' }).click();
+    await expect(page.getByRole('status').first().textContent()).resolves.toContain('You signed on');
+
+    await h.jobs.drain();
+    const list = await h
+      .api()
+      .get(`/api/v1/sessions?sessionRequestId=${action._id}`)
+      .set('x-api-key', org.adminKey);
+    const document = list.body.sessions[0].documents[0] as { fileUrl: string };
+    const pdf = (await asBuffer(h.api().get(document.fileUrl).set('x-api-key', org.adminKey))).body as Buffer;
+    const report = await pdfsig(pdf);
+    expect(report).toContain('Signature is Valid');
+    expect(report).toContain('Total document signed');
+    const text = await pdfText(pdf);
+    expect(text).toContain('Signed by Ελένη Παπαδοπούλου');
+    expect(text).toContain('HeadlessChrome');
+    // The drawn signature is in the file as an image.
+    expect(pdf.includes('/Subtype /Image')).toBe(true);
+    const tampered = Buffer.from(pdf);
+    tampered[20] = tampered[20]! ^ 0x01;
+    expect(await pdfsig(tampered)).toContain('Digest Mismatch');
+
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Signed');
+    await context.close();
+  });
+
+  it('when a keyboard user signs on a desktop in Dutch, then every step is reachable by Tab and Enter, with a typed signature', async () => {
+    const action = await quicksign('nl');
+    const context = await browser.newContext(desktop);
+    const page = await context.newPage();
+    await page.goto(`${h.baseUrl}/action/${action.code}`);
+    await page.screenshot({ path: path.join(shots, 'signing-desktop-document.png') });
+    // The skip link is the first stop and leads past the pages to the signing step.
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+      'Naar het ondertekenen',
+    );
+    await page.keyboard.press('Enter');
+    await page.getByRole('radio', { name: /Per e-mail naar e•••@example.test/ }).focus();
+    await page.keyboard.press('Tab');
+    const before = smtp.received.length;
+    await page.keyboard.press('Enter');
+    await page.getByText('We hebben een code gestuurd per e-mail').waitFor();
+    const code = await mailedCode(before + 1);
+    await page.getByLabel('Code (6 cijfers)').focus();
+    await page.keyboard.type(code);
+    await page.keyboard.press('Enter');
+    await expect(page.getByLabel('Uw volledige naam').inputValue()).resolves.toBe('Ελένη Παπαδοπούλου');
+    await page.getByRole('checkbox', { name: /Ik heb «Loan agreement 2026» gelezen/ }).focus();
+    await page.keyboard.press('Space');
+    await page.screenshot({ path: path.join(shots, 'signing-desktop-sign.png'), fullPage: false });
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
+      '«Loan agreement 2026» ondertekenen',
+    );
+    await page.keyboard.press('Enter');
+    await page.getByText('U hebt ondertekend op').waitFor();
+    await context.close();
+  });
+});
