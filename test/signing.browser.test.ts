@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
 import { launchBrowser } from './support/browser';
 import { createContact, createOrg, type TestOrg } from './support/fixtures';
@@ -29,6 +29,9 @@ afterAll(async () => {
   await h.close();
   await smtp.close();
 });
+
+/** The text of the element that has the keyboard focus. */
+const focusedText = (page: Page) => page.locator(':focus').textContent();
 
 async function quicksign(language: 'nl' | 'en') {
   const contact = await createContact(h, org, {
@@ -72,9 +75,9 @@ describe('signing in a real browser', () => {
     // The pages are drawn as images the strict content security policy lets through.
     const first = page.getByRole('img', { name: 'Page 1 of 2' });
     await first.scrollIntoViewIfNeeded();
-    await expect(first.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).resolves.toBe(
-      1100,
-    );
+    await expect(
+      first.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).resolves.toBe(1100);
     await page.screenshot({ path: path.join(shots, 'signing-phone-document.png') });
 
     await page.getByRole('button', { name: 'Send me a code' }).click();
@@ -132,9 +135,7 @@ describe('signing in a real browser', () => {
     await page.screenshot({ path: path.join(shots, 'signing-desktop-document.png') });
     // The skip link is the first stop and leads past the pages to the signing step.
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
-      'Naar het ondertekenen',
-    );
+    await expect(focusedText(page)).resolves.toBe('Naar het ondertekenen');
     await page.keyboard.press('Enter');
     await page.getByRole('radio', { name: /Per e-mail naar e•••@example.test/ }).focus();
     await page.keyboard.press('Tab');
@@ -150,9 +151,7 @@ describe('signing in a real browser', () => {
     await page.keyboard.press('Space');
     await page.screenshot({ path: path.join(shots, 'signing-desktop-sign.png'), fullPage: false });
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(
-      '«Loan agreement 2026» ondertekenen',
-    );
+    await expect(focusedText(page)).resolves.toBe('«Loan agreement 2026» ondertekenen');
     await page.keyboard.press('Enter');
     await page.getByText('U hebt ondertekend op').waitFor();
     await context.close();
