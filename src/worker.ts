@@ -1,4 +1,5 @@
 import type { Config } from './config';
+import { sessionReportHandler, sessionReportJob } from './modules/respondent';
 import {
   expiryHandler,
   expiryJobType,
@@ -71,6 +72,11 @@ export function createJobWorker(deps: WorkerDeps): {
   );
   worker.register(expiryJobType, expiryHandler({ database, clock, baseUrl: config.baseUrl }));
   const box = deps.box ?? openSecretBox(config.encryption);
+  const storage = localDiskStorage(config.filesDir);
+  worker.register(
+    sessionReportJob,
+    sessionReportHandler({ database, clock, storage, timeZone: config.timeZone, baseUrl: config.baseUrl }),
+  );
   worker.register(
     signingCodeJob,
     signingCodeHandler({ database, clock, box, mailer, sms, phoneRegion: config.phoneRegion }),
@@ -80,7 +86,7 @@ export function createJobWorker(deps: WorkerDeps): {
     signingFinaliseHandler({
       database,
       clock,
-      storage: localDiskStorage(config.filesDir),
+      storage,
       seal: deps.seal ?? sealKeySource({ database, box, clock }, config.signing),
       timeZone: config.timeZone,
       baseUrl: config.baseUrl,

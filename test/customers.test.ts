@@ -542,7 +542,7 @@ describe('DELETE /api/v1/customers/{id} of a contact with actions', () => {
   });
 
   it('when the contact uses an uploaded file for a quicksign, then with cascade the action goes and the upload stays (it is the organisation’s)', async () => {
-    const contact = await createContact(h, org, { Voornaam: 'Sara' });
+    const contact = await createContact(h, org, { Voornaam: 'Sara', Email: 'sara@example.test' });
     const upload = await h
       .api()
       .post('/api/v1/files')

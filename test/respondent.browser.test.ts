@@ -100,6 +100,7 @@ describe('the contact in a real browser', () => {
     await again.screenshot({ path: path.join(shots, 'respondent-phone-review.png'), fullPage: true });
     await again.getByRole('button', { name: 'Indienen' }).click();
     await again.waitForSelector('text=Bedankt!');
+    await h.jobs.drain(); // the report, and with it the completion
     await second.close();
 
     const session = await sessionOf(action._id);
@@ -138,6 +139,7 @@ describe('the contact in a real browser', () => {
     await page.waitForURL(/step=review/);
     await page.getByRole('button', { name: 'Indienen' }).click();
     await page.waitForSelector('text=Bedankt!');
+    await h.jobs.drain(); // the report, and with it the completion
 
     const reopened = await h
       .api()
@@ -208,6 +210,7 @@ describe('the contact in a real browser', () => {
     expect(annasReview).not.toContain('Lies');
     await anna.getByRole('button', { name: 'Indienen' }).click();
     await anna.waitForSelector('text=Bedankt!');
+    await h.jobs.drain(); // the report, and with it the completion
 
     // Bert is not thanked for Anna's submission; his review holds only his answers.
     await bert.goto(`${h.baseUrl}/action/${campaign.code}`);
@@ -219,6 +222,7 @@ describe('the contact in a real browser', () => {
     expect(bertsReview).not.toContain('Anna');
     await bert.getByRole('button', { name: 'Indienen' }).click();
     await bert.waitForSelector('text=Bedankt!');
+    await h.jobs.drain(); // the report, and with it the completion
     await annaContext.close();
     await bertContext.close();
 

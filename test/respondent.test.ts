@@ -136,6 +136,7 @@ describe('respondent pages', () => {
     expect(review.text).toContain('<dt>Inkomen</dt><dd>Hoog</dd>');
 
     const submitted = await later.post([], '/submit');
+    await h.jobs.drain(); // the report, and with it the completion
     expect(submitted.status).toBe(303);
     const done = await later.agent.get(`/action/${code}`);
     expect(done.text).toContain('Bedankt!');
@@ -286,6 +287,7 @@ describe('respondent pages', () => {
     await c.step(1, 'next', []);
     await c.step(2, 'next', []);
     await c.post([], '/submit');
+    await h.jobs.drain(); // the report, and with it the completion
     const list = await h.api().get(`/api/v1/sessions?sessionRequestId=${_id}`).set('x-api-key', org.adminKey);
     expect(list.body.sessions[0].responses.map((r: { questionId: string }) => r.questionId)).toEqual([
       'name',
@@ -315,6 +317,7 @@ describe('respondent pages', () => {
     await c.step(1, 'next', [['q.income', 'low']]);
     await c.step(2, 'next', []);
     await c.post([], '/submit');
+    await h.jobs.drain(); // the report, and with it the completion
     await h.api().post(`/api/v1/sessionrequests/${_id}/reopen`).set('x-api-key', org.adminKey);
     const again = await contactFor(code);
     expect(again.first.text).toContain('value="Marie"');
@@ -323,6 +326,7 @@ describe('respondent pages', () => {
       ['q.married', 'no'],
     ]);
     await again.post([], '/submit');
+    await h.jobs.drain(); // the report, and with it the completion
     const list = await h.api().get(`/api/v1/sessions?sessionRequestId=${_id}`).set('x-api-key', org.adminKey);
     const session = (
       await h.api().get(`/api/v1/sessions/${list.body.sessions[0]._id}`).set('x-api-key', org.adminKey)
@@ -349,6 +353,7 @@ describe('respondent pages', () => {
       ['q.married', 'no'],
     ]);
     await c.post([], '/submit');
+    await h.jobs.drain(); // the report, and with it the completion
     const list = await h.api().get(`/api/v1/sessions?sessionRequestId=${_id}`).set('x-api-key', org.adminKey);
     const id = list.body.sessions[0]._id;
     const res = await h.api().get(`/api/v1/sessions/${id}`).set('x-api-key', other.adminKey);
@@ -584,6 +589,7 @@ describe('respondent pages', () => {
     expect(review.text).toContain('<dt>V</dt><dd>Option constructor</dd>');
     expect(review.text).toContain('<dt>H</dt><dd>Option valueOf, Option hasOwnProperty</dd>');
     expect((await c.post([], '/submit')).status).toBe(303);
+    await h.jobs.drain(); // the report, and with it the completion
     const list = await h
       .api()
       .get(`/api/v1/sessions?sessionRequestId=${res.body._id}`)

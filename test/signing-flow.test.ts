@@ -4,6 +4,7 @@ import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
 import { createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer } from './support/peers';
+import { createReportTemplate, submitAsContact } from './support/submissions';
 
 let h: Harness;
 let org: TestOrg;
@@ -63,7 +64,11 @@ function signerBrowser(code: string) {
   let csrf = '';
   const page = async (query = '') => {
     const res = await agent.get(`/action/${code}?lang=en${query}`).set('User-Agent', 'SignerPhone/1.0');
-    csrf = /name="_csrf" value="([^"]+)"/.exec(res.text)?.[1] ?? csrf;
+    // From the page's form, or (a page without a form) from the cookie it set.
+    csrf =
+      /name="_csrf" value="([^"]+)"/.exec(res.text)?.[1] ??
+      /adk_csrf=([^;]+)/.exec(String(res.headers['set-cookie'] ?? ''))?.[1] ??
+      csrf;
     return res;
   };
   const post = (path: string, fields: [string, string][]) =>
@@ -388,5 +393,152 @@ describe('quicksign: withdrawal, declining and what is refused', () => {
     expect(res.body.details).toEqual([
       expect.objectContaining({ field: 'document.fileId', message: expect.stringContaining('can be read') }),
     ]);
+  });
+});
+
+describe('multisigning: a questionnaire, then several signers in order', () => {
+  it('when two signers sign in sequential order, then the second waits for the first, each is invited in turn, and the report with the answers carries two valid signatures', async () => {
+    const template = await createReportTemplate(h, org);
+    const first = await createContact(h, org, {
+      Voornaam: 'Łukasz',
+      Achternaam: 'Żółć',
+      Email: 'lukasz.z@example.test',
+    });
+    const second = await createContact(h, org, {
+      Voornaam: 'Дмитрий',
+      Achternaam: 'Иванов',
+      Email: 'dmitri@example.test',
+    });
+    const res = await api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', key())
+      .send({
+        type: 'multisigning',
+        customerIds: [first, second],
+        signingOrder: 'sequential',
+        questionListIds: [template],
+        notificationEmail: { send: true },
+      });
+    expect(res.status).toBe(201);
+    expect(res.body.customerId).toBe(first);
+    expect(res.body.signingOrder).toBe('sequential');
+    const [one, two] = res.body.signers as { _id: string; url: string; customerId: string }[];
+    expect([one!.customerId, two!.customerId]).toEqual([first, second]);
+    expect(one!.url).toBe(res.body.url);
+    expect(two!.url).not.toBe(res.body.url);
+    const codeOf = (url: string) => url.split('/action/')[1]!;
+    // Only the first signer is invited: they answer the questionnaire.
+    expect(res.body.notifications).toEqual([
+      expect.objectContaining({ purpose: 'invitation', signerId: one!._id }),
+    ]);
+    await h.jobs.drain();
+    expect(smtp.received.map((m) => m.to[0])).toEqual(['lukasz.z@example.test']);
+    expect(smtp.received[0]!.text).toContain('een vragenlijst in te vullen en te ondertekenen');
+    expect(smtp.received[0]!.text).toContain(res.body.url);
+
+    const later = signerBrowser(codeOf(two!.url));
+    const early = await later.page();
+    expect(early.text).toContain('Łukasz Żółć vult eerst de vragenlijst in.');
+    const tooSoon = await later.post('/sign/code', [['channel', 'email']]);
+    expect(tooSoon.status).toBe(400);
+    expect(tooSoon.text).toContain('Het is nog niet uw beurt om te ondertekenen.');
+    // The second signer cannot answer the questionnaire either.
+    const answer = await later.post('', [
+      ['step', '0'],
+      ['nav', 'next'],
+      ['q.q', 'Intruder'],
+    ]);
+    expect(answer.status).toBe(303);
+
+    await submitAsContact(h, res.body.code, 'Ελένη Παπαδοπούλου');
+    const afterAnswers = await api().get(`/api/v1/sessionrequests/${res.body._id}`).set('x-api-key', key());
+    expect(afterAnswers.body.status).toBe('opened'); // signing comes next
+    const waiting = await later.page();
+    expect(waiting.text).toContain('Łukasz Żółć');
+    expect(waiting.text).toContain('moet eerst ondertekenen');
+    expect((await later.post('/sign/code', [['channel', 'email']])).status).toBe(400);
+
+    const a = signerBrowser(res.body.code);
+    const aPage = await a.page();
+    expect(aPage.text).toContain('Stuur mij een code');
+    expect((await a.post('/sign/verify', [['code', await codeByMail(a)]])).status).toBe(303);
+    expect(
+      (
+        await a.post('/sign', [
+          ['mark', 'typed'],
+          ['typedName', 'Łukasz Żółć'],
+          ['consent', 'yes'],
+        ])
+      ).status,
+    ).toBe(303);
+    await h.jobs.drain();
+    // Now the second signer is invited, on their own link.
+    const invitation = smtp.received[smtp.received.length - 1]!;
+    expect(invitation.to).toEqual(['dmitri@example.test']);
+    expect(invitation.text).toContain(two!.url);
+    const pending = await api().get(`/api/v1/sessionrequests/${res.body._id}`).set('x-api-key', key());
+    expect(pending.body.status).toBe('opened');
+
+    expect((await later.page()).text).toContain('Stuur mij een code');
+    expect((await later.post('/sign/verify', [['code', await codeByMail(later)]])).status).toBe(303);
+    expect(
+      (
+        await later.post('/sign', [
+          ['mark', 'typed'],
+          ['typedName', 'Дмитрий Иванов'],
+          ['consent', 'yes'],
+        ])
+      ).status,
+    ).toBe(303);
+    await h.jobs.drain();
+
+    const done = await api().get(`/api/v1/sessionrequests/${res.body._id}`).set('x-api-key', key());
+    expect(done.body.status).toBe('completed');
+    expect(done.body.signers.map((s: { status: string }) => s.status)).toEqual(['signed', 'signed']);
+    const sessions = await api()
+      .get(`/api/v1/sessions?sessionRequestId=${res.body._id}`)
+      .set('x-api-key', key());
+    const documents = sessions.body.sessions[0].documents as { fileUrl: string; fileName: string }[];
+    expect(documents).toHaveLength(2);
+    expect(documents[1]!.fileName).toContain('(signed)');
+    const pdf = (await asBuffer(api().get(documents[1]!.fileUrl).set('x-api-key', key()))).body as Buffer;
+    const report = await pdfsig(pdf);
+    expect(report).toContain('Signature #2');
+    expect(report.match(/Signature is Valid\./g)).toHaveLength(2);
+    expect(report).toContain('Total document signed');
+    const text = await pdfText(pdf);
+    expect(text).toContain('Ελένη Παπαδοπούλου'); // the answer, in the report
+    expect(text).toContain('Ondertekend door Łukasz Żółć');
+    expect(text).toContain('Ondertekend door Дмитрий Иванов');
+    expect(text).not.toContain('Intruder');
+    const types = await eventTypesOf(res.body._id);
+    expect(types.filter((t) => t === 'signature.signed')).toHaveLength(2);
+    expect(types.at(-1)).toBe('sessionrequest.completed');
+  });
+
+  it('when customerIds names a contact twice, a contact of no organisation, or one without any address, then 400 names the entry', async () => {
+    const template = await createReportTemplate(h, org);
+    const ok = await createContact(h, org, { Voornaam: 'Ann', Email: 'ann@example.test' });
+    const mute = await createContact(h, org, { Voornaam: 'Mute' });
+    const send = (body: Record<string, unknown>) =>
+      api()
+        .post('/api/v1/sessionrequests')
+        .set('x-api-key', key())
+        .send({ type: 'multisigning', questionListIds: [template], ...body });
+    const twice = await send({ customerIds: [ok, ok] });
+    expect(twice.body.details).toEqual([
+      expect.objectContaining({ field: 'customerIds[1]', message: 'repeats a contact' }),
+    ]);
+    const both = await send({ customerId: ok, customerIds: [ok] });
+    expect(both.body.details[0].field).toBe('customerIds');
+    const unreachable = await send({ customerIds: [ok, mute] });
+    expect(unreachable.status).toBe(400);
+    expect(unreachable.body.details[0]).toMatchObject({ field: 'customerIds[1]' });
+    expect(unreachable.body.details[0].message).toContain('one-time code');
+    const qlist = await api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', key())
+      .send({ type: 'qlist', questionListIds: [template], customerIds: [ok] });
+    expect(qlist.body.details[0].field).toBe('customerIds');
   });
 });

@@ -72,13 +72,21 @@ input.code{font-size:1.5rem;letter-spacing:.3em;max-width:12rem}
 @media (min-width:48rem){main{margin:2rem auto;min-height:auto;border-radius:8px;padding:2rem}}
 `;
 
-export function layout(lang: Language, title: string, body: string, nonce?: string, script?: string): string {
+export function layout(
+  lang: Language,
+  title: string,
+  body: string,
+  nonce?: string,
+  script?: string,
+  /** Reload the page after this many seconds (a page waiting for something made in the background). */
+  refreshSeconds?: number,
+): string {
   return `<!doctype html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
+<meta name="robots" content="noindex">${refreshSeconds ? `\n<meta http-equiv="refresh" content="${refreshSeconds}">` : ''}
 <title>${h(title)}</title>
 <style>${css}</style>
 </head>

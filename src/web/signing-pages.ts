@@ -207,6 +207,36 @@ export function declinePage(
   };
 }
 
+/** A signer who cannot act yet: the questionnaire is answered first, or its report is being made. */
+export function signingWaitPage(
+  view: OpenAction,
+  ctx: PageContext,
+  reason: { kind: 'questionnaire'; by: string } | { kind: 'preparing' },
+  problem?: SigningProblem,
+): Page {
+  const t = signingTexts[ctx.lang];
+  const alert = problem
+    ? `<div class="summary" role="alert" tabindex="-1" id="problems"><p class="error">${h(t.problems[problem])}</p></div>`
+    : '';
+  const r = respondentTexts[ctx.lang];
+  const text = reason.kind === 'questionnaire' ? t.questionnaireFirst(reason.by) : t.preparingDocument;
+  const refresh =
+    reason.kind === 'preparing'
+      ? `<p><a href="/action/${ctx.code}?lang=${ctx.lang}">${t.refresh}</a></p>`
+      : '';
+  return {
+    status: problem ? 400 : 200,
+    html: layout(
+      ctx.lang,
+      view.organisation,
+      `${header(view, ctx, r, '')}<p class="kicker">${t.kicker}</p><h1>${h(view.parts.map((p) => p.name).join(', '))}</h1>\n${alert}<p role="status">${h(text)}</p>${refresh}`,
+      undefined,
+      undefined,
+      reason.kind === 'preparing' ? 5 : undefined,
+    ),
+  };
+}
+
 /** A signing action that every signer has signed and that is sealed. */
 export function signedDonePage(view: OpenAction, ctx: PageContext): Page {
   const t = signingTexts[ctx.lang];

@@ -38,6 +38,9 @@ export interface SigningTexts {
   preparing: string;
   waiting: (name: string) => string;
   completed: [string, string];
+  questionnaireFirst: (name: string) => string;
+  preparingDocument: string;
+  refresh: string;
   declineLink: string;
   declineHeading: string;
   declineIntro: string;
@@ -88,6 +91,11 @@ export const signingTexts: Record<Language, SigningTexts> = {
     signed: (w) => `U hebt ondertekend op ${w}. Bedankt!`,
     preparing: 'Het ondertekende document wordt nu klaargemaakt. Uw adviseur ontvangt het.',
     waiting: (n) => `${n} moet eerst ondertekenen. U krijgt een bericht zodra het uw beurt is.`,
+    questionnaireFirst: (n) =>
+      `${n || 'Uw medeondertekenaar'} vult eerst de vragenlijst in. U krijgt een bericht zodra het document klaar is om te ondertekenen.`,
+    preparingDocument:
+      'Uw antwoorden zijn ontvangen. Het document om te ondertekenen wordt klaargemaakt; deze pagina ververst vanzelf.',
+    refresh: 'Pagina vernieuwen',
     completed: [
       'Ondertekend',
       'Het document is door iedereen ondertekend en verzegeld. U kunt dit venster sluiten.',
@@ -155,6 +163,11 @@ export const signingTexts: Record<Language, SigningTexts> = {
     signed: (w) => `Vous avez signé le ${w}. Merci !`,
     preparing: 'Le document signé est en préparation. Votre conseiller le recevra.',
     waiting: (n) => `${n} doit signer d’abord. Vous recevrez un message quand ce sera votre tour.`,
+    questionnaireFirst: (n) =>
+      `${n || 'Votre cosignataire'} remplit d’abord le questionnaire. Vous recevrez un message quand le document sera prêt à signer.`,
+    preparingDocument:
+      'Vos réponses sont reçues. Le document à signer est en préparation ; cette page se met à jour d’elle-même.',
+    refresh: 'Actualiser la page',
     completed: ['Signé', 'Le document est signé par tous et scellé. Vous pouvez fermer cette fenêtre.'],
     declineLink: 'Je ne veux pas signer',
     declineHeading: 'Refuser de signer',
@@ -220,6 +233,11 @@ export const signingTexts: Record<Language, SigningTexts> = {
     signed: (w) => `You signed on ${w}. Thank you!`,
     preparing: 'The signed document is being prepared. Your adviser will receive it.',
     waiting: (n) => `${n} signs first. You will get a message when it is your turn.`,
+    questionnaireFirst: (n) =>
+      `${n || 'Your co-signer'} fills in the questionnaire first. You will get a message when the document is ready to sign.`,
+    preparingDocument:
+      'Your answers are in. The document to sign is being prepared; this page refreshes by itself.',
+    refresh: 'Refresh the page',
     completed: ['Signed', 'The document is signed by everyone and sealed. You can close this window.'],
     declineLink: 'I do not want to sign',
     declineHeading: 'Decline to sign',

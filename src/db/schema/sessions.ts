@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   foreignKey,
   index,
   integer,
@@ -50,6 +51,8 @@ export const sessions = pgTable(
     answers: jsonb('answers').$type<Record<string, Record<string, unknown>>>().notNull(),
     responses: jsonb('responses').$type<SessionResponse[]>().notNull(),
     documents: jsonb('documents').$type<SessionDocument[]>().notNull(),
+    // Its documents (the report) are being made by a job; the action completes when they are ready.
+    documentsPending: boolean('documents_pending').notNull().default(false),
     version: integer('version').notNull(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),

@@ -21,7 +21,7 @@ import { AddressLimiter } from './respondent.limiter';
 import { type Respondent, respondentLanguage, saveStep } from './respondent.service';
 import { needsVisitor, type OpenAction, type RespondentView } from './respondent.view';
 import { viewForSigning } from './signing';
-import { type PageKit, type SigningRouteDeps, signingPageFor, signingRoutes } from './signing.router';
+import { type PageKit, type SigningRouteDeps, signerPage, signingRoutes } from './signing.router';
 import { submitAnswers } from './submission';
 
 const params = z.object({
@@ -109,6 +109,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
     csrfValid,
     fieldOf,
     secureCookies: deps.secureCookies,
+    questionnairePage: (req, ctx, view) => pageOf(req, ctx, view),
   };
   /** The page for an open action: thank-you, start (campaign), quicksign notice, review or a step. */
   const pageOf = (req: Request, ctx: PageContext, view: OpenAction): Page => {
@@ -145,8 +146,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       const stop = gate(req, res, view);
       if (stop || view.outcome !== 'ok') return stop ?? unknownPage();
       const ctx = contextOf(req, res, view, nonce);
-      if (hit.facts && view.action.type === 'quicksign')
-        return signingPageFor(deps, kit, req, ctx, view, hit.facts);
+      if (hit.facts && view.signer) return signerPage(deps, kit, req, ctx, view, hit.facts);
       return pageOf(req, ctx, view);
     },
   );

@@ -12,10 +12,12 @@ import {
   findActionByCode,
   isOpen,
   openSessionRequest,
+  type SessionRequestRow,
   sessionRequestRepository,
   settleExpiry,
   signerRepository,
 } from '../sessionrequests';
+import { type SessionRow, sessionRepository } from '../sessions';
 import {
   type AnswerIssue,
   type Answers,
@@ -26,7 +28,7 @@ import {
   storable,
   withDraft,
 } from './answers';
-import { campaignVisitorRepository } from './campaign.repository';
+import { campaignVisitorRepository, type VisitorRow } from './campaign.repository';
 import { loadQuestionnaire, stepsOf } from './questionnaire';
 import { needsVisitor, type OpenAction, type RespondentView } from './respondent.view';
 
@@ -111,6 +113,12 @@ export async function withAction<T>(
         ? await campaignVisitorRepository(tx, ctx).findByToken(action.id, hashVisitorToken(token))
         : undefined;
     const parts = await loadQuestionnaire(tx, ctx, action);
+    // The action's own session (not a campaign visitor's): submitted answers, and whether their
+    // documents are still being made.
+    const session =
+      action.type === 'qlist' || action.type === 'multisigning'
+        ? await sessionRepository(tx, ctx).findSubmitted(action.id, null, false)
+        : undefined;
     const view: OpenAction = {
       outcome: 'ok',
       action,
@@ -121,12 +129,29 @@ export async function withAction<T>(
       // The language switcher offers what every template of the action supports.
       languages: sharedLanguages(parts),
       draft: action.type === 'campaign' ? (visitor?.draft ?? {}) : action.draft,
-      done: action.type === 'campaign' ? Boolean(visitor?.submittedAt) : action.status === 'completed',
+      done: doneOf(action, visitor, session),
+      session,
       signers,
       signer,
     };
     return { view, result: await fn(tx, ctx, view) };
   });
+}
+
+/**
+ * Whether the respondent's part is done: the action completed; a campaign visitor submitted; a
+ * questionnaire submitted whose report is being made; a multisigning questionnaire submitted (what
+ * follows is signing).
+ */
+function doneOf(
+  action: SessionRequestRow,
+  visitor: VisitorRow | undefined,
+  session: SessionRow | undefined,
+): boolean {
+  if (action.type === 'campaign') return Boolean(visitor?.submittedAt);
+  if (action.status === 'completed') return true;
+  if (action.type === 'qlist') return session?.documentsPending === true;
+  return action.type === 'multisigning' && session !== undefined && action.status !== 'reopened';
 }
 
 /** The request's address and browser, for a signer's audit trail. */
@@ -146,7 +171,11 @@ export async function viewAction(
 
 /** Whether the respondent may still change answers: the action is open and they have not submitted. */
 export const canAnswer = (view: OpenAction): boolean =>
-  isOpen(view.action.status) && !view.done && !needsVisitor(view);
+  isOpen(view.action.status) &&
+  !view.done &&
+  !needsVisitor(view) &&
+  // A multisigning questionnaire is answered by its first signer; the others only sign.
+  (view.signer === undefined || view.signer.position === 0);
 
 export interface StepResult {
   view: RespondentView;

@@ -1,5 +1,6 @@
 import type { Language, Section } from '../questionlists';
 import type { SessionRequestRow, SignerRow } from '../sessionrequests';
+import type { SessionRow } from '../sessions';
 import type { Drafts } from './answers';
 import type { VisitorRow } from './campaign.repository';
 
@@ -36,6 +37,8 @@ export interface OpenAction {
   /** Signing actions: every signer in order, and the one whose link this is. */
   signers: SignerRow[];
   signer?: SignerRow;
+  /** The action's own session (questionnaire and multisigning), once submitted. */
+  session?: SessionRow;
 }
 
 export type RespondentView =

@@ -4,7 +4,7 @@ import type { Routes } from '../../platform/http/routes';
 import { readAll } from '../../platform/storage';
 import { z } from '../../platform/zod';
 import { errorPage, type Page, type PageContext, unknownPage } from '../../web/respondent-pages';
-import { declinePage, signedDonePage, signingPage } from '../../web/signing-pages';
+import { declinePage, signedDonePage, signingPage, signingWaitPage } from '../../web/signing-pages';
 import type { DocumentPreviews } from '../signing';
 import { setSignerCookie } from './respondent.cookies';
 import type { Respondent } from './respondent.service';
@@ -55,10 +55,35 @@ export interface PageKit {
   csrfValid(req: Request): boolean;
   fieldOf(body: unknown, name: string): string;
   secureCookies: boolean;
+  /** The questionnaire's pages (a multisigning action's first signer answers it first). */
+  questionnairePage(req: Request, ctx: PageContext, view: OpenAction): Page;
 }
 
 export interface SigningRouteDeps extends SigningDeps {
   previews: DocumentPreviews;
+}
+
+/**
+ * What a signer's link shows: for multisigning first the questionnaire (its first signer answers it, the
+ * others wait), then, while its report is made, a page that refreshes itself; then the signing page.
+ */
+export function signerPage(
+  deps: SigningRouteDeps,
+  kit: PageKit,
+  req: Request,
+  ctx: PageContext,
+  view: OpenAction,
+  facts: SigningFacts,
+  extra: { problem?: SigningProblem; triesLeft?: number; typedName?: string } = {},
+): Promise<Page> | Page {
+  const signer = view.signer!;
+  if (view.action.type === 'multisigning' && (!view.session || view.action.status === 'reopened')) {
+    if (signer.position !== 0)
+      return signingWaitPage(view, ctx, { kind: 'questionnaire', by: facts.answeredBy ?? '' }, extra.problem);
+    return kit.questionnairePage(req, ctx, view);
+  }
+  if (view.session?.documentsPending) return signingWaitPage(view, ctx, { kind: 'preparing' }, extra.problem);
+  return signingPageFor(deps, kit, req, ctx, view, facts, extra);
 }
 
 /** The signing page of a signer at `stage`, with the document's pages. */
@@ -121,7 +146,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
     // The page is drawn as it is now (after a wrong code, with the try counted).
     const again = await viewForSigning(deps, ctx.code, kit.respondentOf(req), false);
     if (again.view.outcome !== 'ok' || !again.facts) return back;
-    return signingPageFor(deps, kit, req, ctx, again.view, again.facts, {
+    return signerPage(deps, kit, req, ctx, again.view, again.facts, {
       problem: result.problem,
       triesLeft: result.triesLeft,
       typedName,

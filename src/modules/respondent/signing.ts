@@ -9,6 +9,7 @@ import { customerRepository } from '../customers';
 import { fileRepository } from '../files';
 import {
   applyTransition,
+  inviteSigners,
   isOpen,
   recordSignerEvents,
   type SignerRow,
@@ -125,6 +126,10 @@ async function withSigner(
     const signer = found.signer;
     if (!isSigningAction(found) || !signer || !isOpen(found.action.status) || signer.status !== 'pending') {
       out.problem = 'closed';
+      return;
+    }
+    if (!documentToSign(found)) {
+      out.problem = 'not-your-turn';
       return;
     }
     await fn(tx, ctx, found, signer, out as SigningResult);
@@ -357,6 +362,8 @@ export function sign(
       [{ step: 'signed', at: now.toISOString(), ...client }],
     );
     await recordSignerEvents(deps, tx, ctx, view.action.id, signer.id, ['signature.signed']);
+    // Sequential order: the next signer is invited now.
+    await inviteSigners(deps, tx, ctx, view.action, 'signed');
     const others = view.signers.filter((s) => s.id !== signer.id);
     if (others.every((s) => s.status === 'signed')) {
       await jobRepository(tx, ctx).enqueue(
@@ -398,10 +405,21 @@ export function decline(
 
 export interface SigningFacts {
   contact: Awaited<ReturnType<typeof signerContact>>;
-  /** What is signed: the quicksign document. */
+  /** What is signed: the quicksign document, or the report of a multisigning questionnaire. */
   document?: { storageKey: string; fileName: string; sha256: string; title: string };
   /** Sequential order: the name of the earlier signer this one waits for. */
   waitingFor?: string;
+  /** Multisigning: the name of the signer who answers the questionnaire (the first). */
+  answeredBy?: string;
+}
+
+/** The file a signer signs: the quicksign document, or a multisigning session's report once made. */
+export function documentToSign(view: OpenAction): { fileId: string; title: string } | undefined {
+  if (view.action.document) return view.action.document;
+  const session = view.session;
+  if (view.action.type !== 'multisigning' || !session || session.documentsPending) return undefined;
+  const report = session.documents[0];
+  return report && { fileId: report.fileId, title: signingTitleOf(view) };
 }
 
 /** The action for the signing page (opened on a GET), with the signer's contact and the document. */
@@ -414,15 +432,20 @@ export async function viewForSigning(
   const { view, result } = await withAction(deps, rawCode, { open, respondent }, async (tx, ctx, found) => {
     if (!isSigningAction(found) || !found.signer) return undefined;
     const facts: SigningFacts = { contact: await signerContact(tx, ctx, found.signer, deps.phoneRegion) };
-    if (found.action.document) {
-      const file = await fileRepository(tx, ctx).find(found.action.document.fileId);
+    const toSign = documentToSign(found);
+    if (toSign) {
+      const file = await fileRepository(tx, ctx).find(toSign.fileId);
       if (file)
         facts.document = {
           storageKey: file.storageKey,
           fileName: file.fileName,
           sha256: file.sha256,
-          title: found.action.document.title,
+          title: toSign.title,
         };
+    }
+    const first = found.signers[0];
+    if (found.action.type === 'multisigning' && !found.session && first && first.id !== found.signer.id) {
+      facts.answeredBy = contactName((await customerRepository(tx, ctx).find(first.customerId))?.data);
     }
     const earlier = waitingFor(found, found.signer);
     if (earlier) {

@@ -1,12 +1,10 @@
-import { Readable } from 'node:stream';
-import type { RequestContext } from '../../platform/context';
-import type { Tx } from '../../platform/db/database';
 import { newId } from '../../platform/ids';
+import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { customerRepository } from '../customers';
-import { fileRepository, recordFileEvents } from '../files';
 import type { Language } from '../questionlists';
 import { completeSessionRequest, recordActionEvents } from '../sessionrequests';
-import { renderReport, sessionRepository } from '../sessions';
+import { sessionRepository } from '../sessions';
+import { contactName } from '../signing';
 import {
   type AnswerIssue,
   type Answers,
@@ -19,6 +17,7 @@ import {
   storable,
 } from './answers';
 import { campaignVisitorRepository } from './campaign.repository';
+import { sessionReportJob } from './report.job';
 import {
   CONTACT,
   canAnswer,
@@ -96,10 +95,12 @@ function responsesOf(found: OpenAction, answers: Record<string, Answers>, lang: 
 
 /**
  * Submits the draft: every shown required question answered, every answer valid. Creates (or, after a
- * reopen, updates — keeping the previous version) the session with readable responses in `language`,
- * renders the PDF report when a template asks for one, and, in the same transaction, completes the
- * action through completeSessionRequest. A campaign visitor's submission gives that visitor their own
- * session and leaves the campaign open for the next visitor.
+ * reopen, updates — keeping the previous version) the session with readable responses in `language`.
+ * When a template asks for a PDF report (and always for multisigning, whose report is what is signed)
+ * the report is made by a job queued here, outside the action's row lock; the session's documents, the
+ * event `session.submitted` and (questionnaire) the completion come with it. Without a report they come
+ * at once. A campaign visitor's submission gives that visitor their own session and leaves the campaign
+ * open for the next visitor.
  */
 export async function submitAnswers(
   deps: RespondentDeps,
@@ -110,98 +111,66 @@ export async function submitAnswers(
   let incomplete: SubmitResult['incomplete'];
   let language: Language | undefined;
   let sessionId: string | undefined;
-  const stored: { key?: string } = {};
-  try {
-    const { view } = await withAction(deps, rawCode, { open: true, respondent }, async (tx, ctx, found) => {
-      if (!canAnswer(found)) return;
-      const lang = respondentLanguage(askedLanguage, found);
-      language = lang;
-      const checked = checkAll(found);
-      incomplete = checked.incomplete;
-      if (incomplete) return;
-      const now = deps.clock.now();
-      const customerId = found.visitor?.customerId ?? found.action.customerId;
-      const { responses, reportSections } = responsesOf(found, checked.answers, lang);
-      const documents = [];
-      if (found.parts.some((p) => p.hasReportSpec)) {
-        documents.push(await storeReport(deps, tx, ctx, found, { customerId, lang, reportSections }, stored));
-      }
-      const session = await sessionRepository(tx, ctx).submit(
-        {
-          sessionRequestId: found.action.id,
-          customerId,
-          visitorId: found.visitor?.id ?? null,
-          language: lang,
-          answers: storable(checked.answers),
-          responses,
-          documents,
-        },
-        now,
-        () => newId(now.getTime()),
-      );
-      await recordActionEvents(deps, tx, ctx, found.action.id, ['session.submitted'], session.id);
-      if (found.visitor) {
-        await campaignVisitorRepository(tx, ctx).markSubmitted(found.visitor.id, now);
-      } else {
-        await completeSessionRequest(deps, tx, ctx, found.action.id, CONTACT);
-      }
-      sessionId = session.id;
-    });
-    return { view, incomplete, sessionId, language };
-  } catch (err) {
-    // The transaction rolled back: the report it stored must not stay behind.
-    if (stored.key) await deps.storage.remove(stored.key).catch(() => undefined);
-    throw err;
-  }
-}
-
-/** Renders the PDF report, stores it and records it as a file of the organisation. */
-async function storeReport(
-  deps: RespondentDeps,
-  tx: Tx,
-  ctx: RequestContext,
-  found: OpenAction,
-  input: {
-    customerId: string | null;
-    lang: Language;
-    reportSections: { title: string; items: { question: string; answer: string }[] }[];
-  },
-  stored: { key?: string },
-) {
-  const now = deps.clock.now();
-  const customer = input.customerId ? await customerRepository(tx, ctx).find(input.customerId) : undefined;
-  const data = customer?.data;
-  const contactName = data
-    ? [data.Voornaam, data.Achternaam].filter(Boolean).join(' ') || data.Email || null
-    : null;
-  const pdf = await renderReport({
-    organisation: found.organisation,
-    contact: contactName,
-    templates: found.parts.map((p) => p.name),
-    submittedAt: now,
-    language: input.lang,
-    timeZone: deps.timeZone,
-    sections: input.reportSections,
-  });
-  const fileId = newId(now.getTime());
-  const fileName =
-    `${found.parts.map((p) => p.name).join(' - ')} ${now.toISOString().slice(0, 10)}.pdf`.replace(
-      /[/\\]/g,
-      '-',
+  const { view } = await withAction(deps, rawCode, { open: true, respondent }, async (tx, ctx, found) => {
+    if (!canAnswer(found)) return;
+    const lang = respondentLanguage(askedLanguage, found);
+    language = lang;
+    const checked = checkAll(found);
+    incomplete = checked.incomplete;
+    if (incomplete) return;
+    const now = deps.clock.now();
+    const customerId = found.visitor?.customerId ?? found.action.customerId;
+    const { responses, reportSections } = responsesOf(found, checked.answers, lang);
+    const report = found.action.type === 'multisigning' || found.parts.some((p) => p.hasReportSpec);
+    const session = await sessionRepository(tx, ctx).submit(
+      {
+        sessionRequestId: found.action.id,
+        customerId,
+        visitorId: found.visitor?.id ?? null,
+        language: lang,
+        answers: storable(checked.answers),
+        responses,
+        documents: [],
+        documentsPending: report,
+      },
+      now,
+      () => newId(now.getTime()),
     );
-  const storageKey = `${ctx.organisationId}/${fileId}`;
-  stored.key = storageKey;
-  const written = await deps.storage.put(storageKey, Readable.from([pdf]));
-  const file = await fileRepository(tx, ctx).insert({
-    id: fileId,
-    fileName,
-    contentType: 'application/pdf',
-    size: written.size,
-    sha256: written.sha256,
-    storageKey,
-    createdBy: null,
-    createdAt: now,
+    if (report) {
+      const customer = customerId ? await customerRepository(tx, ctx).find(customerId) : undefined;
+      const templates = found.parts.map((p) => p.name);
+      await jobRepository(tx, ctx).enqueue(
+        [
+          sessionReportJob.job({
+            subjectId: found.action.id,
+            payload: {
+              sessionId: session.id,
+              version: session.version,
+              language: lang,
+              organisation: found.organisation,
+              contact: contactName(customer?.data) || null,
+              templates,
+              submittedAt: now.toISOString(),
+              fileName: `${templates.join(' - ')} ${now.toISOString().slice(0, 10)}.pdf`.replace(
+                /[/\\]/g,
+                '-',
+              ),
+              sections: reportSections,
+            },
+            runAt: now,
+          }),
+        ],
+        now,
+      );
+    } else {
+      await recordActionEvents(deps, tx, ctx, found.action.id, ['session.submitted'], session.id);
+    }
+    if (found.visitor) {
+      await campaignVisitorRepository(tx, ctx).markSubmitted(found.visitor.id, now);
+    } else if (!report && found.action.type === 'qlist') {
+      await completeSessionRequest(deps, tx, ctx, found.action.id, CONTACT);
+    }
+    sessionId = session.id;
   });
-  await recordFileEvents(tx, ctx, 'file.created', [file], now);
-  return { fileId, fileName, fileUrl: `/files/downloads/${fileId}/${encodeURIComponent(fileName)}` };
+  return { view, incomplete, sessionId, language };
 }

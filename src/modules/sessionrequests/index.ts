@@ -18,4 +18,5 @@ export {
   type TransitionDeps,
 } from './sessionrequests.transitions';
 export { EXPIRY_JOB, expiryJobType, NOTIFICATION_JOB, notificationJob } from './sessionrequests.view';
+export { type InviteMoment, inviteSigners } from './signers.invitations';
 export { type SignerChange, type SignerRow, signerRepository } from './signers.repository';

@@ -4,7 +4,7 @@ import type { Purpose } from './sessionrequests.view';
 export interface MessageInput {
   language: Language;
   purpose: Purpose;
-  kind: 'questionnaire' | 'signature';
+  kind: 'questionnaire' | 'signature' | 'questionnaireAndSignature';
   organisation: string;
   adviser: string | null;
   firstName: string | null;
@@ -35,7 +35,11 @@ interface Words {
 
 const words: Record<Language, Words> = {
   nl: {
-    task: { questionnaire: 'een vragenlijst in te vullen', signature: 'een document te ondertekenen' },
+    task: {
+      questionnaire: 'een vragenlijst in te vullen',
+      signature: 'een document te ondertekenen',
+      questionnaireAndSignature: 'een vragenlijst in te vullen en te ondertekenen',
+    },
     subject: {
       invitation: (org) => `${org}: er staat een actie voor u klaar`,
       reminder1: (org) => `Herinnering: ${org} wacht nog op uw antwoord`,
@@ -58,7 +62,11 @@ const words: Record<Language, Words> = {
   },
   fr: {
     // Infinitives without their preposition: « inviter à », « rappeler de ».
-    task: { questionnaire: 'compléter un questionnaire', signature: 'signer un document' },
+    task: {
+      questionnaire: 'compléter un questionnaire',
+      signature: 'signer un document',
+      questionnaireAndSignature: 'compléter et signer un questionnaire',
+    },
     subject: {
       invitation: (org) => `${org} : une action vous attend`,
       reminder1: (org) => `Rappel : ${org} attend encore votre réponse`,
@@ -80,7 +88,11 @@ const words: Record<Language, Words> = {
     locale: 'fr-BE',
   },
   en: {
-    task: { questionnaire: 'to fill in a questionnaire', signature: 'to sign a document' },
+    task: {
+      questionnaire: 'to fill in a questionnaire',
+      signature: 'to sign a document',
+      questionnaireAndSignature: 'to fill in and sign a questionnaire',
+    },
     subject: {
       invitation: (org) => `${org}: an action is waiting for you`,
       reminder1: (org) => `Reminder: ${org} is waiting for your answer`,

@@ -29,11 +29,11 @@ export interface NotificationDeps {
 }
 
 /** Reads what the message needs in one round trip, in the job's organisation; null when the action is gone. */
-async function loadForMessage(deps: NotificationDeps, job: ClaimedJob) {
+async function loadForMessage(deps: NotificationDeps, job: ClaimedJob, signerId: string | null) {
   const ctx = systemContext(job.organisationId, deps.clock.now());
-  if (!job.subjectId || !isId(job.subjectId)) return null;
+  if (!job.subjectId || !isId(job.subjectId) || (signerId !== null && !isId(signerId))) return null;
   const [[raw] = []] = await batchInTenant(deps.database, ctx, [
-    sessionRequestStatements(deps.database.db, ctx).forMessage(job.subjectId),
+    sessionRequestStatements(deps.database.db, ctx).forMessage(job.subjectId, signerId),
   ]);
   return raw ? messageFactsFromRaw(raw) : null;
 }
@@ -46,21 +46,28 @@ async function loadForMessage(deps: NotificationDeps, job: ClaimedJob) {
 export function notificationHandler(deps: NotificationDeps): JobHandler<NotificationPayload> {
   return async (job) => {
     const payload = job.payload;
-    const found = await loadForMessage(deps, job);
+    const found = await loadForMessage(deps, job, payload.signerId ?? null);
     if (!found) return { cancelled: 'the action no longer exists' };
-    const { row, customer } = found;
+    const { row, customer, signer } = found;
+    if (payload.signerId && !signer) return { cancelled: 'the signer no longer exists' };
+    if (signer && signer.status !== 'pending') return { cancelled: `the signer has ${signer.status}` };
     if (!isOpen(row.status)) return { cancelled: `the action is ${row.status}` };
     if (row.expiresAt && row.expiresAt <= deps.clock.now()) return { cancelled: 'the action has expired' };
     if (!customer) throw new PermanentJobError('the action has no contact to send to');
     const message = composeMessage({
       language: row.language,
       purpose: payload.purpose,
-      kind: row.type === 'quicksign' ? 'signature' : 'questionnaire',
+      kind:
+        row.type === 'quicksign' || (signer && signer.position > 0)
+          ? 'signature'
+          : row.type === 'multisigning'
+            ? 'questionnaireAndSignature'
+            : 'questionnaire',
       organisation: found.organisation,
       adviser: found.adviser,
       firstName: customer.Voornaam?.trim() || null,
       message: row.message,
-      url: `${deps.baseUrl}/action/${row.code}`,
+      url: `${deps.baseUrl}/action/${signer?.code ?? row.code}`,
       expiresAt: row.expiresAt,
       timeZone: deps.timeZone,
     });

@@ -148,12 +148,19 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
         .orderBy(asc(jobs.id)) // creation order: ids only increase
         .getSQL();
     },
-    /** What a message about the action needs: the action, its contact's data, organisation and adviser. */
-    forMessage(id: string): SQL {
-      return sql`SELECT s.*, c.data AS customer_data, o.name AS organisation_name, u.name AS adviser_name
+    /**
+     * What a message about the action needs: the action, the contact's data (the signer's, when the
+     * message goes to a signer), organisation and adviser.
+     */
+    forMessage(id: string, signerId: string | null = null): SQL {
+      return sql`SELECT s.*, c.data AS customer_data, o.name AS organisation_name, u.name AS adviser_name,
+                        g.id AS signer_id, g.code AS signer_code, g.status AS signer_status,
+                        g.position AS signer_position
           FROM session_requests s
           JOIN organisations o ON o.id = s.organisation_id
-          LEFT JOIN customers c ON c.organisation_id = s.organisation_id AND c.id = s.customer_id
+          LEFT JOIN signers g ON g.organisation_id = s.organisation_id AND g.session_request_id = s.id
+                              AND g.id = ${signerId}::uuid
+          LEFT JOIN customers c ON c.organisation_id = s.organisation_id AND c.id = coalesce(g.customer_id, s.customer_id)
           LEFT JOIN users u ON u.organisation_id = s.organisation_id AND u.id = s.created_by
          WHERE s.organisation_id = ${ctx.organisationId} AND s.id = ${id}::uuid`;
     },
@@ -167,6 +174,13 @@ export function messageFactsFromRaw(raw: Record<string, unknown>) {
     customer: (raw.customer_data as Record<string, string> | null) ?? null,
     organisation: String(raw.organisation_name ?? ''),
     adviser: (raw.adviser_name as string | null) ?? null,
+    signer: raw.signer_id
+      ? {
+          code: String(raw.signer_code),
+          status: String(raw.signer_status),
+          position: Number(raw.signer_position),
+        }
+      : null,
   };
 }
 

@@ -42,6 +42,14 @@ export const CreateSessionRequest = z
     customerId: ref
       .optional()
       .meta({ description: 'The contact; required except for campaign (where it is refused)' }),
+    customerIds: z.array(ref).min(1).max(10).optional().meta({
+      description:
+        'Signing actions: the contacts who sign, in signing order (1–10), instead of customerId. The first answers a multisigning questionnaire and signs on the action’s url; each other signer has a link of their own (signers[].url)',
+    }),
+    signingOrder: z.enum(signingOrders).optional().meta({
+      description:
+        'Signing actions with several signers: `parallel` (default: all may sign at once) or `sequential` (each is invited, and may sign, when the one before has signed)',
+    }),
     portfolioId: ref.optional().meta({
       description:
         'campaign only: the portfolio where the contacts of its visitors are created or matched by e-mail; defaults to the default portfolio',
@@ -95,6 +103,9 @@ export const Notification = z
   .object({
     channel: z.enum(['email', 'sms']),
     purpose: z.enum(['invitation', 'reminder1', 'reminder2', 'reopened']),
+    signerId: z.string().nullable().meta({
+      description: 'Signing actions: the signer it goes to (see signers); null: the action’s contact',
+    }),
     status: z.enum(['pending', 'sending', 'sent', 'failed', 'cancelled']),
     attempts: z.number().int(),
     lastError: z.string().nullable(),

@@ -4,7 +4,7 @@ import type { RequestContext } from '../../platform/context';
 import { newActionCode } from '../../platform/crypto/codes';
 import type { Database, Tx } from '../../platform/db/database';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
-import { BadRequest, NotFound } from '../../platform/errors';
+import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { JobSignal } from '../../platform/jobs/worker';
@@ -44,6 +44,7 @@ import {
   toDetail,
   toSessionRequest,
 } from './sessionrequests.view';
+import { inviteSigners } from './signers.invitations';
 import { type NewSigner, signerRepository } from './signers.repository';
 
 export interface SessionRequestDeps {
@@ -68,9 +69,31 @@ function channelsOf(input: {
   return { email: input.notificationEmail?.send === true, sms: input.notificationSms?.send === true };
 }
 
+/** The contacts who sign a signing action, in order: customerIds, or customerId alone. */
+function signerIdsOf(input: CreateSessionRequest): string[] {
+  return input.customerIds ?? (input.customerId !== undefined ? [input.customerId] : []);
+}
+
 /** Checks that need no database: which fields each type takes, reminders, expiry. */
 function checkShape(input: CreateSessionRequest, channels: Channels, now: Date): void {
   const lists = input.questionListIds ?? [];
+  const signing = input.type === 'quicksign' || input.type === 'multisigning';
+  if (input.customerIds !== undefined) {
+    if (!signing)
+      throw BadRequest.field(
+        'customerIds',
+        'several contacts sign only in signing actions (quicksign, multisigning): use customerId',
+      );
+    if (input.customerId !== undefined)
+      throw BadRequest.field('customerIds', 'give customerId (one contact) or customerIds, not both');
+    const seen = new Set<string>();
+    input.customerIds.forEach((id, i) => {
+      if (seen.has(id)) throw BadRequest.field(`customerIds[${i}]`, 'repeats a contact');
+      seen.add(id);
+    });
+  }
+  if (input.signingOrder !== undefined && !signing)
+    throw BadRequest.field('signingOrder', 'is only for signing actions (quicksign, multisigning)');
   if (input.type === 'campaign') {
     if (input.customerId !== undefined)
       throw BadRequest.field('customerId', 'a campaign link is not bound to a contact: leave customerId out');
@@ -79,12 +102,11 @@ function checkShape(input: CreateSessionRequest, channels: Channels, now: Date):
         channels.email ? 'notificationEmail.send' : 'notificationSms.send',
         'a campaign has no contact to invite: share its url instead',
       );
-  } else if (input.customerId === undefined) {
+  } else if (input.customerId === undefined && input.customerIds === undefined) {
     throw BadRequest.field('customerId', `is required for a ${input.type} action`);
   }
   if (input.portfolioId !== undefined && input.type !== 'campaign')
     throw BadRequest.field('portfolioId', 'is only for campaigns (where visitors become contacts)');
-  const signing = input.type === 'quicksign' || input.type === 'multisigning';
   if (input.signatureLevel !== undefined && !signing)
     throw BadRequest.field('signatureLevel', 'is only for signing actions (quicksign, multisigning)');
   if (input.type === 'quicksign') {
@@ -139,6 +161,30 @@ function checkReachable(
     throw BadRequest.field(
       'notificationSms.send',
       `the contact’s phone number (data.Telefoon) ${sms.problem}`,
+    );
+}
+
+/**
+ * A signer must be a contact of the organisation, reachable on the invitation's channels, and able to
+ * receive the one-time code (an e-mail address or a mobile number).
+ */
+function checkSigner(
+  customer: Record<string, string> | null | undefined,
+  channels: Channels,
+  phoneRegion: string,
+  field: string,
+): void {
+  if (!customer) throw BadRequest.field(field, 'is not a contact of this organisation');
+  const email = Boolean(customer.Email?.trim());
+  const sms = customer.Telefoon?.trim() ? smsNumber(customer.Telefoon, phoneRegion) : null;
+  if (channels.email && !email)
+    throw BadRequest.field(field, 'has no e-mail address (data.Email) for the e-mail invitation');
+  if (channels.sms && !(sms && 'number' in sms))
+    throw BadRequest.field(field, 'has no mobile number (data.Telefoon) for the SMS invitation');
+  if (!email && !(sms && 'number' in sms))
+    throw BadRequest.field(
+      field,
+      'has neither an e-mail address (data.Email) nor a mobile number (data.Telefoon) to receive the one-time code for signing',
     );
 }
 
@@ -209,8 +255,16 @@ export async function createSessionRequest(
   checkLevel(deps, input);
   const detail = await inTenant(deps.database, ctx, async (tx) => {
     const repo = sessionRequestRepository(tx, ctx);
-    const found = await repo.prerequisites(input.customerId ?? null, input.questionListIds ?? []);
-    if (input.customerId !== undefined) checkReachable(found.customer, channels, deps.phoneRegion);
+    const signing = input.type === 'quicksign' || input.type === 'multisigning';
+    const signerIds = signing ? signerIdsOf(input) : [];
+    const customerId = signing ? (signerIds[0] ?? null) : (input.customerId ?? null);
+    const found = await repo.prerequisites(customerId, input.questionListIds ?? []);
+    if (customerId !== null) checkReachable(found.customer, channels, deps.phoneRegion);
+    for (const [i, signerId] of signerIds.entries()) {
+      const field = input.customerIds ? `customerIds[${i}]` : 'customerId';
+      const data = i === 0 ? found.customer : (await customerRepository(tx, ctx).find(signerId))?.data;
+      checkSigner(data, channels, deps.phoneRegion, field);
+    }
     if (input.portfolioId !== undefined && !(await portfolioRepository(tx, ctx).find(input.portfolioId)))
       throw BadRequest.field('portfolioId', 'is not a portfolio of this organisation');
     if (input.document) await checkDocument(deps, tx, ctx, input.document.fileId);
@@ -220,9 +274,9 @@ export async function createSessionRequest(
     const id = newId(now.getTime());
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
     const code = newActionCode();
-    const signing = input.type === 'quicksign' || input.type === 'multisigning';
+    // A signing action's invitations go to its signers (inviteSigners, below).
     const jobs = [
-      ...notificationJobs(id, channels, 'invitation', input.reminderSchedule, now),
+      ...(signing ? [] : notificationJobs(id, channels, 'invitation', input.reminderSchedule, now)),
       ...(expiresAt ? [expiryJob(id, expiresAt)] : []),
     ];
     const row = await repo.create(
@@ -231,13 +285,13 @@ export async function createSessionRequest(
         code,
         type: input.type,
         status: invited ? 'sent' : 'created',
-        customerId: input.customerId ?? null,
+        customerId,
         portfolioId: input.portfolioId ?? null,
         questionListIds: templates.map((t) => t.id),
         questionListVersions: templates.map((t) => t.version),
         document: input.document ?? null,
         signatureLevel: signing ? (input.signatureLevel ?? 'simple') : null,
-        signingOrder: signing ? 'parallel' : null,
+        signingOrder: signing ? (input.signingOrder ?? 'parallel') : null,
         language,
         message: input.message ?? null,
         expiresAt,
@@ -257,37 +311,36 @@ export async function createSessionRequest(
       actorOf(ctx),
       jobs,
     );
-    // The contact of a signing action signs on the action's own link.
-    const signers: NewSigner[] =
-      signing && input.customerId
-        ? [
-            {
-              id: newId(now.getTime()),
-              sessionRequestId: id,
-              customerId: input.customerId,
-              position: 0,
-              code,
-              status: 'pending',
-              invitedAt: invited ? now : null,
-              openedAt: null,
-              codeHash: null,
-              codeExpiresAt: null,
-              codeChannel: null,
-              codeSentAt: null,
-              codeVerifiedAt: null,
-              browserHash: null,
-              browserUntil: null,
-              signedAt: null,
-              declinedAt: null,
-              declineReason: null,
-              signature: null,
-              evidence: null,
-              createdAt: now,
-              updatedAt: now,
-            },
-          ]
-        : [];
+    // The first signer signs on the action's own link; each other signer has a link of their own.
+    const signers: NewSigner[] = signerIds.map((signerId, position) => ({
+      id: newId(now.getTime()),
+      sessionRequestId: id,
+      customerId: signerId,
+      position,
+      code: position === 0 ? code : newActionCode(),
+      status: 'pending',
+      invitedAt: null,
+      openedAt: null,
+      codeHash: null,
+      codeExpiresAt: null,
+      codeChannel: null,
+      codeSentAt: null,
+      codeVerifiedAt: null,
+      browserHash: null,
+      browserUntil: null,
+      signedAt: null,
+      declinedAt: null,
+      declineReason: null,
+      signature: null,
+      evidence: null,
+      createdAt: now,
+      updatedAt: now,
+    }));
     await signerRepository(tx, ctx).insert(signers);
+    const invitations = signing
+      ? await inviteSigners(deps, tx, ctx, row, 'created')
+      : { invited: [], jobs: [] };
+    const invitedIds = new Set(invitations.invited.map((s) => s.id));
     await recordActionEvents(deps, tx, ctx, id, [
       'sessionrequest.created',
       ...(invited ? (['sessionrequest.sent'] as const) : []),
@@ -295,10 +348,10 @@ export async function createSessionRequest(
     return toDetail(
       toSessionRequest(
         row,
-        signers.map((g) => ({ ...g, declineReason: null })),
+        signers.map((g) => ({ ...g, invitedAt: invitedIds.has(g.id) ? now : null })),
         deps.baseUrl,
       ),
-      jobs.filter((j) => j.kind === NOTIFICATION_JOB).map(pendingNotification),
+      [...jobs, ...invitations.jobs].filter((j) => j.kind === NOTIFICATION_JOB).map(pendingNotification),
       [{ from: null, to: row.status, at: iso(now), ...actorOf(ctx) }],
     );
   });
@@ -387,6 +440,12 @@ export async function reopenSessionRequest(
   return transitionAndRead(deps, ctx, id, async (tx) => {
     const found = await sessionRequestRepository(tx, ctx).find(id);
     if (!found) throw notFound();
+    if (found.type === 'quicksign' || found.type === 'multisigning')
+      throw Conflict.state(
+        `Cannot reopen a ${found.type} action: its document is signed and sealed; create a new action to sign again`,
+        'type',
+        found.type,
+      );
     if (found.status === 'completed') {
       const expiry = input.expiresAt ? new Date(input.expiresAt) : found.expiresAt;
       if (expiry && expiry <= now)

@@ -11,7 +11,12 @@ const NOTIFICATION_ATTEMPTS = 8;
 /** An invitation, reminder or reopening message to the action's contact, on one channel. */
 export const notificationJob = defineJob({
   kind: 'notification',
-  payload: z.strictObject({ channel: Notification.shape.channel, purpose: Notification.shape.purpose }),
+  payload: z.strictObject({
+    channel: Notification.shape.channel,
+    purpose: Notification.shape.purpose,
+    // A signing action's signer (their contact and own link); absent: the action's contact.
+    signerId: z.string().optional(),
+  }),
   maxAttempts: NOTIFICATION_ATTEMPTS,
   // Longer than the SMTP and SMS clients' own timeouts: those end a hung delivery first.
   timeoutMs: 90_000,
@@ -46,6 +51,7 @@ export function notificationJobs(
   purpose: Purpose,
   reminders: { reminder1Days?: number; reminder2Days?: number } | undefined,
   now: Date,
+  signerId?: string,
 ): NewJob[] {
   const steps: { purpose: Purpose; at: Date }[] = [{ purpose, at: now }];
   if (reminders?.reminder1Days)
@@ -57,7 +63,11 @@ export function notificationJobs(
     for (const channel of ['email', 'sms'] as const) {
       if (!channels[channel]) continue;
       jobs.push(
-        notificationJob.job({ subjectId, payload: { channel, purpose: step.purpose }, runAt: step.at }),
+        notificationJob.job({
+          subjectId,
+          payload: { channel, purpose: step.purpose, ...(signerId ? { signerId } : {}) },
+          runAt: step.at,
+        }),
       );
     }
   }
@@ -81,6 +91,7 @@ export function notificationFromJob(job: JobRecord): Notification {
   return {
     channel: payload.channel,
     purpose: payload.purpose,
+    signerId: payload.signerId ?? null,
     status: notificationStatus[job.status],
     attempts: job.attempts,
     lastError: job.lastError,
@@ -95,6 +106,7 @@ export function pendingNotification(job: NewJob): Notification {
   return {
     channel: payload.channel,
     purpose: payload.purpose,
+    signerId: payload.signerId ?? null,
     status: 'pending',
     attempts: 0,
     lastError: null,

@@ -1,4 +1,4 @@
 // The sessions module's public entry: what other modules may use.
 export { type ReportInput, renderReport } from './report';
-export { sessionRepository } from './sessions.repository';
+export { type SessionRow, sessionRepository } from './sessions.repository';
 export { sessionRoutes } from './sessions.router';

@@ -19,9 +19,13 @@ export function sessionRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(sessions.id, id)));
       return row;
     },
-    /** The session of an action, or of one campaign visitor of it, locked. */
-    async findSubmitted(sessionRequestId: string, visitorId: string | null): Promise<SessionRow | undefined> {
-      const [row] = await q
+    /** The session of an action, or of one campaign visitor of it, locked (unless `lock` is false). */
+    async findSubmitted(
+      sessionRequestId: string,
+      visitorId: string | null,
+      lock = true,
+    ): Promise<SessionRow | undefined> {
+      const query = q
         .select()
         .from(sessions)
         .where(
@@ -30,8 +34,8 @@ export function sessionRepository(q: Queryable, ctx: RequestContext) {
             eq(sessions.sessionRequestId, sessionRequestId),
             visitorId ? eq(sessions.visitorId, visitorId) : isNull(sessions.visitorId),
           ),
-        )
-        .for('update');
+        );
+      const [row] = lock ? await query.for('update') : await query;
       return row;
     },
     /**
@@ -68,6 +72,34 @@ export function sessionRepository(q: Queryable, ctx: RequestContext) {
         submittedAt: at,
       });
       return row!;
+    },
+    /**
+     * Fills in the documents of version `version` of a session once they are made (a report, a signed
+     * document), in the session and in that version; nothing when a later version came in between.
+     */
+    async setDocuments(
+      sessionId: string,
+      version: number,
+      documents: SessionRow['documents'],
+      at: Date,
+    ): Promise<SessionRow | undefined> {
+      const [row] = await q
+        .update(sessions)
+        .set({ documents, documentsPending: false, updatedAt: at })
+        .where(and(org, eq(sessions.id, sessionId), eq(sessions.version, version)))
+        .returning();
+      if (!row) return undefined;
+      await q
+        .update(sessionVersions)
+        .set({ documents })
+        .where(
+          and(
+            eq(sessionVersions.organisationId, ctx.organisationId),
+            eq(sessionVersions.sessionId, sessionId),
+            eq(sessionVersions.version, version),
+          ),
+        );
+      return row;
     },
     async versions(sessionId: string) {
       return q

@@ -33,6 +33,10 @@ export const Session = z
     language: Language,
     responses: z.array(SessionResponse),
     documents: z.array(SessionDocument),
+    documentsPending: z.boolean().meta({
+      description:
+        'The documents (the PDF report, a signed document) are being made; they appear here, and the action completes, when ready',
+    }),
     version: z.number().int().meta({ description: '1, then one more at every resubmission after a reopen' }),
     createdAt: timestamp,
     updatedAt: timestamp,

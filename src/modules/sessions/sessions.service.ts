@@ -21,6 +21,7 @@ function toSession(row: SessionRow): Session {
     language: row.language,
     responses: row.responses,
     documents: row.documents,
+    documentsPending: row.documentsPending,
     version: row.version,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),

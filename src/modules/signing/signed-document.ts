@@ -4,7 +4,7 @@ import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
 import type { SignatureMark, SignerTrailEntry } from '../../db/schema';
 import { documentFonts } from '../../platform/fonts';
 import { asciiName, type CertificateFacts, type SealKey } from '../../platform/signing/certificate';
-import { sealPdf } from '../../platform/signing/seal';
+import { addSignature } from '../../platform/signing/seal';
 import type { Language } from '../questionlists';
 
 export interface SignedBy {
@@ -97,7 +97,7 @@ const words: Record<Language, Words> = {
     local: (z) => z,
     seal: 'Elektronisch zegel',
     sealText:
-      'Het volledige bestand is verzegeld met een digitale PDF-handtekening (CMS, ETSI.CAdES.detached). Elke latere wijziging maakt het zegel ongeldig.',
+      'Elke handtekening is een digitale PDF-handtekening (CMS, ETSI.CAdES.detached) met het zegelcertificaat van de organisatie, na elkaar toegevoegd; de laatste dekt het volledige bestand. Elke latere wijziging maakt ze ongeldig.',
     subject: 'Certificaat',
     fingerprint: 'SHA-256-vingerafdruk',
     page: (n, of) => `Pagina ${n} van ${of}`,
@@ -137,7 +137,7 @@ const words: Record<Language, Words> = {
     local: (z) => z,
     seal: 'Cachet électronique',
     sealText:
-      'Le fichier entier est scellé par une signature numérique PDF (CMS, ETSI.CAdES.detached). Toute modification ultérieure invalide le cachet.',
+      'Chaque signature est une signature numérique PDF (CMS, ETSI.CAdES.detached) faite avec le certificat de cachet de l’organisation, ajoutées l’une après l’autre ; la dernière couvre tout le fichier. Toute modification ultérieure les invalide.',
     subject: 'Certificat',
     fingerprint: 'Empreinte SHA-256',
     page: (n, of) => `Page ${n} sur ${of}`,
@@ -177,7 +177,7 @@ const words: Record<Language, Words> = {
     local: (z) => z,
     seal: 'Electronic seal',
     sealText:
-      'The whole file is sealed with a PDF digital signature (CMS, ETSI.CAdES.detached). Any later change breaks the seal.',
+      'Each signature is a PDF digital signature (CMS, ETSI.CAdES.detached) made with the organisation’s seal certificate, added one after the other; the last one covers the whole file. Any later change breaks them.',
     subject: 'Certificate',
     fingerprint: 'SHA-256 fingerprint',
     page: (n, of) => `Page ${n} of ${of}`,
@@ -389,12 +389,20 @@ export async function buildSignedDocument(input: SignedDocumentInput): Promise<B
     );
   });
 
-  const names = input.signers.map((s) => s.name).join(', ');
-  return sealPdf(await doc.save({ useObjectStreams: false }), input.seal.key, {
-    reason: asciiName(`Signed by ${names}`).slice(0, 200),
-    name: asciiName(input.organisation) || 'ActionDesk',
-    location: 'ActionDesk',
-    contactInfo: '',
-    signingTime: input.now,
-  });
+  // One PDF signature per signer, each appended to the file as it stands (incremental updates): the
+  // first covers the document with its signature and audit pages, each next one all that came before.
+  let pdf: Buffer = Buffer.from(await doc.save({ useObjectStreams: false }));
+  for (const signer of input.signers) {
+    const how = signer.codeChannel === 'sms' ? 'SMS' : 'e-mail';
+    pdf = await addSignature(pdf, input.seal.key, {
+      reason: asciiName(
+        `Signed by ${signer.name} on ${formatInstant(signer.signedAt, 'UTC')} UTC; one-time code by ${how}`,
+      ).slice(0, 200),
+      name: asciiName(signer.name) || 'Signer',
+      location: asciiName(input.organisation) || 'ActionDesk',
+      contactInfo: '',
+      signingTime: input.now,
+    });
+  }
+  return pdf;
 }

@@ -16,6 +16,7 @@ import { z } from '../../platform/zod';
 import { organisationRepository } from '../admin';
 import { customerRepository } from '../customers';
 import { fileRepository, recordFileEvents } from '../files';
+import { questionListRepository } from '../questionlists';
 import {
   completeSessionRequest,
   isOpen,
@@ -135,11 +136,24 @@ export interface FinaliseDeps {
   baseUrl: string;
 }
 
-/** What an action asks to sign: the quicksign document (a file of the organisation). */
+/**
+ * What an action asks to sign: the quicksign document, or the report of the multisigning session (its
+ * first document), with the session.
+ */
 async function documentToSign(tx: Tx, ctx: RequestContext, action: SessionRequestRow) {
-  if (!action.document) return undefined;
-  const file = await fileRepository(tx, ctx).find(action.document.fileId);
-  return file && { file, title: action.document.title };
+  if (action.document) {
+    const file = await fileRepository(tx, ctx).find(action.document.fileId);
+    return file && { file, title: action.document.title, session: undefined };
+  }
+  const session = await sessionRepository(tx, ctx).findSubmitted(action.id, null, false);
+  const report = session && !session.documentsPending ? session.documents[0] : undefined;
+  if (!session || !report) return undefined;
+  const file = await fileRepository(tx, ctx).find(report.fileId);
+  const templates = await questionListRepository(tx, ctx).versionsOf(
+    action.questionListIds,
+    action.questionListVersions,
+  );
+  return file && { file, title: templates.map((t) => t.name).join(', '), session };
 }
 
 const signedFileName = (name: string) => {
@@ -205,22 +219,37 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
           createdAt: now,
         });
         await recordFileEvents(tx, ctx, 'file.created', [file], now);
-        const session = await sessionRepository(tx, ctx).submit(
-          {
-            sessionRequestId: id,
-            customerId: locked.customerId,
-            visitorId: null,
-            language: locked.language,
-            answers: {},
-            responses: [],
-            documents: [
-              { fileId, fileName, fileUrl: `/files/downloads/${fileId}/${encodeURIComponent(fileName)}` },
-            ],
-          },
-          now,
-          () => newId(now.getTime()),
-        );
-        await recordActionEvents(deps, tx, ctx, id, ['session.submitted'], session.id);
+        const signedDocument = {
+          fileId,
+          fileName,
+          fileUrl: `/files/downloads/${fileId}/${encodeURIComponent(fileName)}`,
+        };
+        const sessions = sessionRepository(tx, ctx);
+        const answered = facts.document!.session;
+        // Multisigning: the signed document joins the report in the session's submitted version.
+        const session = answered
+          ? await sessions.setDocuments(
+              answered.id,
+              answered.version,
+              [...answered.documents, signedDocument],
+              now,
+            )
+          : await sessions.submit(
+              {
+                sessionRequestId: id,
+                customerId: locked.customerId,
+                visitorId: null,
+                language: locked.language,
+                answers: {},
+                responses: [],
+                documentsPending: false,
+                documents: [signedDocument],
+              },
+              now,
+              () => newId(now.getTime()),
+            );
+        if (!session) throw new Error('the session changed while its document was signed');
+        if (!answered) await recordActionEvents(deps, tx, ctx, id, ['session.submitted'], session.id);
         await completeSessionRequest(deps, tx, ctx, id, { actor: 'system', userId: null });
         return undefined;
       });

@@ -1,4 +1,4 @@
-import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
+import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
 import { P12Signer } from '@signpdf/signer-p12';
 import signpdf from '@signpdf/signpdf';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
@@ -7,7 +7,7 @@ import type { SealKey } from './certificate';
 
 export interface SealInfo {
   reason: string;
-  /** Who seals (shown by PDF readers as the signer of the seal). */
+  /** Who signs (shown by PDF readers as the signer); plain ASCII. */
   name: string;
   location: string;
   contactInfo: string;
@@ -20,9 +20,18 @@ export interface SealInfo {
  * invisible (what the signer sees is drawn on the pages before sealing).
  */
 export async function sealPdf(pdf: Uint8Array, key: SealKey, info: SealInfo): Promise<Buffer> {
-  const doc = await PDFDocument.load(pdf);
-  pdflibAddPlaceholder({
-    pdfDoc: doc,
+  // Signing appends to the file, which needs the classic cross-reference layout (no object streams).
+  const plain = Buffer.from(await (await PDFDocument.load(pdf)).save({ useObjectStreams: false }));
+  return addSignature(plain, key, info);
+}
+
+/**
+ * Appends one more signature to a PDF written by sealPdf or by this function, as an incremental update:
+ * the earlier signatures cover the file as it was and stay valid; the new one covers all of it.
+ */
+export function addSignature(pdf: Buffer, key: SealKey, info: SealInfo): Promise<Buffer> {
+  const prepared = plainAddPlaceholder({
+    pdfBuffer: pdf,
     reason: info.reason,
     contactInfo: info.contactInfo,
     name: info.name,
@@ -31,7 +40,5 @@ export async function sealPdf(pdf: Uint8Array, key: SealKey, info: SealInfo): Pr
     subFilter: SUBFILTER_ETSI_CADES_DETACHED,
     appName: 'ActionDesk',
   });
-  // Signing needs the classic cross-reference layout (no object streams).
-  const prepared = Buffer.from(await doc.save({ useObjectStreams: false }));
   return signpdf.sign(prepared, new P12Signer(key.p12, { passphrase: key.passphrase }), info.signingTime);
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "sessions" ADD COLUMN "documents_pending" boolean DEFAULT false NOT NULL;

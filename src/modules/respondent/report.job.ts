@@ -1,0 +1,139 @@
+import { Readable } from 'node:stream';
+import type { Clock } from '../../platform/clock';
+import { type RequestContext, systemContext } from '../../platform/context';
+import type { Database, Tx } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { newId } from '../../platform/ids';
+import { defineJob } from '../../platform/jobs/job-type';
+import type { JobHandler } from '../../platform/jobs/worker';
+import type { FileStorage } from '../../platform/storage';
+import { z } from '../../platform/zod';
+import { fileRepository, recordFileEvents } from '../files';
+import { Language } from '../questionlists';
+import {
+  completeSessionRequest,
+  inviteSigners,
+  isOpen,
+  recordActionEvents,
+  type SessionRequestRow,
+  sessionRequestRepository,
+} from '../sessionrequests';
+import { renderReport, sessionRepository } from '../sessions';
+
+/**
+ * Renders the PDF report of one submitted version of a session. Its input is computed when the contact
+ * submits (the questions as they saw them, in their language), so the job needs nothing else.
+ */
+export const sessionReportJob = defineJob({
+  kind: 'session-report',
+  payload: z.strictObject({
+    sessionId: z.string(),
+    version: z.number().int(),
+    language: Language,
+    organisation: z.string(),
+    contact: z.string().nullable(),
+    templates: z.array(z.string()),
+    submittedAt: z.string(),
+    fileName: z.string(),
+    sections: z.array(
+      z.strictObject({
+        title: z.string(),
+        items: z.array(z.strictObject({ question: z.string(), answer: z.string() })),
+      }),
+    ),
+  }),
+  maxAttempts: 10,
+  timeoutMs: 120_000,
+});
+
+export type ReportPayload = z.output<typeof sessionReportJob.payload>;
+
+export interface ReportDeps {
+  database: Database;
+  clock: Clock;
+  storage: FileStorage;
+  timeZone: string;
+  baseUrl: string;
+}
+
+/**
+ * Makes the report outside any lock, stores it, then in one transaction (holding the action's row lock
+ * only there) records the file, fills in the session's documents and records `session.submitted` with
+ * them. Then: a questionnaire action completes; a multisigning action's other signers are invited to sign
+ * it (in parallel order); a campaign stays open. A report for a version that is no longer the latest
+ * (a resubmission came in between) is dropped.
+ */
+export function sessionReportHandler(deps: ReportDeps): JobHandler<ReportPayload> {
+  return async (job) => {
+    const p = job.payload;
+    const ctx = systemContext(job.organisationId, deps.clock.now());
+    const current = await inTenant(deps.database, ctx, (tx) => sessionRepository(tx, ctx).find(p.sessionId));
+    if (!current || current.version !== p.version || !current.documentsPending)
+      return { cancelled: 'a later submission replaced this one, or its documents are made' };
+    const pdf = await renderReport({
+      organisation: p.organisation,
+      contact: p.contact,
+      templates: p.templates,
+      submittedAt: new Date(p.submittedAt),
+      language: p.language,
+      timeZone: deps.timeZone,
+      sections: p.sections,
+    });
+    const now = deps.clock.now();
+    const fileId = newId(now.getTime());
+    const storageKey = `${ctx.organisationId}/${fileId}`;
+    const written = await deps.storage.put(storageKey, Readable.from([pdf]));
+    try {
+      const outcome = await inTenant(deps.database, ctx, async (tx) => {
+        const action = await sessionRequestRepository(tx, ctx).find(current.sessionRequestId, {
+          forUpdate: true,
+        });
+        const sessions = sessionRepository(tx, ctx);
+        const session = await sessions.find(p.sessionId);
+        if (!action || !session || session.version !== p.version || !session.documentsPending) return 'stale';
+        const file = await fileRepository(tx, ctx).insert({
+          id: fileId,
+          fileName: p.fileName,
+          contentType: 'application/pdf',
+          size: written.size,
+          sha256: written.sha256,
+          storageKey,
+          createdBy: null,
+          createdAt: now,
+        });
+        await recordFileEvents(tx, ctx, 'file.created', [file], now);
+        const document = {
+          fileId,
+          fileName: p.fileName,
+          fileUrl: `/files/downloads/${fileId}/${encodeURIComponent(p.fileName)}`,
+        };
+        await sessions.setDocuments(session.id, session.version, [document], now);
+        await recordActionEvents(deps, tx, ctx, action.id, ['session.submitted'], session.id);
+        await afterReport(deps, tx, ctx, action, session.visitorId !== null);
+        return 'done';
+      });
+      if (outcome === 'stale') {
+        await deps.storage.remove(storageKey);
+        return { cancelled: 'a later submission replaced this one' };
+      }
+      return undefined;
+    } catch (err) {
+      await deps.storage.remove(storageKey).catch(() => undefined);
+      throw err;
+    }
+  };
+}
+
+async function afterReport(
+  deps: ReportDeps,
+  tx: Tx,
+  ctx: RequestContext,
+  action: SessionRequestRow,
+  visitor: boolean,
+): Promise<void> {
+  if (visitor || !isOpen(action.status)) return;
+  if (action.type === 'qlist') await completeSessionRequest(deps, tx, ctx, action.id, SYSTEM);
+  else if (action.type === 'multisigning') await inviteSigners(deps, tx, ctx, action, 'report-ready');
+}
+
+const SYSTEM = { actor: 'system', userId: null } as const;
