@@ -25,6 +25,7 @@ import type { JobSignal } from './platform/jobs/worker';
 import { type Logger, redactActionCodes, serializeError } from './platform/logger';
 import { createRegistry } from './platform/openapi';
 import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
+import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
 import { localDiskStorage } from './platform/storage';
 
 export interface AppDeps {
@@ -40,6 +41,8 @@ export interface AppDeps {
   box?: SecretBox;
   /** How webhook host names are resolved (tests give their own names); DNS by default. */
   lookup?: SafeHttpPolicy['lookup'];
+  /** The seal key (loaded at start by the server); by default loaded when first needed. */
+  seal?: SealKeySource;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -95,13 +98,14 @@ export function createApp(deps: AppDeps): Express {
   const registry = createRegistry();
   const gate = new AuthGate([new ApiKeyAuthenticator(database, clock, config.authCacheTtlMs)], clock);
 
+  const box = deps.box ?? openSecretBox(config.encryption);
   const fileDeps = {
     database,
     clock,
     storage: localDiskStorage(config.filesDir),
     maxFileBytes: config.maxFileBytes,
+    seal: deps.seal ?? sealKeySource({ database, box, clock }, config.signing),
   };
-  const box = deps.box ?? openSecretBox(config.encryption);
   const root = Router();
   const rootRoutes = new Routes(root, registry, gate, '', bodyParser, deps.checkResponses);
   healthRoutes(rootRoutes, { database, clock, startedAt: Date.now() });

@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     seal,
   });
   if (config.jobs.worker) worker.start();
-  const app = createApp({ config, database, clock: systemClock, logger, jobs: worker, box });
+  const app = createApp({ config, database, clock: systemClock, logger, jobs: worker, box, seal });
   const server: Server = createHttpServer(app, config.requestTimeouts);
   server.listen(config.port, config.host ?? '::', () => {
     logger.info(

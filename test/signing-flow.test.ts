@@ -208,9 +208,53 @@ describe('quicksign: the signer’s way through', () => {
     expect(text).toContain('2026-03-02 10:01:00 Europe/Brussels');
 
     const tampered = Buffer.from(pdf);
-    const at = tampered.indexOf('Audit trail') >= 0 ? tampered.indexOf('/Type /Page') : 20;
+    const at = tampered.indexOf('/Type /Page');
     tampered[at + 2] = tampered[at + 2]! ^ 0x01;
     expect(await pdfsig(tampered)).toContain('Digest Mismatch');
+
+    // The service's own verification says the same: of the stored file, and of a file sent to it.
+    const fileId = (sessions.body.sessions[0].documents[0] as { fileId: string }).fileId;
+    const verification = await api().get(`/api/v1/files/${fileId}/verification`).set('x-api-key', key());
+    expect(verification.status).toBe(200);
+    expect(verification.body).toMatchObject({ signed: true, valid: true, modifiedAfterLastSignature: false });
+    expect(verification.body.signatures).toEqual([
+      expect.objectContaining({
+        name: 'Lukasz Zolc',
+        intact: true,
+        coversWholeFile: true,
+        subFilter: 'ETSI.CAdES.detached',
+        signedAt: '2026-03-02T09:01:00.000Z',
+        problems: [],
+        certificate: expect.objectContaining({ selfSigned: true, thisService: true }),
+      }),
+    ]);
+    expect(verification.body.signatures[0].reason).toContain('Signed by Lukasz Zolc');
+    const sent = await api()
+      .post('/api/v1/files/verify')
+      .set('x-api-key', key())
+      .attach('file', tampered, 'tampered.pdf');
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ signed: true, valid: false });
+    expect(sent.body.signatures[0]).toMatchObject({
+      intact: false,
+      problems: ['the signed bytes were changed (digest mismatch)'],
+    });
+    const unsigned = await api()
+      .post('/api/v1/files/verify')
+      .set('x-api-key', key())
+      .attach('file', action.doc.bytes, 'original.pdf');
+    expect(unsigned.body).toEqual({
+      signed: false,
+      valid: false,
+      modifiedAfterLastSignature: false,
+      signatures: [],
+    });
+    const appended = Buffer.concat([pdf, Buffer.from('\n1 0 obj (added later) endobj\n')]);
+    const later = await api()
+      .post('/api/v1/files/verify')
+      .set('x-api-key', key())
+      .attach('file', appended, 'later.pdf');
+    expect(later.body).toMatchObject({ signed: true, valid: false, modifiedAfterLastSignature: true });
 
     const types = await eventTypesOf(action.id);
     expect(types.indexOf('signature.signed')).toBeGreaterThan(-1);
@@ -506,6 +550,20 @@ describe('multisigning: a questionnaire, then several signers in order', () => {
     expect(report).toContain('Signature #2');
     expect(report.match(/Signature is Valid\./g)).toHaveLength(2);
     expect(report).toContain('Total document signed');
+    const verification = await api()
+      .get(`/api/v1/files/${(documents[1] as unknown as { fileId: string }).fileId}/verification`)
+      .set('x-api-key', key());
+    expect(verification.body.valid).toBe(true);
+    expect(
+      verification.body.signatures.map((x: { name: string; intact: boolean; coversWholeFile: boolean }) => [
+        x.name,
+        x.intact,
+        x.coversWholeFile,
+      ]),
+    ).toEqual([
+      ['Lukasz Zolc', true, false],
+      ['Dmitrii Ivanov', true, true],
+    ]);
     const text = await pdfText(pdf);
     expect(text).toContain('Ελένη Παπαδοπούλου'); // the answer, in the report
     expect(text).toContain('Ondertekend door Łukasz Żółć');

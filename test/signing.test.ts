@@ -97,7 +97,9 @@ describe('sealing PDFs', () => {
 
   it('when a name is not plain ASCII, then the certificate subject is transliterated, never empty', () => {
     expect(asciiName('Łukasz Żółć BV')).toBe('Lukasz Zolc BV');
-    expect(asciiName('Ελένη')).toBe('ActionDesk');
+    expect(asciiName('Ελένη Παπαδοπούλου')).toBe('Eleni Papadopoulou');
+    expect(asciiName('Дмитрий Иванов')).toBe('Dmitrii Ivanov');
+    expect(asciiName('山田')).toBe('ActionDesk');
     expect(asciiName('  Café   Zürich ')).toBe('Cafe Zurich');
   });
 });

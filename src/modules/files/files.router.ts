@@ -3,7 +3,7 @@ import { receiveFile } from '../../platform/http/multipart';
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
-import { DeleteFileQuery, StoredFile } from './files.schemas';
+import { DeleteFileQuery, StoredFile, Verification } from './files.schemas';
 import {
   deleteFile,
   discardUploadBytes,
@@ -12,6 +12,8 @@ import {
   openFile,
   recordUpload,
   storeUploadBytes,
+  verifyFile,
+  verifyUpload,
 } from './files.service';
 
 const Params = z.object({ fileId: idParam('fileId') });
@@ -46,6 +48,41 @@ export function fileRoutes(routes: Routes, deps: FileDeps): void {
       );
       return recordUpload(deps, ctx, stored);
     },
+  );
+  routes.add(
+    {
+      method: 'post',
+      path: '/files/verify',
+      summary: 'Verify the signatures of a PDF you send (multipart/form-data, field `file`)',
+      description:
+        'The same check as GET /files/{fileId}/verification, for a PDF that is not stored here (e.g. one a contact sends back): it is read in memory and never stored. Larger than MAX_FILE_SIZE → 413.',
+      tags,
+      permission: 'read',
+      multipart: { field: 'file', description: 'The PDF to verify' },
+      response: Verification,
+    },
+    ({ req }) =>
+      receiveFile(
+        req,
+        { field: 'file', maxBytes: deps.maxFileBytes, fallbackName: 'document.pdf' },
+        (upload) => verifyUpload(deps, upload),
+        async () => undefined,
+      ),
+  );
+  routes.add(
+    {
+      method: 'get',
+      path: '/files/{fileId}/verification',
+      summary:
+        'Verify the signatures of a stored PDF: intact or not, who signed, when, with which certificate',
+      description:
+        'Reads every PDF signature of the file (a signed document this service made has one per signer) and checks the bytes each covers and its CMS signature. `valid` is true when every signature is intact and the last covers the whole file. 400 when the file is not a PDF.',
+      tags,
+      permission: 'read',
+      params: Params,
+      response: Verification,
+    },
+    ({ ctx, params }) => verifyFile(deps, ctx, params.fileId),
   );
   routes.add(
     {

@@ -8,16 +8,20 @@ import { eventRepository } from '../../platform/events/events.repository';
 import type { IncomingFile } from '../../platform/http/multipart';
 import { newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
-import type { FileStorage } from '../../platform/storage';
+import type { SealKeySource } from '../../platform/signing/seal-key';
+import { verifyPdfSignatures } from '../../platform/signing/verify';
+import { type FileStorage, readAll } from '../../platform/storage';
 import { plural } from '../../platform/words';
 import { type FileHolders, type FileRow, fileRepository } from './files.repository';
-import type { StoredFile } from './files.schemas';
+import type { StoredFile, Verification } from './files.schemas';
 
 export interface FileDeps {
   database: Database;
   clock: Clock;
   storage: FileStorage;
   maxFileBytes: number;
+  /** The service's seal, to say which signatures it made (verification). */
+  seal?: SealKeySource;
 }
 
 const PDF_MAGIC = Buffer.from('%PDF-');
@@ -240,4 +244,35 @@ export async function deleteFile(
     return gone;
   });
   await removeStored(deps.storage, removed);
+}
+
+/** The signatures of a PDF, checked (platform/signing/verify), with which certificate is this service's. */
+async function verificationOf(deps: FileDeps, pdf: Buffer): Promise<Verification> {
+  const report = verifyPdfSignatures(pdf);
+  const ours = deps.seal ? (await deps.seal()).certificate.fingerprint : null;
+  return {
+    ...report,
+    signatures: report.signatures.map((s) => ({
+      ...s,
+      certificate: s.certificate && { ...s.certificate, thisService: s.certificate.fingerprint === ours },
+    })),
+  };
+}
+
+/** Verifies the signatures of a PDF of the organisation. */
+export async function verifyFile(deps: FileDeps, ctx: RequestContext, id: string): Promise<Verification> {
+  const file = await inTenant(deps.database, ctx, (tx) => fileRepository(tx, ctx).find(id));
+  if (!file) throw notFound();
+  if (file.contentType !== 'application/pdf') throw BadRequest.field('fileId', 'is not a PDF', 'path');
+  return verificationOf(deps, await readAll(deps.storage, file.storageKey));
+}
+
+/** Verifies the signatures of a PDF a client sends (kept in memory only, never stored). */
+export async function verifyUpload(deps: FileDeps, upload: IncomingFile): Promise<Verification> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of upload.stream) chunks.push(chunk as Buffer);
+  const pdf = Buffer.concat(chunks);
+  if (!pdf.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC))
+    throw BadRequest.field('file', 'is not a PDF (it does not start with %PDF-)');
+  return verificationOf(deps, pdf);
 }

@@ -3,7 +3,12 @@ import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
 import type { SignatureMark, SignerTrailEntry } from '../../db/schema';
 import { documentFonts } from '../../platform/fonts';
-import { asciiName, type CertificateFacts, type SealKey } from '../../platform/signing/certificate';
+import {
+  asciiName,
+  type CertificateFacts,
+  type SealKey,
+  transliterate,
+} from '../../platform/signing/certificate';
 import { addSignature } from '../../platform/signing/seal';
 import type { Language } from '../questionlists';
 
@@ -395,11 +400,12 @@ export async function buildSignedDocument(input: SignedDocumentInput): Promise<B
   for (const signer of input.signers) {
     const how = signer.codeChannel === 'sms' ? 'SMS' : 'e-mail';
     pdf = await addSignature(pdf, input.seal.key, {
-      reason: asciiName(
+      // PDF signature dictionaries are read as plain text by most verifiers: ASCII (transliterated).
+      reason: transliterate(
         `Signed by ${signer.name} on ${formatInstant(signer.signedAt, 'UTC')} UTC; one-time code by ${how}`,
       ).slice(0, 200),
-      name: asciiName(signer.name) || 'Signer',
-      location: asciiName(input.organisation) || 'ActionDesk',
+      name: transliterate(signer.name).slice(0, 100) || 'Signer',
+      location: asciiName(input.organisation),
       contactInfo: '',
       signingTime: input.now,
     });

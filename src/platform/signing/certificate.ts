@@ -42,15 +42,97 @@ const UNDECOMPOSED: Record<string, string> = {
   ħ: 'h',
 };
 
-export function asciiName(name: string): string {
-  const plain = name
+// Cyrillic and Greek letters by their common Latin spelling (ISO 9-like, simplified); others go.
+const CYRILLIC: Record<string, string> = Object.fromEntries(
+  [
+    'А A',
+    'Б B',
+    'В V',
+    'Г G',
+    'Д D',
+    'Е E',
+    'Ё E',
+    'Ж Zh',
+    'З Z',
+    'И I',
+    'Й I',
+    'К K',
+    'Л L',
+    'М M',
+    'Н N',
+    'О O',
+    'П P',
+    'Р R',
+    'С S',
+    'Т T',
+    'У U',
+    'Ф F',
+    'Х Kh',
+    'Ц Ts',
+    'Ч Ch',
+    'Ш Sh',
+    'Щ Shch',
+    'Ъ -',
+    'Ы Y',
+    'Ь -',
+    'Э E',
+    'Ю Iu',
+    'Я Ia',
+    'Є Ie',
+    'І I',
+    'Ї I',
+    'Ґ G',
+    'Α A',
+    'Β V',
+    'Γ G',
+    'Δ D',
+    'Ε E',
+    'Ζ Z',
+    'Η I',
+    'Θ Th',
+    'Ι I',
+    'Κ K',
+    'Λ L',
+    'Μ M',
+    'Ν N',
+    'Ξ X',
+    'Ο O',
+    'Π P',
+    'Ρ R',
+    'Σ S',
+    'Τ T',
+    'Υ Y',
+    'Φ F',
+    'Χ Ch',
+    'Ψ Ps',
+    'Ω O',
+  ].flatMap((pair) => {
+    const [from, to] = pair.split(' ') as [string, string];
+    const latin = to === '-' ? '' : to;
+    return [
+      [from, latin],
+      [from.toLowerCase(), latin.toLowerCase()],
+    ];
+  }),
+);
+
+/** Text in plain printable ASCII: accents dropped, Ł → L, Cyrillic and Greek spelled in Latin. */
+export function transliterate(text: string): string {
+  return text
     .replace(/[ŁłØøĐđßÆæŒœÞþÐðıĦħ]/g, (c) => UNDECOMPOSED[c] ?? '')
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ου/g, 'ou')
+    .replace(/Ου/g, 'Ou')
+    .replace(/ΟΥ/g, 'OU')
+    .replace(/[\u0370-\u03ff\u0400-\u04ff]/g, (c) => CYRILLIC[c] ?? (c === 'ς' ? 's' : ''))
     .replace(/[^\x20-\x7E]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-  return plain.slice(0, 64) || 'ActionDesk';
+}
+
+export function asciiName(name: string): string {
+  return transliterate(name).slice(0, 64) || 'ActionDesk';
 }
 
 /**
