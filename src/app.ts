@@ -25,6 +25,7 @@ import type { JobSignal } from './platform/jobs/worker';
 import { type Logger, redactActionCodes, serializeError } from './platform/logger';
 import { createRegistry } from './platform/openapi';
 import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
+import { qualifiedProvider } from './platform/signing/qualified';
 import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
 import { localDiskStorage } from './platform/storage';
 
@@ -137,8 +138,8 @@ export function createApp(deps: AppDeps): Express {
     phoneRegion: config.phoneRegion,
     jobs: deps.jobs,
     storage: fileDeps.storage,
-    // No qualified trust service is built in (docs/signing.md#qualified-signatures).
-    qualifiedSigning: false,
+    // None is built in (docs/signing.md#qualified-signatures): only a registered, configured one.
+    qualifiedSigning: qualifiedProvider(config.qualifiedSigning) !== null,
   });
   eventRoutes(routes, moduleDeps);
   const policy: SafeHttpPolicy = { ...config.webhooks, lookup: deps.lookup };

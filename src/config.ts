@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type EncryptionKey, parseEncryptionKeys } from './platform/crypto/sealed';
 import type { ServerLimits } from './platform/db/database';
 import { isPhoneRegion } from './platform/phone';
+import { type QualifiedSigningConfig, qualifiedProvider } from './platform/signing/qualified';
 import type { SealKeyConfig } from './platform/signing/seal-key';
 import { z } from './platform/zod';
 
@@ -97,6 +98,10 @@ const envSchema = z.object({
     .optional(),
   SIGNING_CERT_P12: z.string().min(1).optional(),
   SIGNING_CERT_PASSWORD: z.string().optional(),
+  QUALIFIED_SIGNING_PROVIDER: z.string().min(1).max(100).optional(),
+  QUALIFIED_SIGNING_URL: z.url().optional(),
+  QUALIFIED_SIGNING_CLIENT_ID: z.string().min(1).optional(),
+  QUALIFIED_SIGNING_CLIENT_SECRET: z.string().min(1).optional(),
   WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_TIMEOUT_SECONDS: intFrom(1, 30).default(10),
@@ -160,6 +165,8 @@ export interface Config {
    * first start and kept in the database.
    */
   readonly signing: SealKeyConfig;
+  /** A qualified trust service (docs/signing.md#qualified-signatures); null: none. */
+  readonly qualifiedSigning: QualifiedSigningConfig | null;
   /** Where webhooks may be sent, and how long a delivery may take. */
   readonly webhooks: {
     readonly allowHttp: boolean;
@@ -199,6 +206,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       'Invalid configuration:\n  ENCRYPTION_KEYS: is required in production (id:base64key, e.g. k1:$(openssl rand -base64 32))',
     );
+  if (e.QUALIFIED_SIGNING_PROVIDER) {
+    try {
+      qualifiedProvider({
+        provider: e.QUALIFIED_SIGNING_PROVIDER,
+        url: e.QUALIFIED_SIGNING_URL ?? '',
+        clientId: e.QUALIFIED_SIGNING_CLIENT_ID ?? '',
+        clientSecret: e.QUALIFIED_SIGNING_CLIENT_SECRET ?? '',
+      });
+    } catch (err) {
+      throw new ConfigError(`Invalid configuration:\n  ${(err as Error).message}`);
+    }
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`;
   const outbox = path.join(dataDir, 'outbox');
@@ -264,6 +283,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: 'generated' as const, commonName: `ActionDesk seal ${new URL(baseUrl).hostname}` },
     ),
+    qualifiedSigning: e.QUALIFIED_SIGNING_PROVIDER
+      ? Object.freeze({
+          provider: e.QUALIFIED_SIGNING_PROVIDER,
+          url: e.QUALIFIED_SIGNING_URL ?? '',
+          clientId: e.QUALIFIED_SIGNING_CLIENT_ID ?? '',
+          clientSecret: e.QUALIFIED_SIGNING_CLIENT_SECRET ?? '',
+        })
+      : null,
     webhooks: Object.freeze({
       allowHttp: e.WEBHOOK_ALLOW_HTTP === 'true',
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',

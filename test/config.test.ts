@@ -44,4 +44,11 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: `));
   });
+
+  it('when a qualified signing provider is named, then the start is refused naming the variable, since none is built in', () => {
+    expect(loadConfig({}).qualifiedSigning).toBeNull();
+    expect(() => loadConfig({ QUALIFIED_SIGNING_PROVIDER: 'itsme' })).toThrow(
+      /QUALIFIED_SIGNING_PROVIDER: no provider named "itsme" is available \(none is built in\)/,
+    );
+  });
 });
