@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import request from 'supertest';
+import { queryRows } from '../src/platform/db/database';
+import { generateSealKey } from '../src/platform/signing/certificate';
 import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
 import { createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
@@ -598,5 +604,80 @@ describe('multisigning: a questionnaire, then several signers in order', () => {
       .set('x-api-key', key())
       .send({ type: 'qlist', questionListIds: [template], customerIds: [ok] });
     expect(qlist.body.details[0].field).toBe('customerIds');
+  });
+});
+
+describe('a co-signer’s contact is deleted', () => {
+  it('when the second signer’s contact is deleted, then it is refused (409) naming the action, and with cascade the action they sign goes too', async () => {
+    const a = await createContact(h, org, { Voornaam: 'Anna', Email: 'anna.cosign@example.test' });
+    const b = await createContact(h, org, { Voornaam: 'Bram', Email: 'bram.cosign@example.test' });
+    const doc = await uploadPdf('Shared');
+    const res = await api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', key())
+      .send({ type: 'quicksign', customerIds: [a, b], document: { fileId: doc.id, title: 'Shared' } });
+    expect(res.status).toBe(201);
+    const refused = await api().delete(`/api/v1/customers/${b}`).set('x-api-key', key());
+    expect(refused.status).toBe(409);
+    expect(refused.body.details[0]).toMatchObject({ field: 'sessionRequests.total', value: '1' });
+    const erased = await api().delete(`/api/v1/customers/${b}?cascade=true`).set('x-api-key', key());
+    expect(erased.status).toBe(204);
+    expect((await api().get(`/api/v1/sessionrequests/${res.body._id}`).set('x-api-key', key())).status).toBe(
+      404,
+    );
+    expect((await api().get(`/api/v1/customers/${a}`).set('x-api-key', key())).status).toBe(200);
+  });
+});
+
+describe('a seal certificate from configuration', () => {
+  let generated: { h: Harness; org: TestOrg };
+  let dir: string;
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-p12-'));
+    const configured = generateSealKey('Kantoor Peeters Seal', h.clock.now());
+    fs.writeFileSync(path.join(dir, 'seal.p12'), configured.p12);
+    // The helpers above use `h` and `org`: point them at a service started with the certificate.
+    generated = { h, org };
+    h = await startHarness({
+      SMTP_URL: smtp.url,
+      SIGNING_CERT_P12: path.join(dir, 'seal.p12'),
+      SIGNING_CERT_PASSWORD: configured.passphrase,
+    });
+    org = await createOrg(h, 'Kantoor Peeters');
+  });
+  afterAll(async () => {
+    await h.close();
+    ({ h, org } = generated);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when a document is signed, then its signature is made with the configured certificate, not a generated one', async () => {
+    const action = await quicksign({ invite: false });
+    const browser = signerBrowser(action.code);
+    await browser.page();
+    expect((await browser.post('/sign/verify', [['code', await codeByMail(browser)]])).status).toBe(303);
+    const signed = await browser.post('/sign', [
+      ['mark', 'typed'],
+      ['typedName', 'Łukasz Żółć'],
+      ['consent', 'yes'],
+    ]);
+    expect(signed.status).toBe(303);
+    await h.jobs.drain();
+    const sessions = await api()
+      .get(`/api/v1/sessions?sessionRequestId=${action.id}`)
+      .set('x-api-key', key());
+    const document = sessions.body.sessions[0].documents[0] as { fileId: string; fileUrl: string };
+    const pdf = (await asBuffer(api().get(document.fileUrl).set('x-api-key', key()))).body as Buffer;
+    expect(await pdfsig(pdf)).toContain('Signer Certificate Common Name: Kantoor Peeters Seal');
+    const verification = await api()
+      .get(`/api/v1/files/${document.fileId}/verification`)
+      .set('x-api-key', key());
+    expect(verification.body.signatures[0].certificate).toMatchObject({
+      subject: expect.stringContaining('CN=Kantoor Peeters Seal'),
+      thisService: true,
+    });
+    // Nothing was generated: the service made no seal key of its own.
+    const [row] = await queryRows<{ n: string }>(h.database.db, sql`SELECT count(*) AS n FROM seal_keys`);
+    expect(Number(row?.n)).toBe(0);
   });
 });

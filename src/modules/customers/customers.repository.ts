@@ -142,7 +142,11 @@ export function customerRepository(q: Queryable, ctx: RequestContext) {
         q,
         sql`WITH a AS (
               SELECT id, created_at FROM session_requests
-               WHERE organisation_id = ${ctx.organisationId}::uuid AND customer_id = ${id}::uuid),
+               WHERE organisation_id = ${ctx.organisationId}::uuid
+                 AND (customer_id = ${id}::uuid
+                      OR id IN (SELECT g.session_request_id FROM signers g
+                                 WHERE g.organisation_id = ${ctx.organisationId}::uuid
+                                   AND g.customer_id = ${id}::uuid))),
             s AS (
               SELECT id, created_at FROM sessions
                WHERE organisation_id = ${ctx.organisationId}::uuid AND customer_id = ${id}::uuid)
@@ -159,9 +163,18 @@ export function customerRepository(q: Queryable, ctx: RequestContext) {
         sessions: { total: Number(row?.sessions_total ?? 0), ids: row?.sessions ?? [] },
       };
     },
-    /** Every action of the contact (they go with the contact: foreign key ON DELETE CASCADE). */
+    /**
+     * Deletes the contact. Its own actions go with it (foreign key ON DELETE CASCADE), and so do the
+     * signing actions it signs with other contacts: the signed document holds its signature and details.
+     */
     async remove(id: string): Promise<boolean> {
       if (!isId(id)) return false;
+      await q.execute(
+        sql`DELETE FROM session_requests
+             WHERE organisation_id = ${ctx.organisationId}::uuid
+               AND id IN (SELECT g.session_request_id FROM signers g
+                           WHERE g.organisation_id = ${ctx.organisationId}::uuid AND g.customer_id = ${id}::uuid)`,
+      );
       const rows = await q
         .delete(customers)
         .where(and(org, eq(customers.id, id)))

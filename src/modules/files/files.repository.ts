@@ -148,6 +148,9 @@ export function fileRepository(q: Queryable, ctx: RequestContext) {
                     OR s.session_request_id IN (SELECT r.id FROM session_requests r
                                                  WHERE r.organisation_id = ${orgId}
                                                    AND r.customer_id = ${customerId}::uuid)
+                    OR s.session_request_id IN (SELECT g.session_request_id FROM signers g
+                                                 WHERE g.organisation_id = ${orgId}
+                                                   AND g.customer_id = ${customerId}::uuid)
                     OR s.visitor_id IN (SELECT cv.id FROM campaign_visitors cv
                                          WHERE cv.organisation_id = ${orgId}
                                            AND cv.customer_id = ${customerId}::uuid))`);
