@@ -370,8 +370,20 @@ describe('quicksign: withdrawal, declining and what is refused', () => {
     const action = await quicksign();
     const browser = signerBrowser(action.code);
     await browser.page();
+    // Only the signer, confirmed by a code in this browser, may close the action for everyone.
+    const unconfirmed = await browser.page('&step=decline');
+    expect(unconfirmed.text).toContain('First confirm it is you with a code');
+    expect(unconfirmed.text).not.toContain('name="reason"');
+    const stranger = await browser.post('/decline', [['reason', 'Not mine to sign']]);
+    expect(stranger.status).toBe(400);
+    expect(stranger.text).toContain('Confirm it is you with a code first.');
+    expect(
+      (await api().get(`/api/v1/sessionrequests/${action.id}`).set('x-api-key', key())).body.status,
+    ).toBe('opened');
+    expect((await browser.post('/sign/verify', [['code', await codeByMail(browser)]])).status).toBe(303);
     const form = await browser.page('&step=decline');
     expect(form.text).toContain('Decline to sign');
+    expect(form.text).toContain('name="reason"');
     const empty = await browser.post('/decline', [['reason', '  ']]);
     expect(empty.status).toBe(400);
     expect(empty.text).toContain('Give a reason.');
@@ -679,5 +691,107 @@ describe('a seal certificate from configuration', () => {
     // Nothing was generated: the service made no seal key of its own.
     const [row] = await queryRows<{ n: string }>(h.database.db, sql`SELECT count(*) AS n FROM seal_keys`);
     expect(Number(row?.n)).toBe(0);
+  });
+});
+
+describe('signing: what a client may send and what time may do', () => {
+  it('when a drawn signature is a PNG header with nothing readable behind it, then it is refused and the signer can still sign', async () => {
+    const action = await quicksign({ invite: false });
+    const browser = signerBrowser(action.code);
+    await browser.page();
+    expect((await browser.post('/sign/verify', [['code', await codeByMail(browser)]])).status).toBe(303);
+    const header = Buffer.alloc(80);
+    Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').copy(header);
+    header.writeUInt32BE(200, 16);
+    header.writeUInt32BE(100, 20);
+    const junk = `data:image/png;base64,${header.toString('base64')}`;
+    const res = await browser.post('/sign', [
+      ['mark', 'drawn'],
+      ['drawing', junk],
+      ['consent', 'yes'],
+    ]);
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('The drawing could not be read.');
+    const status = await api().get(`/api/v1/sessionrequests/${action.id}`).set('x-api-key', key());
+    expect(status.body.signers[0].status).toBe('pending');
+    const typed = await browser.post('/sign', [
+      ['mark', 'typed'],
+      ['typedName', 'Łukasz'],
+      ['consent', 'yes'],
+    ]);
+    expect(typed.status).toBe(303);
+  });
+
+  it('when a quicksign link is posted to the questionnaire’s submit, then nothing is submitted', async () => {
+    const action = await quicksign({ invite: false });
+    const browser = signerBrowser(action.code);
+    await browser.page();
+    expect((await browser.post('/submit', [])).status).toBe(303);
+    const sessions = await api()
+      .get(`/api/v1/sessions?sessionRequestId=${action.id}`)
+      .set('x-api-key', key());
+    expect(sessions.body.total).toBe(0);
+    expect(await eventTypesOf(action.id)).not.toContain('session.submitted');
+  });
+
+  it('when every signer signed before the expiry and the document is made after it, then the action completes, not expires', async () => {
+    const contact = await createContact(h, org, { Voornaam: 'Tijd', Email: 'tijd@example.test' });
+    const doc = await uploadPdf('Deadline');
+    const res = await api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', key())
+      .send({
+        type: 'quicksign',
+        customerId: contact,
+        document: { fileId: doc.id, title: 'Deadline' },
+        expiresAt: new Date(h.clock.now().getTime() + 3_600_000).toISOString(),
+      });
+    const browser = signerBrowser(res.body.code);
+    await browser.page();
+    expect((await browser.post('/sign/verify', [['code', await codeByMail(browser)]])).status).toBe(303);
+    expect(
+      (
+        await browser.post('/sign', [
+          ['mark', 'typed'],
+          ['typedName', 'Tijd'],
+          ['consent', 'yes'],
+        ])
+      ).status,
+    ).toBe(303);
+    h.clock.advance(2 * 3_600_000); // the expiry job and the signed document are both due now
+    await h.jobs.drain();
+    const after = await api().get(`/api/v1/sessionrequests/${res.body._id}`).set('x-api-key', key());
+    expect(after.body.status).toBe('completed');
+  });
+
+  it('when twenty wrong codes were typed over several codes, then no new code is sent', async () => {
+    const action = await quicksign({ invite: false });
+    const browser = signerBrowser(action.code);
+    await browser.page();
+    for (let round = 0; round < 4; round++) {
+      const code = await codeByMail(browser);
+      const wrong = code === '999999' ? '888888' : '999999';
+      for (let i = 0; i < 5; i++) await browser.post('/sign/verify', [['code', wrong]]);
+    }
+    const sent = smtp.received.length;
+    const blocked = await browser.post('/sign/code', [['channel', 'email']]);
+    expect(blocked.status).toBe(400);
+    expect(blocked.text).toContain('Too many wrong codes were typed. Please contact your adviser.');
+    await h.jobs.drain();
+    expect(smtp.received).toHaveLength(sent);
+  });
+
+  it('when a PDF sent for verification has a malformed signature dictionary, then the answer says so, never 500', async () => {
+    const pdf = Buffer.from(
+      '%PDF-1.7\n1 0 obj << /Type /Sig /Name (\\376\\377A) /ByteRange [0 20 40 5] /Contents <3082> >> endobj\n%%EOF\n',
+    );
+    const res = await api()
+      .post('/api/v1/files/verify')
+      .set('x-api-key', key())
+      .attach('file', pdf, 'odd.pdf');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ signed: true, valid: false });
+    expect(res.body.signatures[0].intact).toBe(false);
+    expect(res.body.signatures[0].problems[0]).toMatch(/cannot be read|changed/);
   });
 });

@@ -183,7 +183,7 @@ export function declinePage(
   view: OpenAction,
   ctx: PageContext,
   title: string,
-  opts: { problem?: SigningProblem; reason?: string } = {},
+  opts: { problem?: SigningProblem; reason?: string; verified?: boolean } = {},
 ): Page {
   const t = signingTexts[ctx.lang];
   const r = respondentTexts[ctx.lang];
@@ -194,12 +194,16 @@ export function declinePage(
 <p class="kicker">${h(title)}</p>
 <h1>${t.declineHeading}</h1>
 <p>${t.declineIntro}</p>${problem}
-<form method="post" action="/action/${ctx.code}/decline?lang=${ctx.lang}">
+${
+  opts.verified === false
+    ? `<p role="status">${t.declineConfirmFirst}</p>`
+    : `<form method="post" action="/action/${ctx.code}/decline?lang=${ctx.lang}">
 <input type="hidden" name="_csrf" value="${h(ctx.csrf)}">
 <div class="question"><label for="reason">${t.reasonLabel} <span class="tag">(${r.required})</span></label>
 <textarea id="reason" name="reason" maxlength="1000" aria-required="true"${opts.problem ? ' aria-invalid="true" aria-describedby="problems"' : ''}>${h(opts.reason ?? '')}</textarea></div>
 <div class="actions"><button type="submit" class="primary">${t.declineButton}</button></div>
-</form>
+</form>`
+}
 <p><a href="/action/${ctx.code}?lang=${ctx.lang}">${t.backToDocument}</a></p>`;
   return {
     status: opts.problem ? 400 : 200,

@@ -46,6 +46,7 @@ export interface SigningTexts {
   declineIntro: string;
   reasonLabel: string;
   declineButton: string;
+  declineConfirmFirst: string;
   backToDocument: string;
   declined: [string, string];
   problems: Record<SigningProblem, string>;
@@ -105,12 +106,15 @@ export const signingTexts: Record<Language, SigningTexts> = {
     declineIntro: 'Laat uw adviseur weten waarom u niet ondertekent. Daarna werkt deze link niet meer.',
     reasonLabel: 'Reden',
     declineButton: 'Weigeren',
+    declineConfirmFirst:
+      'Bevestig eerst met een code dat u het bent: ga terug naar het document en vraag een code. Daarna kunt u weigeren.',
     backToDocument: 'Terug naar het document',
     declined: ['Geweigerd', 'Het ondertekenen is geweigerd. Uw adviseur is op de hoogte.'],
     problems: {
       'not-your-turn': 'Het is nog niet uw beurt om te ondertekenen.',
       'no-channel': 'Kies hoe we u de code sturen.',
       'too-many-codes': 'U hebt het afgelopen uur al 5 codes gevraagd. Probeer het later opnieuw.',
+      'codes-blocked': 'Er werden te veel verkeerde codes getypt. Neem contact op met uw adviseur.',
       'no-code': 'Vraag eerst een code.',
       'wrong-code': 'Deze code klopt niet.',
       'code-locked': 'De code is geblokkeerd na 5 verkeerde pogingen. Vraag een nieuwe code.',
@@ -175,12 +179,15 @@ export const signingTexts: Record<Language, SigningTexts> = {
       'Dites à votre conseiller pourquoi vous ne signez pas. Ce lien ne fonctionnera plus ensuite.',
     reasonLabel: 'Raison',
     declineButton: 'Refuser',
+    declineConfirmFirst:
+      'Confirmez d’abord votre identité avec un code : retournez au document et demandez un code. Vous pourrez ensuite refuser.',
     backToDocument: 'Retour au document',
     declined: ['Refusé', 'La signature a été refusée. Votre conseiller en est informé.'],
     problems: {
       'not-your-turn': 'Ce n’est pas encore votre tour de signer.',
       'no-channel': 'Choisissez comment recevoir le code.',
       'too-many-codes': 'Vous avez déjà demandé 5 codes cette heure-ci. Réessayez plus tard.',
+      'codes-blocked': 'Trop de codes erronés ont été saisis. Contactez votre conseiller.',
       'no-code': 'Demandez d’abord un code.',
       'wrong-code': 'Ce code n’est pas correct.',
       'code-locked': 'Le code est bloqué après 5 essais erronés. Demandez un nouveau code.',
@@ -244,12 +251,15 @@ export const signingTexts: Record<Language, SigningTexts> = {
     declineIntro: 'Tell your adviser why you do not sign. This link stops working afterwards.',
     reasonLabel: 'Reason',
     declineButton: 'Decline',
+    declineConfirmFirst:
+      'First confirm it is you with a code: go back to the document and ask for a code. Then you can decline.',
     backToDocument: 'Back to the document',
     declined: ['Declined', 'Signing was declined. Your adviser has been told.'],
     problems: {
       'not-your-turn': 'It is not your turn to sign yet.',
       'no-channel': 'Choose how we send you the code.',
       'too-many-codes': 'You asked for 5 codes in the last hour already. Try again later.',
+      'codes-blocked': 'Too many wrong codes were typed. Please contact your adviser.',
       'no-code': 'Ask for a code first.',
       'wrong-code': 'That code is not right.',
       'code-locked': 'The code is locked after 5 wrong tries. Ask for a new code.',

@@ -9,7 +9,7 @@ import type { IncomingFile } from '../../platform/http/multipart';
 import { newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
 import type { SealKeySource } from '../../platform/signing/seal-key';
-import { verifyPdfSignatures } from '../../platform/signing/verify';
+import { TooManySignatures, verifyPdfSignatures } from '../../platform/signing/verify';
 import { type FileStorage, readAll } from '../../platform/storage';
 import { plural } from '../../platform/words';
 import { type FileHolders, type FileRow, fileRepository } from './files.repository';
@@ -247,8 +247,15 @@ export async function deleteFile(
 }
 
 /** The signatures of a PDF, checked (platform/signing/verify), with which certificate is this service's. */
-async function verificationOf(deps: FileDeps, pdf: Buffer): Promise<Verification> {
-  const report = verifyPdfSignatures(pdf);
+async function verificationOf(deps: FileDeps, pdf: Buffer, field: string): Promise<Verification> {
+  let report: ReturnType<typeof verifyPdfSignatures>;
+  try {
+    report = verifyPdfSignatures(pdf);
+  } catch (err) {
+    if (err instanceof TooManySignatures)
+      throw BadRequest.field(field, err.message, field === 'fileId' ? 'path' : 'body');
+    throw err;
+  }
   const ours = deps.seal ? (await deps.seal()).certificate.fingerprint : null;
   return {
     ...report,
@@ -264,7 +271,7 @@ export async function verifyFile(deps: FileDeps, ctx: RequestContext, id: string
   const file = await inTenant(deps.database, ctx, (tx) => fileRepository(tx, ctx).find(id));
   if (!file) throw notFound();
   if (file.contentType !== 'application/pdf') throw BadRequest.field('fileId', 'is not a PDF', 'path');
-  return verificationOf(deps, await readAll(deps.storage, file.storageKey));
+  return verificationOf(deps, await readAll(deps.storage, file.storageKey), 'fileId');
 }
 
 /** Verifies the signatures of a PDF a client sends (kept in memory only, never stored). */
@@ -274,5 +281,5 @@ export async function verifyUpload(deps: FileDeps, upload: IncomingFile): Promis
   const pdf = Buffer.concat(chunks);
   if (!pdf.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC))
     throw BadRequest.field('file', 'is not a PDF (it does not start with %PDF-)');
-  return verificationOf(deps, pdf);
+  return verificationOf(deps, pdf, 'file');
 }

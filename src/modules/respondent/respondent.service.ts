@@ -174,7 +174,8 @@ export const canAnswer = (view: OpenAction): boolean =>
   isOpen(view.action.status) &&
   !view.done &&
   !needsVisitor(view) &&
-  // A multisigning questionnaire is answered by its first signer; the others only sign.
+  // A quicksign has nothing to answer; a multisigning questionnaire is answered by its first signer.
+  view.action.type !== 'quicksign' &&
   (view.signer === undefined || view.signer.position === 0);
 
 export interface StepResult {

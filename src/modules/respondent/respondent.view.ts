@@ -67,6 +67,7 @@ export type SigningProblem =
   | 'not-your-turn'
   | 'no-channel'
   | 'too-many-codes'
+  | 'codes-blocked'
   | 'no-code'
   | 'wrong-code'
   | 'code-locked'

@@ -100,13 +100,15 @@ export async function signingPageFor(
   const doc = facts.document;
   if (!doc) throw new NotFound('The document to sign is gone');
   const title = doc.title;
-  if (req.query.step === 'decline' && view.signer?.status === 'pending') return declinePage(view, ctx, title);
+  const stage = signingStage(view, kit.respondentOf(req), deps.clock.now());
+  if (req.query.step === 'decline' && view.signer?.status === 'pending')
+    return declinePage(view, ctx, title, { verified: stage === 'sign' });
   const preview = await deps.previews.factsOf(doc.sha256, () => readAll(deps.storage, doc.storageKey));
   const { contact } = facts;
   return signingPage({
     view,
     ctx,
-    stage: signingStage(view, kit.respondentOf(req), deps.clock.now()),
+    stage,
     document: {
       title,
       downloadUrl: `/action/${ctx.code}/documents/0`,
@@ -265,6 +267,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
         return declinePage(result.view, ctx, signingTitleOf(result.view), {
           problem: result.problem,
           reason,
+          verified: result.problem !== 'not-verified',
         });
       return { redirect: `/action/${ctx.code}?lang=${ctx.lang}` };
     },
@@ -327,7 +330,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       const page = /^\d{1,4}$/.test(p.page) ? Number(p.page) : 0;
       if (page < 1 || page > facts.pages.length) throw new NotFound('No such page');
       const png = await deps.previews.image(doc.sha256, page, bytes);
-      if (!png) throw new NotFound('Page images cannot be drawn on this server');
+      if (!png) throw new NotFound('This page cannot be drawn here: download the document instead');
       res.status(200);
       res.setHeader('Content-Type', 'image/png');
       res.setHeader('Content-Length', String(png.length));

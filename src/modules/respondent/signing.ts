@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { PDFDocument } from 'pdf-lib';
 import type { SignatureMark, SignerTrailEntry } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
@@ -39,7 +40,10 @@ export const MAX_CODE_TRIES = 5;
 export const MAX_CODES_PER_HOUR = 5;
 /** How long a browser that confirmed the code may sign without a new one. */
 const VERIFIED_MINUTES = 30;
-const MAX_DRAWING_BYTES = 300_000;
+// Below the form body limit (200 kB) once in base64.
+const MAX_DRAWING_BYTES = 140_000;
+/** Wrong codes over all codes of a signer before codes stop: a guesser gets no endless new codes. */
+export const MAX_WRONG_CODES = 20;
 
 /** What the signer signs, by name: the quicksign document's title, or the templates' names. */
 export const signingTitleOf = (view: OpenAction): string =>
@@ -156,6 +160,10 @@ export function requestCode(
       out.problem = 'no-channel';
       return;
     }
+    if (signer.trail.filter((e) => e.step === 'code-wrong').length >= MAX_WRONG_CODES) {
+      out.problem = 'codes-blocked';
+      return;
+    }
     const hourAgo = now.getTime() - 3_600_000;
     const recent = signer.trail.filter((e) => e.step === 'code-sent' && Date.parse(e.at) > hourAgo);
     if (recent.length >= MAX_CODES_PER_HOUR) {
@@ -172,9 +180,8 @@ export function requestCode(
         codeAttempts: 0,
         codeChannel: channel as Channel,
         codeSentAt: now,
-        codeVerifiedAt: null,
-        browserHash: null,
-        browserUntil: null,
+        // A browser that already confirmed a code stays confirmed: someone else with the link asking
+        // for codes does not sign the signer out.
       },
       now,
       [
@@ -264,8 +271,19 @@ export interface SignatureForm {
   consent: boolean;
 }
 
-/** A drawn signature: a PNG data URL of sensible size. */
-function drawnPng(dataUrl: string): string | null {
+/** A drawn signature: a PNG data URL of sensible size that a PDF can hold (pdf-lib reads it). */
+async function drawnPng(dataUrl: string): Promise<string | null> {
+  const png = pngOf(dataUrl);
+  if (!png) return null;
+  try {
+    await (await PDFDocument.create()).embedPng(Buffer.from(png, 'base64'));
+    return png;
+  } catch {
+    return null;
+  }
+}
+
+function pngOf(dataUrl: string): string | null {
   const prefix = 'data:image/png;base64,';
   if (!dataUrl.startsWith(prefix)) return null;
   const base64 = dataUrl.slice(prefix.length);
@@ -316,7 +334,7 @@ export function sign(
     }
     let mark: SignatureMark;
     if (form.mark === 'drawn') {
-      const png = drawnPng(form.drawing);
+      const png = await drawnPng(form.drawing);
       if (!png) {
         out.problem = form.drawing ? 'bad-drawing' : 'no-signature';
         return;
@@ -383,6 +401,11 @@ export function decline(
 ): Promise<SigningResult> {
   return withSigner(deps, rawCode, respondent, async (tx, ctx, view, signer, out) => {
     const now = deps.clock.now();
+    // Only the signer, confirmed by a code in this browser, closes the action for everyone.
+    if (!signer.codeVerifiedAt || !browserVerified(signer, respondent, now)) {
+      out.problem = 'not-verified';
+      return;
+    }
     const text = reason.trim();
     if (!text) {
       out.problem = 'no-reason';

@@ -349,6 +349,26 @@ export function sessionRequestRepository(q: Queryable, ctx: RequestContext) {
       await this.record(current.id, current.status, to, actor, at);
       return row;
     },
+    /**
+     * Whether the contact's part is done and only its documents are awaited: its questionnaire's report
+     * is being made, or every signer has signed and the signed document is being made.
+     */
+    async awaitingDocuments(id: string): Promise<boolean> {
+      const [row] = await queryRows<{ waiting: boolean }>(
+        q,
+        sql`SELECT (
+              EXISTS (SELECT 1 FROM sessions s
+                       WHERE s.organisation_id = ${ctx.organisationId}::uuid AND s.session_request_id = ${id}::uuid
+                         AND s.visitor_id IS NULL AND s.documents_pending)
+              OR (EXISTS (SELECT 1 FROM signers g
+                           WHERE g.organisation_id = ${ctx.organisationId}::uuid AND g.session_request_id = ${id}::uuid)
+                  AND NOT EXISTS (SELECT 1 FROM signers g
+                                   WHERE g.organisation_id = ${ctx.organisationId}::uuid
+                                     AND g.session_request_id = ${id}::uuid AND g.status <> 'signed'))
+            ) AS waiting`,
+      );
+      return row?.waiting === true;
+    },
     /** Saves the contact's answers so far. */
     async saveDraft(id: string, draft: SessionRequestRow['draft'], at: Date): Promise<void> {
       await q

@@ -94,7 +94,10 @@ export async function applyTransition(
   return move(deps, tx, ctx, current, transition, actor, now, change);
 }
 
-/** Expires an open action (locked by the caller) whose expiry has passed; returns it as it now is. */
+/**
+ * Expires an open action (locked by the caller) whose expiry has passed; returns it as it now is. An
+ * action whose contact (or every signer) finished in time is not expired while its documents are made.
+ */
 export async function settleExpiry(
   deps: TransitionDeps,
   tx: Tx,
@@ -103,6 +106,8 @@ export async function settleExpiry(
 ): Promise<SessionRequestRow> {
   const now = deps.clock.now();
   if (!isOpen(current.status) || !current.expiresAt || current.expiresAt > now) return current;
+  // Everything the contact had to do was done in time: the documents being made still complete it.
+  if (await sessionRequestRepository(tx, ctx).awaitingDocuments(current.id)) return current;
   return move(deps, tx, ctx, current, 'expire', { actor: 'system', userId: null }, now, {});
 }
 

@@ -38,6 +38,20 @@ export class DocumentPreviews {
   private readonly facts = new Lru<Promise<PreviewFacts>>(32);
   private readonly images = new Lru<Promise<Buffer>>(96);
   private toolMissing = false;
+  /** Drawings running now, and those waiting for a turn: at most two run at once. */
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
+
+  private async turn<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= 2) await new Promise<void>((resolve) => this.queue.push(resolve));
+    this.running++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      this.queue.shift()?.();
+    }
+  }
 
   factsOf(sha256: string, bytes: () => Promise<Buffer>): Promise<PreviewFacts> {
     let found = this.facts.get(sha256);
@@ -57,18 +71,16 @@ export class DocumentPreviews {
     const key = `${sha256}:${page}`;
     let found = this.images.get(key);
     if (!found) {
-      found = bytes().then((b) => renderPage(b, page));
+      found = this.turn(async () => renderPage(await bytes(), page));
       this.images.set(key, found);
     }
     try {
       return await found;
     } catch (err) {
       this.images.delete(key);
-      if (err instanceof PdfToolMissing) {
-        this.toolMissing = true;
-        return null;
-      }
-      throw err;
+      if (err instanceof PdfToolMissing) this.toolMissing = true;
+      // A page poppler cannot draw (or not in time) is left out: the page offers the download.
+      return null;
     }
   }
 

@@ -39,7 +39,15 @@ export interface VerificationReport {
   modifiedAfterLastSignature: boolean;
 }
 
-const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g;
+const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s*\]/g;
+/** At most this many signatures are read from one file (each hashes up to the whole file). */
+export const MAX_SIGNATURES = 20;
+/** A CMS signature in a PDF is a few kilobytes; a /Contents larger than this is not one. */
+const MAX_CONTENTS_HEX = 1_000_000;
+
+export class TooManySignatures extends Error {
+  override name = 'TooManySignatures';
+}
 
 /** Reads the PDF literal string starting at `at` (an opening parenthesis): escapes, nested parentheses. */
 function literalAt(text: string, at: number): string | null {
@@ -75,7 +83,13 @@ function literalAt(text: string, at: number): string | null {
 
 /** A PDF text string: UTF-16BE with a byte-order mark, else PDFDocEncoding (read as Latin-1). */
 function decodePdfString(raw: string): string {
-  if (raw.startsWith('\u00fe\u00ff')) return Buffer.from(raw.slice(2), 'latin1').swap16().toString('utf16le');
+  if (raw.startsWith('\u00fe\u00ff')) {
+    const bytes = Buffer.from(raw.slice(2), 'latin1');
+    return bytes
+      .subarray(0, bytes.length - (bytes.length % 2))
+      .swap16()
+      .toString('utf16le');
+  }
   return raw;
 }
 
@@ -195,7 +209,9 @@ export function verifyPdfSignatures(pdf: Buffer): VerificationReport {
   for (const m of text.matchAll(BYTE_RANGE)) {
     const range = m.slice(1, 5).map(Number) as [number, number, number, number];
     const [a, b, c, d] = range;
-    if (a !== 0 || c < b || c + d > pdf.length || b < 2) continue;
+    if (a !== 0 || c < b || c + d > pdf.length || b < 2 || c - b > MAX_CONTENTS_HEX) continue;
+    if (signatures.length >= MAX_SIGNATURES)
+      throw new TooManySignatures(`the file holds more than ${MAX_SIGNATURES} signatures`);
     const hex = text.slice(b + 1, c - 1);
     // The dictionary's other entries sit around /ByteRange and /Contents: from its opening << to
     // /ByteRange, and from the end of /Contents to the first >> (of the dictionary or of one inside it).
@@ -206,14 +222,21 @@ export function verifyPdfSignatures(pdf: Buffer): VerificationReport {
     const around = `${text.slice(open < 0 ? at : open, at)} ${close < 0 ? after : after.slice(0, close)}`;
     const checked = checkSignature(pdf, range, hex);
     furthest = Math.max(furthest, c + d);
+    const read = (key: string) => {
+      try {
+        return entry(around, key);
+      } catch {
+        return null; // a malformed entry is only left out
+      }
+    };
     signatures.push({
-      name: entry(around, 'Name'),
-      reason: entry(around, 'Reason'),
-      location: entry(around, 'Location'),
-      subFilter: entry(around, 'SubFilter'),
+      name: read('Name'),
+      reason: read('Reason'),
+      location: read('Location'),
+      subFilter: read('SubFilter'),
       coversWholeFile: c + d === pdf.length,
       ...checked,
-      signedAt: checked.signedAt ?? pdfDate(entry(around, 'M')),
+      signedAt: checked.signedAt ?? pdfDate(read('M')),
     });
   }
   // A last line end after %%EOF is not a change.
