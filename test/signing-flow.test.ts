@@ -173,6 +173,7 @@ describe('quicksign: the signer’s way through', () => {
     expect(signed.status).toBe(303);
     const after = await browser.page();
     expect(after.text).toContain('You signed on');
+    expect((await browser.agent.get(`/action/${action.code}/signed`)).status).toBe(404); // not sealed yet
     expect(after.text).toContain('The signed document is being prepared.');
 
     // Signed, not yet completed: the document is made by a job.
@@ -267,6 +268,13 @@ describe('quicksign: the signer’s way through', () => {
     expect(types.indexOf('sessionrequest.completed')).toBeGreaterThan(types.indexOf('signature.signed'));
     const completedPage = await browser.page();
     expect(completedPage.text).toContain('The document is signed by everyone and sealed.');
+    // The signer keeps a copy: the same sealed file, from their own link.
+    expect(completedPage.text).toContain(`href="/action/${action.code}/signed"`);
+    const copy = await asBuffer(browser.agent.get(`/action/${action.code}/signed`));
+    expect(copy.status).toBe(200);
+    expect(Buffer.compare(copy.body as Buffer, pdf)).toBe(0);
+    const stranger = await asBuffer(request(h.server).get(`/action/${'x'.repeat(20)}/signed`));
+    expect(stranger.status).toBe(404);
   });
 });
 

@@ -242,15 +242,16 @@ export function signingWaitPage(
 }
 
 /** A signing action that every signer has signed and that is sealed. */
-export function signedDonePage(view: OpenAction, ctx: PageContext): Page {
+export function signedDonePage(view: OpenAction, ctx: PageContext, downloadUrl?: string): Page {
   const t = signingTexts[ctx.lang];
   const r = respondentTexts[ctx.lang];
+  const download = downloadUrl ? `\n<p><a href="${h(downloadUrl)}" download>${t.downloadSigned}</a></p>` : '';
   return {
     status: 200,
     html: layout(
       ctx.lang,
       view.organisation,
-      `${header(view, ctx, r, '')}<h1>${t.completed[0]}</h1>\n<p>${t.completed[1]}</p>`,
+      `${header(view, ctx, r, '')}<h1>${t.completed[0]}</h1>\n<p>${t.completed[1]}</p>${download}`,
     ),
   };
 }

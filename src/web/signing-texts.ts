@@ -38,6 +38,7 @@ export interface SigningTexts {
   preparing: string;
   waiting: (name: string) => string;
   completed: [string, string];
+  downloadSigned: string;
   questionnaireFirst: (name: string) => string;
   preparingDocument: string;
   refresh: string;
@@ -92,6 +93,7 @@ export const signingTexts: Record<Language, SigningTexts> = {
     signed: (w) => `U hebt ondertekend op ${w}. Bedankt!`,
     preparing: 'Het ondertekende document wordt nu klaargemaakt. Uw adviseur ontvangt het.',
     waiting: (n) => `${n} moet eerst ondertekenen. U krijgt een bericht zodra het uw beurt is.`,
+    downloadSigned: 'Download uw exemplaar van het ondertekende document (PDF)',
     questionnaireFirst: (n) =>
       `${n || 'Uw medeondertekenaar'} vult eerst de vragenlijst in. U krijgt een bericht zodra het document klaar is om te ondertekenen.`,
     preparingDocument:
@@ -167,6 +169,7 @@ export const signingTexts: Record<Language, SigningTexts> = {
     signed: (w) => `Vous avez signé le ${w}. Merci !`,
     preparing: 'Le document signé est en préparation. Votre conseiller le recevra.',
     waiting: (n) => `${n} doit signer d’abord. Vous recevrez un message quand ce sera votre tour.`,
+    downloadSigned: 'Télécharger votre exemplaire du document signé (PDF)',
     questionnaireFirst: (n) =>
       `${n || 'Votre cosignataire'} remplit d’abord le questionnaire. Vous recevrez un message quand le document sera prêt à signer.`,
     preparingDocument:
@@ -240,6 +243,7 @@ export const signingTexts: Record<Language, SigningTexts> = {
     signed: (w) => `You signed on ${w}. Thank you!`,
     preparing: 'The signed document is being prepared. Your adviser will receive it.',
     waiting: (n) => `${n} signs first. You will get a message when it is your turn.`,
+    downloadSigned: 'Download your copy of the signed document (PDF)',
     questionnaireFirst: (n) =>
       `${n || 'Your co-signer'} fills in the questionnaire first. You will get a message when the document is ready to sign.`,
     preparingDocument:

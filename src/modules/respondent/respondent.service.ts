@@ -116,7 +116,7 @@ export async function withAction<T>(
     // The action's own session (not a campaign visitor's): submitted answers, and whether their
     // documents are still being made.
     const session =
-      action.type === 'qlist' || action.type === 'multisigning'
+      action.type !== 'campaign'
         ? await sessionRepository(tx, ctx).findSubmitted(action.id, null, false)
         : undefined;
     const view: OpenAction = {

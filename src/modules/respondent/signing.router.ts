@@ -96,7 +96,8 @@ export async function signingPageFor(
   facts: SigningFacts,
   extra: { problem?: SigningProblem; triesLeft?: number; typedName?: string } = {},
 ): Promise<Page> {
-  if (view.action.status === 'completed') return signedDonePage(view, ctx);
+  if (view.action.status === 'completed')
+    return signedDonePage(view, ctx, facts.signed ? `/action/${ctx.code}/signed` : undefined);
   const doc = facts.document;
   if (!doc) throw new NotFound('The document to sign is gone');
   const title = doc.title;
@@ -303,6 +304,37 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       res.setHeader(
         'Content-Disposition',
         `attachment; filename="document.pdf"; filename*=UTF-8''${encodeURIComponent(doc.fileName)}`,
+      );
+      res.setHeader('Cache-Control', 'private, no-store');
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.end(bytes);
+      return undefined;
+    },
+  );
+
+  routes.public(
+    {
+      method: 'get',
+      path: '/action/{code}/signed',
+      summary: 'Signing: the signer’s copy of the signed, sealed document (PDF)',
+      description:
+        'Once the action is completed, for a signer who signed, on their own link. 404 before that, for an unknown code, and once the action is withdrawn or deleted.',
+      tags,
+      params,
+      binary: { contentType: 'application/pdf', description: 'The signed document' },
+      errors: [404],
+    },
+    async ({ params: p, req, res }) => {
+      const found = await viewForSigning(deps, p.code, kit.respondentOf(req), false);
+      const signed = found.view.outcome === 'ok' ? found.facts?.signed : undefined;
+      if (!signed) throw new NotFound('No signed document (yet)');
+      const bytes = await readAll(deps.storage, signed.storageKey);
+      res.status(200);
+      res.setHeader('Content-Type', 'application/pdf');
+      res.setHeader('Content-Length', String(bytes.length));
+      res.setHeader(
+        'Content-Disposition',
+        `attachment; filename="signed.pdf"; filename*=UTF-8''${encodeURIComponent(signed.fileName)}`,
       );
       res.setHeader('Cache-Control', 'private, no-store');
       res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -434,6 +434,8 @@ export interface SigningFacts {
   waitingFor?: string;
   /** Multisigning: the name of the signer who answers the questionnaire (the first). */
   answeredBy?: string;
+  /** Once completed: the signed document, for the signer's own copy. */
+  signed?: { storageKey: string; fileName: string; size: number };
 }
 
 /** The file a signer signs: the quicksign document, or a multisigning session's report once made. */
@@ -465,6 +467,12 @@ export async function viewForSigning(
           sha256: file.sha256,
           title: toSign.title,
         };
+    }
+    // The signed document is the session's last (after the report of a multisigning).
+    const signed = found.action.status === 'completed' ? found.session?.documents.at(-1) : undefined;
+    if (signed && found.signer.status === 'signed') {
+      const file = await fileRepository(tx, ctx).find(signed.fileId);
+      if (file) facts.signed = { storageKey: file.storageKey, fileName: file.fileName, size: file.size };
     }
     const first = found.signers[0];
     if (found.action.type === 'multisigning' && !found.session && first && first.id !== found.signer.id) {
