@@ -531,7 +531,10 @@ describe('multisigning: a questionnaire, then several signers in order', () => {
     const a = signerBrowser(res.body.code);
     const aPage = await a.page();
     expect(aPage.text).toContain('Stuur mij een code');
-    expect((await a.post('/sign/verify', [['code', await codeByMail(a)]])).status).toBe(303);
+    const aCode = await codeByMail(a);
+    // The code's message names what is signed: the questionnaire.
+    expect(smtp.received.at(-1)!.text).toMatch(/«Intake [0-9a-f]{8}» van Kantoor Łukasz/);
+    expect((await a.post('/sign/verify', [['code', aCode]])).status).toBe(303);
     expect(
       (
         await a.post('/sign', [

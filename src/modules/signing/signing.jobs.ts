@@ -93,7 +93,17 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
       if (!signer) return null;
       const customer = await customerRepository(tx, ctx).find(signer.customerId);
       const organisation = (await organisationRepository(tx, ctx).find())?.name ?? '';
-      return { action, signer, customer: customer?.data ?? null, organisation };
+      const templates = action.document
+        ? []
+        : await questionListRepository(tx, ctx).versionsOf(
+            action.questionListIds,
+            action.questionListVersions,
+          );
+      const title = signingTitle(
+        action,
+        templates.map((t) => t.name),
+      );
+      return { action, signer, customer: customer?.data ?? null, organisation, title };
     });
     if (!facts) return { cancelled: 'the action or signer no longer exists' };
     const { action, signer } = facts;
@@ -110,7 +120,7 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
       language: action.language,
       code,
       organisation: facts.organisation,
-      title: signingTitle(action) || facts.organisation,
+      title: facts.title || facts.organisation,
       minutes: CODE_MINUTES,
     });
     if (channel === 'email') {
