@@ -13,6 +13,7 @@ import { questionListRoutes } from './modules/questionlists';
 import { respondentRoutes } from './modules/respondent';
 import { sessionRequestRoutes } from './modules/sessionrequests';
 import { sessionRoutes } from './modules/sessions';
+import { setupRoutes } from './modules/setups';
 import { DocumentPreviews } from './modules/signing';
 import { webhookRoutes } from './modules/webhooks';
 import type { Clock } from './platform/clock';
@@ -140,6 +141,12 @@ export function createApp(deps: AppDeps): Express {
     storage: fileDeps.storage,
     // None is built in (docs/signing.md#qualified-signatures): only a registered, configured one.
     qualifiedSigning: qualifiedProvider(config.qualifiedSigning) !== null,
+  });
+  setupRoutes(routes, {
+    ...moduleDeps,
+    storage: fileDeps.storage,
+    baseUrl: config.baseUrl,
+    ttlMs: config.setupTtlMs,
   });
   eventRoutes(routes, moduleDeps);
   const policy: SafeHttpPolicy = { ...config.webhooks, lookup: deps.lookup };

@@ -98,6 +98,7 @@ const envSchema = z.object({
     .optional(),
   SIGNING_CERT_P12: z.string().min(1).optional(),
   SIGNING_CERT_PASSWORD: z.string().optional(),
+  SETUP_TTL_HOURS: intFrom(1, 720).default(24),
   QUALIFIED_SIGNING_PROVIDER: z.string().min(1).max(100).optional(),
   QUALIFIED_SIGNING_URL: z.url().optional(),
   QUALIFIED_SIGNING_CLIENT_ID: z.string().min(1).optional(),
@@ -165,6 +166,8 @@ export interface Config {
    * first start and kept in the database.
    */
   readonly signing: SealKeyConfig;
+  /** How long a deep-link setup (quick-signing, action) can be opened. */
+  readonly setupTtlMs: number;
   /** A qualified trust service (docs/signing.md#qualified-signatures); null: none. */
   readonly qualifiedSigning: QualifiedSigningConfig | null;
   /** Where webhooks may be sent, and how long a delivery may take. */
@@ -283,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: 'generated' as const, commonName: `ActionDesk seal ${new URL(baseUrl).hostname}` },
     ),
+    setupTtlMs: e.SETUP_TTL_HOURS * 3_600_000,
     qualifiedSigning: e.QUALIFIED_SIGNING_PROVIDER
       ? Object.freeze({
           provider: e.QUALIFIED_SIGNING_PROVIDER,

@@ -42,6 +42,7 @@ const tenantTables = [
   'webhook_endpoints',
   'webhook_deliveries',
   'signers',
+  'setups',
 ];
 
 describe('row-level security', () => {

@@ -67,6 +67,13 @@ export class NotFound extends AppError {
   }
 }
 
+/** The target existed but can no longer be used (expired, used up). */
+export class Gone extends AppError {
+  constructor(message: string) {
+    super(410, message);
+  }
+}
+
 export class Conflict extends AppError {
   constructor(message: string, details?: FieldError[]) {
     super(409, message, details);

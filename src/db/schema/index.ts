@@ -7,6 +7,7 @@ export * from './jobs';
 export * from './questionlists';
 export * from './sessionrequests';
 export * from './sessions';
+export * from './setups';
 export * from './signing';
 export * from './tenancy';
 export * from './webhooks';

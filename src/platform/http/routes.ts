@@ -30,6 +30,7 @@ const errorDescriptions: Record<number, string> = {
   403: 'The user is deactivated or lacks the permission',
   404: 'Unknown id, or an id of another organisation',
   409: 'Conflicts with the current state',
+  410: 'Existed, but can no longer be used (expired or used up)',
   413: 'Request body over the size limit',
   415: 'The body is not of the Content-Type the route takes (application/json, or multipart/form-data for uploads)',
   500: 'Unexpected error (no internals are revealed)',

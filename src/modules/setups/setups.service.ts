@@ -1,0 +1,126 @@
+import type { Clock } from '../../platform/clock';
+import type { RequestContext } from '../../platform/context';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { BadRequest, Gone, NotFound } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { iso, isoOrNull } from '../../platform/schemas';
+import { isSignablePdf } from '../../platform/signing/pdf';
+import { type FileStorage, readAll } from '../../platform/storage';
+import { fileRepository } from '../files';
+import { type SetupRow, setupRepository } from './setups.repository';
+import type {
+  ActionSetup,
+  ActionSetupBody,
+  QuickSigningSetup,
+  QuickSigningSetupBody,
+} from './setups.schemas';
+
+export interface SetupDeps {
+  database: Database;
+  clock: Clock;
+  storage: FileStorage;
+  baseUrl: string;
+  /** How long a setup can be opened (SETUP_TTL_HOURS). */
+  ttlMs: number;
+}
+
+const notFound = (what: string) => new NotFound(`${what} not found`);
+
+/** A setup that can no longer be opened says why; one of another kind is not found. */
+function usable(row: SetupRow | undefined, kind: SetupRow['kind'], now: Date, what: string): SetupRow {
+  if (!row || row.kind !== kind) throw notFound(what);
+  if (row.usedAt) throw new Gone(`${what} was used on ${iso(row.usedAt)}: make a new one`);
+  if (row.expiresAt <= now) throw new Gone(`${what} expired on ${iso(row.expiresAt)}: make a new one`);
+  return row;
+}
+
+function state(row: SetupRow, url: string) {
+  return {
+    url,
+    createdAt: iso(row.createdAt),
+    expiresAt: iso(row.expiresAt),
+    usedAt: isoOrNull(row.usedAt),
+    sessionRequestIds: row.sessionRequestIds,
+  };
+}
+
+/** Spec 4.10: keeps the contact and the document (a signable PDF of the organisation) for the deep link. */
+export async function createQuickSigningSetup(
+  deps: SetupDeps,
+  ctx: RequestContext,
+  body: QuickSigningSetupBody,
+) {
+  const now = deps.clock.now();
+  const id = newId(now.getTime());
+  await inTenant(deps.database, ctx, async (tx) => {
+    const file = await fileRepository(tx, ctx).find(body.document.fileid, { lock: 'share' });
+    if (!file) throw BadRequest.field('document.fileid', 'is not a file of this organisation');
+    if (file.contentType !== 'application/pdf') throw BadRequest.field('document.fileid', 'is not a PDF');
+    const problem = await isSignablePdf(await readAll(deps.storage, file.storageKey));
+    if (problem) throw BadRequest.field('document.fileid', problem);
+    await setupRepository(tx, ctx).insert({
+      id,
+      kind: 'quicksign',
+      payload: { ...body, document: { ...body.document, type: body.document.type ?? 'other' } },
+      createdBy: ctx.userId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + deps.ttlMs),
+    });
+  });
+  return { success: true as const, setupId: id };
+}
+
+export async function getQuickSigningSetup(
+  deps: SetupDeps,
+  ctx: RequestContext,
+  id: string,
+): Promise<QuickSigningSetup> {
+  return inTenant(deps.database, ctx, async (tx) => {
+    const repo = setupRepository(tx, ctx);
+    const row = usable(await repo.find(id), 'quicksign', deps.clock.now(), 'Quick-signing setup');
+    const body = row.payload as unknown as QuickSigningSetupBody & { document: { type: 'other' } };
+    const file = await fileRepository(tx, ctx).find(body.document.fileid);
+    if (!file) throw new Gone('The setup’s document was deleted: make a new setup');
+    const [contact = null] = await repo.match([
+      { thirdpartyId: body.customer.guid, email: body.customer.email },
+    ]);
+    return {
+      setupId: row.id,
+      customer: { ...body.customer, contact },
+      document: { ...body.document, fileName: file.fileName, size: file.size },
+      ...state(row, `${deps.baseUrl}/sessionrequests/quicksigningrequest/${row.id}`),
+    };
+  });
+}
+
+/** Spec 4.11: keeps the contacts to preselect for the deep link. */
+export async function createActionSetup(deps: SetupDeps, ctx: RequestContext, body: ActionSetupBody) {
+  const now = deps.clock.now();
+  const id = newId(now.getTime());
+  await inTenant(deps.database, ctx, (tx) =>
+    setupRepository(tx, ctx).insert({
+      id,
+      kind: 'action',
+      payload: body,
+      createdBy: ctx.userId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + deps.ttlMs),
+    }),
+  );
+  return { success: true as const, actionSetupId: id };
+}
+
+export async function getActionSetup(deps: SetupDeps, ctx: RequestContext, id: string): Promise<ActionSetup> {
+  return inTenant(deps.database, ctx, async (tx) => {
+    const repo = setupRepository(tx, ctx);
+    const row = usable(await repo.find(id), 'action', deps.clock.now(), 'Action setup');
+    const body = row.payload as unknown as ActionSetupBody;
+    const matches = await repo.match(body.customers);
+    return {
+      actionSetupId: row.id,
+      customers: body.customers.map((c, i) => ({ ...c, contact: matches[i] ?? null })),
+      ...state(row, `${deps.baseUrl}/sessionrequests/${row.id}`),
+    };
+  });
+}
