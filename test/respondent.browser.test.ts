@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SessionDetail, SessionList } from '../src/modules/sessions/sessions.schemas';
 import { asBuffer, pdfText } from './support/binary';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, seriousA11yViolations } from './support/browser';
 import { createContact, createOrg, createTemplate, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 
@@ -71,6 +71,7 @@ describe('the contact in a real browser', () => {
     const first = await browser.newContext(phone);
     const page = await openLink(first, action.code);
     await page.screenshot({ path: path.join(shots, 'respondent-phone-step1.png'), fullPage: true });
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.getByLabel('Naam (verplicht)').fill('Marie Claes');
     // The partner question appears only once "Ja" is chosen, without a round trip.
@@ -98,8 +99,10 @@ describe('the contact in a real browser', () => {
     await again.waitForURL(/step=review/);
     await expect(again.locator('dl').first().textContent()).resolves.toContain('Jan Peeters');
     await again.screenshot({ path: path.join(shots, 'respondent-phone-review.png'), fullPage: true });
+    expect(await seriousA11yViolations(again)).toEqual([]);
     await again.getByRole('button', { name: 'Indienen' }).click();
     await again.waitForSelector('text=Bedankt!');
+    expect(await seriousA11yViolations(again)).toEqual([]);
     await h.jobs.drain(); // the report, and with it the completion
     await second.close();
 
@@ -150,6 +153,7 @@ describe('the contact in a real browser', () => {
     await page.getByRole('link', { name: 'Français' }).click();
     await page.waitForURL(/lang=fr/);
     await page.screenshot({ path: path.join(shots, 'respondent-desktop-step1.png'), fullPage: true });
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await expect(page.getByLabel('Nom (obligatoire)').inputValue()).resolves.toBe('Marie');
     await page.getByLabel('Nom (obligatoire)').fill('Marie Claes-Peeters');
     await page.getByRole('button', { name: 'Suivant' }).click();
@@ -184,6 +188,7 @@ describe('the contact in a real browser', () => {
 
     const anna = await openLink(annaContext, campaign.code);
     await anna.screenshot({ path: path.join(shots, 'campaign-phone-start.png'), fullPage: true });
+    expect(await seriousA11yViolations(anna)).toEqual([]);
     await start(anna, 'Anna', 'Janssens', 'anna@example.test');
     await anna.getByLabel('Naam (verplicht)').fill('Anna Janssens');
     await anna.getByRole('radio', { name: 'Nee' }).check();

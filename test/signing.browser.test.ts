@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, seriousA11yViolations } from './support/browser';
 import { createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer } from './support/peers';
@@ -79,6 +79,8 @@ describe('signing in a real browser', () => {
       first.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
     ).resolves.toBe(1100);
     await page.screenshot({ path: path.join(shots, 'signing-phone-document.png') });
+    // axe-core finds nothing serious or critical, at every step of the way.
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Send me a code' }).click();
     await expect(page.getByRole('status').first().textContent()).resolves.toContain(
@@ -86,10 +88,13 @@ describe('signing in a real browser', () => {
     );
     const code = await mailedCode(1);
     expect(smtp.received[0]!.to).toEqual(['eleni@example.test']);
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByLabel('Code (6 digits)').fill(code);
     await page.getByRole('button', { name: 'Confirm' }).click();
 
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('radio', { name: 'Draw my signature' }).check();
+    expect(await seriousA11yViolations(page)).toEqual([]);
     const pad = page.getByRole('img', { name: 'Drawing area for your signature' });
     const box = (await pad.boundingBox())!;
     await page.mouse.move(box.x + 20, box.y + box.height * 0.7);
@@ -124,6 +129,12 @@ describe('signing in a real browser', () => {
 
     await page.reload();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Signed');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // The check is live: an image without a text alternative is reported.
+    await page.evaluate(
+      'document.querySelector("main").insertAdjacentHTML("beforeend", "<img src=\\"x.png\\">")',
+    );
+    expect((await seriousA11yViolations(page)).join('\n')).toContain('image-alt (critical)');
     await context.close();
   });
 

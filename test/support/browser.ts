@@ -21,3 +21,26 @@ export function launchBrowser(): Promise<Browser> {
     args: ['--no-sandbox', '--disable-dev-shm-usage'],
   });
 }
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * Runs axe-core (the accessibility engine) in the page and answers its serious and critical violations,
+ * each as `id (impact): help — where`. The page's strict content security policy would block an
+ * injected script tag, so axe is evaluated through the DevTools protocol.
+ */
+export async function seriousA11yViolations(page: import('playwright-core').Page): Promise<string[]> {
+  const source = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  const violations = (await page.evaluate(
+    'axe.run(document, { resultTypes: ["violations"] }).then(r => r.violations)',
+  )) as AxeViolation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
