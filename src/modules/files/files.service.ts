@@ -283,3 +283,34 @@ export async function verifyUpload(deps: FileDeps, upload: IncomingFile): Promis
     throw BadRequest.field('file', 'is not a PDF (it does not start with %PDF-)');
   return verificationOf(deps, pdf, 'file');
 }
+
+/**
+ * Records a PDF the service made (a report, a signed document) and already stored under `storageKey`
+ * as a file of the organisation, with its `file.created` event, in the caller's transaction. Answers it
+ * as a session lists its documents.
+ */
+export async function recordGeneratedPdf(
+  tx: Tx,
+  ctx: RequestContext,
+  input: {
+    id: string;
+    fileName: string;
+    storageKey: string;
+    written: { size: number; sha256: string };
+    at: Date;
+  },
+): Promise<{ fileId: string; fileName: string; fileUrl: string }> {
+  const file = await fileRepository(tx, ctx).insert({
+    id: input.id,
+    fileName: input.fileName,
+    contentType: 'application/pdf',
+    size: input.written.size,
+    sha256: input.written.sha256,
+    storageKey: input.storageKey,
+    createdBy: null,
+    createdAt: input.at,
+  });
+  await recordFileEvents(tx, ctx, 'file.created', [file], input.at);
+  const stored = toStoredFile(file);
+  return { fileId: stored._id, fileName: stored.fileName, fileUrl: stored.fileUrl };
+}

@@ -2,4 +2,4 @@
 export { fileRepository } from './files.repository';
 export { fileDownloadRoutes, fileRoutes } from './files.router';
 export { StoredFile } from './files.schemas';
-export { recordFileEvents } from './files.service';
+export { recordFileEvents, recordGeneratedPdf } from './files.service';

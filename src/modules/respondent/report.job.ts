@@ -8,7 +8,7 @@ import { defineJob } from '../../platform/jobs/job-type';
 import type { JobHandler } from '../../platform/jobs/worker';
 import type { FileStorage } from '../../platform/storage';
 import { z } from '../../platform/zod';
-import { fileRepository, recordFileEvents } from '../files';
+import { recordGeneratedPdf } from '../files';
 import { Language } from '../questionlists';
 import {
   completeSessionRequest,
@@ -91,22 +91,13 @@ export function sessionReportHandler(deps: ReportDeps): JobHandler<ReportPayload
         const sessions = sessionRepository(tx, ctx);
         const session = await sessions.find(p.sessionId);
         if (!action || !session || session.version !== p.version || !session.documentsPending) return 'stale';
-        const file = await fileRepository(tx, ctx).insert({
+        const document = await recordGeneratedPdf(tx, ctx, {
           id: fileId,
           fileName: p.fileName,
-          contentType: 'application/pdf',
-          size: written.size,
-          sha256: written.sha256,
           storageKey,
-          createdBy: null,
-          createdAt: now,
+          written,
+          at: now,
         });
-        await recordFileEvents(tx, ctx, 'file.created', [file], now);
-        const document = {
-          fileId,
-          fileName: p.fileName,
-          fileUrl: `/files/downloads/${fileId}/${encodeURIComponent(p.fileName)}`,
-        };
         await sessions.setDocuments(session.id, session.version, [document], now);
         await recordActionEvents(deps, tx, ctx, action.id, ['session.submitted'], session.id);
         await afterReport(deps, tx, ctx, action, session.visitorId !== null);

@@ -46,6 +46,20 @@ const pageParams = documentParams.extend({
     .meta({ param: { name: 'page', in: 'path' }, description: 'The page, from 1' }),
 });
 
+/** A PDF as a download: a plain fallback name, and the file's own name in RFC 5987 form. */
+function sendPdf(res: Response, bytes: Buffer, fallbackName: string, fileName: string): void {
+  res.status(200);
+  res.setHeader('Content-Type', 'application/pdf');
+  res.setHeader('Content-Length', String(bytes.length));
+  res.setHeader(
+    'Content-Disposition',
+    `attachment; filename="${fallbackName}"; filename*=UTF-8''${encodeURIComponent(fileName)}`,
+  );
+  res.setHeader('Cache-Control', 'private, no-store');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.end(bytes);
+}
+
 /** What the contact's router shares with the signing routes. */
 export interface PageKit {
   respondentOf(req: Request): Respondent;
@@ -297,17 +311,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
     },
     async ({ params: p, req, res }) => {
       const doc = await documentFor(req, p.code, p.index);
-      const bytes = await readAll(deps.storage, doc.storageKey);
-      res.status(200);
-      res.setHeader('Content-Type', 'application/pdf');
-      res.setHeader('Content-Length', String(bytes.length));
-      res.setHeader(
-        'Content-Disposition',
-        `attachment; filename="document.pdf"; filename*=UTF-8''${encodeURIComponent(doc.fileName)}`,
-      );
-      res.setHeader('Cache-Control', 'private, no-store');
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.end(bytes);
+      sendPdf(res, await readAll(deps.storage, doc.storageKey), 'document.pdf', doc.fileName);
       return undefined;
     },
   );
@@ -328,17 +332,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       const found = await viewForSigning(deps, p.code, kit.respondentOf(req), false);
       const signed = found.view.outcome === 'ok' ? found.facts?.signed : undefined;
       if (!signed) throw new NotFound('No signed document (yet)');
-      const bytes = await readAll(deps.storage, signed.storageKey);
-      res.status(200);
-      res.setHeader('Content-Type', 'application/pdf');
-      res.setHeader('Content-Length', String(bytes.length));
-      res.setHeader(
-        'Content-Disposition',
-        `attachment; filename="signed.pdf"; filename*=UTF-8''${encodeURIComponent(signed.fileName)}`,
-      );
-      res.setHeader('Cache-Control', 'private, no-store');
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.end(bytes);
+      sendPdf(res, await readAll(deps.storage, signed.storageKey), 'signed.pdf', signed.fileName);
       return undefined;
     },
   );

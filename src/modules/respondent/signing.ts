@@ -16,7 +16,14 @@ import {
   type SignerRow,
   signerRepository,
 } from '../sessionrequests';
-import { CODE_MINUTES, codeSealContext, contactName, signingCodeJob, signingFinaliseJob } from '../signing';
+import {
+  CODE_MINUTES,
+  codeSealContext,
+  contactName,
+  signingCodeJob,
+  signingFinaliseJob,
+  signingTitle,
+} from '../signing';
 import {
   CONTACT,
   type Respondent,
@@ -47,7 +54,10 @@ export const MAX_WRONG_CODES = 20;
 
 /** What the signer signs, by name: the quicksign document's title, or the templates' names. */
 export const signingTitleOf = (view: OpenAction): string =>
-  view.action.document?.title ?? view.parts.map((p) => p.name).join(', ');
+  signingTitle(
+    view.action,
+    view.parts.map((p) => p.name),
+  );
 
 export const isSigningAction = (view: OpenAction): boolean =>
   view.action.type === 'quicksign' || view.action.type === 'multisigning';

@@ -15,7 +15,7 @@ import { type FileStorage, readAll } from '../../platform/storage';
 import { z } from '../../platform/zod';
 import { organisationRepository } from '../admin';
 import { customerRepository } from '../customers';
-import { fileRepository, recordFileEvents } from '../files';
+import { fileRepository, recordGeneratedPdf } from '../files';
 import { questionListRepository } from '../questionlists';
 import {
   completeSessionRequest,
@@ -218,22 +218,13 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
           return { cancelled: `the action is ${locked?.status ?? 'gone'}` };
         }
         const fileName = signedFileName(facts.document!.file.fileName);
-        const file = await fileRepository(tx, ctx).insert({
+        const signedDocument = await recordGeneratedPdf(tx, ctx, {
           id: fileId,
           fileName,
-          contentType: 'application/pdf',
-          size: written.size,
-          sha256: written.sha256,
           storageKey,
-          createdBy: null,
-          createdAt: now,
+          written,
+          at: now,
         });
-        await recordFileEvents(tx, ctx, 'file.created', [file], now);
-        const signedDocument = {
-          fileId,
-          fileName,
-          fileUrl: `/files/downloads/${fileId}/${encodeURIComponent(fileName)}`,
-        };
         const sessions = sessionRepository(tx, ctx);
         const answered = facts.document!.session;
         // Multisigning: the signed document joins the report in the session's submitted version.
