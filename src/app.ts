@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, Router } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
+import { accountRoutes } from './modules/accounts';
 import { adminRoutes } from './modules/admin';
 import { customerRoutes } from './modules/customers';
+import { deskRoutes } from './modules/desk';
 import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
 import { healthRoutes } from './modules/health';
@@ -19,9 +21,9 @@ import { webhookRoutes } from './modules/webhooks';
 import type { Clock } from './platform/clock';
 import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
-import { ApiKeyAuthenticator, AuthGate } from './platform/http/auth';
+import { ApiKeyAuthenticator, AuthGate, SessionAuthenticator } from './platform/http/auth';
 import { errorHandler, unknownRoute } from './platform/http/error-handler';
-import { jsonBodyParser, Routes } from './platform/http/routes';
+import { jsonBodyParser, Routes, type WebKit } from './platform/http/routes';
 import type { JobSignal } from './platform/jobs/worker';
 import { type Logger, redactActionCodes, serializeError } from './platform/logger';
 import { createRegistry } from './platform/openapi';
@@ -29,6 +31,9 @@ import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { qualifiedProvider } from './platform/signing/qualified';
 import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
 import { localDiskStorage } from './platform/storage';
+import { readCookies } from './platform/web/cookies';
+import { csrfGuard } from './platform/web/csrf';
+import { staffSessions } from './platform/web/sessions';
 
 export interface AppDeps {
   config: Config;
@@ -96,11 +101,51 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
 
+  const box = deps.box ?? openSecretBox(config.encryption);
+  const secure = config.baseUrl.startsWith('https:');
+  // Browser plumbing: cookies read once; staff sessions (only a browser that signed in has one); the
+  // CSRF guards of the two audiences. Their keys are derived from ENCRYPTION_KEYS.
+  app.use(readCookies);
+  app.use(
+    staffSessions({
+      database,
+      secrets: [box.mac('staff-session', 'v1')],
+      secure,
+      absoluteMs: config.staff.absoluteMs,
+    }),
+  );
+  const csrfSecrets = [box.mac('csrf', 'v1')];
+  const web: WebKit = {
+    signInPath: '/signin',
+    csrf: {
+      contact: csrfGuard({
+        secrets: csrfSecrets,
+        cookieName: 'adk_csrf',
+        path: '/action',
+        secure,
+        sessionOf: () => 'contact',
+      }),
+      staff: csrfGuard({
+        secrets: csrfSecrets,
+        cookieName: secure ? '__Host-adk_staff_csrf' : 'adk_staff_csrf',
+        path: '/',
+        secure,
+        sessionOf: (req) => (req.session?.staff ? req.sessionID : 'anonymous'),
+      }),
+    },
+  };
+
   const bodyParser = jsonBodyParser(config.bodyLimit);
   const registry = createRegistry();
-  const gate = new AuthGate([new ApiKeyAuthenticator(database, clock, config.authCacheTtlMs)], clock);
+  const gate = new AuthGate(
+    [
+      new ApiKeyAuthenticator(database, clock, config.authCacheTtlMs),
+      new SessionAuthenticator(database, clock, config.staff),
+    ],
+    clock,
+    web.csrf.staff,
+  );
 
-  const box = deps.box ?? openSecretBox(config.encryption);
   const fileDeps = {
     database,
     clock,
@@ -109,23 +154,26 @@ export function createApp(deps: AppDeps): Express {
     seal: deps.seal ?? sealKeySource({ database, box, clock }, config.signing),
   };
   const root = Router();
-  const rootRoutes = new Routes(root, registry, gate, '', bodyParser, deps.checkResponses);
+  const rootRoutes = new Routes(root, registry, gate, '', bodyParser, deps.checkResponses, web);
   healthRoutes(rootRoutes, { database, clock, startedAt: Date.now() });
   respondentRoutes(rootRoutes, {
     ...fileDeps,
     timeZone: config.timeZone,
     baseUrl: config.baseUrl,
-    secureCookies: config.baseUrl.startsWith('https:'),
+    secureCookies: secure,
+    csrf: web.csrf.contact,
     box,
     phoneRegion: config.phoneRegion,
     previews: new DocumentPreviews(),
   });
   fileDownloadRoutes(rootRoutes, fileDeps);
   apiReferenceRoutes(root);
-  app.use(root);
 
   const api = Router();
-  const routes = new Routes(api, registry, gate, '/api/v1', bodyParser, deps.checkResponses);
+  const routes = new Routes(api, registry, gate, '/api/v1', bodyParser, deps.checkResponses, web);
+  accountRoutes(rootRoutes, routes, { database, clock, box, passwordLinkMs: config.staff.passwordLinkMs });
+  deskRoutes(rootRoutes, { database, clock });
+  app.use(root);
   const moduleDeps = { database, clock };
   customerRoutes(routes, { ...moduleDeps, storage: fileDeps.storage });
   portfolioRoutes(routes, moduleDeps);

@@ -99,6 +99,9 @@ const envSchema = z.object({
   SIGNING_CERT_P12: z.string().min(1).optional(),
   SIGNING_CERT_PASSWORD: z.string().optional(),
   SETUP_TTL_HOURS: intFrom(1, 720).default(24),
+  STAFF_IDLE_MINUTES: intFrom(5, 1440).default(60),
+  STAFF_SESSION_HOURS: intFrom(1, 168).default(12),
+  PASSWORD_LINK_HOURS: intFrom(1, 168).default(24),
   QUALIFIED_SIGNING_PROVIDER: z.string().min(1).max(100).optional(),
   QUALIFIED_SIGNING_URL: z.url().optional(),
   QUALIFIED_SIGNING_CLIENT_ID: z.string().min(1).optional(),
@@ -168,6 +171,8 @@ export interface Config {
   readonly signing: SealKeyConfig;
   /** How long a deep-link setup (quick-signing, action) can be opened. */
   readonly setupTtlMs: number;
+  /** Staff browser sessions: idle and absolute timeouts; how long an e-mailed password link works. */
+  readonly staff: { readonly idleMs: number; readonly absoluteMs: number; readonly passwordLinkMs: number };
   /** A qualified trust service (docs/signing.md#qualified-signatures); null: none. */
   readonly qualifiedSigning: QualifiedSigningConfig | null;
   /** Where webhooks may be sent, and how long a delivery may take. */
@@ -287,6 +292,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : { kind: 'generated' as const, commonName: `ActionDesk seal ${new URL(baseUrl).hostname}` },
     ),
     setupTtlMs: e.SETUP_TTL_HOURS * 3_600_000,
+    staff: {
+      idleMs: e.STAFF_IDLE_MINUTES * 60_000,
+      absoluteMs: e.STAFF_SESSION_HOURS * 3_600_000,
+      passwordLinkMs: e.PASSWORD_LINK_HOURS * 3_600_000,
+    },
     qualifiedSigning: e.QUALIFIED_SIGNING_PROVIDER
       ? Object.freeze({
           provider: e.QUALIFIED_SIGNING_PROVIDER,

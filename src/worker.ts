@@ -1,4 +1,5 @@
 import type { Config } from './config';
+import { passwordLinkHandler, passwordLinkJob } from './modules/accounts';
 import { sessionReportHandler, sessionReportJob } from './modules/respondent';
 import {
   expiryHandler,
@@ -106,6 +107,10 @@ export function createJobWorker(deps: WorkerDeps): {
   worker.register(
     webhookDisabledNoticeJob,
     webhookDisabledNoticeHandler({ database, clock, mailer, baseUrl: config.baseUrl }),
+  );
+  worker.register(
+    passwordLinkJob,
+    passwordLinkHandler({ database, clock, box, mailer, baseUrl: config.baseUrl }),
   );
   return { worker, mailer, http };
 }

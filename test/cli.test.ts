@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import request from 'supertest';
 import { createApp } from '../src/app';
 import { runCli } from '../src/cli/run';
@@ -66,10 +66,15 @@ function sink() {
 }
 
 /** The CLI in this process, with only the environment given. */
-async function cli(args: string[], env: Record<string, string>): Promise<Outcome> {
+async function cli(args: string[], env: Record<string, string>, input = ''): Promise<Outcome> {
   const stdout = sink();
   const stderr = sink();
-  const status = await runCli(args, { env: { ...env }, stdout: stdout.stream, stderr: stderr.stream });
+  const status = await runCli(args, {
+    env: { ...env },
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    stdin: Readable.from([input]),
+  });
   return { status, stdout: stdout.text(), stderr: stderr.text() };
 }
 
@@ -295,6 +300,63 @@ describe('npm run cli -- seed', () => {
     expect(zero.status).toBe(2);
     expect(zero.stderr).toContain('seed: --contacts must be a whole number from 1 to 10000000');
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('npm run cli -- user', () => {
+  it('when an operator sets a staff password from standard input, then the user can sign in with it; a link is queued for another; mistakes are named', async () => {
+    const env = { DATA_DIR: shared };
+    const boot = await cli(['bootstrap', '--org', 'Passwords', '--email', 'boss@pw.test', '--json'], env);
+    expect(boot.status).toBe(0);
+    const { organisationId } = JSON.parse(boot.stdout);
+    const set = await cli(
+      ['user', 'set-password', '--org', organisationId, '--email', 'BOSS@pw.test'],
+      env,
+      'a long operator passphrase\nignored second line\n',
+    );
+    expect(set).toMatchObject({ status: 0, stdout: 'Password set for BOSS@pw.test\n' });
+    const link = await cli(
+      ['user', 'password-link', '--org', organisationId, '--email', 'boss@pw.test'],
+      env,
+    );
+    expect(link.status).toBe(0);
+    expect(link.stdout).toMatch(/^Link for boss@pw.test queued; it works until \d{4}-\d\d-\d\dT/);
+    const unknown = await cli(
+      ['user', 'set-password', '--org', organisationId, '--email', 'no@pw.test'],
+      env,
+      'x'.repeat(20),
+    );
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('No user with the e-mail no@pw.test');
+    const empty = await cli(
+      ['user', 'set-password', '--org', organisationId, '--email', 'boss@pw.test'],
+      env,
+      '',
+    );
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain('give the password on standard input');
+    const weak = await cli(
+      ['user', 'set-password', '--org', organisationId, '--email', 'boss@pw.test'],
+      env,
+      'short\n',
+    );
+    expect(weak.status).toBe(1);
+    expect(weak.stderr).toContain('password: must be at least 12 characters');
+
+    const database = await openShared('test');
+    try {
+      const agent = request.agent(await appOver(database));
+      const page = await agent.get('/signin');
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
+      const signIn = await agent
+        .post('/signin')
+        .type('form')
+        .send({ _csrf: csrf, email: 'boss@pw.test', password: 'a long operator passphrase' });
+      expect(signIn.status).toBe(303);
+      expect((await agent.get('/staff')).text).toContain('Welcome,');
+    } finally {
+      await database.close();
+    }
   });
 });
 

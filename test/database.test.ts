@@ -43,6 +43,7 @@ const tenantTables = [
   'webhook_deliveries',
   'signers',
   'setups',
+  'password_tokens',
 ];
 
 describe('row-level security', () => {

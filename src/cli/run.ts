@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { type Config, ConfigError, loadConfig } from '../config';
+import { passwordLinkByEmail, setPasswordByEmail } from '../modules/accounts';
 import { bootstrapOrganisation } from '../modules/admin';
 import { seedContacts } from '../modules/customers';
 import { seedTemplates } from '../modules/questionlists';
 import { systemClock } from '../platform/clock';
+import { openSecretBox } from '../platform/crypto/sealed';
 import type { Database } from '../platform/db/database';
 import { openConfiguredDatabase } from '../platform/db/open';
 import { isId } from '../platform/ids';
@@ -18,12 +20,21 @@ Commands:
       Adds the demo questionnaire templates the organisation does not have yet (nl, fr, en) and,
       with --contacts, N realistic demo contacts to its default portfolio.
 
+  user set-password --org <organisationId> --email <staff e-mail>
+      Sets a staff user's password, read from standard input (first line; never from an argument, so it
+      stays out of shell history). The user's browser sessions end.
+  user password-link --org <organisationId> --email <staff e-mail>
+      Queues the e-mail with a single-use link for the user to choose their password (sent by the
+      service's worker).
+
 The database is the one the service uses: DATABASE_URL, or the embedded one in DATA_DIR (which must not
 be held by a running server).`;
 
 /** Where a CLI run reads its configuration and writes its output: the process's, or a test's. */
 export interface CliIo {
   env: NodeJS.ProcessEnv;
+  /** Where secrets are read from (a password); the process's standard input by default. */
+  stdin?: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
 }
@@ -106,6 +117,48 @@ async function seed(args: string[], io: CliIo): Promise<void> {
   });
 }
 
+async function readFirstLine(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += String(chunk);
+    if (text.includes('\n') || text.length > 4096) break;
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
+async function user(args: string[], io: CliIo): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub !== 'set-password' && sub !== 'password-link') {
+    throw new UsageError('user: set-password or password-link');
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: { org: { type: 'string' }, email: { type: 'string' } },
+  });
+  if (!values.org || !isId(values.org))
+    throw new UsageError(`user ${sub}: --org <organisationId> is required (an id)`);
+  if (!values.email?.includes('@')) throw new UsageError(`user ${sub}: --email <staff e-mail> is required`);
+  const config = loadConfig(io.env);
+  const password = sub === 'set-password' ? await readFirstLine(io.stdin ?? process.stdin) : '';
+  if (sub === 'set-password' && !password)
+    throw new UsageError('user set-password: give the password on standard input');
+  await withDatabase(config, `cli user ${sub}`, async (database) => {
+    const deps = {
+      database,
+      clock: systemClock,
+      box: openSecretBox(config.encryption),
+      passwordLinkMs: config.staff.passwordLinkMs,
+    };
+    if (sub === 'set-password') {
+      await setPasswordByEmail(deps, values.org!, values.email!, password);
+      io.stdout.write(`Password set for ${values.email}\n`);
+    } else {
+      const sent = await passwordLinkByEmail(deps, values.org!, values.email!);
+      io.stdout.write(`Link for ${values.email} queued; it works until ${sent.expiresAt}\n`);
+    }
+  });
+}
+
 async function dispatch(argv: string[], io: CliIo): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -113,6 +166,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       return bootstrap(rest, io);
     case 'seed':
       return seed(rest, io);
+    case 'user':
+      return user(rest, io);
     case undefined:
     case 'help':
     case '--help':

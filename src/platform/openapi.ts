@@ -50,6 +50,13 @@ export function createRegistry(): OpenAPIRegistry {
     name: 'x-api-key',
     description: 'An API key of a user of the organisation (adk_…); it carries that user’s permissions.',
   });
+  registry.registerComponent('securitySchemes', 'StaffSession', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'adk_staff',
+    description:
+      'A staff browser session (signed in on `/signin`; `__Host-adk_staff` over HTTPS). Requests other than GET must also send the CSRF token of the page in the `x-csrf-token` header or the `_csrf` form field.',
+  });
   return registry;
 }
 

@@ -10,7 +10,7 @@ import {
   readable,
 } from '../modules/respondent/answers';
 import type { OpenAction, Step } from '../modules/respondent/respondent.view';
-import { escapeHtml as h } from '../modules/sessionrequests';
+import { type Html, html, joinHtml, trusted } from '../platform/web/html';
 import { languageNames, type RespondentTexts, respondentTexts } from './respondent-texts';
 import { signingTexts } from './signing-texts';
 
@@ -25,7 +25,7 @@ export interface PageContext {
   nonce: string;
 }
 
-const css = `
+const css = trusted(`
 *{box-sizing:border-box}
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1a1a1a;background:#f5f6f8;line-height:1.5;font-size:1.0625rem}
 main{max-width:40rem;margin:0 auto;padding:1rem;background:#fff;min-height:100vh}
@@ -70,65 +70,69 @@ a{color:#0b57d0}
 input.code{font-size:1.5rem;letter-spacing:.3em;max-width:12rem}
 .decline{margin-top:2rem;font-size:.95rem}
 @media (min-width:48rem){main{margin:2rem auto;min-height:auto;border-radius:8px;padding:2rem}}
-`;
+`);
 
+/** The whole page, as the string sent to the browser. `script` is the body of an inline script. */
 export function layout(
   lang: Language,
   title: string,
-  body: string,
+  body: Html,
   nonce?: string,
-  script?: string,
+  script?: Html,
   /** Reload the page after this many seconds (a page waiting for something made in the background). */
   refreshSeconds?: number,
 ): string {
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">${refreshSeconds ? `\n<meta http-equiv="refresh" content="${refreshSeconds}">` : ''}
-<title>${h(title)}</title>
+<meta name="robots" content="noindex">${refreshSeconds ? html`\n<meta http-equiv="refresh" content="${refreshSeconds}">` : ''}
+<title>${title}</title>
 <style>${css}</style>
 </head>
 <body><main>
 ${body}
-</main>${script && nonce ? `\n<script nonce="${nonce}">${script}</script>` : ''}
+</main>${script && nonce ? html`\n<script nonce="${nonce}">${script}</script>` : ''}
 </body>
 </html>
-`;
+`.toString();
 }
 
 export function unknownPage(): Page {
-  const body = (['nl', 'fr', 'en'] as const)
-    .map(
+  const body = joinHtml(
+    (['nl', 'fr', 'en'] as const).map(
       (l) =>
-        `<section lang="${l}"><h1>${respondentTexts[l].unknown[0]}</h1><p>${respondentTexts[l].unknown[1]}</p></section>`,
-    )
-    .join('\n');
+        html`<section lang="${l}"><h1>${respondentTexts[l].unknown[0]}</h1><p>${respondentTexts[l].unknown[1]}</p></section>`,
+    ),
+    '\n',
+  );
   return { status: 404, html: layout('en', 'Unknown link', body) };
 }
 
 export function gonePage(lang: Language, declined = false): Page {
   const t = declined ? signingTexts[lang].declined : respondentTexts[lang].gone;
-  return { status: 410, html: layout(lang, t[0], `<h1>${t[0]}</h1>\n<p>${t[1]}</p>`) };
+  return { status: 410, html: layout(lang, t[0], html`<h1>${t[0]}</h1>\n<p>${t[1]}</p>`) };
 }
 
 export function messagePage(lang: Language, status: number, title: string, text: string): Page {
-  return { status, html: layout(lang, title, `<h1>${h(title)}</h1>\n<p>${h(text)}</p>`) };
+  return { status, html: layout(lang, title, html`<h1>${title}</h1>\n<p>${text}</p>`) };
 }
 
-export function header(view: OpenAction, ctx: PageContext, t: RespondentTexts, here: string): string {
+/**
+ * The page's header: the organisation and the links to the other languages. `here` is the start of
+ * those links' query, written by the page itself (html`step=${index}&`), so its `&` stays as written.
+ */
+export function header(view: OpenAction, ctx: PageContext, t: RespondentTexts, here: Html = html``): Html {
   const langs =
     view.languages.length > 1
-      ? `<nav class="langs" aria-label="${t.language}">${view.languages
-          .map((l) =>
-            l === ctx.lang
-              ? `<span aria-current="true" lang="${l}">${languageNames[l]}</span>`
-              : `<a href="/action/${ctx.code}?${here}lang=${l}" lang="${l}" hreflang="${l}">${languageNames[l]}</a>`,
-          )
-          .join('')}</nav>`
+      ? html`<nav class="langs" aria-label="${t.language}">${view.languages.map((l) =>
+          l === ctx.lang
+            ? html`<span aria-current="true" lang="${l}">${languageNames[l]}</span>`
+            : html`<a href="/action/${ctx.code}?${here}lang=${l}" lang="${l}" hreflang="${l}">${languageNames[l]}</a>`,
+        )}</nav>`
       : '';
-  return `<header><p class="org">${h(view.organisation)}</p>${langs}</header>`;
+  return html`<header><p class="org">${view.organisation}</p>${langs}</header>`;
 }
 
 export function donePage(view: OpenAction, ctx: PageContext): Page {
@@ -138,7 +142,7 @@ export function donePage(view: OpenAction, ctx: PageContext): Page {
     html: layout(
       ctx.lang,
       view.organisation,
-      `${header(view, ctx, t, '')}<h1>${t.done[0]}</h1>\n<p>${t.done[1]}</p>`,
+      html`${header(view, ctx, t)}<h1>${t.done[0]}</h1>\n<p>${t.done[1]}</p>`,
     ),
   };
 }
@@ -147,7 +151,7 @@ export function signPage(view: OpenAction, ctx: PageContext): Page {
   const t = respondentTexts[ctx.lang];
   return {
     status: 200,
-    html: layout(ctx.lang, view.organisation, `${header(view, ctx, t, '')}<p>${t.sign}</p>`),
+    html: layout(ctx.lang, view.organisation, html`${header(view, ctx, t)}<p>${t.sign}</p>`),
   };
 }
 
@@ -159,27 +163,28 @@ function field(
   value: AnswerValue | undefined,
   issue: AnswerIssue | undefined,
   ctx: PageContext,
-  extra: string,
-) {
+  /** Attributes for the question's box (its condition), written by the page. */
+  extra: Html,
+): Html {
   const t = respondentTexts[ctx.lang];
   const id = `q-${q.id}`;
   const name = `q.${q.id}`;
-  const title = h(q.title[ctx.lang] ?? q.id);
-  const tag = `<span class="tag">(${q.required ? t.required : t.optional})</span>`;
-  const err = issue ? `<p class="error" id="e-${q.id}">${t.problems[issue.problem]}</p>` : '';
+  const title = q.title[ctx.lang] ?? q.id;
+  const tag = html`<span class="tag">(${q.required ? t.required : t.optional})</span>`;
+  const err = issue ? html`<p class="error" id="e-${q.id}">${t.problems[issue.problem]}</p>` : '';
   const described = [q.description ? `d-${q.id}` : '', issue ? `e-${q.id}` : ''].filter(Boolean).join(' ');
-  const aria = `${described ? ` aria-describedby="${described}"` : ''}${issue ? ' aria-invalid="true"' : ''}${q.required ? ' aria-required="true"' : ''}`;
+  // A fieldset takes aria-describedby and aria-invalid, but not aria-required.
+  const ariaGroup = html`${described ? html` aria-describedby="${described}"` : ''}${issue ? html` aria-invalid="true"` : ''}`;
+  const aria = html`${ariaGroup}${q.required ? html` aria-required="true"` : ''}`;
   const desc = q.description?.[ctx.lang]
-    ? `<p id="d-${q.id}" class="tag">${h(q.description[ctx.lang]!)}</p>`
+    ? html`<p id="d-${q.id}" class="tag">${q.description[ctx.lang]}</p>`
     : '';
   const values = formValue(value);
   const choices = (options: { value: string; label: string }[], type: 'radio' | 'checkbox') =>
-    `<fieldset class="question" data-q="${q.id}"${extra}${aria.replace(' aria-required="true"', '')}><legend>${title} ${tag}</legend>${desc}${options
-      .map(
-        (o, i) =>
-          `<div class="choice"><input type="${type}" id="${id}-${i}" name="${name}" value="${h(o.value)}"${values.includes(o.value) ? ' checked' : ''}><label for="${id}-${i}">${h(o.label)}</label></div>`,
-      )
-      .join('')}${err}</fieldset>`;
+    html`<fieldset class="question" data-q="${q.id}"${extra}${ariaGroup}><legend>${title} ${tag}</legend>${desc}${options.map(
+      (o, i) =>
+        html`<div class="choice"><input type="${type}" id="${id}-${i}" name="${name}" value="${o.value}"${values.includes(o.value) ? html` checked` : ''}><label for="${id}-${i}">${o.label}</label></div>`,
+    )}${err}</fieldset>`;
   switch (q.type) {
     case 'yes_no':
       return choices(
@@ -196,29 +201,29 @@ function field(
         q.type === 'single_choice' ? 'radio' : 'checkbox',
       );
     case 'long_text':
-      return `<div class="question" data-q="${q.id}"${extra}><label for="${id}">${title} ${tag}</label>${desc}<textarea id="${id}" name="${name}"${aria}>${h(values[0] ?? '')}</textarea>${err}</div>`;
+      return html`<div class="question" data-q="${q.id}"${extra}><label for="${id}">${title} ${tag}</label>${desc}<textarea id="${id}" name="${name}"${aria}>${values[0] ?? ''}</textarea>${err}</div>`;
     default: {
       const input =
         q.type === 'email'
-          ? 'type="email" autocomplete="email"'
+          ? html`type="email" autocomplete="email"`
           : q.type === 'phone'
-            ? 'type="tel" autocomplete="tel"'
+            ? html`type="tel" autocomplete="tel"`
             : q.type === 'date'
-              ? 'type="date"'
+              ? html`type="date"`
               : q.type === 'number'
-                ? 'type="text" inputmode="decimal"'
-                : 'type="text"';
-      return `<div class="question" data-q="${q.id}"${extra}><label for="${id}">${title} ${tag}</label>${desc}<input ${input} id="${id}" name="${name}" value="${h(values[0] ?? '')}"${aria}>${err}</div>`;
+                ? html`type="text" inputmode="decimal"`
+                : html`type="text"`;
+      return html`<div class="question" data-q="${q.id}"${extra}><label for="${id}">${title} ${tag}</label>${desc}<input ${input} id="${id}" name="${name}" value="${values[0] ?? ''}"${aria}>${err}</div>`;
     }
   }
 }
 
 // Shows and hides questions whose condition depends on an answer on the same page, as the contact
 // answers; the server applies the same conditions when it saves.
-const conditionScript = `(function(){var f=document.querySelector('form[data-step]');if(!f)return;
+const conditionScript = trusted(`(function(){var f=document.querySelector('form[data-step]');if(!f)return;
 function val(n){var o=[];f.querySelectorAll('[name="q.'+n+'"]').forEach(function(e){if(e.type==='radio'||e.type==='checkbox'){if(e.checked)o.push(e.value)}else if(e.value!=='')o.push(e.value)});return o}
 function up(){f.querySelectorAll('[data-cond-q]').forEach(function(w){var s=val(w.getAttribute('data-cond-q')).indexOf(w.getAttribute('data-cond-v'))>=0;w.hidden=!s;w.querySelectorAll('input,textarea').forEach(function(i){i.disabled=!s})})}
-f.addEventListener('change',up);f.addEventListener('input',up);up()})();`;
+f.addEventListener('change',up);f.addEventListener('input',up);up()})();`);
 
 export function stepPage(
   view: OpenAction,
@@ -232,44 +237,45 @@ export function stepPage(
   const byId = questionsOf(step.part.sections);
   const onPage = new Set(step.section.questions.map((q) => q.id));
   const issues = new Map((opts.issues ?? []).map((i) => [i.questionId, i]));
-  const fields = step.section.questions
-    .map((q) => {
+  const fields = joinHtml(
+    step.section.questions.map((q) => {
       const cond = q.condition;
       if (cond && !onPage.has(cond.questionId)) {
         // Depends on an earlier page: decided here, from the saved answers.
-        return isVisible(q, values, byId) ? field(q, answerOf(values, q.id), issues.get(q.id), ctx, '') : '';
+        return isVisible(q, values, byId)
+          ? field(q, answerOf(values, q.id), issues.get(q.id), ctx, html``)
+          : '';
       }
       const extra = cond
-        ? ` data-cond-q="${cond.questionId}" data-cond-v="${h(cond.equals === true ? 'yes' : cond.equals === false ? 'no' : String(cond.equals))}"${isVisible(q, values, byId) ? '' : ' hidden'}`
-        : '';
+        ? html` data-cond-q="${cond.questionId}" data-cond-v="${cond.equals === true ? 'yes' : cond.equals === false ? 'no' : String(cond.equals)}"${isVisible(q, values, byId) ? '' : html` hidden`}`
+        : html``;
       return field(q, answerOf(values, q.id), issues.get(q.id), ctx, extra);
-    })
-    .join('\n');
+    }),
+    '\n',
+  );
   const summary =
     issues.size > 0
-      ? `<div class="summary" role="alert" tabindex="-1" id="problems"><h2>${t.errorsTitle}</h2><ul>${[
+      ? html`<div class="summary" role="alert" tabindex="-1" id="problems"><h2>${t.errorsTitle}</h2><ul>${[
           ...issues.values(),
-        ]
-          .map(
-            (i) =>
-              `<li><a href="#q-${i.questionId}">${h(byId.get(i.questionId)?.title[ctx.lang] ?? i.questionId)}</a>: ${t.problems[i.problem]}</li>`,
-          )
-          .join('')}</ul></div>`
+        ].map(
+          (i) =>
+            html`<li><a href="#q-${i.questionId}">${byId.get(i.questionId)?.title[ctx.lang] ?? i.questionId}</a>: ${t.problems[i.problem]}</li>`,
+        )}</ul></div>`
       : '';
-  const notice = opts.notice ? `<p class="notice" role="status">${h(opts.notice)}</p>` : '';
+  const notice = opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : '';
   const last = step.index === view.steps.length - 1;
-  const here = `step=${step.index}&`;
-  const body = `${header(view, ctx, t, here)}
-<p class="progress">${t.step(step.index + 1, view.steps.length)} · ${h(step.part.name)}</p>
-<h1>${h(step.section.title[ctx.lang] ?? step.section.id)}</h1>
-${step.index === 0 && !opts.issues ? `<p>${view.visitor ? t.visitor.resume : t.intro}</p>` : ''}${notice}${summary}
+  const here = html`step=${step.index}&`;
+  const body = html`${header(view, ctx, t, here)}
+<p class="progress">${t.step(step.index + 1, view.steps.length)} · ${step.part.name}</p>
+<h1>${step.section.title[ctx.lang] ?? step.section.id}</h1>
+${step.index === 0 && !opts.issues ? html`<p>${view.visitor ? t.visitor.resume : t.intro}</p>` : ''}${notice}${summary}
 <form method="post" action="/action/${ctx.code}?lang=${ctx.lang}" novalidate data-step="${step.index}">
-<input type="hidden" name="_csrf" value="${h(ctx.csrf)}">
+<input type="hidden" name="_csrf" value="${ctx.csrf}">
 <input type="hidden" name="step" value="${step.index}">
 ${fields}
 <div class="actions">
 <button type="submit" name="nav" value="next" class="primary">${last ? t.toReview : t.next}</button>
-${step.index > 0 ? `<button type="submit" name="nav" value="back" class="back">${t.back}</button>` : ''}
+${step.index > 0 ? html`<button type="submit" name="nav" value="back" class="back">${t.back}</button>` : ''}
 <button type="submit" name="nav" value="save" class="later">${t.later}</button>
 </div>
 </form>`;
@@ -295,26 +301,24 @@ export function startPage(
   const issues = new Map((opts.issues ?? []).map((i) => [i.questionId, i]));
   const input = (name: 'firstName' | 'lastName' | 'email', type: string, autocomplete: string) => {
     const issue = issues.get(name);
-    const err = issue ? `<p class="error" id="e-${name}">${t.problems[issue.problem]}</p>` : '';
-    const aria = `aria-required="true"${issue ? ` aria-describedby="e-${name}" aria-invalid="true"` : ''}`;
-    return `<div class="question"><label for="f-${name}">${t.visitor[name]} <span class="tag">(${t.required})</span></label><input type="${type}" id="f-${name}" name="${name}" autocomplete="${autocomplete}" value="${h(opts.sent?.get(name) ?? '')}" ${aria}>${err}</div>`;
+    const err = issue ? html`<p class="error" id="e-${name}">${t.problems[issue.problem]}</p>` : '';
+    const aria = html`aria-required="true"${issue ? html` aria-describedby="e-${name}" aria-invalid="true"` : ''}`;
+    return html`<div class="question"><label for="f-${name}">${t.visitor[name]} <span class="tag">(${t.required})</span></label><input type="${type}" id="f-${name}" name="${name}" autocomplete="${autocomplete}" value="${opts.sent?.get(name) ?? ''}" ${aria}>${err}</div>`;
   };
   const summary =
     issues.size > 0
-      ? `<div class="summary" role="alert" tabindex="-1" id="problems"><h2>${t.errorsTitle}</h2><ul>${[
+      ? html`<div class="summary" role="alert" tabindex="-1" id="problems"><h2>${t.errorsTitle}</h2><ul>${[
           ...issues.values(),
-        ]
-          .map(
-            (i) =>
-              `<li><a href="#f-${i.questionId}">${t.visitor[i.questionId as 'email'] ?? ''}</a>: ${t.problems[i.problem]}</li>`,
-          )
-          .join('')}</ul></div>`
+        ].map(
+          (i) =>
+            html`<li><a href="#f-${i.questionId}">${t.visitor[i.questionId as 'email'] ?? ''}</a>: ${t.problems[i.problem]}</li>`,
+        )}</ul></div>`
       : '';
-  const body = `${header(view, ctx, t, '')}
-<h1>${h(view.parts.map((p) => p.name).join(', '))}</h1>
+  const body = html`${header(view, ctx, t)}
+<h1>${view.parts.map((p) => p.name).join(', ')}</h1>
 <p>${t.visitor.intro}</p>${summary}
 <form method="post" action="/action/${ctx.code}/start?lang=${ctx.lang}" novalidate>
-<input type="hidden" name="_csrf" value="${h(ctx.csrf)}">
+<input type="hidden" name="_csrf" value="${ctx.csrf}">
 ${input('firstName', 'text', 'given-name')}
 ${input('lastName', 'text', 'family-name')}
 ${input('email', 'email', 'email')}
@@ -328,26 +332,26 @@ ${input('email', 'email', 'email')}
 
 export function reviewPage(view: OpenAction, ctx: PageContext): Page {
   const t = respondentTexts[ctx.lang];
-  const sections = view.steps
-    .map((step) => {
+  const sections = joinHtml(
+    view.steps.map((step) => {
       const answers = draftOf(view.draft, step.part.listId);
       const byId = questionsOf(step.part.sections);
       const items = step.section.questions
         .filter((q) => isVisible(q, answers, byId))
         .map((q) => {
           const v = answerOf(answers, q.id);
-          return `<dt>${h(q.title[ctx.lang] ?? q.id)}</dt><dd>${v === undefined ? t.noAnswer : h(readable(q, v, ctx.lang))}</dd>`;
-        })
-        .join('');
-      return `<h2>${h(step.section.title[ctx.lang] ?? step.section.id)}</h2><dl>${items}</dl><p><a href="/action/${ctx.code}?step=${step.index}&lang=${ctx.lang}">${t.change}<span class="tag"> — ${h(step.section.title[ctx.lang] ?? '')}</span></a></p>`;
-    })
-    .join('\n');
-  const body = `${header(view, ctx, t, 'step=review&')}
+          return html`<dt>${q.title[ctx.lang] ?? q.id}</dt><dd>${v === undefined ? t.noAnswer : readable(q, v, ctx.lang)}</dd>`;
+        });
+      return html`<h2>${step.section.title[ctx.lang] ?? step.section.id}</h2><dl>${items}</dl><p><a href="/action/${ctx.code}?step=${step.index}&lang=${ctx.lang}">${t.change}<span class="tag"> — ${step.section.title[ctx.lang] ?? ''}</span></a></p>`;
+    }),
+    '\n',
+  );
+  const body = html`${header(view, ctx, t, html`step=review&`)}
 <h1>${t.review}</h1>
 <p>${t.reviewIntro}</p>
 ${sections}
 <form method="post" action="/action/${ctx.code}/submit?lang=${ctx.lang}">
-<input type="hidden" name="_csrf" value="${h(ctx.csrf)}">
+<input type="hidden" name="_csrf" value="${ctx.csrf}">
 <div class="actions"><button type="submit" class="primary">${t.submit}</button></div>
 </form>`;
   return { status: 200, html: layout(ctx.lang, `${t.review} — ${view.organisation}`, body) };

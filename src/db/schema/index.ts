@@ -9,5 +9,6 @@ export * from './sessionrequests';
 export * from './sessions';
 export * from './setups';
 export * from './signing';
+export * from './staff';
 export * from './tenancy';
 export * from './webhooks';

@@ -33,6 +33,10 @@ export const users = pgTable(
     groups: text('groups').array().notNull(),
     // Bumped on every change that affects what the user's credentials may do (status, groups, keys).
     authVersion: integer('auth_version').notNull().default(1),
+    // Staff sign-in: an argon2id hash (PHC string), or null when no password is set.
+    passwordHash: text('password_hash'),
+    // Browser sessions signed in before this moment are ended (a password change signs out elsewhere).
+    passwordChangedAt: ts('password_changed_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },

@@ -22,6 +22,13 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
       const [row] = opts.forUpdate ? await query.for('update') : await query;
       return row;
     },
+    async findByEmail(email: string): Promise<UserRow | undefined> {
+      const [row] = await q
+        .select()
+        .from(users)
+        .where(and(org, sql`lower(${users.email}) = lower(${email})`));
+      return row;
+    },
     async emailTaken(email: string): Promise<boolean> {
       const [row] = await q
         .select({ id: users.id })
@@ -54,7 +61,9 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
         .for('update');
       return rows.length;
     },
-    async insert(row: Omit<UserRow, 'organisationId' | 'authVersion'>): Promise<UserRow> {
+    async insert(
+      row: Omit<UserRow, 'organisationId' | 'authVersion' | 'passwordHash' | 'passwordChangedAt'>,
+    ): Promise<UserRow> {
       const [created] = await q
         .insert(users)
         .values({ ...row, organisationId: ctx.organisationId })
@@ -69,6 +78,18 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(users.id, id)))
         .returning();
       return row;
+    },
+    /**
+     * Sets (or clears) the password hash. Sessions that signed in before `at` end on their next request;
+     * API keys are not affected (auth_version is not bumped).
+     */
+    async setPassword(id: string, hash: string | null, at: Date): Promise<boolean> {
+      const rows = await q
+        .update(users)
+        .set({ passwordHash: hash, passwordChangedAt: at, updatedAt: at })
+        .where(and(org, eq(users.id, id)))
+        .returning({ id: users.id });
+      return rows.length > 0;
     },
     async remove(id: string): Promise<boolean> {
       const rows = await q

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Routes } from '../../platform/http/routes';
+import type { CsrfGuard } from '../../platform/web/csrf';
 import { z } from '../../platform/zod';
 import {
   donePage,
@@ -16,7 +17,7 @@ import {
 } from '../../web/respondent-pages';
 import { respondentTexts } from '../../web/respondent-texts';
 import { startVisitor, visitorFields } from './campaign.service';
-import { csrfToken, csrfValid, setVisitorCookie, signerToken, visitorToken } from './respondent.cookies';
+import { setVisitorCookie, signerToken, visitorToken } from './respondent.cookies';
 import { AddressLimiter } from './respondent.limiter';
 import { type Respondent, respondentLanguage, saveStep } from './respondent.service';
 import { needsVisitor, type OpenAction, type RespondentView } from './respondent.view';
@@ -55,6 +56,8 @@ function fieldOf(body: unknown, name: string): string {
 
 export interface RespondentRouteDeps extends SigningRouteDeps {
   secureCookies: boolean;
+  /** The contact pages' CSRF guard (checked by the platform on every form post; tokens made here). */
+  csrf: CsrfGuard;
   /** Unknown codes per address (30 per 10 minutes). */
   wrongCodes?: AddressLimiter;
   /** New campaign visitors per address (20 per 10 minutes). */
@@ -98,7 +101,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
     // A signer's pages stay on their own link.
     code: view.signer?.code ?? view.action.code,
     lang: respondentLanguage(req.query.lang, view),
-    csrf: csrfToken(req, res, deps.secureCookies),
+    csrf: deps.csrf.token(req, res),
     nonce,
   });
   const kit: PageKit = {
@@ -106,7 +109,6 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
     gate,
     contextOf,
     expired,
-    csrfValid,
     fieldOf,
     secureCookies: deps.secureCookies,
     questionnairePage: (req, ctx, view) => pageOf(req, ctx, view),
@@ -131,7 +133,9 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         'Query: `step` (a page number from 0, or `review`), `lang` (one of the templates’ languages). Marks a created or sent action opened (not on HEAD). A campaign link first asks this browser for a name and e-mail (see `POST /action/{code}/start`), then shows this browser’s own answers only. 410 for a withdrawn or expired action, 404 for an unknown code (neither names the organisation); too many unknown codes from one address → 429 for further unknown codes (valid codes keep working).',
       tags,
       params,
+      audience: 'contact',
       errorPage,
+      csrfFailed: expired,
       statuses: {
         200: 'The page',
         404: 'Unknown code',
@@ -160,7 +164,9 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         'Campaign links only. Fields: `_csrf`, `firstName`, `lastName`, `email`. Creates a contact in the campaign’s portfolio, or uses the one with this e-mail there, and a visitor bound to this browser by an HttpOnly cookie `adk_visitor` (Path=/action/<code>, SameSite=Lax): the visitor’s answers and session are their own. At most 20 new visitors per address per 10 minutes (429).',
       tags,
       params,
+      audience: 'contact',
       errorPage,
+      csrfFailed: expired,
       statuses: {
         303: 'Started: go to the first page',
         400: 'A field is missing or invalid',
@@ -171,7 +177,6 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       },
     },
     async ({ params: p, req, res, nonce }) => {
-      if (!csrfValid(req)) return expired();
       const wait = newVisitors.blocked(addressOf(req), now());
       if (wait > 0) return tooMany(res, wait, 'Too many new answers from your address.');
       const details = {
@@ -206,7 +211,9 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         'Fields: `_csrf`, `step`, `nav` (`next` checks the page’s required questions; `back` and `save` keep what is valid), and `q.<questionId>` per answer (repeated for multiple choice; a question that takes one answer refuses two). Invalid answers re-render the page with the problems (400) and save nothing.',
       tags,
       params,
+      audience: 'contact',
       errorPage,
+      csrfFailed: expired,
       statuses: {
         303: 'Saved: go to the next page',
         400: 'Problems with the answers',
@@ -217,7 +224,6 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       },
     },
     async ({ params: p, req, res, nonce }) => {
-      if (!csrfValid(req)) return expired();
       const stepIndex = Number(fieldOf(req.body, 'step'));
       const navField = fieldOf(req.body, 'nav');
       const nav = navField === 'back' ? 'back' : navField === 'save' ? 'save' : 'next';
@@ -258,7 +264,9 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         'Fields: `_csrf`. Creates the session (or its next version after a reopen) and completes the action through the one use case that completes actions. A campaign visitor gets their own session; the campaign stays open.',
       tags,
       params,
+      audience: 'contact',
       errorPage,
+      csrfFailed: expired,
       statuses: {
         303: 'Submitted',
         400: 'A required answer is missing',
@@ -269,7 +277,6 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       },
     },
     async ({ params: p, req, res, nonce }) => {
-      if (!csrfValid(req)) return expired();
       const result = await submitAnswers(deps, p.code, respondentOf(req), req.query.lang);
       const stop = gate(req, res, result.view);
       if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();

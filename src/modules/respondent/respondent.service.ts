@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../platform/clock';
-import { type RequestContext, systemContext } from '../../platform/context';
+import { contactContext, type RequestContext } from '../../platform/context';
 import { normaliseActionCode } from '../../platform/crypto/codes';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
@@ -71,7 +71,7 @@ export async function withAction<T>(
   if (!code) return { view: { outcome: 'unknown' } };
   const hit = await findActionByCode(deps.database.db, code);
   if (!hit) return { view: { outcome: 'unknown' } };
-  const ctx = systemContext(hit.organisationId, deps.clock.now());
+  const ctx = contactContext(hit.organisationId, code, deps.clock.now());
   return inTenant(deps.database, ctx, async (tx) => {
     const actions = sessionRequestRepository(tx, ctx);
     const now = deps.clock.now();

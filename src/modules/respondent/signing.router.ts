@@ -66,7 +66,6 @@ export interface PageKit {
   gate(req: Request, res: Response, view: RespondentView): Page | null;
   contextOf(req: Request, res: Response, view: OpenAction, nonce: string): PageContext;
   expired(): Page;
-  csrfValid(req: Request): boolean;
   fieldOf(body: unknown, name: string): string;
   secureCookies: boolean;
   /** The questionnaire's pages (a multisigning action's first signer answers it first). */
@@ -179,6 +178,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
         'Fields: `_csrf`, `channel` (`email` or `sms`, among the contact’s addresses). A new 6-digit code replaces any earlier one (and lifts a lock); it works once, for 10 minutes. At most 5 codes per signer per hour (400 with the reason). The code is stored as a keyed hash and sent by a background job.',
       tags,
       params,
+      audience: 'contact',
       errorPage,
       statuses: {
         303: 'Sent: back to the signing page',
@@ -189,7 +189,6 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       },
     },
     async ({ params: p, req, res, nonce }) => {
-      if (!kit.csrfValid(req)) return kit.expired();
       const result = await requestCode(deps, p.code, kit.respondentOf(req), kit.fieldOf(req.body, 'channel'));
       return answer(req, res, nonce, result);
     },
@@ -204,6 +203,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
         'Fields: `_csrf`, `code` (6 digits; spaces ignored). A right code binds this browser to the signer for 30 minutes (HttpOnly cookie `adk_signer`, Path=/action/<code>) and is spent. A wrong one counts: after 5 the code is locked until a new one is asked for. An expired code is refused.',
       tags,
       params,
+      audience: 'contact',
       errorPage,
       statuses: {
         303: 'Confirmed: back to the signing page, now at the signature',
@@ -214,7 +214,6 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       },
     },
     async ({ params: p, req, res, nonce }) => {
-      if (!kit.csrfValid(req)) return kit.expired();
       const result = await verifyCode(deps, p.code, kit.respondentOf(req), kit.fieldOf(req.body, 'code'));
       if (result.browserToken && result.view.outcome === 'ok' && result.view.signer)
         setSignerCookie(res, result.view.signer.code, result.browserToken, kit.secureCookies);
@@ -231,6 +230,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
         'Fields: `_csrf`, `mark` (`typed` or `drawn`), `typedName` (typed: up to 100 characters), `drawing` (drawn: a PNG data URL, at most 300 KB), `consent` (`yes`: the signer agrees to the text naming the document). Needs the browser that confirmed the code. Records the signature with its evidence (name, e-mail, phone, address, user agent, consent) and the event `signature.signed`; when every signer has signed, the sealed document is made by a background job and the action completes with it.',
       tags,
       params,
+      audience: 'contact',
       errorPage,
       statuses: {
         303: 'Signed: back to the page, which says so',
@@ -241,7 +241,6 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       },
     },
     async ({ params: p, req, res, nonce }) => {
-      if (!kit.csrfValid(req)) return kit.expired();
       const form = {
         mark: kit.fieldOf(req.body, 'mark'),
         typedName: kit.fieldOf(req.body, 'typedName'),
@@ -262,6 +261,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
         'Fields: `_csrf`, `reason` (1–1000 characters). The signer is declined and the action closes as `declined` for every signer (events `signature.declined`, then `sessionrequest.declined`); pending messages are cancelled and the link then answers 410.',
       tags,
       params,
+      audience: 'contact',
       errorPage,
       statuses: {
         303: 'Declined',
@@ -272,7 +272,6 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       },
     },
     async ({ params: p, req, res, nonce }) => {
-      if (!kit.csrfValid(req)) return kit.expired();
       const reason = typeof req.body?.reason === 'string' ? req.body.reason : '';
       const result = await decline(deps, p.code, kit.respondentOf(req), reason);
       const stop = kit.gate(req, res, result.view);

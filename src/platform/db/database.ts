@@ -47,6 +47,11 @@ export interface Database {
    * On the server driver the whole batch (BEGIN, entry, statements, COMMIT) is a single round trip.
    */
   tenantBatch(entry: TenantEntry, statements: SQL[]): Promise<{ entered: EntryResult; rows: Row[][] }>;
+  /**
+   * One parameterised statement outside any tenant transaction, in the pg pool's shape (`{ rows }`):
+   * for libraries that take a pool (the staff session store). Sees no tenant rows.
+   */
+  query(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -198,6 +203,11 @@ async function openEmbedded(
           throw err;
         }
       },
+      async query(text, params) {
+        if (closed) throw new Error('database closed');
+        const result = await pglite.query<Row>(text, params);
+        return { rows: result.rows };
+      },
       async ping() {
         if (closed) throw new Error('database closed');
         await pglite.query('SELECT 1');
@@ -286,6 +296,10 @@ export async function connectServer(
           rows: results.slice(2, 2 + statements.length).map((r) => r.rows),
         };
       }),
+    async query(text, params) {
+      const result = await pool.query<Row>(text, params);
+      return { rows: result.rows };
+    },
     async ping() {
       await pool.query('SELECT 1');
     },

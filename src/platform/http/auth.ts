@@ -1,12 +1,14 @@
 import type { Request, RequestHandler } from 'express';
 import './request';
 import type { Clock } from '../clock';
-import type { RequestContext } from '../context';
+import type { Caller, Credential, RequestContext } from '../context';
 import { apiKeyMatches, isWellFormedApiKey, lookupPrefixOf } from '../crypto/api-keys';
 import type { Database, Queryable, Tx } from '../db/database';
 import { Forbidden, Unauthenticated } from '../errors';
 import { type Permission, permissionsOf } from '../permissions';
-import { findApiKey } from './credentials.repository';
+import type { CsrfGuard } from '../web/csrf';
+import { endStaffSession } from '../web/sessions';
+import { findApiKey, findSessionUser } from './credentials.repository';
 
 /** Who presented the credentials, as the database knows them now. */
 export interface Principal {
@@ -16,11 +18,12 @@ export interface Principal {
   authVersion: number;
   groups: string[];
   status: 'active' | 'deactivated';
-  authMethod: RequestContext['authMethod'];
+  caller: Caller;
 }
 
-/** One way of proving identity (API key now; bearer tokens slot in beside it). */
+/** One way of proving identity (API key, staff session; bearer tokens slot in beside them). */
 export interface Authenticator {
+  readonly credential: Credential;
   /** True when the request carries this authenticator's kind of credentials. */
   presentIn(req: Request): boolean;
   /** Resolves the credentials or throws Unauthenticated; `fresh` bypasses any cache. */
@@ -45,6 +48,7 @@ interface KeyRow {
  * very next request that touches data, on every instance.
  */
 export class ApiKeyAuthenticator implements Authenticator {
+  readonly credential = 'api_key';
   private readonly cache = new Map<string, { row: KeyRow; expires: number }>();
   private static readonly MAX_ENTRIES = 10_000;
 
@@ -107,8 +111,101 @@ function toPrincipal(row: KeyRow): Principal {
     authVersion: row.auth_version,
     groups: row.user_groups,
     status: row.user_status,
-    authMethod: 'api_key',
+    caller: { kind: 'api_key', userId: row.user_id, apiKeyId: row.key_id },
   };
+}
+
+interface SessionUserRow {
+  user_id: string;
+  organisation_id: string;
+  user_status: 'active' | 'deactivated';
+  user_groups: string[];
+  auth_version: number;
+  kind: 'staff' | 'service';
+  password_changed_at: Date | string | null;
+}
+
+export interface SessionTimeouts {
+  /** Signed out after this long without a request. */
+  idleMs: number;
+  /** Signed out this long after signing in, however active. */
+  absoluteMs: number;
+}
+
+/**
+ * A staff browser session (express-session, read before this runs). The user is read on every request
+ * — one indexed row — so a deactivated or deleted user, a changed password or a passed timeout ends
+ * the session on the next request: the session row is deleted and the request is refused (pages send
+ * the browser to the sign-in page).
+ */
+export class SessionAuthenticator implements Authenticator {
+  readonly credential = 'session';
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly timeouts: SessionTimeouts,
+  ) {}
+
+  presentIn(req: Request): boolean {
+    return req.session?.staff !== undefined;
+  }
+
+  async authenticate(req: Request): Promise<Principal> {
+    const staff = req.session?.staff;
+    if (!staff) throw new Unauthenticated('Not signed in');
+    const now = this.clock.now().getTime();
+    if (now - staff.seenAt > this.timeouts.idleMs || now - staff.signedInAt > this.timeouts.absoluteMs) {
+      await endStaffSession(req);
+      throw new Unauthenticated('Your session has ended: sign in again');
+    }
+    const row = await this.database.tenantTransaction(
+      {
+        organisationId: staff.organisationId,
+        userId: null,
+        apiKeyId: null,
+        authVersion: 0,
+        at: new Date(now),
+      },
+      async (tx) => (await findSessionUser<SessionUserRow>(tx, staff.userId))[0],
+    );
+    const principal = await this.check(req, row);
+    // Idle time is measured from the last request; the row is rewritten at most once a minute.
+    if (now - staff.seenAt > 60_000) {
+      staff.seenAt = now;
+      req.session.touch();
+    }
+    return principal;
+  }
+
+  async refresh(req: Request, tx: Tx): Promise<Principal> {
+    const staff = req.session?.staff;
+    if (!staff) throw new Unauthenticated('Not signed in');
+    return this.check(req, (await findSessionUser<SessionUserRow>(tx, staff.userId))[0]);
+  }
+
+  private async check(req: Request, row: SessionUserRow | undefined): Promise<Principal> {
+    const staff = req.session.staff as NonNullable<typeof req.session.staff>;
+    const changed = row?.password_changed_at ? new Date(row.password_changed_at).getTime() : 0;
+    let reason: string | null = null;
+    if (row?.kind !== 'staff') reason = 'Your account no longer exists';
+    else if (row.user_status !== 'active') reason = 'Your account has been deactivated';
+    else if (changed > staff.signedInAt) reason = 'Your password was changed: sign in again';
+    if (reason) {
+      await endStaffSession(req);
+      throw new Unauthenticated(reason);
+    }
+    const user = row as SessionUserRow;
+    return {
+      organisationId: user.organisation_id,
+      userId: user.user_id,
+      apiKeyId: null,
+      authVersion: user.auth_version,
+      groups: user.user_groups,
+      status: user.user_status,
+      caller: { kind: 'session', userId: user.user_id, sessionId: req.sessionID },
+    };
+  }
 }
 
 function admit(principal: Principal, permission: Permission): ReadonlySet<Permission> {
@@ -120,46 +217,71 @@ function admit(principal: Principal, permission: Permission): ReadonlySet<Permis
   return granted;
 }
 
-/** Builds the per-route middleware that authenticates the caller and checks one permission. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Builds the per-route middleware that authenticates the caller by one of the credentials the route
+ * accepts and checks one permission. Browser sessions must also carry the CSRF token on anything but
+ * a read; API keys (and, later, bearer tokens) need none: a browser cannot send them by itself.
+ */
 export class AuthGate {
   constructor(
     private readonly authenticators: readonly Authenticator[],
     private readonly clock: Clock,
+    private readonly csrf?: CsrfGuard,
   ) {}
 
-  require(permission: Permission): RequestHandler {
+  /** The context of the caller, or throws 401/403: used by routes and by staff pages. */
+  async contextOf(
+    req: Request,
+    permission: Permission,
+    accepts: readonly Credential[] = ['api_key'],
+  ): Promise<RequestContext> {
+    const authenticator = this.authenticators.find((a) => accepts.includes(a.credential) && a.presentIn(req));
+    if (!authenticator) {
+      throw new Unauthenticated(
+        accepts.includes('api_key')
+          ? 'Missing credentials: send your API key in the x-api-key header'
+          : 'Not signed in',
+      );
+    }
+    if (authenticator.credential === 'session' && !SAFE_METHODS.has(req.method) && !this.csrf?.valid(req)) {
+      throw new Forbidden('The CSRF token is missing or invalid: reload the page and try again');
+    }
+    let principal = await authenticator.authenticate(req);
+    let granted: ReadonlySet<Permission>;
+    try {
+      granted = admit(principal, permission);
+    } catch {
+      // A refusal is never based on a cached row: the user may have been reactivated or regrouped.
+      principal = await authenticator.authenticate(req, true);
+      granted = admit(principal, permission);
+    }
+    const ctx: RequestContext = {
+      organisationId: principal.organisationId,
+      caller: principal.caller,
+      userId: principal.userId,
+      apiKeyId: principal.apiKeyId,
+      authVersion: principal.authVersion,
+      permissions: granted,
+      requestId: String(req.id),
+      at: this.clock.now(),
+      revalidate: async (tx) => {
+        const fresh = await authenticator.refresh(req, tx);
+        if (fresh.organisationId !== ctx.organisationId || fresh.userId !== ctx.userId) {
+          throw new Unauthenticated('Credentials are no longer valid');
+        }
+        ctx.permissions = admit(fresh, permission);
+        ctx.authVersion = fresh.authVersion;
+      },
+    };
+    req.ctx = ctx;
+    return ctx;
+  }
+
+  require(permission: Permission, accepts: readonly Credential[] = ['api_key']): RequestHandler {
     return async (req, _res, next) => {
-      const authenticator = this.authenticators.find((a) => a.presentIn(req));
-      if (!authenticator)
-        throw new Unauthenticated('Missing credentials: send your API key in the x-api-key header');
-      let principal = await authenticator.authenticate(req);
-      let granted: ReadonlySet<Permission>;
-      try {
-        granted = admit(principal, permission);
-      } catch {
-        // A refusal is never based on a cached row: the user may have been reactivated or regrouped.
-        principal = await authenticator.authenticate(req, true);
-        granted = admit(principal, permission);
-      }
-      const ctx: RequestContext = {
-        organisationId: principal.organisationId,
-        userId: principal.userId,
-        apiKeyId: principal.apiKeyId,
-        authVersion: principal.authVersion,
-        permissions: granted,
-        authMethod: principal.authMethod,
-        requestId: String(req.id),
-        at: this.clock.now(),
-        revalidate: async (tx) => {
-          const fresh = await authenticator.refresh(req, tx);
-          if (fresh.organisationId !== ctx.organisationId || fresh.userId !== ctx.userId) {
-            throw new Unauthenticated('Credentials are no longer valid');
-          }
-          ctx.permissions = admit(fresh, permission);
-          ctx.authVersion = fresh.authVersion;
-        },
-      };
-      req.ctx = ctx;
+      await this.contextOf(req, permission, accepts);
       next();
     };
   }

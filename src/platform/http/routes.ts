@@ -4,10 +4,12 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import express from 'express';
 import { z } from '../zod';
 import './request';
-import type { RequestContext } from '../context';
+import type { Credential, RequestContext } from '../context';
 import { AppError, UnsupportedMediaType } from '../errors';
 import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../openapi';
 import type { Permission } from '../permissions';
+import type { CsrfGuard } from '../web/csrf';
+import { nonceOf, pageHeaders } from '../web/headers';
 import type { AuthGate } from './auth';
 import { settleError } from './error-handler';
 import { assertPlainInput } from './plain-input';
@@ -63,6 +65,49 @@ interface RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySchem
   alsoResponds?: { status: number; description: string; schema: AnySchema }[];
 }
 
+/** Who a page is for: its CSRF cookie and, for staff, its sign-in. */
+export type Audience = 'contact' | 'staff';
+
+/** What pages need from the platform's browser plumbing. */
+export interface WebKit {
+  csrf: Record<Audience, CsrfGuard>;
+  /** The staff sign-in page, where a browser that is not signed in is sent. */
+  signInPath: string;
+}
+
+export interface PageSpec<P extends AnySchema, Q extends AnySchema, F extends AnySchema> {
+  method?: 'get' | 'post';
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  audience: Audience;
+  params?: P;
+  /** Query parameters the page reads (others are ignored). */
+  query?: Q;
+  /** Form fields (POST); without it the handler reads `req.body` itself (dynamic field names). */
+  form?: F;
+  statuses: Record<number, string>;
+  /** The HTML page for an error (bad form, body too large, unexpected): its status and plain message. */
+  errorPage: (status: number, message: string) => string;
+  /** The page when the CSRF token is missing or stale (default: a 403 error page). */
+  csrfFailed?: () => { status: number; html: string };
+}
+
+export interface PageInput<P extends AnySchema, Q extends AnySchema, F extends AnySchema> {
+  params: z.output<P>;
+  query: z.output<Q>;
+  form: z.output<F>;
+  req: Request;
+  res: Response;
+  /** The nonce of this response's inline script. */
+  nonce: string;
+  /** The CSRF token for the page's forms (sets its cookie). */
+  csrf: () => string;
+}
+
+export type PageResult = { status: number; html: string } | { redirect: string };
+
 export interface HandlerInput<P extends AnySchema, Q extends AnySchema, B extends AnySchema> {
   params: z.output<P>;
   query: z.output<Q>;
@@ -87,6 +132,8 @@ export class Routes {
     private readonly bodyParser: RequestHandler,
     /** When set (tests), every response body is parsed with its schema: contract drift fails loudly. */
     private readonly checkResponses = false,
+    /** Browser plumbing for pages (CSRF guards, where to sign in). */
+    private readonly web?: WebKit,
   ) {}
 
   /** An authenticated route requiring `permission`; the handler receives the request context. */
@@ -96,10 +143,14 @@ export class Routes {
     B extends AnySchema = z.ZodNever,
     R extends AnySchema = z.ZodNever,
   >(
-    spec: RouteSpec<P, Q, B, R> & { permission: Permission },
+    spec: RouteSpec<P, Q, B, R> & {
+      permission: Permission;
+      /** The credentials it takes (default: the API key); browser sessions must also send the CSRF token. */
+      accepts?: Credential[];
+    },
     handler: (input: HandlerInput<P, Q, B> & { ctx: RequestContext }) => Promise<Output<R>>,
   ): void {
-    this.mount(spec, [this.gate.require(spec.permission)], (input) =>
+    this.mount(spec, [this.gate.require(spec.permission, spec.accepts)], (input) =>
       handler({ ...input, ctx: input.req.ctx as RequestContext }),
     );
   }
@@ -115,28 +166,52 @@ export class Routes {
   }
 
   /**
-   * A public server-rendered page (GET) or form target (POST, urlencoded): the handler answers a status
-   * and HTML, or a 303 redirect; `statuses` documents every status it may answer. Pages are never
-   * cached or indexed, and scripts run only with the per-response `nonce`.
+   * A server-rendered page (GET) or form target (POST, urlencoded) that anyone may open: the contact's
+   * pages (their action code is their credential, checked by the handler) and the staff pages before
+   * sign-in. See `mountPage` for what every page gets.
    */
-  page<P extends AnySchema>(
-    spec: {
-      method?: 'get' | 'post';
-      path: string;
-      summary: string;
-      description?: string;
-      tags: string[];
-      params: P;
-      statuses: Record<number, string>;
-      /** The HTML page for an error (bad form, body too large, unexpected): its status and plain message. */
-      errorPage: (status: number, message: string) => string;
-    },
-    handler: (input: {
-      params: z.output<P>;
-      req: Request;
-      res: Response;
-      nonce: string;
-    }) => Promise<{ status: number; html: string } | { redirect: string }>,
+  page<P extends AnySchema, Q extends AnySchema = z.ZodNever, F extends AnySchema = z.ZodNever>(
+    spec: PageSpec<P, Q, F>,
+    handler: (input: PageInput<P, Q, F>) => Promise<PageResult>,
+  ): void {
+    this.mountPage(spec, async (input) => handler(input));
+  }
+
+  /**
+   * A staff page: needs a signed-in staff browser session (not an API key) with `permission`. A browser
+   * that is not signed in (or whose session just ended) is sent to the sign-in page, which brings it back
+   * here afterwards; a user without the permission gets the 403 page.
+   */
+  staffPage<P extends AnySchema, Q extends AnySchema = z.ZodNever, F extends AnySchema = z.ZodNever>(
+    spec: PageSpec<P, Q, F> & { permission: Permission },
+    handler: (input: PageInput<P, Q, F> & { ctx: RequestContext }) => Promise<PageResult>,
+  ): void {
+    this.mountPage({ ...spec, audience: 'staff' }, async (input) => {
+      let ctx: RequestContext;
+      try {
+        ctx = await this.gate.contextOf(input.req, spec.permission, ['session']);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status !== 401) throw err;
+        const back = input.req.method === 'GET' ? input.req.originalUrl : '';
+        const signIn = this.web?.signInPath ?? '/signin';
+        const query = new URLSearchParams();
+        if (back) query.set('next', back);
+        if (err.message !== 'Not signed in') query.set('ended', err.message);
+        return { redirect: query.size ? `${signIn}?${query}` : signIn };
+      }
+      return handler({ ...input, ctx });
+    });
+  }
+
+  /**
+   * Every page: helmet's security headers with the strict content security policy (scripts only with
+   * the response's nonce), never cached or indexed; path, query (unknown parameters ignored: mail
+   * clients add their own) and form fields validated with zod and checked to be plain data; on a POST
+   * the audience's CSRF token is checked before the handler runs. Errors are answered as HTML pages.
+   */
+  private mountPage<P extends AnySchema, Q extends AnySchema, F extends AnySchema>(
+    spec: PageSpec<P, Q, F>,
+    handler: (input: PageInput<P, Q, F>) => Promise<PageResult>,
   ): void {
     const method = spec.method ?? 'get';
     this.registry.registerPath({
@@ -145,20 +220,26 @@ export class Routes {
       summary: spec.summary,
       description: spec.description,
       tags: spec.tags,
-      security: [],
+      security: 'permission' in spec ? [{ StaffSession: [] }] : [],
       request: {
         params: spec.params as never,
+        query: spec.query as never,
         ...(method === 'post'
           ? {
               body: {
                 required: true,
-                content: { 'application/x-www-form-urlencoded': { schema: { type: 'object' } } },
+                content: {
+                  'application/x-www-form-urlencoded': { schema: (spec.form ?? { type: 'object' }) as never },
+                },
               },
             }
           : {}),
       },
       responses: Object.fromEntries(
-        Object.entries(spec.statuses).map(([status, description]) => [
+        Object.entries({
+          ...spec.statuses,
+          ...(method === 'post' ? { 403: 'The form’s CSRF token is missing or stale' } : {}),
+        }).map(([status, description]) => [
           status,
           status === '303'
             ? { description }
@@ -167,23 +248,43 @@ export class Routes {
       ),
     });
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
-    const before = method === 'post' ? [formParser] : [];
+    const csrf = this.web?.csrf[spec.audience];
+    const before = method === 'post' ? [pageHeaders, formParser] : [pageHeaders];
     this.router[method](
       expressPath,
       ...before,
       async (req: Request, res: Response) => {
-        const params = parse(spec.params, req.params, 'path') as z.output<P>;
+        const params = (spec.params ? parse(spec.params, req.params, 'path') : {}) as z.output<P>;
         // Form fields and query parameters are plain data too (no __proto__, NUL, lone surrogates).
         assertPlainInput(req.query, 'query');
-        if (method === 'post') assertPlainInput(req.body ?? {}, 'body');
-        const nonce = randomBytes(16).toString('base64');
-        const page = await handler({ params, req, res, nonce });
+        const query = (spec.query ? parse(spec.query, req.query, 'query') : {}) as z.output<Q>;
+        let form = {} as z.output<F>;
+        if (method === 'post') {
+          assertPlainInput(req.body ?? {}, 'body');
+          if (csrf && !csrf.valid(req)) {
+            const refused = spec.csrfFailed?.() ?? {
+              status: 403,
+              html: spec.errorPage(403, 'This form has expired. Go back, reload the page and try again.'),
+            };
+            sendPage(res, refused.status, refused.html);
+            return;
+          }
+          if (spec.form) form = parse(spec.form, req.body ?? {}, 'body') as z.output<F>;
+        }
+        const page = await handler({
+          params,
+          query,
+          form,
+          req,
+          res,
+          nonce: nonceOf(res),
+          csrf: () => csrf?.token(req, res) ?? '',
+        });
         if ('redirect' in page) {
-          pageHeaders(res);
           res.redirect(303, page.redirect);
           return;
         }
-        sendPage(res, page.status, page.html, nonce);
+        sendPage(res, page.status, page.html);
       },
       // A page answers in HTML, its errors too (a contact should never see a JSON error body).
       (err: unknown, req: Request, res: Response, _next: NextFunction) => {
@@ -191,18 +292,14 @@ export class Routes {
         if (!error) return;
         const message =
           error.status >= 500 ? 'Something went wrong on our side. Please try again later.' : error.message;
-        sendPage(
-          res,
-          error.status,
-          spec.errorPage(error.status, message),
-          randomBytes(16).toString('base64'),
-        );
+        if (!res.locals.cspNonce) res.locals.cspNonce = randomBytes(16).toString('base64');
+        sendPage(res, error.status, spec.errorPage(error.status, message));
       },
     );
   }
 
   private mount<P extends AnySchema, Q extends AnySchema, B extends AnySchema, R extends AnySchema>(
-    spec: RouteSpec<P, Q, B, R> & { permission?: Permission },
+    spec: RouteSpec<P, Q, B, R> & { permission?: Permission; accepts?: Credential[] },
     before: RequestHandler[],
     handler: (input: HandlerInput<P, Q, B>) => Promise<Output<R>>,
   ): void {
@@ -247,7 +344,10 @@ export class Routes {
   }
 
   private register(
-    spec: RouteSpec<AnySchema, AnySchema, AnySchema, AnySchema> & { permission?: Permission },
+    spec: RouteSpec<AnySchema, AnySchema, AnySchema, AnySchema> & {
+      permission?: Permission;
+      accepts?: Credential[];
+    },
   ) {
     const status = spec.status ?? 200;
     const codes = new Set<number>([400, 500, 503, ...(spec.errors ?? [])]);
@@ -291,7 +391,11 @@ export class Routes {
       summary: spec.summary,
       description: spec.description,
       tags: spec.tags,
-      security: spec.permission ? [{ ApiKey: [] }] : [],
+      security: spec.permission
+        ? (spec.accepts ?? ['api_key']).map(
+            (c): Record<string, string[]> => (c === 'api_key' ? { ApiKey: [] } : { StaffSession: [] }),
+          )
+        : [],
       request: {
         params: spec.params as never,
         query: spec.query as never,
@@ -377,23 +481,10 @@ function parseQuery(schema: AnySchema, value: Record<string, unknown>): unknown 
   throw fromZodError(new z.ZodError(issues), 'query');
 }
 
-/** Headers of every page: never cached or indexed, no referrer. */
-function pageHeaders(res: Response): void {
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Robots-Tag', 'noindex');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-}
-
-/** Sends a page with the strict content security policy: scripts run only with the response's nonce. */
-function sendPage(res: Response, status: number, html: string, nonce: string): void {
-  pageHeaders(res);
+/** Sends a page; its security headers were set by `pageHeaders`. */
+function sendPage(res: Response, status: number, html: string): void {
   res.status(status);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader(
-    'Content-Security-Policy',
-    `default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-  );
   res.end(html);
 }
 

@@ -1,0 +1,73 @@
+import {
+  bigint,
+  foreignKey,
+  index,
+  json,
+  pgTable,
+  text,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { ts } from './columns';
+import { organisations, users } from './tenancy';
+
+/**
+ * Staff browser sessions (express-session's store, connect-pg-simple's table shape: it cannot create the
+ * table itself on PGlite). Not a tenant table: a session is found by its id before anything else is
+ * known; `sess` holds the organisation and user it belongs to.
+ */
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    sid: varchar('sid').primaryKey(),
+    sess: json('sess').notNull(),
+    expire: ts('expire').notNull(),
+  },
+  (t) => [index('staff_sessions_expire_idx').on(t.expire)],
+);
+
+/** Single-use, expiring links that let a staff user set their password (invitation or reset). */
+export const passwordTokens = pgTable(
+  'password_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull(),
+    // SHA-256 of the token in the link; the token itself is only in the e-mail.
+    tokenHash: text('token_hash').notNull(),
+    purpose: text('purpose', { enum: ['invite', 'reset'] }).notNull(),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [
+    uniqueIndex('password_tokens_hash_key').on(t.tokenHash),
+    index('password_tokens_org_user_idx').on(t.organisationId, t.userId),
+    foreignKey({
+      name: 'password_tokens_user_fk',
+      columns: [t.organisationId, t.userId],
+      foreignColumns: [users.organisationId, users.id],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * Failed staff sign-ins, counted per account (lower-cased e-mail) and per address over a sliding window
+ * to refuse guessing. Not a tenant table: the organisation is not known from a wrong password.
+ */
+export const signInFailures = pgTable(
+  'sign_in_failures',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    email: text('email').notNull(),
+    address: text('address').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [
+    index('sign_in_failures_email_idx').on(t.email, t.at),
+    index('sign_in_failures_address_idx').on(t.address, t.at),
+  ],
+);

@@ -1,0 +1,66 @@
+import type { Clock } from '../../platform/clock';
+import { systemContext } from '../../platform/context';
+import type { SecretBox } from '../../platform/crypto/sealed';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { defineJob } from '../../platform/jobs/job-type';
+import type { JobHandler } from '../../platform/jobs/worker';
+import type { Mailer } from '../../platform/mail';
+import { html } from '../../platform/web/html';
+import { z } from '../../platform/zod';
+import { organisationRepository, userRepository } from '../admin';
+import { passwordTokenRepository } from './accounts.repository';
+
+/** E-mails a staff user the link to set their password; the token travels sealed, the table has its hash. */
+export const passwordLinkJob = defineJob({
+  kind: 'password-link',
+  payload: z.strictObject({ tokenId: z.string(), sealedToken: z.string() }),
+  maxAttempts: 6,
+  retryDelayMs: (attempt) => 10_000 * attempt,
+});
+
+export const passwordLinkSealContext = (tokenId: string) => `password-link:${tokenId}`;
+
+export interface PasswordLinkDeps {
+  database: Database;
+  clock: Clock;
+  box: SecretBox;
+  mailer: Mailer;
+  baseUrl: string;
+}
+
+export function passwordLinkHandler(
+  deps: PasswordLinkDeps,
+): JobHandler<z.output<typeof passwordLinkJob.payload>> {
+  return async (job) => {
+    const ctx = systemContext(job.organisationId, deps.clock.now());
+    const facts = await inTenant(deps.database, ctx, async (tx) => {
+      const token = await passwordTokenRepository(tx, ctx).find(job.payload.tokenId);
+      if (!token) return null;
+      const user = await userRepository(tx, ctx).find(token.userId);
+      const organisation = await organisationRepository(tx, ctx).find();
+      return user && organisation ? { token, user, organisation } : null;
+    });
+    if (!facts) return { cancelled: 'the link or its user no longer exists' };
+    const { token, user, organisation } = facts;
+    if (token.usedAt) return { cancelled: 'the link was used or replaced' };
+    if (token.expiresAt <= deps.clock.now()) return { cancelled: 'the link has expired' };
+    const url = `${deps.baseUrl}/password/${deps.box.open(job.payload.sealedToken, passwordLinkSealContext(token.id))}`;
+    const until = token.expiresAt.toISOString().replace('T', ' ').slice(0, 16);
+    const invite = token.purpose === 'invite';
+    const subject = invite
+      ? `Set your password for ActionDesk (${organisation.name})`
+      : `Reset your ActionDesk password (${organisation.name})`;
+    const lead = invite
+      ? `${organisation.name} gave you an ActionDesk account. Choose your password with this link:`
+      : `Someone asked to reset the password of your ActionDesk account at ${organisation.name}. Choose a new one with this link:`;
+    const note = `The link works once, until ${until} UTC. If you did not expect this message, you can ignore it: nothing changes until the link is used.`;
+    await deps.mailer.send({
+      to: user.email,
+      subject,
+      text: `Hello ${user.name},\n\n${lead}\n\n${url}\n\n${note}\n`,
+      html: html`<p>Hello ${user.name},</p><p>${lead}</p><p><a href="${url}">${url}</a></p><p>${note}</p>`.toString(),
+    });
+    return undefined;
+  };
+}

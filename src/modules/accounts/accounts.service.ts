@@ -1,0 +1,282 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../../platform/clock';
+import { type RequestContext, systemContext } from '../../platform/context';
+import type { SecretBox } from '../../platform/crypto/sealed';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { BadRequest, Conflict, NotFound } from '../../platform/errors';
+import { isId, newId } from '../../platform/ids';
+import { jobRepository } from '../../platform/jobs/jobs.repository';
+import { iso } from '../../platform/schemas';
+import { userRepository } from '../admin';
+import { passwordLinkJob, passwordLinkSealContext } from './accounts.jobs';
+import {
+  findLoginCandidates,
+  findPasswordToken,
+  passwordTokenRepository,
+  pruneExpiredSessions,
+  signInFailureRepository,
+} from './accounts.repository';
+import { hashPassword, passwordMatches, passwordProblem } from './passwords';
+
+export interface AccountsDeps {
+  database: Database;
+  clock: Clock;
+  box: SecretBox;
+  /** How long an e-mailed password link works. */
+  passwordLinkMs: number;
+}
+
+/** Failed sign-ins are counted over this window: per account and per address. */
+export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+export const SIGN_IN_ACCOUNT_LIMIT = 5;
+export const SIGN_IN_ADDRESS_LIMIT = 30;
+
+export type SignInOutcome =
+  | { kind: 'signed-in'; organisationId: string; userId: string }
+  | { kind: 'choose'; organisations: { id: string; name: string }[] }
+  | { kind: 'refused'; message: string }
+  | { kind: 'limited'; retryAfterSeconds: number; message: string };
+
+const WRONG = 'The e-mail address or the password is not right.';
+
+const normalEmail = (email: string) => email.trim().toLowerCase();
+
+/**
+ * Checks an e-mail and password. Wrong ones are counted per account and per address: past the limits
+ * sign-in is refused for the rest of the window (a reset link still works). An e-mail that matches no
+ * account costs the same time as a wrong password and gets the same answer. The same e-mail may have an
+ * account in several organisations: when the password fits more than one, the user picks.
+ */
+export async function signIn(
+  deps: AccountsDeps,
+  input: { email: string; password: string; organisationId?: string; address: string },
+): Promise<SignInOutcome> {
+  const email = normalEmail(input.email);
+  const now = deps.clock.now();
+  const since = new Date(now.getTime() - SIGN_IN_WINDOW_MS);
+  const failures = signInFailureRepository(deps.database.db);
+  const counts = await failures.count(email, input.address, since);
+  if (counts.account >= SIGN_IN_ACCOUNT_LIMIT || counts.address >= SIGN_IN_ADDRESS_LIMIT) {
+    const oldest = counts.account >= SIGN_IN_ACCOUNT_LIMIT ? await failures.oldestSince(email, since) : null;
+    const lifts = (oldest ?? now).getTime() + SIGN_IN_WINDOW_MS;
+    const wait = Math.max(60, Math.ceil((lifts - now.getTime()) / 1000));
+    return {
+      kind: 'limited',
+      retryAfterSeconds: wait,
+      message: `Too many attempts. Try again in ${Math.ceil(wait / 60)} minutes, or ask for a link to set a new password.`,
+    };
+  }
+  const candidates = email.length <= 320 ? await findLoginCandidates(deps.database.db, email) : [];
+  const matches = [];
+  for (const candidate of candidates) {
+    if (await passwordMatches(input.password, candidate.password_hash)) matches.push(candidate);
+  }
+  if (candidates.length === 0) await passwordMatches(input.password, null);
+  const chosen = input.organisationId
+    ? matches.filter((m) => m.organisation_id === input.organisationId)
+    : matches;
+  if (chosen.length === 0) {
+    await failures.record(email, input.address, now);
+    return { kind: 'refused', message: WRONG };
+  }
+  const active = chosen.filter((m) => m.user_status === 'active');
+  if (active.length === 0) {
+    return {
+      kind: 'refused',
+      message: 'This account has been deactivated. Ask an administrator of your organisation.',
+    };
+  }
+  if (active.length > 1) {
+    return {
+      kind: 'choose',
+      organisations: active.map((m) => ({ id: m.organisation_id, name: m.organisation_name })),
+    };
+  }
+  const user = active[0]!;
+  await failures.clear(email);
+  await failures.prune(since);
+  await pruneExpiredSessions(deps.database.db, now);
+  return { kind: 'signed-in', organisationId: user.organisation_id, userId: user.user_id };
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/**
+ * Makes a single-use link for the user to set their password and queues the e-mail that carries it, in
+ * the caller's transaction context. Earlier open links of the user stop working.
+ */
+async function issueLink(
+  deps: AccountsDeps,
+  ctx: RequestContext,
+  userId: string,
+  purpose: 'invite' | 'reset',
+): Promise<{ expiresAt: Date }> {
+  return inTenant(deps.database, ctx, async (tx) => {
+    const user = isId(userId) ? await userRepository(tx, ctx).find(userId) : undefined;
+    if (!user) throw new NotFound('User not found');
+    if (user.kind !== 'staff') throw new Conflict('Service users do not sign in: give them an API key');
+    if (user.status !== 'active') throw new Conflict('The user is deactivated: reactivate them first');
+    const now = deps.clock.now();
+    const token = randomBytes(32).toString('base64url');
+    const id = newId(now.getTime());
+    const expiresAt = new Date(now.getTime() + deps.passwordLinkMs);
+    const tokens = passwordTokenRepository(tx, ctx);
+    await tokens.retireOpen(user.id, now);
+    await tokens.insert({
+      id,
+      userId: user.id,
+      tokenHash: hashToken(token),
+      purpose,
+      createdAt: now,
+      expiresAt,
+    });
+    await jobRepository(tx, ctx).enqueue(
+      [
+        passwordLinkJob.job({
+          subjectId: user.id,
+          payload: { tokenId: id, sealedToken: deps.box.seal(token, passwordLinkSealContext(id)) },
+          runAt: now,
+        }),
+      ],
+      now,
+    );
+    return { expiresAt };
+  });
+}
+
+/** An administrator sends a user a link to set their password (a new user, or a forgotten password). */
+export async function sendPasswordLink(
+  deps: AccountsDeps,
+  ctx: RequestContext,
+  userId: string,
+): Promise<{ success: true; expiresAt: string }> {
+  const target = await inTenant(deps.database, ctx, (tx) =>
+    isId(userId) ? userRepository(tx, ctx).find(userId) : Promise.resolve(undefined),
+  );
+  const { expiresAt } = await issueLink(deps, ctx, userId, target?.passwordHash ? 'reset' : 'invite');
+  return { success: true, expiresAt: iso(expiresAt) };
+}
+
+/**
+ * "Forgot password": every active staff account with this e-mail gets a reset link. The answer is the
+ * same whether or not any exists; at most one link a minute per account.
+ */
+export async function forgotPassword(deps: AccountsDeps, email: string): Promise<void> {
+  const candidates = await findLoginCandidates(deps.database.db, normalEmail(email).slice(0, 320));
+  for (const c of candidates.filter((x) => x.user_status === 'active')) {
+    const ctx = systemContext(c.organisation_id, deps.clock.now());
+    const recent = await inTenant(deps.database, ctx, (tx) =>
+      passwordTokenRepository(tx, ctx).createdSince(c.user_id, new Date(ctx.at.getTime() - 60_000)),
+    );
+    if (!recent) await issueLink(deps, ctx, c.user_id, 'reset');
+  }
+}
+
+export type LinkState =
+  | { state: 'ok'; organisationId: string; userId: string; email: string; name: string }
+  | { state: 'unknown' | 'used' | 'expired' };
+
+async function linkOf(deps: AccountsDeps, token: string) {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+  return findPasswordToken(deps.database.db, hashToken(token));
+}
+
+/** What a password link is: usable (for whom), spent, expired or unknown. */
+export async function passwordLinkState(deps: AccountsDeps, token: string): Promise<LinkState> {
+  const hit = await linkOf(deps, token);
+  if (!hit) return { state: 'unknown' };
+  if (hit.used_at) return { state: 'used' };
+  if (new Date(hit.expires_at) <= deps.clock.now()) return { state: 'expired' };
+  const ctx = systemContext(hit.organisation_id, deps.clock.now());
+  const user = await inTenant(deps.database, ctx, (tx) => userRepository(tx, ctx).find(hit.user_id));
+  if (user?.status !== 'active') return { state: 'unknown' };
+  return {
+    state: 'ok',
+    organisationId: hit.organisation_id,
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+  };
+}
+
+/**
+ * Sets the password through a link: the link is spent in the same transaction (a second use is refused,
+ * also when two arrive at once), and sessions signed in before now end.
+ */
+export async function setPasswordWithLink(
+  deps: AccountsDeps,
+  token: string,
+  password: string,
+): Promise<
+  | { ok: true; organisationId: string; userId: string }
+  | { ok: false; problem: string; state?: LinkState['state'] }
+> {
+  const hit = await linkOf(deps, token);
+  if (!hit) return { ok: false, problem: 'This link is not valid.', state: 'unknown' };
+  const ctx = systemContext(hit.organisation_id, deps.clock.now());
+  const passwordHashed = { value: '' };
+  return inTenant(deps.database, ctx, async (tx) => {
+    const tokens = passwordTokenRepository(tx, ctx);
+    const row = await tokens.find(hit.token_id, { forUpdate: true });
+    const now = deps.clock.now();
+    if (!row) return { ok: false as const, problem: 'This link is not valid.', state: 'unknown' as const };
+    if (row.usedAt)
+      return { ok: false as const, problem: 'This link has already been used.', state: 'used' as const };
+    if (row.expiresAt <= now)
+      return { ok: false as const, problem: 'This link has expired.', state: 'expired' as const };
+    const users = userRepository(tx, ctx);
+    const user = await users.find(row.userId, { forUpdate: true });
+    if (user?.status !== 'active') {
+      return { ok: false as const, problem: 'This link is not valid.', state: 'unknown' as const };
+    }
+    const problem = passwordProblem(password, user.email);
+    if (problem) return { ok: false as const, problem: `The password ${problem}.` };
+    passwordHashed.value = await hashPassword(password);
+    await users.setPassword(user.id, passwordHashed.value, now);
+    await tokens.use(row.id, now);
+    return { ok: true as const, organisationId: ctx.organisationId, userId: user.id };
+  });
+}
+
+/** An administrator (API, CLI) sets a staff user's password; the user's browser sessions end. */
+export async function setPasswordByAdministrator(
+  deps: AccountsDeps,
+  ctx: RequestContext,
+  userId: string,
+  password: string,
+): Promise<{ success: true }> {
+  return inTenant(deps.database, ctx, async (tx) => {
+    const users = userRepository(tx, ctx);
+    const user = isId(userId) ? await users.find(userId, { forUpdate: true }) : undefined;
+    if (!user) throw new NotFound('User not found');
+    if (user.kind !== 'staff') throw new Conflict('Service users do not sign in: give them an API key');
+    const problem = passwordProblem(password, user.email);
+    if (problem) throw BadRequest.field('password', problem);
+    await users.setPassword(user.id, await hashPassword(password), deps.clock.now());
+    return { success: true as const };
+  });
+}
+
+async function userIdByEmail(deps: AccountsDeps, ctx: RequestContext, email: string): Promise<string> {
+  const user = await inTenant(deps.database, ctx, (tx) => userRepository(tx, ctx).findByEmail(email));
+  if (!user) throw new NotFound(`No user with the e-mail ${email} in organisation ${ctx.organisationId}`);
+  return user.id;
+}
+
+/** The CLI's way: sets the password of the organisation's staff user with this e-mail. */
+export async function setPasswordByEmail(
+  deps: AccountsDeps,
+  organisationId: string,
+  email: string,
+  password: string,
+): Promise<void> {
+  const ctx = systemContext(organisationId, deps.clock.now());
+  await setPasswordByAdministrator(deps, ctx, await userIdByEmail(deps, ctx, email), password);
+}
+
+/** The CLI's way: queues a password link for the organisation's staff user with this e-mail. */
+export async function passwordLinkByEmail(deps: AccountsDeps, organisationId: string, email: string) {
+  const ctx = systemContext(organisationId, deps.clock.now());
+  return sendPasswordLink(deps, ctx, await userIdByEmail(deps, ctx, email));
+}

@@ -1,0 +1,11 @@
+// The accounts module's public entry: staff sign-in, passwords and their links.
+export { passwordLinkHandler, passwordLinkJob } from './accounts.jobs';
+export { accountRoutes } from './accounts.router';
+export {
+  type AccountsDeps,
+  passwordLinkByEmail,
+  setPasswordByAdministrator,
+  setPasswordByEmail,
+  signIn,
+} from './accounts.service';
+export { hashPassword } from './passwords';

@@ -1,0 +1,2 @@
+// The adviser's desk: the staff pages.
+export { deskRoutes } from './desk.router';

@@ -1,0 +1,47 @@
+import { doubleCsrf } from 'csrf-csrf';
+import type { Request, Response } from 'express';
+
+/** Guards a browser audience's form posts (signed double-submit tokens, `csrf-csrf`). */
+export interface CsrfGuard {
+  /** The token for this browser's forms (sets or refreshes its cookie). */
+  token(req: Request, res: Response): string;
+  /** Whether the request carries the token (form field `_csrf` or header `x-csrf-token`) of its cookie. */
+  valid(req: Request): boolean;
+}
+
+export interface CsrfOptions {
+  /** Key of the tokens' HMAC; secrets[0] signs, all verify (key rotation). */
+  secrets: string[];
+  cookieName: string;
+  path: string;
+  secure: boolean;
+  /** What the token is bound to: the signed-in session, or a constant for anonymous pages. */
+  sessionOf(req: Request): string;
+}
+
+function tokenIn(req: Request): string | undefined {
+  const field = (req.body as Record<string, unknown> | undefined)?._csrf;
+  if (typeof field === 'string') return field;
+  const header = req.headers['x-csrf-token'];
+  return typeof header === 'string' ? header : undefined;
+}
+
+export function csrfGuard(options: CsrfOptions): CsrfGuard {
+  const { generateCsrfToken, validateRequest } = doubleCsrf({
+    getSecret: () => options.secrets,
+    getSessionIdentifier: options.sessionOf,
+    cookieName: options.cookieName,
+    cookieOptions: { sameSite: 'strict', path: options.path, secure: options.secure, httpOnly: true },
+    getCsrfTokenFromRequest: tokenIn,
+  });
+  return {
+    token: (req, res) => {
+      req.cookies ??= {};
+      return generateCsrfToken(req, res);
+    },
+    valid: (req) => {
+      req.cookies ??= {};
+      return validateRequest(req);
+    },
+  };
+}
