@@ -5,7 +5,7 @@ import type { Config } from './config';
 import { accountRoutes } from './modules/accounts';
 import { adminRoutes } from './modules/admin';
 import { customerRoutes } from './modules/customers';
-import { deskRoutes } from './modules/desk';
+import { deskRoutes, userPageRoutes } from './modules/desk';
 import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
 import { healthRoutes } from './modules/health';
@@ -171,8 +171,10 @@ export function createApp(deps: AppDeps): Express {
 
   const api = Router();
   const routes = new Routes(api, registry, gate, '/api/v1', bodyParser, deps.checkResponses, web);
-  accountRoutes(rootRoutes, routes, { database, clock, box, passwordLinkMs: config.staff.passwordLinkMs });
+  const accountDeps = { database, clock, box, passwordLinkMs: config.staff.passwordLinkMs };
+  accountRoutes(rootRoutes, routes, accountDeps);
   deskRoutes(rootRoutes, { database, clock });
+  userPageRoutes(rootRoutes, accountDeps);
   app.use(root);
   const moduleDeps = { database, clock };
   customerRoutes(routes, { ...moduleDeps, storage: fileDeps.storage });

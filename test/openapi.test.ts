@@ -86,18 +86,18 @@ describe('GET /api/v1/openapi.json', () => {
         const apiKey = security.some((s) => 'ApiKey' in s);
         const staffPage = !apiKey && security.some((s) => 'StaffSession' in s);
         const page = !path.startsWith('/api/');
-        // API routes answer 401 without a key; staff pages send the browser to sign in (303); every
-        // page form is refused without its CSRF token (403); pages with an unknown code or token answer
+        // API routes answer 401 without a key; every page form is refused without its CSRF token (403);
+        // staff pages send the browser to sign in (303); pages with an unknown code or token answer
         // their own 404 as HTML; the rest 200.
         expect({ method, path, status: res.status }).toEqual({
           method,
           path,
           status: apiKey
             ? 401
-            : staffPage
-              ? 303
-              : page && method === 'post'
-                ? 403
+            : page && method === 'post'
+              ? 403
+              : staffPage
+                ? 303
                 : page && path.includes('{')
                   ? 404
                   : 200,

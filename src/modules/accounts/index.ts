@@ -4,6 +4,7 @@ export { accountRoutes } from './accounts.router';
 export {
   type AccountsDeps,
   passwordLinkByEmail,
+  sendPasswordLink,
   setPasswordByAdministrator,
   setPasswordByEmail,
   signIn,

@@ -1,4 +1,15 @@
 // The admin module's public entry: what other modules may use.
 export { organisationRepository, userRepository } from './admin.repository';
 export { adminRoutes } from './admin.router';
+export type { ApiKey, User } from './admin.schemas';
+export {
+  createApiKey,
+  createUser,
+  getUser,
+  listApiKeys,
+  listUsers,
+  revokeApiKey,
+  setUserStatus,
+  updateUser,
+} from './admin.service';
 export { bootstrapOrganisation } from './bootstrap.service';

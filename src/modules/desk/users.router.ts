@@ -1,0 +1,280 @@
+import { AppError } from '../../platform/errors';
+import type { Routes } from '../../platform/http/routes';
+import { groups as allGroups, type Group } from '../../platform/permissions';
+import { idParam } from '../../platform/schemas';
+import { z } from '../../platform/zod';
+import { type AdminFrame, integrationsPage, userPage, usersPage } from '../../web/staff-admin-pages';
+import { staffErrorPage } from '../../web/staff-layout';
+import { type AccountsDeps, sendPasswordLink } from '../accounts';
+import {
+  createApiKey,
+  createUser,
+  getUser,
+  listApiKeys,
+  listUsers,
+  revokeApiKey,
+  setUserStatus,
+  updateUser,
+} from '../admin';
+import { type DeskDeps, staffUserOf } from './desk.router';
+
+const tags = ['Staff pages: administration'];
+const UserParams = z.object({ userId: idParam('userId') });
+const KeyParams = z.object({ userId: idParam('userId'), keyId: idParam('keyId') });
+const csrf = z.string().max(300);
+/** A checkbox list arrives as one value or several. */
+const groupField = z
+  .union([z.string().max(50), z.array(z.string().max(50)).max(10)])
+  .optional()
+  .transform((g) => (g === undefined ? [] : Array.isArray(g) ? g : [g]));
+
+const done: Record<string, string> = {
+  created: 'The user was added.',
+  invited: 'The user was added and e-mailed a link to choose their password.',
+  groups: 'The groups were saved.',
+  active: 'The user is active again.',
+  deactivated: 'The user is deactivated: their sessions and keys stop working at once.',
+  link: 'A link to choose a password is on its way.',
+  revoked: 'The key was revoked: it stops working at once.',
+};
+
+/** Administrators' pages: users, their groups, activation, password links and API keys (spec 5.1.2). */
+export function userPageRoutes(routes: Routes, deps: DeskDeps & AccountsDeps): void {
+  const common = {
+    tags,
+    audience: 'staff' as const,
+    errorPage: staffErrorPage,
+    permission: 'admin' as const,
+  };
+  const DoneQuery = z.object({ done: z.string().max(30).optional() });
+
+  const frame = async (ctx: Parameters<typeof staffUserOf>[1], token: string): Promise<AdminFrame> => ({
+    me: await staffUserOf(deps, ctx),
+    csrf: token,
+  });
+  /** A service refusal (409 last administrator, 400 bad name) shown on the page instead of an error page. */
+  const refusal = (err: unknown): { status: number; message: string } => {
+    if (err instanceof AppError && err.status < 500 && err.status !== 404) {
+      const detail = err.details?.map((d) => `${d.field} ${d.message}`).join('; ');
+      return { status: err.status, message: detail ? `${err.message}: ${detail}` : err.message };
+    }
+    throw err;
+  };
+  const groupsOf = (given: string[]): Group[] =>
+    given.filter((g): g is Group => (allGroups as readonly string[]).includes(g));
+
+  routes.staffPage(
+    {
+      ...common,
+      path: '/staff/users',
+      summary: 'Users of the organisation (administrators)',
+      query: DoneQuery,
+      statuses: {
+        200: 'The list and the form to add one',
+        303: 'Not signed in',
+        403: 'Not an administrator',
+      },
+    },
+    async ({ ctx, csrf: token, query }) => {
+      const { users } = await listUsers(deps, ctx);
+      return {
+        status: 200,
+        html: usersPage(await frame(ctx, token()), users, { notice: done[query.done ?? ''] }),
+      };
+    },
+  );
+
+  routes.staffPage(
+    {
+      ...common,
+      method: 'post',
+      path: '/staff/users',
+      summary: 'Add a user (form post)',
+      description:
+        'Fields: `_csrf`, `name`, `email`, `kind` (staff|service), `groups` (repeated), `invite` (`yes`: e-mail a staff user a password link).',
+      form: z.object({
+        _csrf: csrf,
+        name: z.string().max(1000),
+        email: z.string().max(1000),
+        kind: z.enum(['staff', 'service']).default('staff'),
+        groups: groupField,
+        invite: z.literal('yes').optional(),
+      }),
+      statuses: {
+        303: 'Added: to the user’s page',
+        400: 'Refused (named why), the list again',
+        409: 'The e-mail is taken',
+      },
+    },
+    async ({ ctx, form, csrf: token }) => {
+      try {
+        const name = form.name.trim();
+        const email = form.email.trim();
+        if (!name) throw new AppError(400, 'Give the user’s name');
+        if (!z.email().safeParse(email).success)
+          throw new AppError(400, 'Give an e-mail address, like name@example.com');
+        const picked = groupsOf(form.groups);
+        if (picked.length === 0) throw new AppError(400, 'Choose at least one group');
+        const user = await createUser(deps, ctx, { name, email, kind: form.kind, groups: picked });
+        const invite = form.invite === 'yes' && user.kind === 'staff';
+        if (invite) await sendPasswordLink(deps, ctx, user._id);
+        return { redirect: `/staff/users/${user._id}?done=${invite ? 'invited' : 'created'}` };
+      } catch (err) {
+        const { status, message } = refusal(err);
+        const { users } = await listUsers(deps, ctx);
+        return { status, html: usersPage(await frame(ctx, token()), users, { error: message }) };
+      }
+    },
+  );
+
+  const showUser = async (
+    ctx: Parameters<typeof staffUserOf>[1],
+    token: string,
+    userId: string,
+    extra: { status?: number; notice?: string; error?: string; created?: { name: string; key: string } } = {},
+  ) => {
+    const user = await getUser(deps, ctx, userId);
+    const { apiKeys } = await listApiKeys(deps, ctx, { userId, includeRevoked: true });
+    return {
+      status: extra.status ?? 200,
+      html: userPage(await frame(ctx, token), { user, keys: apiKeys, ...extra }),
+    };
+  };
+
+  routes.staffPage(
+    {
+      ...common,
+      path: '/staff/users/{userId}',
+      summary: 'A user: groups, activation, password link and API keys (administrators)',
+      params: UserParams,
+      query: DoneQuery,
+      statuses: {
+        200: 'The user’s page',
+        303: 'Not signed in',
+        403: 'Not an administrator',
+        404: 'Unknown user',
+      },
+    },
+    async ({ ctx, params, query, csrf: token }) =>
+      showUser(ctx, token(), params.userId, { notice: done[query.done ?? ''] }),
+  );
+
+  /** A form post on a user's page: the change, then back to the page (or the page with the refusal). */
+  const action = <F extends z.ZodType>(
+    path: string,
+    summary: string,
+    form: F,
+    run: (ctx: Parameters<typeof staffUserOf>[1], userId: string, form: z.output<F>) => Promise<string>,
+  ) =>
+    routes.staffPage(
+      {
+        ...common,
+        method: 'post',
+        path: `/staff/users/{userId}/${path}`,
+        summary,
+        params: UserParams,
+        form,
+        statuses: { 303: 'Done: back to the user’s page', 404: 'Unknown user', 409: 'Refused (named why)' },
+      },
+      async ({ ctx, params, form: input, csrf: token }) => {
+        try {
+          const notice = await run(ctx, params.userId, input);
+          return {
+            redirect: `/staff/users/${params.userId}?done=${notice}#${path === 'groups' ? 'groups' : 'keys'}`,
+          };
+        } catch (err) {
+          const { status, message } = refusal(err);
+          return showUser(ctx, token(), params.userId, { status, error: message });
+        }
+      },
+    );
+
+  action(
+    'groups',
+    'Save a user’s groups (form post)',
+    z.object({ _csrf: csrf, groups: groupField }),
+    async (ctx, id, f) => {
+      const picked = groupsOf(f.groups);
+      if (picked.length === 0) throw new AppError(400, 'Choose at least one group');
+      await updateUser(deps, ctx, id, { groups: picked });
+      return 'groups';
+    },
+  );
+  action(
+    'status',
+    'Deactivate or reactivate a user (form post)',
+    z.object({ _csrf: csrf, status: z.enum(['active', 'deactivated']) }),
+    async (ctx, id, f) => {
+      await setUserStatus(deps, ctx, id, f.status);
+      return f.status;
+    },
+  );
+  action(
+    'password-link',
+    'E-mail a user a password link (form post)',
+    z.object({ _csrf: csrf }),
+    async (ctx, id) => {
+      await sendPasswordLink(deps, ctx, id);
+      return 'link';
+    },
+  );
+
+  routes.staffPage(
+    {
+      ...common,
+      method: 'post',
+      path: '/staff/users/{userId}/apikeys',
+      summary: 'Create an API key (form post): the page shows it once',
+      description:
+        'Fields: `_csrf`, `name`. Answers the user’s page with the new key (201), the only time it is shown; the page is not cached.',
+      params: UserParams,
+      form: z.object({ _csrf: csrf, name: z.string().max(1000) }),
+      statuses: { 201: 'The key, shown once', 400: 'No name', 404: 'Unknown user' },
+    },
+    async ({ ctx, params, form, csrf: token }) => {
+      const name = form.name.trim();
+      if (!name || name.length > 200) {
+        return showUser(ctx, token(), params.userId, {
+          status: 400,
+          error: 'Give the key a name of at most 200 characters',
+        });
+      }
+      const key = await createApiKey(deps, ctx, params.userId, name);
+      return showUser(ctx, token(), params.userId, {
+        status: 201,
+        created: { name: key.name, key: key.apiKey },
+      });
+    },
+  );
+
+  routes.staffPage(
+    {
+      ...common,
+      method: 'post',
+      path: '/staff/users/{userId}/apikeys/{keyId}/revoke',
+      summary: 'Revoke an API key (form post)',
+      params: KeyParams,
+      form: z.object({ _csrf: csrf }),
+      statuses: { 303: 'Revoked', 404: 'Unknown key', 409: 'Already revoked' },
+    },
+    async ({ ctx, params, csrf: token }) => {
+      try {
+        await revokeApiKey(deps, ctx, params.userId, params.keyId);
+        return { redirect: `/staff/users/${params.userId}?done=revoked#keys` };
+      } catch (err) {
+        const { status, message } = refusal(err);
+        return showUser(ctx, token(), params.userId, { status, error: message });
+      }
+    },
+  );
+
+  routes.staffPage(
+    {
+      ...common,
+      path: '/staff/integrations',
+      summary: 'Integrations: OAuth providers and client applications (administrators; coming)',
+      statuses: { 200: 'The page', 303: 'Not signed in', 403: 'Not an administrator' },
+    },
+    async ({ ctx, csrf: token }) => ({ status: 200, html: integrationsPage(await frame(ctx, token())) }),
+  );
+}
