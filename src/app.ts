@@ -5,7 +5,7 @@ import type { Config } from './config';
 import { accountRoutes } from './modules/accounts';
 import { adminRoutes } from './modules/admin';
 import { customerRoutes } from './modules/customers';
-import { deskRoutes, userPageRoutes } from './modules/desk';
+import { deskRoutes, staffUserOf, userPageRoutes } from './modules/desk';
 import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
 import { healthRoutes } from './modules/health';
@@ -15,7 +15,7 @@ import { questionListRoutes } from './modules/questionlists';
 import { respondentRoutes } from './modules/respondent';
 import { sessionRequestRoutes } from './modules/sessionrequests';
 import { sessionRoutes } from './modules/sessions';
-import { setupRoutes } from './modules/setups';
+import { setupRoutes, wizardRoutes } from './modules/setups';
 import { DocumentPreviews } from './modules/signing';
 import { webhookRoutes } from './modules/webhooks';
 import type { Clock } from './platform/clock';
@@ -153,6 +153,7 @@ export function createApp(deps: AppDeps): Express {
     maxFileBytes: config.maxFileBytes,
     seal: deps.seal ?? sealKeySource({ database, box, clock }, config.signing),
   };
+  const previews = new DocumentPreviews();
   const root = Router();
   const rootRoutes = new Routes(root, registry, gate, '', bodyParser, deps.checkResponses, web);
   healthRoutes(rootRoutes, { database, clock, startedAt: Date.now() });
@@ -164,7 +165,7 @@ export function createApp(deps: AppDeps): Express {
     csrf: web.csrf.contact,
     box,
     phoneRegion: config.phoneRegion,
-    previews: new DocumentPreviews(),
+    previews,
   });
   fileDownloadRoutes(rootRoutes, fileDeps);
   apiReferenceRoutes(root);
@@ -192,11 +193,20 @@ export function createApp(deps: AppDeps): Express {
     // None is built in (docs/signing.md#qualified-signatures): only a registered, configured one.
     qualifiedSigning: qualifiedProvider(config.qualifiedSigning) !== null,
   });
-  setupRoutes(routes, {
+  const setupDeps = {
     ...moduleDeps,
     storage: fileDeps.storage,
     baseUrl: config.baseUrl,
     ttlMs: config.setupTtlMs,
+  };
+  setupRoutes(routes, setupDeps);
+  wizardRoutes(rootRoutes, {
+    ...setupDeps,
+    phoneRegion: config.phoneRegion,
+    jobs: deps.jobs,
+    qualifiedSigning: qualifiedProvider(config.qualifiedSigning) !== null,
+    previews,
+    staffUserOf: (ctx) => staffUserOf(moduleDeps, ctx),
   });
   eventRoutes(routes, moduleDeps);
   const policy: SafeHttpPolicy = { ...config.webhooks, lookup: deps.lookup };

@@ -45,6 +45,8 @@ export interface StaffFrame {
   user?: StaffUser & { csrf: string };
   area?: StaffArea;
   narrow?: boolean;
+  /** Rules of this page only. */
+  css?: string;
   script?: { nonce: string; code: string };
 }
 
@@ -63,7 +65,7 @@ export function staffLayout(f: StaffFrame): string {
   return htmlDocument({
     lang: 'en',
     title: `${f.title} · ActionDesk`,
-    css: staffCss,
+    css: staffCss + (f.css ?? ''),
     body: html`<a class="skip" href="#main">Skip to content</a>
 ${bar}
 <main id="main"${f.narrow ? html` class="narrow"` : ''}>

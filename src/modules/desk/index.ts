@@ -1,3 +1,3 @@
 // The adviser's desk: the staff pages.
-export { deskRoutes } from './desk.router';
+export { deskRoutes, staffUserOf } from './desk.router';
 export { userPageRoutes } from './users.router';

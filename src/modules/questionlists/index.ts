@@ -4,3 +4,4 @@ export { questionListRepository } from './questionlists.repository';
 export { questionListRoutes } from './questionlists.router';
 export { sharedLanguages } from './questionlists.rules';
 export { Language, type Question, type Section } from './questionlists.schemas';
+export { listQuestionLists } from './questionlists.service';

@@ -9,7 +9,13 @@ export {
   sessionRequestRepository,
 } from './sessionrequests.repository';
 export { sessionRequestRoutes } from './sessionrequests.router';
-export { completeSessionRequest, openSessionRequest } from './sessionrequests.service';
+export type { CreateSessionRequest, SessionRequestDetail } from './sessionrequests.schemas';
+export {
+  completeSessionRequest,
+  createSessionRequestIn,
+  openSessionRequest,
+  type SessionRequestDeps,
+} from './sessionrequests.service';
 export {
   applyTransition,
   recordActionEvents,

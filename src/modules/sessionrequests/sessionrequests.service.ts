@@ -250,113 +250,128 @@ export async function createSessionRequest(
   input: CreateSessionRequest,
 ): Promise<SessionRequestDetail> {
   const now = deps.clock.now();
+  checkShape(input, channelsOf(input), now);
+  checkLevel(deps, input);
+  const detail = await inTenant(deps.database, ctx, (tx) => createSessionRequestIn(deps, tx, ctx, input));
+  deps.jobs.wake();
+  return detail;
+}
+
+/**
+ * Creates an action inside the caller's transaction (the wizard makes its contacts, its actions and
+ * spends its setup in one): the same checks and writes as `createSessionRequest`. The caller wakes the
+ * job worker after committing.
+ */
+export async function createSessionRequestIn(
+  deps: SessionRequestDeps,
+  tx: Tx,
+  ctx: RequestContext,
+  input: CreateSessionRequest,
+): Promise<SessionRequestDetail> {
+  const now = deps.clock.now();
   const channels = channelsOf(input);
   checkShape(input, channels, now);
   checkLevel(deps, input);
-  const detail = await inTenant(deps.database, ctx, async (tx) => {
-    const repo = sessionRequestRepository(tx, ctx);
-    const signing = input.type === 'quicksign' || input.type === 'multisigning';
-    const signerIds = signing ? signerIdsOf(input) : [];
-    const customerId = signing ? (signerIds[0] ?? null) : (input.customerId ?? null);
-    const found = await repo.prerequisites(customerId, input.questionListIds ?? []);
-    if (customerId !== null) checkReachable(found.customer, channels, deps.phoneRegion);
-    for (const [i, signerId] of signerIds.entries()) {
-      const field = input.customerIds ? `customerIds[${i}]` : 'customerId';
-      const data = i === 0 ? found.customer : (await customerRepository(tx, ctx).find(signerId))?.data;
-      checkSigner(data, channels, deps.phoneRegion, field);
-    }
-    if (input.portfolioId !== undefined && !(await portfolioRepository(tx, ctx).find(input.portfolioId)))
-      throw BadRequest.field('portfolioId', 'is not a portfolio of this organisation');
-    if (input.document) await checkDocument(deps, tx, ctx, input.document.fileId);
-    const templates = checkTemplates(input.questionListIds ?? [], found.templates);
-    const language = chooseLanguage(input.language, templates);
-    const invited = channels.email || channels.sms;
-    const id = newId(now.getTime());
-    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-    const code = newActionCode();
-    // A signing action's invitations go to its signers (inviteSigners, below).
-    const jobs = [
-      ...(signing ? [] : notificationJobs(id, channels, 'invitation', input.reminderSchedule, now)),
-      ...(expiresAt ? [expiryJob(id, expiresAt)] : []),
-    ];
-    const row = await repo.create(
-      {
-        id,
-        code,
-        type: input.type,
-        status: invited ? 'sent' : 'created',
-        customerId,
-        portfolioId: input.portfolioId ?? null,
-        questionListIds: templates.map((t) => t.id),
-        questionListVersions: templates.map((t) => t.version),
-        document: input.document ?? null,
-        signatureLevel: signing ? (input.signatureLevel ?? 'simple') : null,
-        signingOrder: signing ? (input.signingOrder ?? 'parallel') : null,
-        language,
-        message: input.message ?? null,
-        expiresAt,
-        notifyEmail: channels.email,
-        notifySms: channels.sms,
-        reminder1Days: input.reminderSchedule?.reminder1Days ?? null,
-        reminder2Days: input.reminderSchedule?.reminder2Days ?? null,
-        createdBy: ctx.userId,
-        createdAt: now,
-        updatedAt: now,
-        sentAt: invited ? now : null,
-        openedAt: null,
-        completedAt: null,
-        closedAt: null,
-        draft: {},
-      },
-      actorOf(ctx),
-      jobs,
-    );
-    // The first signer signs on the action's own link; each other signer has a link of their own.
-    const signers: NewSigner[] = signerIds.map((signerId, position) => ({
-      id: newId(now.getTime()),
-      sessionRequestId: id,
-      customerId: signerId,
-      position,
-      code: position === 0 ? code : newActionCode(),
-      status: 'pending',
-      invitedAt: null,
-      openedAt: null,
-      codeHash: null,
-      codeExpiresAt: null,
-      codeChannel: null,
-      codeSentAt: null,
-      codeVerifiedAt: null,
-      browserHash: null,
-      browserUntil: null,
-      signedAt: null,
-      declinedAt: null,
-      declineReason: null,
-      signature: null,
-      evidence: null,
+  const repo = sessionRequestRepository(tx, ctx);
+  const signing = input.type === 'quicksign' || input.type === 'multisigning';
+  const signerIds = signing ? signerIdsOf(input) : [];
+  const customerId = signing ? (signerIds[0] ?? null) : (input.customerId ?? null);
+  const found = await repo.prerequisites(customerId, input.questionListIds ?? []);
+  if (customerId !== null) checkReachable(found.customer, channels, deps.phoneRegion);
+  for (const [i, signerId] of signerIds.entries()) {
+    const field = input.customerIds ? `customerIds[${i}]` : 'customerId';
+    const data = i === 0 ? found.customer : (await customerRepository(tx, ctx).find(signerId))?.data;
+    checkSigner(data, channels, deps.phoneRegion, field);
+  }
+  if (input.portfolioId !== undefined && !(await portfolioRepository(tx, ctx).find(input.portfolioId)))
+    throw BadRequest.field('portfolioId', 'is not a portfolio of this organisation');
+  if (input.document) await checkDocument(deps, tx, ctx, input.document.fileId);
+  const templates = checkTemplates(input.questionListIds ?? [], found.templates);
+  const language = chooseLanguage(input.language, templates);
+  const invited = channels.email || channels.sms;
+  const id = newId(now.getTime());
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  const code = newActionCode();
+  // A signing action's invitations go to its signers (inviteSigners, below).
+  const jobs = [
+    ...(signing ? [] : notificationJobs(id, channels, 'invitation', input.reminderSchedule, now)),
+    ...(expiresAt ? [expiryJob(id, expiresAt)] : []),
+  ];
+  const row = await repo.create(
+    {
+      id,
+      code,
+      type: input.type,
+      status: invited ? 'sent' : 'created',
+      customerId,
+      portfolioId: input.portfolioId ?? null,
+      questionListIds: templates.map((t) => t.id),
+      questionListVersions: templates.map((t) => t.version),
+      document: input.document ?? null,
+      signatureLevel: signing ? (input.signatureLevel ?? 'simple') : null,
+      signingOrder: signing ? (input.signingOrder ?? 'parallel') : null,
+      language,
+      message: input.message ?? null,
+      expiresAt,
+      notifyEmail: channels.email,
+      notifySms: channels.sms,
+      reminder1Days: input.reminderSchedule?.reminder1Days ?? null,
+      reminder2Days: input.reminderSchedule?.reminder2Days ?? null,
+      createdBy: ctx.userId,
       createdAt: now,
       updatedAt: now,
-    }));
-    await signerRepository(tx, ctx).insert(signers);
-    const invitations = signing
-      ? await inviteSigners(deps, tx, ctx, row, 'created')
-      : { invited: [], jobs: [] };
-    const invitedIds = new Set(invitations.invited.map((s) => s.id));
-    await recordActionEvents(deps, tx, ctx, id, [
-      'sessionrequest.created',
-      ...(invited ? (['sessionrequest.sent'] as const) : []),
-    ]);
-    return toDetail(
-      toSessionRequest(
-        row,
-        signers.map((g) => ({ ...g, invitedAt: invitedIds.has(g.id) ? now : null })),
-        deps.baseUrl,
-      ),
-      [...jobs, ...invitations.jobs].filter((j) => j.kind === NOTIFICATION_JOB).map(pendingNotification),
-      [{ from: null, to: row.status, at: iso(now), ...actorOf(ctx) }],
-    );
-  });
-  deps.jobs.wake();
-  return detail;
+      sentAt: invited ? now : null,
+      openedAt: null,
+      completedAt: null,
+      closedAt: null,
+      draft: {},
+    },
+    actorOf(ctx),
+    jobs,
+  );
+  // The first signer signs on the action's own link; each other signer has a link of their own.
+  const signers: NewSigner[] = signerIds.map((signerId, position) => ({
+    id: newId(now.getTime()),
+    sessionRequestId: id,
+    customerId: signerId,
+    position,
+    code: position === 0 ? code : newActionCode(),
+    status: 'pending',
+    invitedAt: null,
+    openedAt: null,
+    codeHash: null,
+    codeExpiresAt: null,
+    codeChannel: null,
+    codeSentAt: null,
+    codeVerifiedAt: null,
+    browserHash: null,
+    browserUntil: null,
+    signedAt: null,
+    declinedAt: null,
+    declineReason: null,
+    signature: null,
+    evidence: null,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await signerRepository(tx, ctx).insert(signers);
+  const invitations = signing
+    ? await inviteSigners(deps, tx, ctx, row, 'created')
+    : { invited: [], jobs: [] };
+  const invitedIds = new Set(invitations.invited.map((s) => s.id));
+  await recordActionEvents(deps, tx, ctx, id, [
+    'sessionrequest.created',
+    ...(invited ? (['sessionrequest.sent'] as const) : []),
+  ]);
+  return toDetail(
+    toSessionRequest(
+      row,
+      signers.map((g) => ({ ...g, invitedAt: invitedIds.has(g.id) ? now : null })),
+      deps.baseUrl,
+    ),
+    [...jobs, ...invitations.jobs].filter((j) => j.kind === NOTIFICATION_JOB).map(pendingNotification),
+    [{ from: null, to: row.status, at: iso(now), ...actorOf(ctx) }],
+  );
 }
 
 export async function listSessionRequests(

@@ -12,13 +12,21 @@ export function setupRepository(q: Queryable, ctx: RequestContext) {
     async insert(row: Omit<SetupRow, 'organisationId' | 'usedAt' | 'sessionRequestIds'>): Promise<void> {
       await q.insert(setups).values({ ...row, organisationId: ctx.organisationId });
     },
-    async find(id: string): Promise<SetupRow | undefined> {
+    async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<SetupRow | undefined> {
       if (!isId(id)) return undefined;
-      const [row] = await q
+      const query = q
         .select()
         .from(setups)
         .where(and(org, eq(setups.id, id)));
+      const [row] = opts.forUpdate ? await query.for('update') : await query;
       return row;
+    },
+    /** Spends the setup: it cannot be opened again. */
+    async markUsed(id: string, at: Date, sessionRequestIds: string[]): Promise<void> {
+      await q
+        .update(setups)
+        .set({ usedAt: at, sessionRequestIds })
+        .where(and(org, eq(setups.id, id)));
     },
     /**
      * The organisation's contacts these people are, in order: by thirdpartyId first, then by e-mail

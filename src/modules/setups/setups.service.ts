@@ -28,7 +28,12 @@ export interface SetupDeps {
 const notFound = (what: string) => new NotFound(`${what} not found`);
 
 /** A setup that can no longer be opened says why; one of another kind is not found. */
-function usable(row: SetupRow | undefined, kind: SetupRow['kind'], now: Date, what: string): SetupRow {
+export function usableSetup(
+  row: SetupRow | undefined,
+  kind: SetupRow['kind'],
+  now: Date,
+  what: string,
+): SetupRow {
   if (!row || row.kind !== kind) throw notFound(what);
   if (row.usedAt) throw new Gone(`${what} was used on ${iso(row.usedAt)}: make a new one`);
   if (row.expiresAt <= now) throw new Gone(`${what} expired on ${iso(row.expiresAt)}: make a new one`);
@@ -78,7 +83,7 @@ export async function getQuickSigningSetup(
 ): Promise<QuickSigningSetup> {
   return inTenant(deps.database, ctx, async (tx) => {
     const repo = setupRepository(tx, ctx);
-    const row = usable(await repo.find(id), 'quicksign', deps.clock.now(), 'Quick-signing setup');
+    const row = usableSetup(await repo.find(id), 'quicksign', deps.clock.now(), 'Quick-signing setup');
     const body = row.payload as unknown as QuickSigningSetupBody & { document: { type: 'other' } };
     const file = await fileRepository(tx, ctx).find(body.document.fileid);
     if (!file) throw new Gone('The setup’s document was deleted: make a new setup');
@@ -114,7 +119,7 @@ export async function createActionSetup(deps: SetupDeps, ctx: RequestContext, bo
 export async function getActionSetup(deps: SetupDeps, ctx: RequestContext, id: string): Promise<ActionSetup> {
   return inTenant(deps.database, ctx, async (tx) => {
     const repo = setupRepository(tx, ctx);
-    const row = usable(await repo.find(id), 'action', deps.clock.now(), 'Action setup');
+    const row = usableSetup(await repo.find(id), 'action', deps.clock.now(), 'Action setup');
     const body = row.payload as unknown as ActionSetupBody;
     const matches = await repo.match(body.customers);
     return {

@@ -1,0 +1,273 @@
+import type { RequestContext } from '../../platform/context';
+import type { Tx } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { BadRequest, NotFound } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { readAll } from '../../platform/storage';
+import { customerRepository, recordCustomerEvent } from '../customers';
+import { fileRepository } from '../files';
+import { portfolioRepository } from '../portfolios';
+import type { Language } from '../questionlists';
+import {
+  type CreateSessionRequest,
+  createSessionRequestIn,
+  type SessionRequestDeps,
+  sessionRequestRepository,
+} from '../sessionrequests';
+import type { DocumentPreviews } from '../signing';
+import { setupRepository } from './setups.repository';
+import type { ActionSetupBody, QuickSigningSetupBody } from './setups.schemas';
+import { type SetupDeps, usableSetup } from './setups.service';
+
+export type WizardDeps = SetupDeps & SessionRequestDeps;
+
+/** What the adviser chooses in the wizard's options step. */
+export interface SendOptions {
+  email: boolean;
+  sms: boolean;
+  reminder1Days?: number;
+  reminder2Days?: number;
+  language?: Language;
+  message?: string;
+  /** ISO date-time. */
+  expiresAt?: string;
+  signatureLevel?: 'simple' | 'qualified';
+}
+
+/** A person from a setup, to find among the contacts or to create. */
+export interface Person {
+  firstname?: string;
+  lastname?: string;
+  email?: string;
+  phone?: string;
+  thirdpartyId?: string;
+}
+
+/**
+ * The contact a setup's person is: found by thirdpartyId, then by e-mail (a thirdpartyId the contact
+ * lacks is then kept on it), or created in the default portfolio. In the caller's transaction.
+ */
+async function contactOf(
+  tx: Tx,
+  ctx: RequestContext,
+  person: Person,
+  now: Date,
+  field: string,
+): Promise<string> {
+  const [match] = await setupRepository(tx, ctx).match([person]);
+  const customers = customerRepository(tx, ctx);
+  if (match) {
+    if (match.by === 'email' && person.thirdpartyId) {
+      const current = await customers.find(match._id, { forUpdate: true });
+      const taken = await customers.findByThirdpartyId(person.thirdpartyId);
+      if (current && current.thirdpartyId === null && !taken) {
+        const row = await customers.update(current.id, {
+          portfolioId: current.portfolioId,
+          thirdpartyId: person.thirdpartyId,
+          data: current.data,
+          updatedAt: now,
+        });
+        if (row) await recordCustomerEvent(tx, ctx, 'customer.updated', row, now);
+      }
+    }
+    return match._id;
+  }
+  if (!person.email) {
+    throw BadRequest.field(
+      field,
+      `no contact has thirdpartyId ${person.thirdpartyId} and there is no e-mail to create one`,
+    );
+  }
+  const portfolio = await portfolioRepository(tx, ctx).findDefault();
+  if (!portfolio)
+    throw BadRequest.field(field, 'cannot create the contact: the organisation has no default portfolio');
+  const data: Record<string, string> = { Email: person.email };
+  if (person.firstname) data.Voornaam = person.firstname;
+  if (person.lastname) data.Achternaam = person.lastname;
+  if (person.phone) data.Telefoon = person.phone;
+  const [row] = await customers.insert([
+    {
+      id: newId(now.getTime()),
+      portfolioId: portfolio.id,
+      thirdpartyId: person.thirdpartyId ?? null,
+      data,
+      createdAt: now,
+      updatedAt: now,
+    },
+  ]);
+  await recordCustomerEvent(tx, ctx, 'customer.created', row!, now);
+  return row!.id;
+}
+
+function common(o: SendOptions): Omit<CreateSessionRequest, 'type'> {
+  const reminders =
+    o.reminder1Days !== undefined || o.reminder2Days !== undefined
+      ? { reminderSchedule: { reminder1Days: o.reminder1Days, reminder2Days: o.reminder2Days } }
+      : {};
+  return {
+    notificationEmail: { send: o.email },
+    notificationSms: { send: o.sms },
+    ...reminders,
+    ...(o.language ? { language: o.language } : {}),
+    ...(o.message ? { message: o.message } : {}),
+    ...(o.expiresAt ? { expiresAt: o.expiresAt } : {}),
+  };
+}
+
+/**
+ * Quick-signing deep link (spec 4.10): makes the contact if needed and the quicksign action, and spends
+ * the setup — one transaction, so a second send of the same setup (another tab) finds it used (410).
+ */
+export async function sendQuickSigning(
+  deps: WizardDeps,
+  ctx: RequestContext,
+  setupId: string,
+  options: SendOptions,
+): Promise<string[]> {
+  const ids = await inTenant(deps.database, ctx, async (tx) => {
+    const now = deps.clock.now();
+    const setups = setupRepository(tx, ctx);
+    const row = usableSetup(
+      await setups.find(setupId, { forUpdate: true }),
+      'quicksign',
+      now,
+      'Quick-signing setup',
+    );
+    const body = row.payload as unknown as QuickSigningSetupBody;
+    const c = body.customer;
+    const customerId = await contactOf(
+      tx,
+      ctx,
+      { firstname: c.firstname, lastname: c.lastname, email: c.email, phone: c.gsm, thirdpartyId: c.guid },
+      now,
+      'customer',
+    );
+    const action = await createSessionRequestIn(deps, tx, ctx, {
+      type: 'quicksign',
+      customerId,
+      document: { fileId: body.document.fileid, title: body.document.title },
+      signatureLevel: options.signatureLevel ?? 'simple',
+      ...common(options),
+    });
+    await setups.markUsed(row.id, now, [action._id]);
+    return [action._id];
+  });
+  deps.jobs.wake();
+  return ids;
+}
+
+export interface ActionChoice extends SendOptions {
+  type: 'qlist' | 'multisigning';
+  questionListIds: string[];
+  /** multisigning with several contacts: one action they all sign (in the order given), not one each. */
+  together: boolean;
+  signingOrder?: 'parallel' | 'sequential';
+}
+
+/**
+ * The action wizard: one action per contact, or one multisigning action with the contacts as signers.
+ * From an action setup (spec 4.11: its contacts found or created, the setup spent) or from contacts the
+ * adviser picked (`/sessionrequests/new`). One transaction: all the actions are made, or none.
+ */
+export async function sendActions(
+  deps: WizardDeps,
+  ctx: RequestContext,
+  from: { setupId: string; include: number[] } | { contactIds: string[] },
+  choice: ActionChoice,
+): Promise<string[]> {
+  if (choice.questionListIds.length === 0)
+    throw BadRequest.field('questionListIds', 'choose at least one template');
+  const ids = await inTenant(deps.database, ctx, async (tx) => {
+    const now = deps.clock.now();
+    let contactIds: string[];
+    let spend: (() => Promise<void>) | null = null;
+    if ('setupId' in from) {
+      const setups = setupRepository(tx, ctx);
+      const row = usableSetup(
+        await setups.find(from.setupId, { forUpdate: true }),
+        'action',
+        now,
+        'Action setup',
+      );
+      const people = (row.payload as unknown as ActionSetupBody).customers;
+      const chosen = [...new Set(from.include)]
+        .filter((i) => i >= 0 && i < people.length)
+        .sort((a, b) => a - b);
+      if (chosen.length === 0) throw BadRequest.field('contacts', 'choose at least one contact');
+      contactIds = [];
+      for (const i of chosen) contactIds.push(await contactOf(tx, ctx, people[i]!, now, `customers[${i}]`));
+      spend = () => setups.markUsed(row.id, now, made);
+    } else {
+      contactIds = [...new Set(from.contactIds)];
+      if (contactIds.length === 0) throw BadRequest.field('contacts', 'choose at least one contact');
+    }
+    const made: string[] = [];
+    if (choice.type === 'multisigning' && choice.together && contactIds.length > 1) {
+      if (contactIds.length > 10) throw BadRequest.field('contacts', 'at most 10 signers sign one document');
+      const action = await createSessionRequestIn(deps, tx, ctx, {
+        type: 'multisigning',
+        customerIds: contactIds,
+        signingOrder: choice.signingOrder ?? 'parallel',
+        questionListIds: choice.questionListIds,
+        signatureLevel: choice.signatureLevel ?? 'simple',
+        ...common(choice),
+      });
+      made.push(action._id);
+    } else {
+      for (const customerId of contactIds) {
+        const action = await createSessionRequestIn(deps, tx, ctx, {
+          type: choice.type,
+          customerId,
+          questionListIds: choice.questionListIds,
+          ...(choice.type === 'multisigning' ? { signatureLevel: choice.signatureLevel ?? 'simple' } : {}),
+          ...common(choice),
+        });
+        made.push(action._id);
+      }
+    }
+    await spend?.();
+    return made;
+  });
+  deps.jobs.wake();
+  return ids;
+}
+
+/** The first page of a file of the organisation as a PNG (the wizard's preview); null when it cannot be drawn. */
+export async function filePage(
+  deps: WizardDeps & { previews: DocumentPreviews },
+  ctx: RequestContext,
+  fileId: string,
+  page: number,
+): Promise<Buffer | null> {
+  const file = await inTenant(deps.database, ctx, (tx) => fileRepository(tx, ctx).find(fileId));
+  if (file?.contentType !== 'application/pdf') throw new NotFound('File not found');
+  const bytes = () => readAll(deps.storage, file.storageKey);
+  const facts = await deps.previews.factsOf(file.sha256, bytes);
+  if (page < 1 || page > facts.pages.length) throw new NotFound('No such page');
+  return deps.previews.image(file.sha256, page, bytes);
+}
+
+/** How many pages a file of the organisation has, and whether they can be drawn. */
+export async function filePages(
+  deps: WizardDeps & { previews: DocumentPreviews },
+  ctx: RequestContext,
+  fileId: string,
+): Promise<{ pages: number; images: boolean }> {
+  const file = await inTenant(deps.database, ctx, (tx) => fileRepository(tx, ctx).find(fileId));
+  if (!file) return { pages: 0, images: false };
+  const facts = await deps.previews.factsOf(file.sha256, () => readAll(deps.storage, file.storageKey));
+  return { pages: facts.pages.length, images: facts.images };
+}
+
+/** The actions just made, for the page that says they were sent. */
+export async function sentActions(deps: WizardDeps, ctx: RequestContext, ids: string[]) {
+  return inTenant(deps.database, ctx, async (tx) => {
+    const repo = sessionRequestRepository(tx, ctx);
+    const out: { id: string; type: string; code: string }[] = [];
+    for (const id of ids.slice(0, 50)) {
+      const row = await repo.find(id);
+      if (row) out.push({ id: row.id, type: row.type, code: row.code });
+    }
+    return out;
+  });
+}

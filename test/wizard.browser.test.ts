@@ -1,0 +1,219 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { samplePdf } from './support/binary';
+import { launchBrowser, seriousA11yViolations } from './support/browser';
+import { createOrg, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+import { startSmtpServer, startWebhookReceiver } from './support/peers';
+import { createReportTemplate, submitAsContact } from './support/submissions';
+
+let h: Harness;
+let browser: Browser;
+let org: TestOrg;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;
+const shots = path.join(__dirname, '..', 'docs', 'screenshots');
+const laptop = { viewport: { width: 1280, height: 900 } };
+const tablet = {
+  viewport: { width: 820, height: 1180 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+};
+const PASSWORD = 'browser wizard passphrase';
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  h = await startHarness({ SMTP_URL: smtp.url, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' });
+  hook = await startWebhookReceiver(() => h.clock.now());
+  browser = await launchBrowser();
+  org = await createOrg(h, 'Kantoor Claes');
+});
+afterAll(async () => {
+  await browser?.close();
+  await h.close();
+  await smtp.close();
+  await hook.close();
+});
+
+let n = 0;
+async function staffUser(groups: string[]) {
+  const email = `staff-${++n}@kantoor.test`;
+  const user = await h
+    .api()
+    .post('/api/v1/admin/users')
+    .set('x-api-key', org.adminKey)
+    .send({ email, name: n === 1 ? 'Anna Claes' : `Adviser ${n}`, groups });
+  await h
+    .api()
+    .put(`/api/v1/admin/users/${user.body._id}/password`)
+    .set('x-api-key', org.adminKey)
+    .send({ password: PASSWORD });
+  return { email, id: user.body._id as string };
+}
+
+/** The sign-in page, filled and sent with the keyboard. */
+async function signIn(page: Page, email: string) {
+  expect(new URL(page.url()).pathname).toBe('/signin');
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Password').press('Enter');
+  await page.waitForLoadState('load');
+}
+
+describe('the adviser’s wizard in Chromium', () => {
+  it('when an adviser follows the quick-signing deep link signed out, then they sign in, land on the signing options with the contact and the PDF, and send', async () => {
+    const user = await staffUser(['adviser']);
+    const upload = await h
+      .api()
+      .post('/api/v1/files')
+      .set('x-api-key', org.adminKey)
+      .attach('file', await samplePdf('Beheersmandaat', 2), 'mandaat.pdf');
+    const setup = await h
+      .api()
+      .post('/api/v1/quicksigningsetup')
+      .set('x-api-key', org.adminKey)
+      .send({
+        customer: {
+          firstname: 'Łucja',
+          lastname: 'Nowak',
+          email: 'lucja@example.test',
+          gsm: '+32470123456',
+          guid: 'CRM-7',
+        },
+        document: { fileid: upload.body._id, title: 'Beheersmandaat 2026', type: 'mandate' },
+      });
+    const link = `/sessionrequests/quicksigningrequest/${setup.body.setupId}`;
+    const context = await browser.newContext(laptop);
+    const page = await context.newPage();
+    await page.goto(`${h.baseUrl}${link}`);
+    await signIn(page, user.email);
+    expect(new URL(page.url()).pathname).toBe(link);
+    await expect(page.getByRole('heading', { level: 1 })).toBeDefined();
+    expect(await page.locator('[aria-current=step]').textContent()).toBe('Signing options');
+    expect(await page.getByText('Łucja Nowak').count()).toBe(1);
+    expect(await page.getByText('Beheersmandaat 2026').count()).toBe(1);
+    const preview = page.getByRole('img', { name: 'First page of Beheersmandaat 2026' });
+    await preview.waitFor();
+    expect(
+      await preview.evaluate((img) => {
+        const i = img as unknown as { complete: boolean; naturalWidth: number };
+        return i.complete && i.naturalWidth > 0;
+      }),
+    ).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, 'wizard-quicksign-laptop.png'), fullPage: true });
+
+    await page.getByLabel('SMS').check();
+    await page.getByLabel('Personal message in the invitation (optional)').fill('Graag vandaag ondertekenen');
+    await page.getByRole('button', { name: 'Send for signing' }).click();
+    await page.waitForURL(/\/sessionrequests\/sent\?id=/);
+    const id = new URL(page.url()).searchParams.get('id')!;
+    expect(await page.getByRole('status').textContent()).toBe('The action was made.');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const action = await h.api().get(`/api/v1/sessionrequests/${id}`).set('x-api-key', org.adminKey);
+    expect(action.body).toMatchObject({
+      type: 'quicksign',
+      document: { title: 'Beheersmandaat 2026' },
+      message: 'Graag vandaag ondertekenen',
+      notificationEmail: { send: true },
+      notificationSms: { send: true },
+    });
+    const before = smtp.received.length;
+    await h.jobs.drain();
+    await smtp.waitFor(before + 1);
+    const invitation = smtp.received.slice(before).find((m) => m.to[0] === 'lucja@example.test');
+    expect(invitation?.text).toContain(`/action/${action.body.code}`);
+
+    await page.goto(`${h.baseUrl}${link}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      'This link can no longer be used',
+    );
+    await context.close();
+  });
+
+  it('when an adviser follows the action deep link signed out, then the contacts are preselected, the contact step is skipped, and the completion webhook carries the thirdpartyId', async () => {
+    const user = await staffUser(['adviser']);
+    const template = await createReportTemplate(h, org);
+    await h
+      .api()
+      .post('/api/v1/webhooks')
+      .set('x-api-key', org.adminKey)
+      .send({ url: hook.url, events: ['sessionrequest.completed'] });
+    const setup = await h
+      .api()
+      .post('/api/v1/bc/actionsetup')
+      .set('x-api-key', org.adminKey)
+      .send({
+        customers: [
+          { firstname: 'Dmitri', lastname: 'Иванов', email: 'dmitri@example.test', thirdpartyId: 'BC-501' },
+          { firstname: 'Sofie', lastname: 'Maes', email: 'sofie@example.test', thirdpartyId: 'BC-502' },
+        ],
+      });
+    const link = `/sessionrequests/${setup.body.actionSetupId}`;
+    const context = await browser.newContext(tablet);
+    const page = await context.newPage();
+    await page.goto(`${h.baseUrl}${link}`);
+    await signIn(page, user.email);
+    expect(new URL(page.url()).pathname).toBe(link);
+    expect(await page.locator('[aria-current=step]').textContent()).toBe('Templates and notifications');
+    expect(await page.getByLabel(/Dmitri Иванов/).isChecked()).toBe(true);
+    expect(await page.getByLabel(/Sofie Maes/).isChecked()).toBe(true);
+    await page.getByLabel(/Sofie Maes/).uncheck();
+    await page.locator(`input[name=questionListIds][value="${template}"]`).check();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, 'wizard-action-tablet.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.waitForURL(/\/sessionrequests\/sent\?id=/);
+    const ids = new URL(page.url()).searchParams.getAll('id');
+    expect(ids).toHaveLength(1);
+    const action = (await h.api().get(`/api/v1/sessionrequests/${ids[0]}`).set('x-api-key', org.adminKey))
+      .body;
+    expect(action).toMatchObject({ type: 'qlist', questionListIds: [template] });
+
+    const before = smtp.received.length;
+    await h.jobs.drain();
+    await smtp.waitFor(before + 1);
+    expect(smtp.received.slice(before).map((m) => m.to[0])).toContain('dmitri@example.test');
+    await submitAsContact(h, action.code);
+    await h.jobs.drain();
+    await hook.waitFor(1);
+    const completed = hook.received.find((r) => r.body.type === 'sessionrequest.completed');
+    expect(completed?.body).toMatchObject({ data: { customer: { thirdpartyId: 'BC-501' } } });
+    await context.close();
+  });
+
+  it('when an administrator creates an API key on a user’s page, then it works against the API, and revoking it there makes the next call 401', async () => {
+    const admin = await staffUser(['administrator']);
+    const robot = await h
+      .api()
+      .post('/api/v1/admin/users')
+      .set('x-api-key', org.adminKey)
+      .send({ email: 'erp@kantoor.test', name: 'ERP koppeling', kind: 'service', groups: ['adviser'] });
+    const context = await browser.newContext(laptop);
+    const page = await context.newPage();
+    await page.goto(`${h.baseUrl}/staff/users`);
+    await signIn(page, admin.email);
+    expect(new URL(page.url()).pathname).toBe('/staff/users');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'ERP koppeling' }).click();
+    await page.waitForURL(`**/staff/users/${robot.body._id}`);
+    await page.getByLabel('Name of a new key').fill('ERP productie');
+    await page.getByRole('button', { name: 'Create an API key' }).click();
+    await page.waitForLoadState('load');
+    const key = (await page.locator('#new-key').textContent())!.trim();
+    expect(key).toMatch(/^adk_[0-9A-Za-z]{38}$/);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, 'staff-user-apikeys.png'), fullPage: true });
+    expect((await h.api().get('/api/v1/customers').set('x-api-key', key)).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Revoke the key ERP productie' }).click();
+    await page.waitForLoadState('load');
+    expect(await page.getByRole('status').textContent()).toContain('The key was revoked');
+    const refused = await h.api().get('/api/v1/customers').set('x-api-key', key);
+    expect(refused.status).toBe(401);
+    await context.close();
+  });
+});
