@@ -5,7 +5,7 @@ import type { Config } from './config';
 import { accountRoutes } from './modules/accounts';
 import { adminRoutes } from './modules/admin';
 import { customerRoutes } from './modules/customers';
-import { deskRoutes, staffUserOf, userPageRoutes } from './modules/desk';
+import { deskPageRoutes, deskRoutes, staffUserOf, userPageRoutes } from './modules/desk';
 import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
 import { healthRoutes } from './modules/health';
@@ -207,6 +207,12 @@ export function createApp(deps: AppDeps): Express {
     qualifiedSigning: qualifiedProvider(config.qualifiedSigning) !== null,
     previews,
     staffUserOf: (ctx) => staffUserOf(moduleDeps, ctx),
+  });
+  deskPageRoutes(rootRoutes, {
+    ...setupDeps,
+    phoneRegion: config.phoneRegion,
+    jobs: deps.jobs,
+    qualifiedSigning: qualifiedProvider(config.qualifiedSigning) !== null,
   });
   eventRoutes(routes, moduleDeps);
   const policy: SafeHttpPolicy = { ...config.webhooks, lookup: deps.lookup };

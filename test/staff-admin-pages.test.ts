@@ -1,6 +1,6 @@
-import request from 'supertest';
 import { createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
+import { csrfIn, STAFF_PASSWORD, signedIn } from './support/staff';
 
 let h: Harness;
 let org: TestOrg;
@@ -10,23 +10,13 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const PASSWORD = 'administrator passphrase';
-const csrfIn = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
-
 async function browserOf(userId: string, email: string) {
   await h
     .api()
     .put(`/api/v1/admin/users/${userId}/password`)
     .set('x-api-key', org.adminKey)
-    .send({ password: PASSWORD });
-  const agent = request.agent(h.server);
-  const page = await agent.get('/signin');
-  const res = await agent
-    .post('/signin')
-    .type('form')
-    .send({ _csrf: csrfIn(page.text), email, password: PASSWORD });
-  expect(res.status).toBe(303);
-  return agent;
+    .send({ password: STAFF_PASSWORD });
+  return (await signedIn(h, email)).agent;
 }
 
 async function adminBrowser() {

@@ -216,4 +216,47 @@ describe('the adviser’s wizard in Chromium', () => {
     expect(refused.status).toBe(401);
     await context.close();
   });
+
+  it('when an administrator goes through the staff pages with the keyboard, then the skip link comes first and axe finds no serious or critical violation on any of them', async () => {
+    const admin = await staffUser(['administrator']);
+    const contacts = await h.api().get('/api/v1/customers').set('x-api-key', org.adminKey);
+    const contactId = contacts.body.customers[0]._id as string;
+    const actions = await h.api().get('/api/v1/sessionrequests').set('x-api-key', org.adminKey);
+    const actionId = actions.body.sessionRequests[0]._id as string;
+    const context = await browser.newContext(laptop);
+    const page = await context.newPage();
+    await page.goto(`${h.baseUrl}/staff`);
+    await signIn(page, admin.email);
+    await page.keyboard.press('Tab');
+    expect(await page.locator(':focus').textContent()).toBe('Skip to content');
+    const pages = [
+      '/staff',
+      '/staff/actions',
+      '/staff/actions?status=completed&q=dmitri',
+      `/staff/actions/${actionId}`,
+      '/staff/contacts',
+      `/staff/contacts/${contactId}`,
+      '/staff/users',
+      `/staff/users/${admin.id}`,
+      '/staff/integrations',
+      '/sessionrequests/new',
+      `/sessionrequests/new?contact=${contactId}&step=options`,
+    ];
+    for (const path of pages) {
+      await page.goto(`${h.baseUrl}${path}`);
+      expect({ path, violations: await seriousA11yViolations(page) }).toEqual({ path, violations: [] });
+    }
+    await page.goto(`${h.baseUrl}/staff/actions`);
+    await page.screenshot({ path: path.join(shots, 'staff-actions-laptop.png'), fullPage: true });
+    await page.goto(`${h.baseUrl}/staff/actions/${actionId}`);
+    await page.screenshot({ path: path.join(shots, 'staff-action-laptop.png'), fullPage: true });
+    // Signed out, the public staff pages too.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/signin?signedOut=1');
+    for (const path of ['/signin', '/password/forgot', '/password/not-a-real-token']) {
+      await page.goto(`${h.baseUrl}${path}`);
+      expect({ path, violations: await seriousA11yViolations(page) }).toEqual({ path, violations: [] });
+    }
+    await context.close();
+  });
 });

@@ -3,6 +3,7 @@ import { samplePdf } from './support/binary';
 import { createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer, startWebhookReceiver } from './support/peers';
+import { csrfIn, signedIn, staffUser } from './support/staff';
 import { createReportTemplate, submitAsContact } from './support/submissions';
 
 let h: Harness;
@@ -10,9 +11,6 @@ let org: TestOrg;
 let other: TestOrg;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;
-
-const PASSWORD = 'wizard passphrase ok';
-const csrfIn = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -34,25 +32,9 @@ afterAll(async () => {
 let n = 0;
 /** An adviser of `org` signed in in a browser of their own. */
 async function adviser(next?: string) {
-  const email = `wizard-${++n}@example.test`;
-  const user = await h
-    .api()
-    .post('/api/v1/admin/users')
-    .set('x-api-key', org.adminKey)
-    .send({ email, name: `Wizard Adviser ${n}`, groups: ['adviser'] });
-  await h
-    .api()
-    .put(`/api/v1/admin/users/${user.body._id}/password`)
-    .set('x-api-key', org.adminKey)
-    .send({ password: PASSWORD });
-  const agent = request.agent(h.server);
-  const page = await agent.get(`/signin${next ? `?next=${encodeURIComponent(next)}` : ''}`);
-  const res = await agent
-    .post('/signin')
-    .type('form')
-    .send({ _csrf: csrfIn(page.text), email, password: PASSWORD, ...(next ? { next } : {}) });
-  expect(res.status).toBe(303);
-  return { agent, res, userId: user.body._id as string };
+  n++;
+  const user = await staffUser(h, org, ['adviser']);
+  return { ...(await signedIn(h, user.email, next)), userId: user.id };
 }
 
 async function uploadPdf(o: TestOrg) {

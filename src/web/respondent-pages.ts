@@ -12,6 +12,7 @@ import {
 import type { OpenAction, Step } from '../modules/respondent/respondent.view';
 import { type Html, html, joinHtml, trusted } from '../platform/web/html';
 import { languageNames, type RespondentTexts, respondentTexts } from './respondent-texts';
+import { htmlDocument } from './shared-layout';
 import { signingTexts } from './signing-texts';
 
 export interface Page {
@@ -25,38 +26,26 @@ export interface PageContext {
   nonce: string;
 }
 
-const css = trusted(`
-*{box-sizing:border-box}
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1a1a1a;background:#f5f6f8;line-height:1.5;font-size:1.0625rem}
+/** The contact’s pages: one narrow column, on top of the shared base look. */
+const css = `
 main{max-width:40rem;margin:0 auto;padding:1rem;background:#fff;min-height:100vh}
 header{border-bottom:1px solid #d0d4da;margin-bottom:1rem;padding-bottom:.5rem}
 .org{font-weight:700;font-size:1.25rem;margin:0}
 nav.langs{font-size:.95rem;margin:.25rem 0}
 nav.langs a,nav.langs span{margin-right:.75rem}
 nav.langs span{font-weight:700}
-h1{font-size:1.4rem;margin:.5rem 0}
-h2{font-size:1.15rem;margin:1.25rem 0 .5rem}
 .progress{color:#44474f;font-size:.95rem;margin:0}
 .question{margin:1.25rem 0;border:0;padding:0}
 .question>label,.question>legend{display:block;font-weight:600;margin-bottom:.35rem}
-.tag{font-weight:400;color:#44474f;font-size:.9rem}
 input[type=text],input[type=email],input[type=tel],input[type=date],textarea{width:100%;padding:.65rem;border:2px solid #5f6368;border-radius:6px;font:inherit;color:inherit;background:#fff}
 textarea{min-height:7rem}
 .choice{display:flex;align-items:center;gap:.6rem;padding:.45rem 0}
 .choice input{width:1.35rem;height:1.35rem;margin:0}
-:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
-.error{color:#b3261e;font-weight:600;margin:.25rem 0 0}
-[aria-invalid=true]{border-color:#b3261e!important}
-.summary{border:2px solid #b3261e;border-radius:6px;padding:.75rem 1rem;margin:1rem 0}
-.summary h2{margin-top:0}
-.notice{border:2px solid #146c2e;border-radius:6px;padding:.75rem 1rem;background:#eef7f0}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;margin:1.5rem 0}
 button{font:inherit;font-weight:600;padding:.75rem 1.25rem;border-radius:6px;border:2px solid #0b57d0;background:#fff;color:#0b57d0;cursor:pointer;min-height:2.75rem}
 button.primary{background:#0b57d0;color:#fff}
 .actions .primary{order:3}.actions .back{order:1}.actions .later{order:2}
 dl{margin:0}dt{font-weight:600;margin-top:.6rem}dd{margin:0 0 .25rem 0}
-a{color:#0b57d0}
-.skip{position:absolute;left:-999px}.skip:focus{position:static}
 .kicker{color:#44474f;font-size:.95rem;margin:0}
 .pages{margin:1rem 0;padding:0;list-style:none}
 .page{margin:0 0 1rem;border:1px solid #d0d4da;border-radius:4px;padding:.25rem;background:#fafafa}
@@ -70,7 +59,7 @@ a{color:#0b57d0}
 input.code{font-size:1.5rem;letter-spacing:.3em;max-width:12rem}
 .decline{margin-top:2rem;font-size:.95rem}
 @media (min-width:48rem){main{margin:2rem auto;min-height:auto;border-radius:8px;padding:2rem}}
-`);
+`;
 
 /** The whole page, as the string sent to the browser. `script` is the body of an inline script. */
 export function layout(
@@ -82,21 +71,16 @@ export function layout(
   /** Reload the page after this many seconds (a page waiting for something made in the background). */
   refreshSeconds?: number,
 ): string {
-  return html`<!doctype html>
-<html lang="${lang}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">${refreshSeconds ? html`\n<meta http-equiv="refresh" content="${refreshSeconds}">` : ''}
-<title>${title}</title>
-<style>${css}</style>
-</head>
-<body><main>
+  return htmlDocument({
+    lang,
+    title,
+    css,
+    body: html`<main>
 ${body}
-</main>${script && nonce ? html`\n<script nonce="${nonce}">${script}</script>` : ''}
-</body>
-</html>
-`.toString();
+</main>`,
+    script: script && nonce ? { nonce, code: script } : undefined,
+    refreshSeconds,
+  });
 }
 
 export function unknownPage(): Page {

@@ -14,7 +14,6 @@ a{color:#0b57d0}
 :focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
 input[type=text],input[type=email],input[type=password],input[type=search],input[type=tel],input[type=date],input[type=number],select,textarea{width:100%;padding:.6rem;border:2px solid #5f6368;border-radius:6px;font:inherit;color:inherit;background:#fff}
 textarea{min-height:6rem}
-label{font-weight:600}
 button,.button{display:inline-block;font:inherit;font-weight:600;padding:.6rem 1.1rem;border-radius:6px;border:2px solid #0b57d0;background:#fff;color:#0b57d0;cursor:pointer;min-height:2.75rem;text-decoration:none}
 button.primary,.button.primary{background:#0b57d0;color:#fff}
 button.danger{border-color:#b3261e;color:#b3261e}
@@ -32,8 +31,8 @@ export interface DocumentOptions {
   title: string;
   css: string;
   body: Html;
-  /** The page's own script, run with the response's nonce. */
-  script?: { nonce: string; code: string };
+  /** The page's own script (markup the code wrote), run with the response's nonce. */
+  script?: { nonce: string; code: Html };
   refreshSeconds?: number;
 }
 
@@ -48,7 +47,7 @@ export function htmlDocument(o: DocumentOptions): string {
 <style>${trusted(baseCss + o.css)}</style>
 </head>
 <body>
-${o.body}${o.script ? html`\n<script nonce="${o.script.nonce}">${trusted(o.script.code)}</script>` : ''}
+${o.body}${o.script ? html`\n<script nonce="${o.script.nonce}">${o.script.code}</script>` : ''}
 </body>
 </html>
 `.toString();

@@ -28,7 +28,7 @@ ${
   v.organisations
     ? html`<fieldset class="field"><legend>Organisation</legend><p class="hint">Your e-mail address has an account in more than one organisation. Choose one and type your password again.</p>${v.organisations.map(
         (o, i) =>
-          html`<div><input type="radio" id="org-${i}" name="organisationId" value="${o.id}"${i === 0 ? html` checked` : ''}> <label for="org-${i}">${o.name}</label></div>`,
+          html`<div class="choice"><input type="radio" id="org-${i}" name="organisationId" value="${o.id}"${i === 0 ? html` checked` : ''}> <label for="org-${i}">${o.name}</label></div>`,
       )}</fieldset>`
     : ''
 }

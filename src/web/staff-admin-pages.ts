@@ -18,7 +18,7 @@ const notices = (notice?: string, error?: string): Html =>
 function groupBoxes(prefix: string, checked: readonly string[]): Html {
   return html`<fieldset class="field"><legend>Groups</legend>${groups.map(
     (g, i) =>
-      html`<div><input type="checkbox" id="${prefix}-g${i}" name="groups" value="${g}"${checked.includes(g) ? html` checked` : ''}> <label for="${prefix}-g${i}">${g}</label></div>`,
+      html`<div class="choice"><input type="checkbox" id="${prefix}-g${i}" name="groups" value="${g}"${checked.includes(g) ? html` checked` : ''}> <label for="${prefix}-g${i}">${g}</label></div>`,
   )}</fieldset>`;
 }
 
@@ -40,10 +40,10 @@ ${notices(o.notice, o.error)}
 <div class="field"><label for="new-name">Name</label><input type="text" id="new-name" name="name" required maxlength="200" autocomplete="off"></div>
 <div class="field"><label for="new-email">E-mail address</label><input type="email" id="new-email" name="email" required maxlength="320" autocomplete="off"></div>
 <fieldset class="field"><legend>Kind</legend>
-<div><input type="radio" id="kind-staff" name="kind" value="staff" checked> <label for="kind-staff">Staff: signs in to these pages</label></div>
-<div><input type="radio" id="kind-service" name="kind" value="service"> <label for="kind-service">Service: software calling the API with a key</label></div></fieldset>
+<div class="choice"><input type="radio" id="kind-staff" name="kind" value="staff" checked> <label for="kind-staff">Staff: signs in to these pages</label></div>
+<div class="choice"><input type="radio" id="kind-service" name="kind" value="service"> <label for="kind-service">Service: software calling the API with a key</label></div></fieldset>
 ${groupBoxes('new', ['adviser'])}
-<div class="field"><input type="checkbox" id="invite" name="invite" value="yes" checked> <label for="invite">E-mail a staff user a link to choose their password</label></div>
+<div class="choice"><input type="checkbox" id="invite" name="invite" value="yes" checked> <label for="invite">E-mail a staff user a link to choose their password</label></div>
 <div class="row"><button type="submit" class="primary">Add the user</button></div>
 </form>`,
   });

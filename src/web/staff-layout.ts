@@ -3,6 +3,7 @@ import { htmlDocument } from './shared-layout';
 
 /** Staff pages: a wider page with a navigation bar; laid out for a laptop and a tablet. */
 const staffCss = `
+label{font-weight:600}
 .bar{background:#12355b;color:#fff}
 .bar .in{max-width:72rem;margin:0 auto;padding:.5rem 1rem;display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1.25rem}
 .bar a{color:#fff}
@@ -27,6 +28,11 @@ th{font-size:.95rem;color:#44474f}
 .pager{display:flex;gap:1rem;margin:1rem 0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem}
 dl.facts dt{font-weight:600}dl.facts dd{margin:0}
+fieldset{border:0;padding:0;margin:1rem 0}
+legend{font-weight:600;margin-bottom:.3rem}
+.choice{display:flex;align-items:center;gap:.5rem;padding:.3rem 0}
+.choice input{width:1.25rem;height:1.25rem;margin:0;flex:none}
+.choice label{font-weight:400}
 .secret{font-family:ui-monospace,monospace;font-size:1.05rem;word-break:break-all;background:#fff8e1;border:2px solid #b06000;border-radius:6px;padding:.75rem}
 @media (min-width:48rem){main{margin:1.5rem auto;border-radius:8px;padding:1.5rem 2rem;min-height:auto}}
 `;
@@ -47,7 +53,7 @@ export interface StaffFrame {
   narrow?: boolean;
   /** Rules of this page only. */
   css?: string;
-  script?: { nonce: string; code: string };
+  script?: { nonce: string; code: Html };
 }
 
 export function staffLayout(f: StaffFrame): string {

@@ -41,11 +41,6 @@ const wizardCss = `
 .preview{display:block;max-width:100%;height:auto;border:1px solid #d0d4da;background:#fff}
 .inline{display:flex;flex-wrap:wrap;gap:1rem}
 .inline .field{flex:1 1 10rem}
-fieldset{border:0;padding:0;margin:1rem 0}
-legend{font-weight:600;margin-bottom:.3rem}
-.choice{display:flex;align-items:center;gap:.5rem;padding:.3rem 0}
-.choice input{width:1.25rem;height:1.25rem;margin:0}
-.choice label{font-weight:400}
 `;
 
 function frame(f: WizardFrame, title: string, body: Html): string {

@@ -1,3 +1,5 @@
 // The adviser's desk: the staff pages.
+
+export { deskPageRoutes } from './actions.router';
 export { deskRoutes, staffUserOf } from './desk.router';
 export { userPageRoutes } from './users.router';

@@ -126,9 +126,10 @@ export function fileDownloadRoutes(routes: Routes, deps: FileDeps): void {
       path: '/files/downloads/{fileId}/{fileName}',
       summary: 'Download a file (the fileUrl of sessions and uploads)',
       description:
-        'Authenticated like the API (permission read) and scoped to the organisation. The name must be the file’s own name; anything else is 404.',
+        'Authenticated like the API (permission read), or by a signed-in staff browser (the action pages link here), and scoped to the organisation. The name must be the file’s own name; anything else is 404.',
       tags,
       permission: 'read',
+      accepts: ['api_key', 'session'],
       params: z.object({
         fileId: idParam('fileId'),
         fileName: z

@@ -9,11 +9,15 @@ export {
   sessionRequestRepository,
 } from './sessionrequests.repository';
 export { sessionRequestRoutes } from './sessionrequests.router';
-export type { CreateSessionRequest, SessionRequestDetail } from './sessionrequests.schemas';
+export type { CreateSessionRequest, SessionRequest, SessionRequestDetail } from './sessionrequests.schemas';
 export {
   completeSessionRequest,
   createSessionRequestIn,
+  deactivateSessionRequest,
+  getSessionRequest,
+  listSessionRequests,
   openSessionRequest,
+  reopenSessionRequest,
   type SessionRequestDeps,
 } from './sessionrequests.service';
 export {

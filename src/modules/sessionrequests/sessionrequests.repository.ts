@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { jobs, type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows, type Row, rowMapper, uuidArray } from '../../platform/db/database';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository, type NewJob } from '../../platform/jobs/jobs.repository';
 import { offsetOf, type Page } from '../../platform/pagination';
+import { escapeLike, foldForSearch } from '../../platform/text';
 
 export type SessionRequestRow = typeof sessionRequests.$inferSelect;
 export type NewSessionRequest = Omit<SessionRequestRow, 'organisationId'>;
@@ -13,6 +14,8 @@ export interface SessionRequestFilter {
   customerId?: string;
   type?: SessionRequestRow['type'];
   updatedSince?: Date;
+  /** Words that must all be in the contact's name or e-mail, or all in the document's title. */
+  search?: string;
 }
 
 export const sessionRequestFromRaw = rowMapper(sessionRequests);
@@ -42,6 +45,24 @@ function whereOf(ctx: RequestContext, f: SessionRequestFilter): SQL | undefined 
     f.customerId ? eq(sessionRequests.customerId, f.customerId) : undefined,
     f.type ? eq(sessionRequests.type, f.type) : undefined,
     f.updatedSince ? gte(sessionRequests.updatedAt, f.updatedSince) : undefined,
+    searchOf(ctx, f.search),
+  );
+}
+
+/** The search condition: the contact's folded name and e-mail (trigram-indexed), or the document title. */
+function searchOf(ctx: RequestContext, search: string | undefined): SQL | undefined {
+  const terms = foldForSearch(search ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 8);
+  if (terms.length === 0) return undefined;
+  const patterns = sql`ARRAY[${sql.join(
+    terms.map((t) => sql`${`%${escapeLike(t)}%`}`),
+    sql`, `,
+  )}]::text[]`;
+  return or(
+    sql`${sessionRequests.customerId} IN (SELECT c.id FROM customers c WHERE c.organisation_id = ${ctx.organisationId}::uuid AND c.search_text LIKE ALL (${patterns}))`,
+    sql`lower(coalesce(${sessionRequests.document}->>'title', '')) LIKE ALL (${patterns})`,
   );
 }
 

@@ -197,6 +197,10 @@ export const ListSessionRequestsQuery = z.object({
   updatedSince: instantParam(
     'Only actions changed at or after this moment, oldest change first (for sync loops)',
   ).optional(),
+  search: z.string().max(200).optional().meta({
+    description:
+      'Words that must all be in the contact’s name or e-mail (case- and accent-insensitive), or all in the document’s title',
+  }),
   ...pageQuery,
 });
 

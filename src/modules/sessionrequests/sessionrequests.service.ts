@@ -386,6 +386,7 @@ export async function listSessionRequests(
     customerId: query.customerId,
     type: query.type,
     updatedSince: query.updatedSince ? new Date(query.updatedSince) : undefined,
+    search: query.search,
   };
   const statements = sessionRequestStatements(deps.database.db, ctx);
   const [rows = [], totals = []] = await batchInTenant(deps.database, ctx, [

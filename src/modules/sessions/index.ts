@@ -2,3 +2,5 @@
 export { type ReportInput, renderReport } from './report';
 export { type SessionRow, sessionRepository } from './sessions.repository';
 export { sessionRoutes } from './sessions.router';
+export type { Session } from './sessions.schemas';
+export { listSessions } from './sessions.service';
