@@ -1,3 +1,4 @@
+import { samplePdf } from './support/binary';
 import { createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { csrfIn, signedIn, staffUser } from './support/staff';
@@ -140,5 +141,60 @@ describe('actions and contacts pages', () => {
     expect(page.text).toContain('<dt>Email</dt><dd>rafail@example.test</dd>');
     expect(page.text).toContain(`href="/staff/actions/${a._id}"`);
     expect((await agent.get('/staff/contacts/01900000-0000-7000-8000-000000000000')).status).toBe(404);
+  });
+
+  it('when an adviser asks for another organisation’s action, contact, file page or sent list, then nothing of it is shown', async () => {
+    const other = await createOrg(h);
+    const theirTemplate = await createReportTemplate(h, other);
+    const theirContact = await createContact(h, other, {
+      Voornaam: 'Geheim',
+      Achternaam: 'Anders',
+      Email: 'geheim@example.test',
+    });
+    const theirs = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', other.adminKey)
+      .send({ type: 'qlist', customerId: theirContact, questionListIds: [theirTemplate] });
+    const upload = await h
+      .api()
+      .post('/api/v1/files')
+      .set('x-api-key', other.adminKey)
+      .attach('file', await samplePdf('Geheim', 1), 'geheim.pdf');
+    expect(upload.status).toBe(201);
+    const agent = await browser(['adviser']);
+    const action = await agent.get(`/staff/actions/${theirs.body._id}`);
+    expect(action.status).toBe(404);
+    expect(action.text).not.toContain('Geheim');
+    const contact = await agent.get(`/staff/contacts/${theirContact}`);
+    expect(contact.status).toBe(404);
+    expect(contact.text).not.toContain('Geheim');
+    expect((await agent.get(`/staff/files/${upload.body._id}/pages/1`)).status).toBe(404);
+    const sent = await agent.get(`/sessionrequests/sent?id=${theirs.body._id}`);
+    expect(sent.text).not.toContain(theirs.body._id);
+    expect(sent.text).not.toContain(theirs.body.code);
+    const list = await agent.get('/staff/actions?q=geheim');
+    expect(list.text).toContain('0 actions');
+  });
+
+  it('when contact data hold markup, then the staff pages show it as text', async () => {
+    const evil = '<img src=x onerror=alert(1)>';
+    const contact = await createContact(h, org, {
+      Voornaam: evil,
+      Achternaam: '"quoted"',
+      Email: 'evil@example.test',
+    });
+    const a = await action(contact);
+    const agent = await browser(['adviser']);
+    for (const path of [
+      '/staff/actions',
+      `/staff/actions/${a._id}`,
+      '/staff/contacts?q=evil',
+      `/staff/contacts/${contact}`,
+    ]) {
+      const page = await agent.get(path);
+      expect({ path, raw: page.text.includes('<img src=x') }).toEqual({ path, raw: false });
+      expect(page.text).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    }
   });
 });

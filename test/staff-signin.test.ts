@@ -156,7 +156,8 @@ describe('staff sign-in', () => {
     expect(off.status).toBe(200);
     const next = await agent.get('/staff');
     expect(next.status).toBe(303);
-    expect(next.headers.location).toContain('ended=Your+account+has+been+deactivated');
+    expect(next.headers.location).toBe(`/signin?next=%2Fstaff&ended=deactivated`);
+    expect((await agent.get(next.headers.location!)).text).toContain('Your account has been deactivated.');
     const rows = (
       await h.database.query(`SELECT sess FROM staff_sessions WHERE sess::text LIKE '%${user.id}%'`)
     ).rows;
@@ -171,7 +172,8 @@ describe('staff sign-in', () => {
     h.clock.advance(61 * 60_000);
     const after = await idle.agent.get('/staff');
     expect(after.status).toBe(303);
-    expect(after.headers.location).toContain('ended=Your+session+has+ended');
+    expect(after.headers.location).toContain('ended=timeout');
+    expect((await request(h.server).get(after.headers.location!)).text).toContain('Your session has ended.');
 
     const busy = await signIn(user.email);
     // 55 minutes apart, never idle long enough; the 14th request comes 770 minutes after sign-in.
@@ -230,7 +232,7 @@ describe('staff sign-in', () => {
     expect(done.status).toBe(303);
     expect((await browser.get('/staff')).status).toBe(200);
     // The session that signed in before the change has ended.
-    expect((await elsewhere.agent.get('/staff')).headers.location).toContain('password+was+changed');
+    expect((await elsewhere.agent.get('/staff')).headers.location).toContain('ended=password');
     // A second use of the link is refused.
     const again = await browser
       .post(path)
@@ -295,5 +297,72 @@ describe('staff sign-in', () => {
       .send({ password: PASSWORD });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toContain('Service users do not sign in');
+  });
+
+  it('when a sign-in link carries its own words in ended, then the page shows none of them', async () => {
+    const page = await request(h.server).get('/signin?ended=Security+alert:+call+%2B1+555+0100');
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('Security alert');
+    expect(page.text).not.toContain('class="notice"');
+  });
+
+  it('when wrong passwords for one account arrive all at once, then no more than five are checked and the rest are refused with 429', async () => {
+    const user = await staffUser();
+    const browsers = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const agent = request.agent(h.server);
+        return { agent, token: csrfIn((await agent.get('/signin')).text) };
+      }),
+    );
+    const answers = await Promise.all(
+      browsers.map(({ agent, token }, i) =>
+        agent
+          .post('/signin')
+          .type('form')
+          .send({ _csrf: token, email: user.email, password: `wrong guess ${i}` }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    const rows = await h.database.query('SELECT count(*)::int AS n FROM sign_in_failures WHERE email = $1', [
+      user.email,
+    ]);
+    expect(rows.rows[0]?.n).toBe(statuses.filter((s) => s === 401).length);
+  });
+
+  it('when a form carries a token that is not this session’s (one from before sign-in, or another user’s), then it is refused with 403', async () => {
+    const a = await staffUser();
+    const b = await staffUser();
+    const agent = request.agent(h.server);
+    const before = csrfIn((await agent.get('/signin')).text);
+    const signed = await agent
+      .post('/signin')
+      .type('form')
+      .send({ _csrf: before, email: a.email, password: PASSWORD });
+    expect(signed.status).toBe(303);
+    // The cookie still holds the token made before sign-in: bound to no session, it is refused now.
+    expect((await agent.post('/signout').type('form').send({ _csrf: before })).status).toBe(403);
+    const other = await signIn(b.email);
+    const theirs = csrfIn((await other.agent.get('/staff')).text);
+    expect((await agent.post('/signout').type('form').send({ _csrf: theirs })).status).toBe(403);
+    expect((await agent.get('/staff')).status).toBe(200);
+  });
+
+  it('when an administrator sets a password after sending a link, then the link no longer works', async () => {
+    const user = await staffUser();
+    await h.api().post(`/api/v1/admin/users/${user.id}/password-link`).set('x-api-key', org.adminKey);
+    const before = smtp.received.length;
+    await h.jobs.drain();
+    await smtp.waitFor(before + 1);
+    const token = /\/password\/([A-Za-z0-9_-]{43})/.exec(smtp.received.at(-1)!.text)?.[1];
+    await h
+      .api()
+      .put(`/api/v1/admin/users/${user.id}/password`)
+      .set('x-api-key', org.adminKey)
+      .send({ password: 'the administrator chose this' });
+    const page = await request(h.server).get(`/password/${token}`);
+    expect(page.status).toBe(410);
+    expect(page.text).toContain('already been used');
   });
 });

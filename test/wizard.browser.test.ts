@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { samplePdf } from './support/binary';
 import { launchBrowser, seriousA11yViolations } from './support/browser';
-import { createOrg, type TestOrg } from './support/fixtures';
+import { createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer, startWebhookReceiver } from './support/peers';
 import { createReportTemplate, submitAsContact } from './support/submissions';
@@ -10,6 +10,7 @@ import { createReportTemplate, submitAsContact } from './support/submissions';
 let h: Harness;
 let browser: Browser;
 let org: TestOrg;
+let crmKey: string;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;
 const shots = path.join(__dirname, '..', 'docs', 'screenshots');
@@ -28,6 +29,8 @@ beforeAll(async () => {
   hook = await startWebhookReceiver(() => h.clock.now());
   browser = await launchBrowser();
   org = await createOrg(h, 'Kantoor Claes');
+  // The CRM's server calls with a service user's key: its setups are for any adviser.
+  crmKey = (await createUserWithKey(h, org, ['adviser'], 'service')).key;
 });
 afterAll(async () => {
   await browser?.close();
@@ -43,7 +46,11 @@ async function staffUser(groups: string[]) {
     .api()
     .post('/api/v1/admin/users')
     .set('x-api-key', org.adminKey)
-    .send({ email, name: n === 1 ? 'Anna Claes' : `Adviser ${n}`, groups });
+    .send({
+      email,
+      name: ['Anna Claes', 'Bart Peeters', 'Chloé Dubois', 'Dirk Janssens'][n - 1] ?? `Adviser ${n}`,
+      groups,
+    });
   await h
     .api()
     .put(`/api/v1/admin/users/${user.body._id}/password`)
@@ -73,7 +80,7 @@ describe('the adviser’s wizard in Chromium', () => {
     const setup = await h
       .api()
       .post('/api/v1/quicksigningsetup')
-      .set('x-api-key', org.adminKey)
+      .set('x-api-key', crmKey)
       .send({
         customer: {
           firstname: 'Łucja',
@@ -145,7 +152,7 @@ describe('the adviser’s wizard in Chromium', () => {
     const setup = await h
       .api()
       .post('/api/v1/bc/actionsetup')
-      .set('x-api-key', org.adminKey)
+      .set('x-api-key', crmKey)
       .send({
         customers: [
           { firstname: 'Dmitri', lastname: 'Иванов', email: 'dmitri@example.test', thirdpartyId: 'BC-501' },

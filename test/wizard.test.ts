@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { samplePdf } from './support/binary';
-import { createContact, createOrg, type TestOrg } from './support/fixtures';
+import { createContact, createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer, startWebhookReceiver } from './support/peers';
 import { csrfIn, signedIn, staffUser } from './support/staff';
@@ -11,6 +11,7 @@ let org: TestOrg;
 let other: TestOrg;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;
+const crmKeys = new Map<TestOrg, string>();
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -22,6 +23,8 @@ beforeAll(async () => {
   hook = await startWebhookReceiver(() => h.clock.now());
   org = await createOrg(h);
   other = await createOrg(h);
+  // The CRM's server calls with a service user's key: its setups are for any adviser.
+  for (const o of [org, other]) crmKeys.set(o, (await createUserWithKey(h, o, ['adviser'], 'service')).key);
 });
 afterAll(async () => {
   await h.close();
@@ -51,7 +54,7 @@ async function quickSetup(o: TestOrg, guid = `CRM-${n}-${Date.now()}`) {
   const res = await h
     .api()
     .post('/api/v1/quicksigningsetup')
-    .set('x-api-key', o.adminKey)
+    .set('x-api-key', crmKeys.get(o)!)
     .send({
       customer: { firstname: 'Zofia', lastname: 'Wójcik', email: `zofia.${guid}@example.test`, guid },
       document: { fileid, title: 'SEPA mandate', type: 'mandate' },
@@ -193,6 +196,80 @@ describe('quick-signing deep link', () => {
   });
 });
 
+describe('whose setup it is, and whose data', () => {
+  it('when an adviser makes a setup with their own key, then it is theirs: a colleague is told it does not exist, they can open it', async () => {
+    const owner = await staffUser(h, org, ['adviser']);
+    const key = await h
+      .api()
+      .post(`/api/v1/admin/users/${owner.id}/apikeys`)
+      .set('x-api-key', org.adminKey)
+      .send({ name: 'CRM plug-in' });
+    const setup = await h
+      .api()
+      .post('/api/v1/bc/actionsetup')
+      .set('x-api-key', key.body.apiKey)
+      .send({ customers: [{ email: 'own.setup@example.test' }] });
+    const link = `/sessionrequests/${setup.body.actionSetupId}`;
+    const { agent: colleague } = await adviser();
+    const refused = await colleague.get(link);
+    expect(refused.status).toBe(404);
+    expect(refused.text).not.toContain('own.setup@example.test');
+    const read = await h
+      .api()
+      .get(`/api/v1/bc/actionsetup/${setup.body.actionSetupId}`)
+      .set('x-api-key', org.adminKey);
+    expect(read.status).toBe(404);
+    const { agent } = await signedIn(h, owner.email);
+    const mine = await agent.get(link);
+    expect(mine.status).toBe(200);
+    expect(mine.text).toContain('own.setup@example.test');
+  });
+
+  it('when the CRM sends newer data for a contact found by its reference, then the page says what changes and the invitation goes to the setup’s e-mail', async () => {
+    const contact = await createContact(h, org, {
+      Voornaam: 'Oud',
+      Achternaam: 'Adres',
+      Email: 'old.address@example.test',
+    });
+    await h
+      .api()
+      .patch(`/api/v1/customers/${contact}`)
+      .set('x-api-key', org.adminKey)
+      .send({ thirdpartyId: 'CRM-R2' });
+    const fileid = await uploadPdf(org);
+    const setup = await h
+      .api()
+      .post('/api/v1/quicksigningsetup')
+      .set('x-api-key', crmKeys.get(org)!)
+      .send({
+        customer: { firstname: 'Oud', lastname: 'Adres', email: 'new.address@example.test', guid: 'CRM-R2' },
+        document: { fileid, title: 'Changed address', type: 'form' },
+      });
+    const link = `/sessionrequests/quicksigningrequest/${setup.body.setupId}`;
+    const { agent } = await adviser();
+    const page = await agent.get(link);
+    expect(page.text).toContain('An existing contact (found by your reference).');
+    expect(page.text).toContain('<li>E-mail: old.address@example.test → new.address@example.test</li>');
+    const wrongDay = await agent
+      .post(link)
+      .type('form')
+      .send({ _csrf: csrfIn(page.text), email: 'yes', expiresOn: '2026-02-30' });
+    expect(wrongDay.status).toBe(400);
+    expect(wrongDay.text).toContain('Link works until: give a date such as 2026-12-31');
+    const before = smtp.received.length;
+    const sent = await agent
+      .post(link)
+      .type('form')
+      .send({ _csrf: csrfIn(page.text), email: 'yes' });
+    expect(sent.status).toBe(303);
+    const stored = await h.api().get(`/api/v1/customers/${contact}`).set('x-api-key', org.adminKey);
+    expect(stored.body.data.Email).toBe('new.address@example.test');
+    await h.jobs.drain();
+    await smtp.waitFor(before + 1);
+    expect(smtp.received.slice(before).map((m) => m.to[0])).toEqual(['new.address@example.test']);
+  });
+});
+
 describe('action deep link', () => {
   it('when an adviser sends from an action setup, then each contact gets an action (found by e-mail and given the thirdpartyId, or made), and the completion webhook carries the thirdpartyId', async () => {
     const template = await createReportTemplate(h, org);
@@ -210,7 +287,7 @@ describe('action deep link', () => {
     const setup = await h
       .api()
       .post('/api/v1/bc/actionsetup')
-      .set('x-api-key', org.adminKey)
+      .set('x-api-key', crmKeys.get(org)!)
       .send({
         customers: [
           {
@@ -279,7 +356,7 @@ describe('action deep link', () => {
     const setup = await h
       .api()
       .post('/api/v1/bc/actionsetup')
-      .set('x-api-key', org.adminKey)
+      .set('x-api-key', crmKeys.get(org)!)
       .send({ customers: [{ email: 'nobody.yet@example.test' }] });
     const link = `/sessionrequests/${setup.body.actionSetupId}`;
     const { agent } = await adviser();

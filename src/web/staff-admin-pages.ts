@@ -15,8 +15,8 @@ const notices = (notice?: string, error?: string): Html =>
     error ? html`<div class="summary" role="alert"><p class="error">${error}</p></div>` : ''
   }`;
 
-function groupBoxes(prefix: string, checked: readonly string[]): Html {
-  return html`<fieldset class="field"><legend>Groups</legend>${groups.map(
+function groupBoxes(prefix: string, checked: readonly string[], legend = 'Groups'): Html {
+  return html`<fieldset class="field"><legend>${legend}</legend>${groups.map(
     (g, i) =>
       html`<div class="choice"><input type="checkbox" id="${prefix}-g${i}" name="groups" value="${g}"${checked.includes(g) ? html` checked` : ''}> <label for="${prefix}-g${i}">${g}</label></div>`,
   )}</fieldset>`;
@@ -74,7 +74,7 @@ ${notices(v.notice, v.error)}
       u.kind === 'staff' && u.status === 'active' ? post('password-link', 'E-mail a password link') : ''
     }</div>
 <h2 id="groups">Groups</h2>
-<form method="post" action="/staff/users/${u._id}/groups" novalidate>${csrfField(f.csrf)}${groupBoxes('edit', u.groups)}
+<form method="post" action="/staff/users/${u._id}/groups" novalidate>${csrfField(f.csrf)}${groupBoxes('edit', u.groups, 'Member of')}
 <div class="row"><button type="submit">Save the groups</button></div></form>
 <h2 id="keys">API keys</h2>
 ${

@@ -92,6 +92,7 @@ export interface QuickSignView {
     phone?: string;
     guid?: string;
     matched: 'thirdpartyId' | 'email' | null;
+    changes: DataChange[];
   };
   document: {
     title: string;
@@ -124,7 +125,7 @@ ${errors(v.problems ?? [])}
 <div class="cols">
 <section class="card" aria-labelledby="who"><h2 id="who">Signer</h2>
 <dl class="facts"><dt>Name</dt><dd>${c.name}</dd><dt>E-mail</dt><dd>${c.email}</dd>${c.phone ? html`<dt>Mobile</dt><dd>${c.phone}</dd>` : ''}${c.guid ? html`<dt>Your reference</dt><dd>${c.guid}</dd>` : ''}</dl>
-<p class="hint">${match}</p></section>
+<p class="hint">${match}</p>${changeNote(c.changes, 'changes')}</section>
 <section class="card" aria-labelledby="doc"><h2 id="doc">Document</h2>
 <dl class="facts"><dt>Title</dt><dd>${d.title}</dd><dt>Kind</dt><dd>${d.type}</dd><dt>File</dt><dd>${d.fileName} (${Math.ceil(d.size / 1024)} KB, ${d.pages} ${d.pages === 1 ? 'page' : 'pages'})</dd></dl>
 ${d.preview ? html`<img class="preview" src="${d.preview}" alt="First page of ${d.title}" width="550">` : html`<p class="hint">No preview can be drawn on this server.</p>`}
@@ -139,8 +140,30 @@ ${optionsFields(v.values ?? defaults, { phone: Boolean(c.phone), languages: ['nl
   );
 }
 
+/** A stored field of a found contact that sending will replace with the CRM's value. */
+export interface DataChange {
+  field: string;
+  from: string | null;
+  to: string;
+}
+
+const fieldNames: Record<string, string> = {
+  Email: 'E-mail',
+  Voornaam: 'First name',
+  Achternaam: 'Last name',
+  Telefoon: 'Mobile',
+};
+
+function changeNote(changes: DataChange[], id: string): Html {
+  if (changes.length === 0) return html``;
+  return html`<div class="hint" id="${id}"><p>Sending updates the stored contact from your CRM:</p><ul>${changes.map(
+    (c) => html`<li>${fieldNames[c.field] ?? c.field}: ${c.from ?? '(none)'} → ${c.to}</li>`,
+  )}</ul></div>`;
+}
+
 export interface PersonView {
   name: string;
+  changes?: DataChange[];
   email?: string;
   thirdpartyId?: string;
   matched: 'thirdpartyId' | 'email' | null;
@@ -181,7 +204,7 @@ ${errors(v.problems ?? [])}
 <fieldset><legend>Contacts${v.fromSetup ? ' (from your CRM)' : ''}</legend>
 ${v.people.map(
   (p, i) =>
-    html`<div class="choice"><input type="checkbox" id="p-${i}" name="${v.peopleField}" value="${p.value}"${p.checked && !p.problem ? html` checked` : ''}${p.problem ? html` disabled aria-describedby="p-${i}-problem"` : ''}><label for="p-${i}">${p.name}${p.email ? html` — ${p.email}` : ''}${p.thirdpartyId ? html` <span class="tag">(ref. ${p.thirdpartyId})</span>` : ''} <span class="tag">${p.matched ? 'existing contact' : 'new contact'}</span></label></div>${p.problem ? html`<p class="error" id="p-${i}-problem">${p.problem}</p>` : ''}`,
+    html`<div class="choice"><input type="checkbox" id="p-${i}" name="${v.peopleField}" value="${p.value}"${p.checked && !p.problem ? html` checked` : ''}${p.problem ? html` disabled aria-describedby="p-${i}-problem"` : ''}><label for="p-${i}">${p.name}${p.email ? html` — ${p.email}` : ''}${p.thirdpartyId ? html` <span class="tag">(ref. ${p.thirdpartyId})</span>` : ''} <span class="tag">${p.matched ? 'existing contact' : 'new contact'}</span></label></div>${p.problem ? html`<p class="error" id="p-${i}-problem">${p.problem}</p>` : ''}${changeNote(p.changes ?? [], `p-${i}-changes`)}`,
 )}
 </fieldset>
 <fieldset><legend>Questionnaire templates</legend>

@@ -38,8 +38,16 @@ export async function findPasswordToken(q: Queryable, hash: string): Promise<Pas
 /** Failed sign-ins: counted per account and per address over a sliding window. */
 export function signInFailureRepository(q: Queryable) {
   return {
-    async record(email: string, address: string, at: Date): Promise<void> {
-      await q.insert(signInFailures).values({ email, address, at });
+    /** Records an attempt as failed until shown otherwise; its id, to take it back. */
+    async record(email: string, address: string, at: Date): Promise<number> {
+      const [row] = await q
+        .insert(signInFailures)
+        .values({ email, address, at })
+        .returning({ id: signInFailures.id });
+      return row!.id;
+    },
+    async remove(id: number): Promise<void> {
+      await q.delete(signInFailures).where(eq(signInFailures.id, id));
     },
     async count(email: string, address: string, since: Date): Promise<{ account: number; address: number }> {
       const [row] = await queryRows<{ account: string; address: string }>(

@@ -32,7 +32,7 @@ export function safeNext(next: unknown): string | undefined {
 const text = (max: number) => z.string().max(max);
 const SignInQuery = z.object({
   next: text(2000).optional(),
-  ended: text(200).optional(),
+  ended: text(40).optional(),
   signedOut: z.literal('1').optional(),
 });
 const SignInForm = z.object({
@@ -50,6 +50,17 @@ const PasswordForm = z.object({
   password: text(PASSWORD_MAX * 4),
   confirm: text(PASSWORD_MAX * 4),
 });
+
+/** Why the last session ended, by the code the platform puts in `ended` (unknown codes say nothing). */
+const endedNotices: Record<string, string> = {
+  timeout: 'Your session has ended. Sign in again to go on.',
+  deactivated: 'Your account has been deactivated. Ask an administrator of your organisation.',
+  password: 'Your password was changed. Sign in with the new one.',
+  deleted: 'Your account no longer exists.',
+};
+
+/** The least time a forgot-password answer takes, so that it does not tell which addresses exist. */
+const FORGOT_FLOOR_MS = 250;
 
 const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 const home = '/staff';
@@ -79,7 +90,7 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
     async ({ query, req, csrf }) => {
       const next = safeNext(query.next);
       if (req.session?.staff) return { redirect: next ?? home };
-      const notice = query.signedOut ? 'You are signed out.' : query.ended;
+      const notice = query.signedOut ? 'You are signed out.' : endedNotices[query.ended ?? ''];
       return { status: 200, html: signInPage({ csrf: csrf(), next, notice }) };
     },
   );
@@ -175,7 +186,12 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
           }),
         };
       }
+      // The answer takes the same time whether or not the address has an account (a link is made and
+      // queued only for one that has): at least FORGOT_FLOOR_MS, measured on the wall clock.
+      const started = performance.now();
       await forgotPassword(deps, email);
+      const rest = FORGOT_FLOOR_MS - (performance.now() - started);
+      if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
       return { status: 200, html: forgotPasswordPage({ csrf: csrf(), sent: true, email }) };
     },
   );

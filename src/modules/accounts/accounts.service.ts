@@ -56,9 +56,13 @@ export async function signIn(
   const now = deps.clock.now();
   const since = new Date(now.getTime() - SIGN_IN_WINDOW_MS);
   const failures = signInFailureRepository(deps.database.db);
+  // The attempt is counted before the password is checked, so attempts sent at the same moment cannot
+  // all pass the limit on the same old count; it is taken back unless the password was wrong.
+  const attempt = await failures.record(email, input.address, now);
   const counts = await failures.count(email, input.address, since);
-  if (counts.account >= SIGN_IN_ACCOUNT_LIMIT || counts.address >= SIGN_IN_ADDRESS_LIMIT) {
-    const oldest = counts.account >= SIGN_IN_ACCOUNT_LIMIT ? await failures.oldestSince(email, since) : null;
+  if (counts.account > SIGN_IN_ACCOUNT_LIMIT || counts.address > SIGN_IN_ADDRESS_LIMIT) {
+    await failures.remove(attempt);
+    const oldest = counts.account > SIGN_IN_ACCOUNT_LIMIT ? await failures.oldestSince(email, since) : null;
     const lifts = (oldest ?? now).getTime() + SIGN_IN_WINDOW_MS;
     const wait = Math.max(60, Math.ceil((lifts - now.getTime()) / 1000));
     return {
@@ -76,10 +80,8 @@ export async function signIn(
   const chosen = input.organisationId
     ? matches.filter((m) => m.organisation_id === input.organisationId)
     : matches;
-  if (chosen.length === 0) {
-    await failures.record(email, input.address, now);
-    return { kind: 'refused', message: WRONG };
-  }
+  if (chosen.length === 0) return { kind: 'refused', message: WRONG };
+  await failures.remove(attempt);
   const active = chosen.filter((m) => m.user_status === 'active');
   if (active.length === 0) {
     return {
@@ -253,7 +255,10 @@ export async function setPasswordByAdministrator(
     if (user.kind !== 'staff') throw new Conflict('Service users do not sign in: give them an API key');
     const problem = passwordProblem(password, user.email);
     if (problem) throw BadRequest.field('password', problem);
-    await users.setPassword(user.id, await hashPassword(password), deps.clock.now());
+    const now = deps.clock.now();
+    await users.setPassword(user.id, await hashPassword(password), now);
+    // Links sent earlier stop working: the administrator's password is the one that counts now.
+    await passwordTokenRepository(tx, ctx).retireOpen(user.id, now);
     return { success: true as const };
   });
 }

@@ -31,6 +31,7 @@ const groupField = z
 const done: Record<string, string> = {
   created: 'The user was added.',
   invited: 'The user was added and e-mailed a link to choose their password.',
+  'no-link': 'The user was added, but the password link could not be made: use “E-mail a password link”.',
   groups: 'The groups were saved.',
   active: 'The user is active again.',
   deactivated: 'The user is deactivated: their sessions and keys stop working at once.',
@@ -116,9 +117,14 @@ export function userPageRoutes(routes: Routes, deps: DeskDeps & AccountsDeps): v
         const picked = groupsOf(form.groups);
         if (picked.length === 0) throw new AppError(400, 'Choose at least one group');
         const user = await createUser(deps, ctx, { name, email, kind: form.kind, groups: picked });
-        const invite = form.invite === 'yes' && user.kind === 'staff';
-        if (invite) await sendPasswordLink(deps, ctx, user._id);
-        return { redirect: `/staff/users/${user._id}?done=${invite ? 'invited' : 'created'}` };
+        if (form.invite !== 'yes' || user.kind !== 'staff')
+          return { redirect: `/staff/users/${user._id}?done=created` };
+        // The user exists now, whatever happens to the link: a failure is said on their page.
+        const invited = await sendPasswordLink(deps, ctx, user._id).then(
+          () => true,
+          () => false,
+        );
+        return { redirect: `/staff/users/${user._id}?done=${invited ? 'invited' : 'no-link'}` };
       } catch (err) {
         const { status, message } = refusal(err);
         const { users } = await listUsers(deps, ctx);

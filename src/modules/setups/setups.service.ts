@@ -1,12 +1,13 @@
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
-import type { Database } from '../../platform/db/database';
+import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, Gone, NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { iso, isoOrNull } from '../../platform/schemas';
 import { isSignablePdf } from '../../platform/signing/pdf';
 import { type FileStorage, readAll } from '../../platform/storage';
+import { userRepository } from '../admin';
 import { fileRepository } from '../files';
 import { type SetupRow, setupRepository } from './setups.repository';
 import type {
@@ -38,6 +39,17 @@ export function usableSetup(
   if (row.usedAt) throw new Gone(`${what} was used on ${iso(row.usedAt)}: make a new one`);
   if (row.expiresAt <= now) throw new Gone(`${what} expired on ${iso(row.expiresAt)}: make a new one`);
   return row;
+}
+
+/**
+ * Whose setup it is: one made with a staff user's own credentials (their API key or their browser) is
+ * theirs alone — another user of the organisation is told it does not exist; one made with a service
+ * user's key (a CRM or ERP server) is for any adviser of the organisation.
+ */
+export async function checkOwner(tx: Tx, ctx: RequestContext, row: SetupRow, what: string): Promise<void> {
+  if (!row.createdBy || row.createdBy === ctx.userId) return;
+  const creator = await userRepository(tx, ctx).find(row.createdBy);
+  if (creator?.kind === 'staff') throw notFound(what);
 }
 
 function state(row: SetupRow, url: string) {
@@ -84,6 +96,7 @@ export async function getQuickSigningSetup(
   return inTenant(deps.database, ctx, async (tx) => {
     const repo = setupRepository(tx, ctx);
     const row = usableSetup(await repo.find(id), 'quicksign', deps.clock.now(), 'Quick-signing setup');
+    await checkOwner(tx, ctx, row, 'Quick-signing setup');
     const body = row.payload as unknown as QuickSigningSetupBody & { document: { type: 'other' } };
     const file = await fileRepository(tx, ctx).find(body.document.fileid);
     if (!file) throw new Gone('The setup’s document was deleted: make a new setup');
@@ -120,6 +133,7 @@ export async function getActionSetup(deps: SetupDeps, ctx: RequestContext, id: s
   return inTenant(deps.database, ctx, async (tx) => {
     const repo = setupRepository(tx, ctx);
     const row = usableSetup(await repo.find(id), 'action', deps.clock.now(), 'Action setup');
+    await checkOwner(tx, ctx, row, 'Action setup');
     const body = row.payload as unknown as ActionSetupBody;
     const matches = await repo.match(body.customers);
     return {

@@ -19,8 +19,10 @@ import type { DocumentPreviews } from '../signing';
 import { getActionSetup, getQuickSigningSetup } from './setups.service';
 import {
   type ActionChoice,
+  dataChanges,
   filePage,
   filePages,
+  type Person,
   type SendOptions,
   sendActions,
   sendQuickSigning,
@@ -88,7 +90,12 @@ function readOptions(f: OptionsInput): { options: SendOptions; values: OptionsVa
   const expiresOn = f.expiresOn?.trim() || undefined;
   let expiresAt: string | undefined;
   if (expiresOn) {
-    const ok = /^\d{4}-\d\d-\d\d$/.test(expiresOn) && !Number.isNaN(Date.parse(`${expiresOn}T23:59:59Z`));
+    // A real day: 2026-02-30 is refused, not rolled over into March.
+    const day = new Date(`${expiresOn}T23:59:59Z`);
+    const ok =
+      /^\d{4}-\d\d-\d\d$/.test(expiresOn) &&
+      !Number.isNaN(day.getTime()) &&
+      day.toISOString().slice(0, 10) === expiresOn;
     if (ok) expiresAt = `${expiresOn}T23:59:59Z`;
     else problems.push('Link works until: give a date such as 2026-12-31');
   }
@@ -168,6 +175,12 @@ export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
     together: form.together === 'yes',
     signingOrder: form.signingOrder === 'sequential' ? 'sequential' : 'parallel',
   });
+  /** What sending would change on a found contact (the setup's data wins), for the page to say. */
+  const changesOf = async (ctx: RequestContext, contactId: string | undefined, person: Person) => {
+    if (!contactId) return [];
+    const stored = await getCustomer(deps, ctx, contactId).catch(() => null);
+    return stored ? dataChanges(stored.data, person) : [];
+  };
   const sent = (ids: string[]) => ({
     redirect: `/sessionrequests/sent?${ids.map((id) => `id=${id}`).join('&')}`,
   });
@@ -310,6 +323,7 @@ export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
     const setup = await getQuickSigningSetup(deps, ctx, setupId);
     const pages = await filePages(deps, ctx, setup.document.fileid);
     const c = setup.customer;
+    const person = { firstname: c.firstname, lastname: c.lastname, email: c.email, phone: c.gsm };
     return {
       action: `/sessionrequests/quicksigningrequest/${setupId}`,
       contact: {
@@ -318,6 +332,7 @@ export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
         phone: c.gsm,
         guid: c.guid,
         matched: setup.customer.contact?.by ?? null,
+        changes: await changesOf(ctx, setup.customer.contact?._id, person),
       },
       document: {
         title: setup.document.title,
@@ -398,9 +413,11 @@ export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
   const ActionParams = z.object({ actionSetupId: idParam('actionSetupId') });
   const actionView = async (ctx: RequestContext, setupId: string, checked?: Set<string>) => {
     const setup = await getActionSetup(deps, ctx, setupId);
+    const changes = await Promise.all(setup.customers.map((c) => changesOf(ctx, c.contact?._id, c)));
     return {
       action: `/sessionrequests/${setupId}`,
       people: setup.customers.map((c, i) => ({
+        changes: changes[i] ?? [],
         value: String(i),
         checked: checked ? checked.has(String(i)) : true,
         name: [c.firstname, c.lastname].filter(Boolean).join(' ') || c.email || c.thirdpartyId || '(no name)',

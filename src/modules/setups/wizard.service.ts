@@ -17,7 +17,7 @@ import {
 import type { DocumentPreviews } from '../signing';
 import { setupRepository } from './setups.repository';
 import type { ActionSetupBody, QuickSigningSetupBody } from './setups.schemas';
-import { type SetupDeps, usableSetup } from './setups.service';
+import { checkOwner, type SetupDeps, usableSetup } from './setups.service';
 
 export type WizardDeps = SetupDeps & SessionRequestDeps;
 
@@ -43,9 +43,30 @@ export interface Person {
   thirdpartyId?: string;
 }
 
+/** The contact data fields a setup's person carries. */
+export function personData(person: Person): Record<string, string> {
+  const data: Record<string, string> = {};
+  if (person.email) data.Email = person.email;
+  if (person.firstname) data.Voornaam = person.firstname;
+  if (person.lastname) data.Achternaam = person.lastname;
+  if (person.phone) data.Telefoon = person.phone;
+  return data;
+}
+
+/** What sending would change on a found contact: the setup's fields that differ from the stored ones. */
+export function dataChanges(
+  stored: Record<string, string>,
+  person: Person,
+): { field: string; from: string | null; to: string }[] {
+  return Object.entries(personData(person))
+    .filter(([k, v]) => (stored[k] ?? '') !== v)
+    .map(([field, to]) => ({ field, from: stored[field] ?? null, to }));
+}
+
 /**
- * The contact a setup's person is: found by thirdpartyId, then by e-mail (a thirdpartyId the contact
- * lacks is then kept on it), or created in the default portfolio. In the caller's transaction.
+ * The contact a setup's person is: found by thirdpartyId, then by e-mail, or created in the default
+ * portfolio. A found contact takes the setup's data — the CRM is the source, and the spec sends the
+ * invitation to `customer.email` — and a thirdpartyId it lacks. In the caller's transaction.
  */
 async function contactOf(
   tx: Tx,
@@ -57,18 +78,22 @@ async function contactOf(
   const [match] = await setupRepository(tx, ctx).match([person]);
   const customers = customerRepository(tx, ctx);
   if (match) {
-    if (match.by === 'email' && person.thirdpartyId) {
-      const current = await customers.find(match._id, { forUpdate: true });
-      const taken = await customers.findByThirdpartyId(person.thirdpartyId);
-      if (current && current.thirdpartyId === null && !taken) {
-        const row = await customers.update(current.id, {
-          portfolioId: current.portfolioId,
-          thirdpartyId: person.thirdpartyId,
-          data: current.data,
-          updatedAt: now,
-        });
-        if (row) await recordCustomerEvent(tx, ctx, 'customer.updated', row, now);
-      }
+    const current = await customers.find(match._id, { forUpdate: true });
+    if (!current) return match._id;
+    const changes = dataChanges(current.data, person);
+    const giveId =
+      match.by === 'email' &&
+      person.thirdpartyId !== undefined &&
+      current.thirdpartyId === null &&
+      !(await customers.findByThirdpartyId(person.thirdpartyId));
+    if (changes.length > 0 || giveId) {
+      const row = await customers.update(current.id, {
+        portfolioId: current.portfolioId,
+        thirdpartyId: giveId ? (person.thirdpartyId ?? null) : current.thirdpartyId,
+        data: { ...current.data, ...personData(person) },
+        updatedAt: now,
+      });
+      if (row) await recordCustomerEvent(tx, ctx, 'customer.updated', row, now);
     }
     return match._id;
   }
@@ -81,16 +106,12 @@ async function contactOf(
   const portfolio = await portfolioRepository(tx, ctx).findDefault();
   if (!portfolio)
     throw BadRequest.field(field, 'cannot create the contact: the organisation has no default portfolio');
-  const data: Record<string, string> = { Email: person.email };
-  if (person.firstname) data.Voornaam = person.firstname;
-  if (person.lastname) data.Achternaam = person.lastname;
-  if (person.phone) data.Telefoon = person.phone;
   const [row] = await customers.insert([
     {
       id: newId(now.getTime()),
       portfolioId: portfolio.id,
       thirdpartyId: person.thirdpartyId ?? null,
-      data,
+      data: personData(person),
       createdAt: now,
       updatedAt: now,
     },
@@ -133,6 +154,7 @@ export async function sendQuickSigning(
       now,
       'Quick-signing setup',
     );
+    await checkOwner(tx, ctx, row, 'Quick-signing setup');
     const body = row.payload as unknown as QuickSigningSetupBody;
     const c = body.customer;
     const customerId = await contactOf(
@@ -189,6 +211,7 @@ export async function sendActions(
         now,
         'Action setup',
       );
+      await checkOwner(tx, ctx, row, 'Action setup');
       const people = (row.payload as unknown as ActionSetupBody).customers;
       const chosen = [...new Set(from.include)]
         .filter((i) => i >= 0 && i < people.length)

@@ -125,6 +125,18 @@ interface SessionUserRow {
   password_changed_at: Date | string | null;
 }
 
+/** Why a browser session ended: a code the sign-in page turns into its own words (never free text). */
+export type SessionEndReason = 'timeout' | 'deactivated' | 'password' | 'deleted';
+
+export class SessionEnded extends Unauthenticated {
+  constructor(
+    readonly reason: SessionEndReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface SessionTimeouts {
   /** Signed out after this long without a request. */
   idleMs: number;
@@ -157,7 +169,7 @@ export class SessionAuthenticator implements Authenticator {
     const now = this.clock.now().getTime();
     if (now - staff.seenAt > this.timeouts.idleMs || now - staff.signedInAt > this.timeouts.absoluteMs) {
       await endStaffSession(req);
-      throw new Unauthenticated('Your session has ended: sign in again');
+      throw new SessionEnded('timeout', 'Your session has ended: sign in again');
     }
     const row = await this.database.tenantTransaction(
       {
@@ -187,13 +199,15 @@ export class SessionAuthenticator implements Authenticator {
   private async check(req: Request, row: SessionUserRow | undefined): Promise<Principal> {
     const staff = req.session.staff as NonNullable<typeof req.session.staff>;
     const changed = row?.password_changed_at ? new Date(row.password_changed_at).getTime() : 0;
-    let reason: string | null = null;
-    if (row?.kind !== 'staff') reason = 'Your account no longer exists';
-    else if (row.user_status !== 'active') reason = 'Your account has been deactivated';
-    else if (changed > staff.signedInAt) reason = 'Your password was changed: sign in again';
-    if (reason) {
+    let ended: SessionEnded | null = null;
+    if (row?.kind !== 'staff') ended = new SessionEnded('deleted', 'Your account no longer exists');
+    else if (row.user_status !== 'active')
+      ended = new SessionEnded('deactivated', 'Your account has been deactivated');
+    else if (changed > staff.signedInAt)
+      ended = new SessionEnded('password', 'Your password was changed: sign in again');
+    if (ended) {
       await endStaffSession(req);
-      throw new Unauthenticated(reason);
+      throw ended;
     }
     const user = row as SessionUserRow;
     return {

@@ -10,7 +10,7 @@ import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../openapi';
 import type { Permission } from '../permissions';
 import type { CsrfGuard } from '../web/csrf';
 import { nonceOf, pageHeaders } from '../web/headers';
-import type { AuthGate } from './auth';
+import { type AuthGate, SessionEnded } from './auth';
 import { settleError } from './error-handler';
 import { assertPlainInput } from './plain-input';
 import { fromZodError, invalid, type Location } from './validation';
@@ -196,7 +196,7 @@ export class Routes {
         const signIn = this.web?.signInPath ?? '/signin';
         const query = new URLSearchParams();
         if (back) query.set('next', back);
-        if (err.message !== 'Not signed in') query.set('ended', err.message);
+        if (err instanceof SessionEnded) query.set('ended', err.reason);
         return { redirect: query.size ? `${signIn}?${query}` : signIn };
       }
       return handler({ ...input, ctx });
