@@ -634,4 +634,15 @@ describe('respondent pages', () => {
       expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
     }
   });
+
+  it('when the page’s query is repeated or oversized, then an HTML page names it (400); a mail client’s own parameters are ignored', async () => {
+    const { code } = await newAction();
+    const repeated = await request(h.server).get(`/action/${code}?step=0&step=1`);
+    expect(repeated.status).toBe(400);
+    expect(repeated.headers['content-type']).toMatch(/^text\/html/);
+    expect(repeated.text).toContain('step');
+    expect((await request(h.server).get(`/action/${code}?lang=${'x'.repeat(50)}`)).status).toBe(400);
+    const tracked = await request(h.server).get(`/action/${code}?utm_source=mail&utm_campaign=x`);
+    expect(tracked.status).toBe(200);
+  });
 });

@@ -19,6 +19,7 @@ import { respondentTexts } from '../../web/respondent-texts';
 import { startVisitor, visitorFields } from './campaign.service';
 import { setVisitorCookie, signerToken, visitorToken } from './respondent.cookies';
 import { AddressLimiter } from './respondent.limiter';
+import { contactQuery } from './respondent.query';
 import { type Respondent, respondentLanguage, saveStep } from './respondent.service';
 import { needsVisitor, type OpenAction, type RespondentView } from './respondent.view';
 import { viewForSigning } from './signing';
@@ -134,6 +135,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       tags,
       params,
       audience: 'contact',
+      query: contactQuery,
       errorPage,
       csrfFailed: expired,
       statuses: {
@@ -165,6 +167,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       tags,
       params,
       audience: 'contact',
+      query: contactQuery,
       errorPage,
       csrfFailed: expired,
       statuses: {
@@ -212,6 +215,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       tags,
       params,
       audience: 'contact',
+      query: contactQuery,
       errorPage,
       csrfFailed: expired,
       statuses: {
@@ -265,6 +269,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       tags,
       params,
       audience: 'contact',
+      query: contactQuery,
       errorPage,
       csrfFailed: expired,
       statuses: {

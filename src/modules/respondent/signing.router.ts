@@ -7,6 +7,7 @@ import { errorPage, type Page, type PageContext, unknownPage } from '../../web/r
 import { declinePage, signedDonePage, signingPage, signingWaitPage } from '../../web/signing-pages';
 import type { DocumentPreviews } from '../signing';
 import { setSignerCookie } from './respondent.cookies';
+import { contactQuery } from './respondent.query';
 import type { Respondent } from './respondent.service';
 import type { OpenAction, RespondentView } from './respondent.view';
 import {
@@ -179,6 +180,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       tags,
       params,
       audience: 'contact',
+      query: contactQuery,
       errorPage,
       statuses: {
         303: 'Sent: back to the signing page',
@@ -204,6 +206,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       tags,
       params,
       audience: 'contact',
+      query: contactQuery,
       errorPage,
       statuses: {
         303: 'Confirmed: back to the signing page, now at the signature',
@@ -231,6 +234,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       tags,
       params,
       audience: 'contact',
+      query: contactQuery,
       errorPage,
       statuses: {
         303: 'Signed: back to the page, which says so',
@@ -262,6 +266,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       tags,
       params,
       audience: 'contact',
+      query: contactQuery,
       errorPage,
       statuses: {
         303: 'Declined',
