@@ -365,4 +365,47 @@ describe('staff sign-in', () => {
     expect(page.status).toBe(410);
     expect(page.text).toContain('already been used');
   });
+
+  it('when one e-mail has accounts in two organisations, then the password picks the one it fits, or the user chooses when it fits both', async () => {
+    const second = await createOrg(h, 'Second Office');
+    const email = `two.offices.${Date.now()}@example.test`;
+    const make = async (o: TestOrg, name: string, password: string) => {
+      const u = await h
+        .api()
+        .post('/api/v1/admin/users')
+        .set('x-api-key', o.adminKey)
+        .send({ email, name, groups: ['adviser'] });
+      await h
+        .api()
+        .put(`/api/v1/admin/users/${u.body._id}/password`)
+        .set('x-api-key', o.adminKey)
+        .send({ password });
+      return u.body._id as string;
+    };
+    await make(org, 'In the first', PASSWORD);
+    const secondId = await make(second, 'In the second', 'another long passphrase');
+    const direct = await signIn(email, 'another long passphrase');
+    expect(direct.res.status).toBe(303);
+    expect((await direct.agent.get('/staff')).text).toContain('Welcome, In the second');
+
+    await h
+      .api()
+      .put(`/api/v1/admin/users/${secondId}/password`)
+      .set('x-api-key', second.adminKey)
+      .send({ password: PASSWORD });
+    const both = await signIn(email);
+    expect(both.res.status).toBe(409);
+    expect(both.res.text).toContain('more than one organisation');
+    expect(both.res.text).toContain('Second Office');
+    const choice = /name="organisationId" value="([^"]+)"[^>]*>\s*<label[^>]*>Second Office/.exec(
+      both.res.text,
+    )?.[1];
+    expect(choice).toBe(second.organisationId);
+    const chosen = await both.agent
+      .post('/signin')
+      .type('form')
+      .send({ _csrf: csrfIn(both.res.text), email, password: PASSWORD, organisationId: choice });
+    expect(chosen.status).toBe(303);
+    expect((await both.agent.get('/staff')).text).toContain('Welcome, In the second');
+  });
 });
