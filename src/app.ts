@@ -9,6 +9,7 @@ import { deskPageRoutes, deskRoutes, staffUserOf, userPageRoutes } from './modul
 import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
 import { healthRoutes } from './modules/health';
+import { oauthClientRoutes } from './modules/oauth';
 import { apiReferenceRoutes, openapiRoutes } from './modules/openapi';
 import { portfolioRoutes } from './modules/portfolios';
 import { questionListRoutes } from './modules/questionlists';
@@ -181,6 +182,7 @@ export function createApp(deps: AppDeps): Express {
   customerRoutes(routes, { ...moduleDeps, storage: fileDeps.storage });
   portfolioRoutes(routes, moduleDeps);
   adminRoutes(routes, moduleDeps);
+  oauthClientRoutes(routes, moduleDeps);
   questionListRoutes(routes, moduleDeps);
   fileRoutes(routes, fileDeps);
   sessionRoutes(routes, moduleDeps);

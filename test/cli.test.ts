@@ -360,6 +360,65 @@ describe('npm run cli -- user', () => {
   });
 });
 
+describe('npm run cli -- oauth-client', () => {
+  it('when an operator registers a client as documented, then stdout is exactly the id and the secret, and the client is listed', async () => {
+    const env = { DATA_DIR: shared };
+    const boot = await cli(
+      ['bootstrap', '--org', 'Partners', '--email', 'boss@partners.test', '--json'],
+      env,
+    );
+    const { organisationId, apiKey } = JSON.parse(boot.stdout);
+    const made = await cli(
+      [
+        'oauth-client',
+        'create',
+        '--org',
+        organisationId,
+        '--name',
+        'Partner',
+        '--scopes',
+        'read create',
+        '--grants',
+        'client_credentials',
+        '--json',
+      ],
+      env,
+    );
+    expect(made.status).toBe(0);
+    const out = JSON.parse(made.stdout);
+    expect(Object.keys(out).sort()).toEqual(['clientId', 'clientSecret']);
+    expect(out.clientSecret).toMatch(/^adcs_/);
+    const bad = await cli(
+      [
+        'oauth-client',
+        'create',
+        '--org',
+        organisationId,
+        '--name',
+        'X',
+        '--scopes',
+        'write',
+        '--grants',
+        'client_credentials',
+      ],
+      env,
+    );
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('scopes[0]');
+    const database = await openShared('test');
+    try {
+      const list = await request(await appOver(database))
+        .get('/api/v1/admin/oauth/clients')
+        .set('x-api-key', apiKey);
+      expect(list.body.clients).toEqual([
+        expect.objectContaining({ clientId: out.clientId, name: 'Partner', scopes: ['read', 'create'] }),
+      ]);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
 describe('server start', () => {
   it('when a configuration value is bad, then the server does not start and names the variable', () => {
     const out = spawnServer({ DATA_DIR: dir, PORT: 'eighty', LOG_LEVEL: 'loud' });

@@ -44,6 +44,7 @@ const tenantTables = [
   'signers',
   'setups',
   'password_tokens',
+  'oauth_clients',
 ];
 
 describe('row-level security', () => {

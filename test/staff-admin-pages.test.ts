@@ -135,6 +135,6 @@ describe('administrators’ pages', () => {
       .get(`/api/v1/admin/users/${adviser.body._id}/apikeys`)
       .set('x-api-key', org.adminKey);
     expect(keys.body.apiKeys).toEqual([]);
-    expect((await admin.get('/staff/integrations')).text).toContain('OAuth providers');
+    expect((await admin.get('/staff/integrations')).text).toContain('OAuth client applications');
   });
 });

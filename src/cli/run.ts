@@ -4,11 +4,14 @@ import { type Config, ConfigError, loadConfig } from '../config';
 import { passwordLinkByEmail, setPasswordByEmail } from '../modules/accounts';
 import { bootstrapOrganisation } from '../modules/admin';
 import { seedContacts } from '../modules/customers';
+import { CreateOAuthClientInput, createClient } from '../modules/oauth';
 import { seedTemplates } from '../modules/questionlists';
 import { systemClock } from '../platform/clock';
+import { systemContext } from '../platform/context';
 import { openSecretBox } from '../platform/crypto/sealed';
 import type { Database } from '../platform/db/database';
 import { openConfiguredDatabase } from '../platform/db/open';
+import { fieldPath } from '../platform/http/validation';
 import { isId } from '../platform/ids';
 
 const usage = `Usage: npm run cli -- <command> [options]
@@ -26,6 +29,12 @@ Commands:
   user password-link --org <organisationId> --email <staff e-mail>
       Queues the e-mail with a single-use link for the user to choose their password (sent by the
       service's worker).
+
+  oauth-client create --org <organisationId> --name <name> --scopes "read create" --grants <grants>
+                      [--type confidential|public] [--redirect-uri <uri>]... [--service-user <userId>] [--json]
+      Registers an OAuth client (partner application). Grants: client_credentials, authorization_code,
+      refresh_token (space- or comma-separated). Prints the client id and the secret, shown only now;
+      with --json exactly {"clientId":…,"clientSecret":…}.
 
 The database is the one the service uses: DATABASE_URL, or the embedded one in DATA_DIR (which must not
 be held by a running server).`;
@@ -159,6 +168,54 @@ async function user(args: string[], io: CliIo): Promise<void> {
   });
 }
 
+const words = (text: string | undefined) => (text ?? '').split(/[\s,]+/).filter(Boolean);
+
+async function oauthClient(args: string[], io: CliIo): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') throw new UsageError('oauth-client: create');
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      org: { type: 'string' },
+      name: { type: 'string' },
+      scopes: { type: 'string' },
+      grants: { type: 'string' },
+      type: { type: 'string' },
+      'redirect-uri': { type: 'string', multiple: true },
+      'service-user': { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
+  if (!values.org || !isId(values.org))
+    throw new UsageError('oauth-client create: --org <organisationId> is required (an id)');
+  const parsed = CreateOAuthClientInput.safeParse({
+    name: values.name ?? '',
+    type: values.type ?? 'confidential',
+    scopes: words(values.scopes),
+    grants: words(values.grants),
+    redirectUris: values['redirect-uri'] ?? [],
+    ...(values['service-user'] ? { serviceUserId: values['service-user'] } : {}),
+  });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${fieldPath(i.path) || 'input'}: ${i.message}`);
+    throw new UsageError(`oauth-client create: ${problems.join('; ')}`);
+  }
+  const created = await withDatabase(loadConfig(io.env), 'cli oauth-client', (database) =>
+    createClient({ database, clock: systemClock }, systemContext(values.org!, new Date()), parsed.data),
+  );
+  if (values.json) {
+    io.stdout.write(
+      `${JSON.stringify({ clientId: created.clientId, clientSecret: created.clientSecret })}\n`,
+    );
+    return;
+  }
+  io.stdout.write(
+    `Client id     ${created.clientId}\nClient secret ${created.clientSecret ?? '(none: a public client uses PKCE)'}\n` +
+      `Scopes        ${created.scopes.join(' ')}\nGrants        ${created.grants.join(' ')}\n\n` +
+      'The secret is shown only now: store it safely.\n',
+  );
+}
+
 async function dispatch(argv: string[], io: CliIo): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -168,6 +225,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       return seed(rest, io);
     case 'user':
       return user(rest, io);
+    case 'oauth-client':
+      return oauthClient(rest, io);
     case undefined:
     case 'help':
     case '--help':

@@ -1,4 +1,5 @@
 import type { ApiKey, User } from '../modules/admin';
+import type { OAuthClient } from '../modules/oauth';
 import { groups } from '../platform/permissions';
 import { type Html, html } from '../platform/web/html';
 import { type StaffUser, staffLayout } from './staff-layout';
@@ -100,13 +101,64 @@ ${
   });
 }
 
-export function integrationsPage(f: AdminFrame): string {
+export interface IntegrationsView {
+  clients: OAuthClient[];
+  /** A secret just made (registration or rotation): shown this once. */
+  secret?: { name: string; clientId: string; clientSecret: string };
+  notice?: string;
+  problems?: string[];
+}
+
+const grantNames: Record<string, string> = {
+  client_credentials: 'Client credentials (a server acting as its service user)',
+  authorization_code: 'Authorization code with PKCE (acting for a signed-in adviser)',
+  refresh_token: 'Refresh tokens',
+};
+
+export function integrationsPage(f: AdminFrame, v: IntegrationsView = { clients: [] }): string {
+  const post = (path: string, label: string, cls = '') =>
+    html`<form method="post" action="/staff/integrations/clients/${path}">${csrfField(f.csrf)}<button type="submit"${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
   return staffLayout({
     title: 'Integrations',
     area: 'integrations',
     user: { ...f.me, csrf: f.csrf },
     body: html`<h1>Integrations</h1>
-<h2>OAuth providers</h2><p>Single sign-on through your organisation’s identity provider is set up here once it is available.</p>
-<h2>OAuth client applications</h2><p>Partner applications that call the API with OAuth tokens are registered here once it is available. Until then, give software an API key on its user’s page under <a href="/staff/users">Users</a>.</p>`,
+${notices(v.notice)}
+${v.problems?.length ? html`<div class="summary" role="alert"><h2>Please check</h2><ul>${v.problems.map((p) => html`<li class="error">${p}</li>`)}</ul></div>` : ''}
+<h2 id="clients">OAuth client applications</h2>
+<p>Partner applications call the API with OAuth tokens (<code>POST /api/v1/auth/oauth/token</code>). Software of your own can also use an API key of a service user under <a href="/staff/users">Users</a>.</p>
+${
+  v.secret
+    ? html`<div class="notice" role="status"><p><strong>The secret of “${v.secret.name}”</strong> (client id <code>${v.secret.clientId}</code>) — copy it now: it is shown only this once.</p><p class="secret" id="new-secret">${v.secret.clientSecret}</p></div>`
+    : ''
+}
+${
+  v.clients.length
+    ? html`<table><caption class="skip">OAuth clients</caption><thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Kind</th><th scope="col">Scopes</th><th scope="col">Status</th><th scope="col"><span class="skip">Actions</span></th></tr></thead><tbody>${v.clients.map(
+        (c) =>
+          html`<tr><td>${c.name}</td><td><code>${c.clientId}</code></td><td>${c.type}</td><td>${c.scopes.join(' ')}</td><td>${c.disabledAt ? `disabled ${when(c.disabledAt)}` : 'active'}</td><td><div class="row">${
+            c.type === 'confidential' && !c.disabledAt ? post(`${c._id}/rotate`, 'New secret') : ''
+          }${c.disabledAt ? post(`${c._id}/enable`, 'Enable') : post(`${c._id}/disable`, 'Disable', 'danger')}</div></td></tr>`,
+      )}</tbody></table>`
+    : html`<p>No client yet.</p>`
+}
+<h3>Register a client</h3>
+<form method="post" action="/staff/integrations/clients" novalidate>${csrfField(f.csrf)}
+<div class="field"><label for="client-name">Name</label><input type="text" id="client-name" name="name" required maxlength="200" autocomplete="off"></div>
+<fieldset class="field"><legend>Kind</legend>
+<div class="choice"><input type="radio" id="type-confidential" name="type" value="confidential" checked> <label for="type-confidential">Confidential: a server that keeps a secret</label></div>
+<div class="choice"><input type="radio" id="type-public" name="type" value="public"> <label for="type-public">Public: a mobile or browser app (no secret, PKCE)</label></div></fieldset>
+<fieldset class="field"><legend>Grants</legend>${Object.entries(grantNames).map(
+      ([g, label], i) =>
+        html`<div class="choice"><input type="checkbox" id="grant-${i}" name="grants" value="${g}"${g === 'client_credentials' ? html` checked` : ''}> <label for="grant-${i}">${label}</label></div>`,
+    )}</fieldset>
+<fieldset class="field"><legend>Scopes</legend>${['read', 'create', 'update', 'delete', 'all'].map(
+      (sc, i) =>
+        html`<div class="choice"><input type="checkbox" id="scope-${i}" name="scopes" value="${sc}"${sc === 'read' ? html` checked` : ''}> <label for="scope-${i}">${sc}</label></div>`,
+    )}</fieldset>
+<div class="field"><label for="redirects">Redirect URIs (authorization code; one per line, exact)</label><textarea id="redirects" name="redirectUris"></textarea></div>
+<div class="row"><button type="submit" class="primary">Register the client</button></div>
+</form>
+<h2 id="providers">Sign-in providers</h2><p>Single sign-on through your organisation’s identity provider is set up here once it is available.</p>`,
   });
 }

@@ -4,6 +4,7 @@ export * from './enums';
 export * from './events';
 export * from './files';
 export * from './jobs';
+export * from './oauth';
 export * from './questionlists';
 export * from './sessionrequests';
 export * from './sessions';

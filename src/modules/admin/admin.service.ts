@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import { generateApiKey } from '../../platform/crypto/api-keys';
 import type { Database, Tx } from '../../platform/db/database';
-import { isUniqueViolation } from '../../platform/db/errors';
+import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
@@ -123,12 +123,21 @@ export async function setUserStatus(
 }
 
 export async function deleteUser(deps: AdminDeps, ctx: RequestContext, id: string): Promise<void> {
-  await inTenant(deps.database, ctx, async (tx) => {
-    const user = await requireUser(tx, ctx, id, true);
-    if (user.id === ctx.userId) throw new Conflict('You cannot delete your own account');
-    await keepAnAdministrator(tx, ctx, user, 'delete');
-    await userRepository(tx, ctx).remove(id);
-  });
+  try {
+    await inTenant(deps.database, ctx, async (tx) => {
+      const user = await requireUser(tx, ctx, id, true);
+      if (user.id === ctx.userId) throw new Conflict('You cannot delete your own account');
+      await keepAnAdministrator(tx, ctx, user, 'delete');
+      await userRepository(tx, ctx).remove(id);
+    });
+  } catch (err) {
+    if (isForeignKeyViolation(err, 'oauth_clients_service_user_fk')) {
+      throw new Conflict(
+        'The user is the service user of an OAuth client: give the client another service user, or delete it, first',
+      );
+    }
+    throw err;
+  }
 }
 
 export async function listApiKeys(

@@ -1,9 +1,16 @@
 import { AppError } from '../../platform/errors';
 import type { Routes } from '../../platform/http/routes';
+import { fieldPath } from '../../platform/http/validation';
 import { groups as allGroups, type Group } from '../../platform/permissions';
 import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
-import { type AdminFrame, integrationsPage, userPage, usersPage } from '../../web/staff-admin-pages';
+import {
+  type AdminFrame,
+  type IntegrationsView,
+  integrationsPage,
+  userPage,
+  usersPage,
+} from '../../web/staff-admin-pages';
 import { staffErrorPage } from '../../web/staff-layout';
 import { type AccountsDeps, sendPasswordLink } from '../accounts';
 import {
@@ -16,6 +23,7 @@ import {
   setUserStatus,
   updateUser,
 } from '../admin';
+import { CreateOAuthClientInput, createClient, listClients, rotateSecret, setClientDisabled } from '../oauth';
 import { type DeskDeps, staffUserOf } from './desk.router';
 
 const tags = ['Staff pages: administration'];
@@ -27,6 +35,11 @@ const groupField = z
   .union([z.string().max(50), z.array(z.string().max(50)).max(10)])
   .optional()
   .transform((g) => (g === undefined ? [] : Array.isArray(g) ? g : [g]));
+
+const clientNotices: Record<string, string> = {
+  disabled: 'The client is disabled: it gets no tokens.',
+  enabled: 'The client is enabled again.',
+};
 
 const done: Record<string, string> = {
   created: 'The user was added.',
@@ -274,13 +287,133 @@ export function userPageRoutes(routes: Routes, deps: DeskDeps & AccountsDeps): v
     },
   );
 
+  const showIntegrations = async (
+    ctx: Parameters<typeof staffUserOf>[1],
+    token: string,
+    extra: { status?: number } & Omit<IntegrationsView, 'clients'> = {},
+  ) => {
+    const { clients } = await listClients(deps, ctx);
+    const { status, ...rest } = extra;
+    return { status: status ?? 200, html: integrationsPage(await frame(ctx, token), { clients, ...rest }) };
+  };
+
   routes.staffPage(
     {
       ...common,
       path: '/staff/integrations',
-      summary: 'Integrations: OAuth providers and client applications (administrators; coming)',
+      summary: 'Integrations: OAuth client applications (and, to come, sign-in providers)',
+      query: DoneQuery,
       statuses: { 200: 'The page', 303: 'Not signed in', 403: 'Not an administrator' },
     },
-    async ({ ctx, csrf: token }) => ({ status: 200, html: integrationsPage(await frame(ctx, token())) }),
+    async ({ ctx, csrf: token, query }) =>
+      showIntegrations(ctx, token(), { notice: clientNotices[query.done ?? ''] }),
   );
+
+  routes.staffPage(
+    {
+      ...common,
+      method: 'post',
+      path: '/staff/integrations/clients',
+      summary: 'Register an OAuth client (form post): the page shows its secret once',
+      description:
+        'Fields: `_csrf`, `name`, `type` (confidential|public), `grants` and `scopes` (repeated), `redirectUris` (one per line).',
+      form: z.object({
+        _csrf: csrf,
+        name: z.string().max(1000),
+        type: z.string().max(20).optional(),
+        grants: groupField,
+        scopes: groupField,
+        redirectUris: z.string().max(25_000).optional(),
+      }),
+      statuses: { 201: 'Registered: the secret, shown once', 400: 'Refused (each problem named)' },
+    },
+    async ({ ctx, form, csrf: token }) => {
+      const parsed = CreateOAuthClientInput.safeParse({
+        name: form.name,
+        type: form.type || 'confidential',
+        grants: form.grants,
+        scopes: form.scopes,
+        redirectUris: (form.redirectUris ?? '')
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter(Boolean),
+      });
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((i) => `${fieldPath(i.path) || 'form'}: ${i.message}`);
+        return showIntegrations(ctx, token(), { status: 400, problems });
+      }
+      try {
+        const made = await createClient(deps, ctx, parsed.data);
+        return showIntegrations(ctx, token(), {
+          status: 201,
+          notice: 'The client was registered.',
+          secret: made.clientSecret
+            ? { name: made.name, clientId: made.clientId, clientSecret: made.clientSecret }
+            : undefined,
+        });
+      } catch (err) {
+        const { status, message } = refusal(err);
+        return showIntegrations(ctx, token(), { status, problems: [message] });
+      }
+    },
+  );
+
+  const ClientParams = z.object({ clientId: idParam('clientId') });
+  routes.staffPage(
+    {
+      ...common,
+      method: 'post',
+      path: '/staff/integrations/clients/{clientId}/rotate',
+      summary: 'Give a client a new secret (form post): shown once, the old one stops working',
+      params: ClientParams,
+      form: z.object({ _csrf: csrf }),
+      statuses: {
+        200: 'The new secret, shown once',
+        404: 'Unknown client',
+        409: 'A public client has no secret',
+      },
+    },
+    async ({ ctx, params, csrf: token }) => {
+      try {
+        const client = (await listClients(deps, ctx)).clients.find((c) => c._id === params.clientId);
+        const rotated = await rotateSecret(deps, ctx, params.clientId);
+        return showIntegrations(ctx, token(), {
+          notice: 'The client has a new secret; the old one no longer works.',
+          secret: {
+            name: client?.name ?? '',
+            clientId: rotated.clientId,
+            clientSecret: rotated.clientSecret,
+          },
+        });
+      } catch (err) {
+        const { status, message } = refusal(err);
+        return showIntegrations(ctx, token(), { status, problems: [message] });
+      }
+    },
+  );
+  for (const [action, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
+    routes.staffPage(
+      {
+        ...common,
+        method: 'post',
+        path: `/staff/integrations/clients/{clientId}/${action}`,
+        summary: disabled ? 'Disable an OAuth client (form post)' : 'Enable an OAuth client (form post)',
+        params: ClientParams,
+        form: z.object({ _csrf: csrf }),
+        statuses: { 303: 'Done', 404: 'Unknown client', 409: 'Already so' },
+      },
+      async ({ ctx, params, csrf: token }) => {
+        try {
+          await setClientDisabled(deps, ctx, params.clientId, disabled);
+          return { redirect: `/staff/integrations?done=${action}d#clients` };
+        } catch (err) {
+          const { status, message } = refusal(err);
+          return showIntegrations(ctx, token(), { status, problems: [message] });
+        }
+      },
+    );
+  }
 }

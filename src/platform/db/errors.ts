@@ -29,6 +29,17 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint);
 }
 
+/**
+ * True for a foreign-key violation (23503) or an ON DELETE RESTRICT refusal (23001), optionally of one
+ * named constraint: a row others still point at.
+ */
+export function isForeignKeyViolation(err: unknown, constraint?: string): boolean {
+  const e = pgError(err);
+  return (
+    (e?.code === '23503' || e?.code === '23001') && (constraint === undefined || e.constraint === constraint)
+  );
+}
+
 /** Raised by the database layer itself when it gives up waiting (pool full, connect or query timeout). */
 export class DatabaseUnavailableError extends Error {
   override name = 'DatabaseUnavailableError';

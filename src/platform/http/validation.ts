@@ -11,7 +11,8 @@ const SUMMARISED = 5;
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 
-function join(path: readonly PropertyKey[]): string {
+/** A field path as the error bodies name it: `customers[0].email`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
   return path
     .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
     .join('.')
@@ -62,7 +63,7 @@ function distinct(issues: Issue[], under: readonly PropertyKey[]): Issue[] {
       chosen.set(`\u0001${chosen.size}`, issue);
       continue;
     }
-    const key = `${join([...under, ...issue.path])}\u0000${issue.code}`;
+    const key = `${fieldPath([...under, ...issue.path])}\u0000${issue.code}`;
     const earlier = chosen.get(key);
     if (!earlier) chosen.set(key, issue);
     else if (
@@ -91,14 +92,14 @@ export function fromZodError(
     if (issue.code === 'unrecognized_keys') {
       total += issue.keys.length;
       for (const key of issue.keys.slice(0, Math.max(0, MAX_PROBLEMS - problems.length))) {
-        problems.push({ field: join([...under, ...issue.path, key]), in: location, message: unknown });
+        problems.push({ field: fieldPath([...under, ...issue.path, key]), in: location, message: unknown });
       }
       continue;
     }
     total++;
     if (problems.length >= MAX_PROBLEMS) continue;
     problems.push({
-      field: join([...under, ...issue.path]) || `(${location})`,
+      field: fieldPath([...under, ...issue.path]) || `(${location})`,
       in: location,
       message: issue.message,
     });

@@ -1,0 +1,8 @@
+// The oauth module's public entry: OAuth 2.0 clients (partner applications).
+export { oauthClientRoutes } from './oauth.router';
+export {
+  type CreateOAuthClient,
+  CreateOAuthClient as CreateOAuthClientInput,
+  type OAuthClient,
+} from './oauth.schemas';
+export { createClient, listClients, rotateSecret, setClientDisabled } from './oauth.service';
