@@ -9,7 +9,7 @@ import { deskPageRoutes, deskRoutes, staffUserOf, userPageRoutes } from './modul
 import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
 import { healthRoutes } from './modules/health';
-import { oauthClientRoutes } from './modules/oauth';
+import { oauthClientRoutes, tokenRoutes } from './modules/oauth';
 import { apiReferenceRoutes, openapiRoutes } from './modules/openapi';
 import { portfolioRoutes } from './modules/portfolios';
 import { questionListRoutes } from './modules/questionlists';
@@ -22,7 +22,12 @@ import { webhookRoutes } from './modules/webhooks';
 import type { Clock } from './platform/clock';
 import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
-import { ApiKeyAuthenticator, AuthGate, SessionAuthenticator } from './platform/http/auth';
+import {
+  ApiKeyAuthenticator,
+  AuthGate,
+  BearerAuthenticator,
+  SessionAuthenticator,
+} from './platform/http/auth';
 import { errorHandler, unknownRoute } from './platform/http/error-handler';
 import { jsonBodyParser, Routes, type WebKit } from './platform/http/routes';
 import type { JobSignal } from './platform/jobs/worker';
@@ -141,6 +146,7 @@ export function createApp(deps: AppDeps): Express {
   const gate = new AuthGate(
     [
       new ApiKeyAuthenticator(database, clock, config.authCacheTtlMs),
+      new BearerAuthenticator(database, clock),
       new SessionAuthenticator(database, clock, config.staff),
     ],
     clock,
@@ -183,6 +189,7 @@ export function createApp(deps: AppDeps): Express {
   portfolioRoutes(routes, moduleDeps);
   adminRoutes(routes, moduleDeps);
   oauthClientRoutes(routes, moduleDeps);
+  tokenRoutes(routes, { ...moduleDeps, accessTokenSeconds: config.oauth.accessTokenSeconds });
   questionListRoutes(routes, moduleDeps);
   fileRoutes(routes, fileDeps);
   sessionRoutes(routes, moduleDeps);

@@ -102,6 +102,7 @@ const envSchema = z.object({
   STAFF_IDLE_MINUTES: intFrom(5, 1440).default(60),
   STAFF_SESSION_HOURS: intFrom(1, 168).default(12),
   PASSWORD_LINK_HOURS: intFrom(1, 168).default(24),
+  OAUTH_ACCESS_TOKEN_SECONDS: intFrom(60, 604_800).default(28_800),
   QUALIFIED_SIGNING_PROVIDER: z.string().min(1).max(100).optional(),
   QUALIFIED_SIGNING_URL: z.url().optional(),
   QUALIFIED_SIGNING_CLIENT_ID: z.string().min(1).optional(),
@@ -173,6 +174,8 @@ export interface Config {
   readonly setupTtlMs: number;
   /** Staff browser sessions: idle and absolute timeouts; how long an e-mailed password link works. */
   readonly staff: { readonly idleMs: number; readonly absoluteMs: number; readonly passwordLinkMs: number };
+  /** OAuth 2.0: lifetime of access tokens, in seconds. */
+  readonly oauth: { readonly accessTokenSeconds: number };
   /** A qualified trust service (docs/signing.md#qualified-signatures); null: none. */
   readonly qualifiedSigning: QualifiedSigningConfig | null;
   /** Where webhooks may be sent, and how long a delivery may take. */
@@ -292,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : { kind: 'generated' as const, commonName: `ActionDesk seal ${new URL(baseUrl).hostname}` },
     ),
     setupTtlMs: e.SETUP_TTL_HOURS * 3_600_000,
+    oauth: { accessTokenSeconds: e.OAUTH_ACCESS_TOKEN_SECONDS },
     staff: {
       idleMs: e.STAFF_IDLE_MINUTES * 60_000,
       absoluteMs: e.STAFF_SESSION_HOURS * 3_600_000,

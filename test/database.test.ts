@@ -45,6 +45,7 @@ const tenantTables = [
   'setups',
   'password_tokens',
   'oauth_clients',
+  'oauth_tokens',
 ];
 
 describe('row-level security', () => {

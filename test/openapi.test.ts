@@ -61,7 +61,7 @@ describe('GET /api/v1/openapi.json', () => {
       '500',
       '503',
     ]);
-    expect(getOne?.security).toEqual([{ ApiKey: [] }]);
+    expect(getOne?.security).toEqual([{ ApiKey: [] }, { OAuth2: ['read'] }]);
     expect(doc.paths['/health']?.get?.security).toEqual([]);
     expect(Object.keys(doc.paths['/api/v1/customers']?.post?.responses ?? {})).toEqual(
       expect.arrayContaining(['201', '400', '401', '403', '409', '413']),
@@ -88,19 +88,21 @@ describe('GET /api/v1/openapi.json', () => {
         const page = !path.startsWith('/api/');
         // API routes answer 401 without a key; every page form is refused without its CSRF token (403);
         // staff pages send the browser to sign in (303); pages with an unknown code or token answer
-        // their own 404 as HTML; the rest 200.
+        // their own 404 as HTML; the token endpoint refuses an empty request (400); the rest 200.
         expect({ method, path, status: res.status }).toEqual({
           method,
           path,
           status: apiKey
             ? 401
-            : page && method === 'post'
-              ? 403
-              : staffPage
-                ? 303
-                : page && path.includes('{')
-                  ? 404
-                  : 200,
+            : path === '/api/v1/auth/oauth/token'
+              ? 400
+              : page && method === 'post'
+                ? 403
+                : staffPage
+                  ? 303
+                  : page && path.includes('{')
+                    ? 404
+                    : 200,
         });
         checked++;
       }

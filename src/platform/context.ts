@@ -2,17 +2,18 @@ import type { Tx } from './db/database';
 import type { Permission } from './permissions';
 
 /**
- * The ways in. Each route declares which it accepts (API routes: `api_key`, some also `session`; staff
+ * The ways in. Each route declares which it accepts (API routes: `api_key` and `bearer` (OAuth), some also `session`; staff
  * pages: `session`; the contact's pages: `contact`); background jobs and operator tools act as `system`.
  */
 export type Caller =
   | { readonly kind: 'api_key'; readonly userId: string; readonly apiKeyId: string }
   | { readonly kind: 'session'; readonly userId: string; readonly sessionId: string }
+  | { readonly kind: 'bearer'; readonly userId: string; readonly clientId: string; readonly tokenId: string }
   | { readonly kind: 'contact'; readonly actionCode: string }
   | { readonly kind: 'system' };
 
 /** The credentials a route may accept (the callers that authenticate per request). */
-export type Credential = 'api_key' | 'session';
+export type Credential = 'api_key' | 'session' | 'bearer';
 
 /** Who is asking, for which organisation: the first argument of every service and repository. */
 export interface RequestContext {

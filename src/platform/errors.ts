@@ -51,6 +51,13 @@ export class Unauthenticated extends AppError {
   }
 }
 
+/** A bearer token that is unknown, expired or revoked (RFC 6750 `invalid_token`). */
+export class InvalidToken extends Unauthenticated {
+  get wwwAuthenticate(): string {
+    return `Bearer error="invalid_token", error_description="${this.message.replace(/["\\]/g, '')}"`;
+  }
+}
+
 export class Forbidden extends AppError {
   constructor(message = 'Not allowed') {
     super(403, message);
@@ -58,6 +65,16 @@ export class Forbidden extends AppError {
 
   override get isAuthFailure(): boolean {
     return true;
+  }
+}
+
+/** A bearer token whose scope lacks what the route needs (RFC 6750 `insufficient_scope`). */
+export class InsufficientScope extends Forbidden {
+  constructor(readonly scope: string) {
+    super(`The token's scope does not include '${scope}', which this route needs`);
+  }
+  get wwwAuthenticate(): string {
+    return `Bearer error="insufficient_scope", scope="${this.scope}"`;
   }
 }
 

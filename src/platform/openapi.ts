@@ -50,6 +50,23 @@ export function createRegistry(): OpenAPIRegistry {
     name: 'x-api-key',
     description: 'An API key of a user of the organisation (adk_…); it carries that user’s permissions.',
   });
+  registry.registerComponent('securitySchemes', 'OAuth2', {
+    type: 'oauth2',
+    description:
+      'OAuth 2.0 access tokens of partner applications (`Authorization: Bearer adt_…`). A token does what its scope allows within what its user (the client’s service user) may; `all` is everything the user may. Each operation lists the scope it needs.',
+    flows: {
+      clientCredentials: {
+        tokenUrl: '/api/v1/auth/oauth/token',
+        scopes: {
+          read: 'Read contacts, templates, actions, sessions, files, events',
+          create: 'Create contacts, actions, files, setups, webhooks',
+          update: 'Change them, reopen and withdraw actions',
+          delete: 'Delete them',
+          all: 'Everything the acting user may do, administration included',
+        },
+      },
+    },
+  });
   registry.registerComponent('securitySchemes', 'StaffSession', {
     type: 'apiKey',
     in: 'cookie',

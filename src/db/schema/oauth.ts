@@ -41,3 +41,43 @@ export const oauthClients = pgTable(
     }).onDelete('restrict'),
   ],
 );
+
+/**
+ * Tokens issued to clients: opaque random strings stored as SHA-256 only. `user_id` is who the token
+ * acts for (the client's service user, or the adviser who consented); `scopes` what it may do within
+ * that user's groups. Refresh tokens of one sign-in share a `family_id`, so reuse of a rotated one can
+ * revoke them all.
+ */
+export const oauthTokens = pgTable(
+  'oauth_tokens',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    clientId: uuid('client_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    kind: text('kind', { enum: ['access', 'refresh'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    familyId: uuid('family_id'),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    lastUsedAt: ts('last_used_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('oauth_tokens_hash_key').on(t.tokenHash),
+    index('oauth_tokens_org_client_idx').on(t.organisationId, t.clientId, t.expiresAt),
+    foreignKey({
+      name: 'oauth_tokens_client_fk',
+      columns: [t.organisationId, t.clientId],
+      foreignColumns: [oauthClients.organisationId, oauthClients.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'oauth_tokens_user_fk',
+      columns: [t.organisationId, t.userId],
+      foreignColumns: [users.organisationId, users.id],
+    }).onDelete('cascade'),
+  ],
+);

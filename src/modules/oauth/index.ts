@@ -6,3 +6,4 @@ export {
   type OAuthClient,
 } from './oauth.schemas';
 export { createClient, listClients, rotateSecret, setClientDisabled } from './oauth.service';
+export { tokenRoutes } from './token.router';

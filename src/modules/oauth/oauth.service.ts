@@ -17,7 +17,7 @@ export interface OAuthDeps {
 }
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-function random62(length: number): string {
+export function random62(length: number): string {
   const bytes = randomBytes(length * 2);
   let out = '';
   for (let i = 0; out.length < length && i < bytes.length; i++) {

@@ -1,14 +1,15 @@
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import './request';
 import type { Clock } from '../clock';
 import type { Caller, Credential, RequestContext } from '../context';
 import { apiKeyMatches, isWellFormedApiKey, lookupPrefixOf } from '../crypto/api-keys';
 import type { Database, Queryable, Tx } from '../db/database';
-import { Forbidden, Unauthenticated } from '../errors';
+import { Forbidden, InsufficientScope, InvalidToken, Unauthenticated } from '../errors';
 import { type Permission, permissionsOf } from '../permissions';
 import type { CsrfGuard } from '../web/csrf';
 import { endStaffSession } from '../web/sessions';
-import { findApiKey, findSessionUser } from './credentials.repository';
+import { findApiKey, findOAuthToken, findSessionUser } from './credentials.repository';
 
 /** Who presented the credentials, as the database knows them now. */
 export interface Principal {
@@ -19,6 +20,8 @@ export interface Principal {
   groups: string[];
   status: 'active' | 'deactivated';
   caller: Caller;
+  /** OAuth tokens: the scopes granted (`all`: whatever the user may do); absent for other credentials. */
+  scopes?: readonly string[];
 }
 
 /** One way of proving identity (API key, staff session; bearer tokens slot in beside them). */
@@ -222,16 +225,101 @@ export class SessionAuthenticator implements Authenticator {
   }
 }
 
+/** The OAuth scope a permission needs: its name, except `admin`, which only `all` grants. */
+export function scopeFor(permission: Permission): string {
+  return permission === 'admin' ? 'all' : permission;
+}
+
 function admit(principal: Principal, permission: Permission): ReadonlySet<Permission> {
   if (principal.status !== 'active') throw new Forbidden('User account is deactivated');
-  const granted = permissionsOf(principal.groups);
+  const granted = new Set(permissionsOf(principal.groups));
+  if (principal.scopes && !principal.scopes.includes('all')) {
+    // A token does what its scope allows within what its user may: the intersection.
+    const needed = scopeFor(permission);
+    if (!principal.scopes.includes(needed)) throw new InsufficientScope(needed);
+    for (const p of [...granted]) if (!principal.scopes.includes(p)) granted.delete(p);
+  }
   if (!granted.has(permission)) {
     throw new Forbidden(`Permission '${permission}' is required; the user's groups do not grant it`);
   }
   return granted;
 }
 
+interface TokenRow {
+  token_id: string;
+  organisation_id: string;
+  client_id: string;
+  user_id: string;
+  kind: 'access' | 'refresh';
+  scopes: string[];
+  expires_at: Date | string;
+  revoked_at: Date | string | null;
+  client_disabled_at: Date | string | null;
+  user_status: 'active' | 'deactivated';
+  user_groups: string[];
+  auth_version: number;
+}
+
+const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
+const TOKEN_FORMAT = /^adt_[0-9A-Za-z]{40}$/;
+
+/**
+ * OAuth 2.0 bearer tokens (RFC 6750, Authorization header only). The token row is read on every request
+ * — one indexed lookup — so a revoked token, a disabled client or an expired token (on the app's clock)
+ * is refused at once: 401 with `WWW-Authenticate: Bearer error="invalid_token"`.
+ */
+export class BearerAuthenticator implements Authenticator {
+  readonly credential = 'bearer';
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  presentIn(req: Request): boolean {
+    const header = req.headers.authorization;
+    return typeof header === 'string' && /^bearer\b/i.test(header);
+  }
+
+  async authenticate(req: Request): Promise<Principal> {
+    return this.check(await findOAuthToken<TokenRow>(this.database.db, this.hashOf(req)));
+  }
+
+  async refresh(req: Request, tx: Tx): Promise<Principal> {
+    return this.check(await findOAuthToken<TokenRow>(tx, this.hashOf(req)));
+  }
+
+  private hashOf(req: Request): string {
+    const token = BEARER.exec(req.headers.authorization ?? '')?.[1] ?? '';
+    if (!TOKEN_FORMAT.test(token)) throw new InvalidToken('The access token is malformed');
+    return createHash('sha256').update(token, 'utf8').digest('hex');
+  }
+
+  private check(rows: TokenRow[]): Principal {
+    const row = rows[0];
+    if (!row || row.kind !== 'access') throw new InvalidToken('The access token is unknown');
+    if (row.revoked_at) throw new InvalidToken('The access token has been revoked');
+    if (row.client_disabled_at) throw new InvalidToken('The client of this token is disabled');
+    if (new Date(row.expires_at).getTime() <= this.clock.now().getTime()) {
+      throw new InvalidToken('The access token has expired');
+    }
+    return {
+      organisationId: row.organisation_id,
+      userId: row.user_id,
+      apiKeyId: null,
+      authVersion: row.auth_version,
+      groups: row.user_groups,
+      status: row.user_status,
+      caller: { kind: 'bearer', userId: row.user_id, clientId: row.client_id, tokenId: row.token_id },
+      scopes: row.scopes,
+    };
+  }
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** What an API route takes unless it says otherwise: an API key or an OAuth bearer token. */
+export const API_CREDENTIALS: readonly Credential[] = ['api_key', 'bearer'];
 
 /**
  * Builds the per-route middleware that authenticates the caller by one of the credentials the route
@@ -249,7 +337,7 @@ export class AuthGate {
   async contextOf(
     req: Request,
     permission: Permission,
-    accepts: readonly Credential[] = ['api_key'],
+    accepts: readonly Credential[] = API_CREDENTIALS,
   ): Promise<RequestContext> {
     const authenticator = this.authenticators.find((a) => accepts.includes(a.credential) && a.presentIn(req));
     if (!authenticator) {
@@ -293,7 +381,7 @@ export class AuthGate {
     return ctx;
   }
 
-  require(permission: Permission, accepts: readonly Credential[] = ['api_key']): RequestHandler {
+  require(permission: Permission, accepts: readonly Credential[] = API_CREDENTIALS): RequestHandler {
     return async (req, _res, next) => {
       await this.contextOf(req, permission, accepts);
       next();

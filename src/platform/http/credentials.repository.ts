@@ -18,3 +18,8 @@ export function findSessionUser<T>(q: Queryable, userId: string): Promise<T[]> {
           FROM users WHERE id = ${userId}::uuid`,
   );
 }
+
+/** The OAuth token with this hash, with its client's and user's state (SECURITY DEFINER lookup). */
+export function findOAuthToken<T>(q: Queryable, hash: string): Promise<T[]> {
+  return queryRows<T>(q, sql`SELECT * FROM actiondesk_find_oauth_token(${hash})`);
+}

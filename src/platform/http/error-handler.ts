@@ -5,6 +5,8 @@ import { isDatabaseBusy, isDatabaseUnavailable, pgErrorCode } from '../db/errors
 import {
   AppError,
   BadRequest,
+  InsufficientScope,
+  InvalidToken,
   NotFound,
   PayloadTooLarge,
   ServiceUnavailable,
@@ -87,6 +89,9 @@ export function settleError(err: unknown, req: Request, res: Response): AppError
   }
   if (appError instanceof TooManyRequests) res.setHeader('Retry-After', String(appError.retryAfterSeconds));
   if (appError instanceof ServiceUnavailable) res.setHeader('Retry-After', '5');
+  if (appError instanceof InvalidToken || appError instanceof InsufficientScope) {
+    res.setHeader('WWW-Authenticate', appError.wwwAuthenticate);
+  }
   return appError;
 }
 

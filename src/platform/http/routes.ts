@@ -10,7 +10,7 @@ import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../openapi';
 import type { Permission } from '../permissions';
 import type { CsrfGuard } from '../web/csrf';
 import { nonceOf, pageHeaders } from '../web/headers';
-import { type AuthGate, SessionEnded } from './auth';
+import { API_CREDENTIALS, type AuthGate, SessionEnded, scopeFor } from './auth';
 import { settleError } from './error-handler';
 import { assertPlainInput } from './plain-input';
 import { fromZodError, invalid, type Location } from './validation';
@@ -163,6 +163,61 @@ export class Routes {
     R extends AnySchema = z.ZodNever,
   >(spec: RouteSpec<P, Q, B, R>, handler: (input: HandlerInput<P, Q, B>) => Promise<Output<R>>): void {
     this.mount(spec, [], handler);
+  }
+
+  /**
+   * A machine endpoint that takes a form-urlencoded body and answers JSON with its own status and
+   * headers (the OAuth token endpoint: RFC 6749 fixes the body type and the error shape). No CSRF (no
+   * cookies are read) and no authentication here: the handler authenticates the client itself.
+   */
+  formEndpoint<F extends AnySchema, R extends AnySchema>(
+    spec: {
+      path: string;
+      summary: string;
+      description?: string;
+      tags: string[];
+      form: F;
+      response: R;
+      errors: { status: number; description: string; schema: AnySchema }[];
+    },
+    handler: (input: {
+      req: Request;
+      res: Response;
+    }) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>,
+  ): void {
+    this.registry.registerPath({
+      method: 'post',
+      path: this.basePath + spec.path,
+      summary: spec.summary,
+      description: spec.description,
+      tags: spec.tags,
+      security: [],
+      request: {
+        body: {
+          required: true,
+          content: { 'application/x-www-form-urlencoded': { schema: spec.form as never } },
+        },
+      },
+      responses: {
+        200: { description: 'Success', content: { 'application/json': { schema: spec.response as never } } },
+        ...Object.fromEntries(
+          spec.errors.map((e) => [
+            e.status,
+            { description: e.description, content: { 'application/json': { schema: e.schema as never } } },
+          ]),
+        ),
+      },
+    });
+    this.router.post(spec.path, formParser, async (req: Request, res: Response) => {
+      assertPlainInput(req.body ?? {}, 'body');
+      const answer = await handler({ req, res });
+      res.status(answer.status);
+      for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Pragma', 'no-cache');
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify(answer.body));
+    });
   }
 
   /**
@@ -392,10 +447,16 @@ export class Routes {
       description: spec.description,
       tags: spec.tags,
       security: spec.permission
-        ? (spec.accepts ?? ['api_key']).map(
-            (c): Record<string, string[]> => (c === 'api_key' ? { ApiKey: [] } : { StaffSession: [] }),
+        ? (spec.accepts ?? API_CREDENTIALS).map(
+            (c): Record<string, string[]> =>
+              c === 'api_key'
+                ? { ApiKey: [] }
+                : c === 'bearer'
+                  ? { OAuth2: [scopeFor(spec.permission as Permission)] }
+                  : { StaffSession: [] },
           )
         : [],
+      ...(spec.permission ? { 'x-oauth-scope': scopeFor(spec.permission) } : {}),
       request: {
         params: spec.params as never,
         query: spec.query as never,
