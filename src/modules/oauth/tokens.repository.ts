@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { oauthTokens } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows } from '../../platform/db/database';
@@ -24,7 +24,6 @@ export async function findClientById(q: Queryable, clientId: string): Promise<Cl
 }
 
 export function oauthTokenRepository(q: Queryable, ctx: RequestContext) {
-  const org = eq(oauthTokens.organisationId, ctx.organisationId);
   return {
     async insert(rows: Omit<OAuthTokenRow, 'organisationId' | 'lastUsedAt' | 'revokedAt'>[]): Promise<void> {
       if (rows.length === 0) return;

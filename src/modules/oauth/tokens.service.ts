@@ -60,7 +60,7 @@ function modelOf(deps: TokenDeps): ClientCredentialsModel {
         userRepository(tx, ctx).find(hit.service_user_id as string),
       );
       // A deactivated service user gets no new tokens (its live ones are refused on use: 403).
-      if (!user || user.status !== 'active') return false;
+      if (user?.status !== 'active') return false;
       return { id: user.id };
     },
     /** Granted = requested ∩ allowed; nothing requested → all the client is allowed. */

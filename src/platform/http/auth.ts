@@ -297,7 +297,7 @@ export class BearerAuthenticator implements Authenticator {
 
   private check(rows: TokenRow[]): Principal {
     const row = rows[0];
-    if (!row || row.kind !== 'access') throw new InvalidToken('The access token is unknown');
+    if (row?.kind !== 'access') throw new InvalidToken('The access token is unknown');
     if (row.revoked_at) throw new InvalidToken('The access token has been revoked');
     if (row.client_disabled_at) throw new InvalidToken('The client of this token is disabled');
     if (new Date(row.expires_at).getTime() <= this.clock.now().getTime()) {
