@@ -1,5 +1,4 @@
 // The sessionrequests module's public entry: what other modules may use.
-export { escapeHtml } from './messages';
 export { expiryHandler, notificationHandler } from './sessionrequests.jobs';
 export { isOpen } from './sessionrequests.lifecycle';
 export {

@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../platform/web/html';
 import type { Language } from '../questionlists';
 import type { Purpose } from './sessionrequests.view';
 
@@ -113,10 +114,6 @@ const words: Record<Language, Words> = {
     locale: 'en-GB',
   },
 };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** The invitation, reminder or reopening message in the action's language, as e-mail (text + HTML) and SMS. */
 export function composeMessage(m: MessageInput): ComposedMessage {

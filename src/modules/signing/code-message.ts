@@ -1,5 +1,5 @@
+import { escapeHtml } from '../../platform/web/html';
 import type { Language } from '../questionlists';
-import { escapeHtml } from '../sessionrequests';
 
 export interface CodeMessageInput {
   language: Language;

@@ -12,10 +12,10 @@ import { jobRepository, type SettleItem } from '../../platform/jobs/jobs.reposit
 import { type JobHandler, PermanentJobError, RetryLaterError } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
 import type { SafeHttpClient } from '../../platform/safe-http';
+import { escapeHtml } from '../../platform/web/html';
 import { z } from '../../platform/zod';
 import { userRepository } from '../admin';
 import { toEvent } from '../events';
-import { escapeHtml } from '../sessionrequests';
 import {
   type DeliveryToSend,
   deliveryStatements,
