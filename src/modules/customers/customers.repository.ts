@@ -1,4 +1,4 @@
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { customers } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows } from '../../platform/db/database';
@@ -87,6 +87,15 @@ export function customerRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(customers.id, id)));
       const [row] = opts.forUpdate ? await query.for('update') : await query;
       return row;
+    },
+    /** The contacts with these ids (unknown and malformed ids are left out), in no order. */
+    async findMany(ids: readonly string[]): Promise<CustomerRecord[]> {
+      const wanted = [...new Set(ids.filter(isId))];
+      if (wanted.length === 0) return [];
+      return q
+        .select(columns)
+        .from(customers)
+        .where(and(org, inArray(customers.id, wanted)));
     },
     async findByThirdpartyId(thirdpartyId: string): Promise<{ id: string } | undefined> {
       const [row] = await q

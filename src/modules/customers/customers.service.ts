@@ -115,6 +115,16 @@ export async function getCustomer(deps: CustomerDeps, ctx: RequestContext, id: s
   return toCustomer(row);
 }
 
+/** Several contacts by id in one query, keyed by id (ids that name none are absent). */
+export async function getCustomersById(
+  deps: CustomerDeps,
+  ctx: RequestContext,
+  ids: readonly string[],
+): Promise<Map<string, Customer>> {
+  const rows = await inTenant(deps.database, ctx, (tx) => customerRepository(tx, ctx).findMany(ids));
+  return new Map(rows.map((row) => [row.id, toCustomer(row)]));
+}
+
 async function resolvePortfolio(
   tx: Tx,
   ctx: RequestContext,

@@ -2,5 +2,5 @@
 export { type CustomerRecord, customerRepository } from './customers.repository';
 export { customerRoutes } from './customers.router';
 export { Customer } from './customers.schemas';
-export { getCustomer, listCustomers, recordCustomerEvent } from './customers.service';
+export { getCustomer, getCustomersById, listCustomers, recordCustomerEvent } from './customers.service';
 export { seedContacts } from './seed.service';

@@ -3,6 +3,7 @@ import { AppError } from '../../platform/errors';
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
+import { contactName } from '../../web/staff-desk-pages';
 import { type StaffUser, staffErrorPage } from '../../web/staff-layout';
 import {
   actionWizard,
@@ -13,7 +14,7 @@ import {
   setupProblemPage,
   type WizardFrame,
 } from '../../web/staff-wizard-pages';
-import { getCustomer, listCustomers } from '../customers';
+import { getCustomer, getCustomersById, listCustomers } from '../customers';
 import { listQuestionLists } from '../questionlists';
 import type { DocumentPreviews } from '../signing';
 import { getActionSetup, getQuickSigningSetup } from './setups.service';
@@ -133,9 +134,6 @@ function problemsOf(err: unknown): string[] {
   throw err;
 }
 
-const nameOf = (data: Record<string, string>) =>
-  [data.Voornaam, data.Achternaam].filter(Boolean).join(' ') || data.Email || '(no name)';
-
 export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
   const common = {
     tags,
@@ -181,6 +179,57 @@ export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
     const stored = await getCustomer(deps, ctx, contactId).catch(() => null);
     return stored ? dataChanges(stored.data, person) : [];
   };
+  /** The contacts the adviser ticked, in the order ticked, as the wizard lists them. */
+  const pickedPeople = async (ctx: RequestContext, ids: string[]) => {
+    const found = await getCustomersById(deps, ctx, ids);
+    return ids.flatMap((id) => {
+      const c = found.get(id);
+      return c
+        ? [
+            {
+              value: c._id,
+              checked: true,
+              name: contactName(c.data),
+              email: c.data.Email,
+              matched: 'email' as const,
+            },
+          ]
+        : [];
+    });
+  };
+  /** The action step's choices as the form sent them, to show the step again. */
+  const actionValues = (form: z.output<typeof ActionForm>, values: OptionsValues) => ({
+    ...values,
+    type: form.type,
+    together: form.together === 'yes',
+    questionListIds: form.questionListIds,
+    signingOrder: form.signingOrder,
+  });
+  /**
+   * A deep link's send: the actions made (303 to the list of them), or the step again (400) with the
+   * problems named; a setup that cannot be used (any more) gets its own page instead.
+   */
+  const sendOrShowAgain = async (
+    ctx: RequestContext,
+    csrf: () => string,
+    problems: string[],
+    send: () => Promise<string[]>,
+    again: () => Promise<string>,
+  ) => {
+    try {
+      if (problems.length === 0) return sent(await send());
+    } catch (err) {
+      if (err instanceof AppError && (err.status === 404 || err.status === 410)) {
+        return setupProblem(err, ctx, csrf());
+      }
+      problems.push(...problemsOf(err));
+    }
+    try {
+      return { status: 400, html: await again() };
+    } catch (err) {
+      return setupProblem(err, ctx, csrf());
+    }
+  };
   const sent = (ids: string[]) => ({
     redirect: `/sessionrequests/sent?${ids.map((id) => `id=${id}`).join('&')}`,
   });
@@ -203,18 +252,7 @@ export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
     async ({ ctx, query, csrf }) => {
       const frame = await frameOf(ctx, csrf());
       if (query.step === 'options' && query.contact.length > 0) {
-        const people = [];
-        for (const id of query.contact) {
-          const c = await getCustomer(deps, ctx, id).catch(() => null);
-          if (c)
-            people.push({
-              value: c._id,
-              checked: true,
-              name: nameOf(c.data),
-              email: c.data.Email,
-              matched: 'email' as const,
-            });
-        }
+        const people = await pickedPeople(ctx, query.contact);
         return {
           status: 200,
           html: actionWizard(frame, {
@@ -234,7 +272,11 @@ export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
         html: contactStep(frame, {
           q,
           total: found.total,
-          found: found.customers.map((c) => ({ id: c._id, name: nameOf(c.data), email: c.data.Email ?? '' })),
+          found: found.customers.map((c) => ({
+            id: c._id,
+            name: contactName(c.data),
+            email: c.data.Email ?? '',
+          })),
         }),
       };
     },
@@ -260,18 +302,7 @@ export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
           problems.push(...problemsOf(err));
         }
       }
-      const people = [];
-      for (const id of form.contact) {
-        const c = await getCustomer(deps, ctx, id).catch(() => null);
-        if (c)
-          people.push({
-            value: c._id,
-            checked: true,
-            name: nameOf(c.data),
-            email: c.data.Email,
-            matched: 'email' as const,
-          });
-      }
+      const people = await pickedPeople(ctx, form.contact);
       return {
         status: 400,
         html: actionWizard(await frameOf(ctx, csrf()), {
@@ -279,13 +310,7 @@ export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
           people,
           peopleField: 'contact',
           templates: await templatesOf(ctx),
-          values: {
-            ...values,
-            type: form.type,
-            together: form.together === 'yes',
-            questionListIds: form.questionListIds,
-            signingOrder: form.signingOrder,
-          },
+          values: actionValues(form, values),
           problems,
           qualified: deps.qualifiedSigning,
           fromSetup: false,
@@ -391,22 +416,18 @@ export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
     },
     async ({ ctx, params, form, csrf }) => {
       const { options, values, problems } = readOptions(form);
-      try {
-        if (problems.length === 0) return sent(await sendQuickSigning(deps, ctx, params.setupId, options));
-      } catch (err) {
-        if (err instanceof AppError && (err.status === 404 || err.status === 410))
-          return setupProblem(err, ctx, csrf());
-        problems.push(...problemsOf(err));
-      }
-      try {
-        const view = await quickView(ctx, params.setupId);
-        return {
-          status: 400,
-          html: quickSignWizard(await frameOf(ctx, csrf()), { ...view, values, problems }),
-        };
-      } catch (err) {
-        return setupProblem(err, ctx, csrf());
-      }
+      return sendOrShowAgain(
+        ctx,
+        csrf,
+        problems,
+        () => sendQuickSigning(deps, ctx, params.setupId, options),
+        async () =>
+          quickSignWizard(await frameOf(ctx, csrf()), {
+            ...(await quickView(ctx, params.setupId)),
+            values,
+            problems,
+          }),
+      );
     },
   );
 
@@ -481,36 +502,18 @@ export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
     async ({ ctx, params, form, csrf }) => {
       const { options, values, problems } = readOptions(form);
       const include = form.include.filter((i) => /^\d{1,2}$/.test(i)).map(Number);
-      try {
-        if (problems.length === 0) {
-          return sent(
-            await sendActions(deps, ctx, { setupId: params.actionSetupId, include }, choiceOf(form, options)),
-          );
-        }
-      } catch (err) {
-        if (err instanceof AppError && (err.status === 404 || err.status === 410))
-          return setupProblem(err, ctx, csrf());
-        problems.push(...problemsOf(err));
-      }
-      try {
-        const view = await actionView(ctx, params.actionSetupId, new Set(form.include));
-        return {
-          status: 400,
-          html: actionWizard(await frameOf(ctx, csrf()), {
-            ...view,
-            values: {
-              ...values,
-              type: form.type,
-              together: form.together === 'yes',
-              questionListIds: form.questionListIds,
-              signingOrder: form.signingOrder,
-            },
+      return sendOrShowAgain(
+        ctx,
+        csrf,
+        problems,
+        () => sendActions(deps, ctx, { setupId: params.actionSetupId, include }, choiceOf(form, options)),
+        async () =>
+          actionWizard(await frameOf(ctx, csrf()), {
+            ...(await actionView(ctx, params.actionSetupId, new Set(form.include))),
+            values: actionValues(form, values),
             problems,
           }),
-        };
-      } catch (err) {
-        return setupProblem(err, ctx, csrf());
-      }
+      );
     },
   );
 
