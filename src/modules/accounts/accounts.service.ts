@@ -112,24 +112,29 @@ async function issueLink(
   deps: AccountsDeps,
   ctx: RequestContext,
   userId: string,
-  purpose: 'invite' | 'reset',
-): Promise<{ expiresAt: Date }> {
+  /** reset (forgot password); left out: an invitation for a user without a password, else a reset. */
+  purpose?: 'reset',
+  /** Make none when the user had one this recently (forgot-password requests are spaced out). */
+  spacingMs = 0,
+): Promise<{ expiresAt: Date } | null> {
   return inTenant(deps.database, ctx, async (tx) => {
     const user = isId(userId) ? await userRepository(tx, ctx).find(userId) : undefined;
     if (!user) throw new NotFound('User not found');
     if (user.kind !== 'staff') throw new Conflict('Service users do not sign in: give them an API key');
     if (user.status !== 'active') throw new Conflict('The user is deactivated: reactivate them first');
     const now = deps.clock.now();
+    const tokens = passwordTokenRepository(tx, ctx);
+    if (spacingMs > 0 && (await tokens.createdSince(user.id, new Date(now.getTime() - spacingMs))))
+      return null;
     const token = randomBytes(32).toString('base64url');
     const id = newId(now.getTime());
     const expiresAt = new Date(now.getTime() + deps.passwordLinkMs);
-    const tokens = passwordTokenRepository(tx, ctx);
     await tokens.retireOpen(user.id, now);
     await tokens.insert({
       id,
       userId: user.id,
       tokenHash: hashToken(token),
-      purpose,
+      purpose: purpose ?? (user.passwordHash ? 'reset' : 'invite'),
       createdAt: now,
       expiresAt,
     });
@@ -153,11 +158,9 @@ export async function sendPasswordLink(
   ctx: RequestContext,
   userId: string,
 ): Promise<{ success: true; expiresAt: string }> {
-  const target = await inTenant(deps.database, ctx, (tx) =>
-    isId(userId) ? userRepository(tx, ctx).find(userId) : Promise.resolve(undefined),
-  );
-  const { expiresAt } = await issueLink(deps, ctx, userId, target?.passwordHash ? 'reset' : 'invite');
-  return { success: true, expiresAt: iso(expiresAt) };
+  // Without spacing a link is always made: never null here.
+  const issued = (await issueLink(deps, ctx, userId)) as { expiresAt: Date };
+  return { success: true, expiresAt: iso(issued.expiresAt) };
 }
 
 /**
@@ -167,11 +170,7 @@ export async function sendPasswordLink(
 export async function forgotPassword(deps: AccountsDeps, email: string): Promise<void> {
   const candidates = await findLoginCandidates(deps.database.db, normalEmail(email).slice(0, 320));
   for (const c of candidates.filter((x) => x.user_status === 'active')) {
-    const ctx = systemContext(c.organisation_id, deps.clock.now());
-    const recent = await inTenant(deps.database, ctx, (tx) =>
-      passwordTokenRepository(tx, ctx).createdSince(c.user_id, new Date(ctx.at.getTime() - 60_000)),
-    );
-    if (!recent) await issueLink(deps, ctx, c.user_id, 'reset');
+    await issueLink(deps, systemContext(c.organisation_id, deps.clock.now()), c.user_id, 'reset', 60_000);
   }
 }
 
