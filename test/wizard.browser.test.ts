@@ -5,6 +5,7 @@ import { launchBrowser, seriousA11yViolations } from './support/browser';
 import { createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer, startWebhookReceiver } from './support/peers';
+import { staffUser as makeStaffUser, STAFF_PASSWORD } from './support/staff';
 import { createReportTemplate, submitAsContact } from './support/submissions';
 
 let h: Harness;
@@ -21,7 +22,6 @@ const tablet = {
   isMobile: true,
   hasTouch: true,
 };
-const PASSWORD = 'browser wizard passphrase';
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -39,32 +39,17 @@ afterAll(async () => {
   await hook.close();
 });
 
+const names = ['Anna Claes', 'Bart Peeters', 'Chloé Dubois', 'Dirk Janssens'];
 let n = 0;
-async function staffUser(groups: string[]) {
-  const email = `staff-${++n}@kantoor.test`;
-  const user = await h
-    .api()
-    .post('/api/v1/admin/users')
-    .set('x-api-key', org.adminKey)
-    .send({
-      email,
-      name: ['Anna Claes', 'Bart Peeters', 'Chloé Dubois', 'Dirk Janssens'][n - 1] ?? `Adviser ${n}`,
-      groups,
-    });
-  await h
-    .api()
-    .put(`/api/v1/admin/users/${user.body._id}/password`)
-    .set('x-api-key', org.adminKey)
-    .send({ password: PASSWORD });
-  return { email, id: user.body._id as string };
-}
+/** A staff user with a name the screenshots can show. */
+const staffUser = (groups: string[]) => makeStaffUser(h, org, groups, names[n++] ?? `Adviser ${n}`);
 
 /** The sign-in page, filled and sent with the keyboard. */
 async function signIn(page: Page, email: string) {
   expect(new URL(page.url()).pathname).toBe('/signin');
   expect(await seriousA11yViolations(page)).toEqual([]);
   await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Password').fill(STAFF_PASSWORD);
   await page.getByLabel('Password').press('Enter');
   await page.waitForLoadState('load');
 }
