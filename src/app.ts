@@ -9,7 +9,7 @@ import { deskPageRoutes, deskRoutes, staffUserOf, userPageRoutes } from './modul
 import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
 import { healthRoutes } from './modules/health';
-import { oauthClientRoutes, tokenRoutes } from './modules/oauth';
+import { authorizeRoutes, oauthClientRoutes, tokenRoutes } from './modules/oauth';
 import { apiReferenceRoutes, openapiRoutes } from './modules/openapi';
 import { portfolioRoutes } from './modules/portfolios';
 import { questionListRoutes } from './modules/questionlists';
@@ -189,7 +189,8 @@ export function createApp(deps: AppDeps): Express {
   portfolioRoutes(routes, moduleDeps);
   adminRoutes(routes, moduleDeps);
   oauthClientRoutes(routes, moduleDeps);
-  tokenRoutes(routes, { ...moduleDeps, accessTokenSeconds: config.oauth.accessTokenSeconds });
+  tokenRoutes(routes, { ...moduleDeps, ...config.oauth });
+  authorizeRoutes(routes, { ...moduleDeps, issuer: config.baseUrl });
   questionListRoutes(routes, moduleDeps);
   fileRoutes(routes, fileDeps);
   sessionRoutes(routes, moduleDeps);

@@ -103,6 +103,7 @@ const envSchema = z.object({
   STAFF_SESSION_HOURS: intFrom(1, 168).default(12),
   PASSWORD_LINK_HOURS: intFrom(1, 168).default(24),
   OAUTH_ACCESS_TOKEN_SECONDS: intFrom(60, 604_800).default(28_800),
+  OAUTH_REFRESH_TOKEN_DAYS: intFrom(1, 365).default(30),
   QUALIFIED_SIGNING_PROVIDER: z.string().min(1).max(100).optional(),
   QUALIFIED_SIGNING_URL: z.url().optional(),
   QUALIFIED_SIGNING_CLIENT_ID: z.string().min(1).optional(),
@@ -175,7 +176,7 @@ export interface Config {
   /** Staff browser sessions: idle and absolute timeouts; how long an e-mailed password link works. */
   readonly staff: { readonly idleMs: number; readonly absoluteMs: number; readonly passwordLinkMs: number };
   /** OAuth 2.0: lifetime of access tokens, in seconds. */
-  readonly oauth: { readonly accessTokenSeconds: number };
+  readonly oauth: { readonly accessTokenSeconds: number; readonly refreshTokenSeconds: number };
   /** A qualified trust service (docs/signing.md#qualified-signatures); null: none. */
   readonly qualifiedSigning: QualifiedSigningConfig | null;
   /** Where webhooks may be sent, and how long a delivery may take. */
@@ -295,7 +296,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : { kind: 'generated' as const, commonName: `ActionDesk seal ${new URL(baseUrl).hostname}` },
     ),
     setupTtlMs: e.SETUP_TTL_HOURS * 3_600_000,
-    oauth: { accessTokenSeconds: e.OAUTH_ACCESS_TOKEN_SECONDS },
+    oauth: {
+      accessTokenSeconds: e.OAUTH_ACCESS_TOKEN_SECONDS,
+      refreshTokenSeconds: e.OAUTH_REFRESH_TOKEN_DAYS * 86_400,
+    },
     staff: {
       idleMs: e.STAFF_IDLE_MINUTES * 60_000,
       absoluteMs: e.STAFF_SESSION_HOURS * 3_600_000,

@@ -46,6 +46,7 @@ const tenantTables = [
   'password_tokens',
   'oauth_clients',
   'oauth_tokens',
+  'oauth_codes',
 ];
 
 describe('row-level security', () => {

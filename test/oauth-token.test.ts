@@ -102,7 +102,7 @@ describe('client credentials → bearer token → API', () => {
       basic(c.clientId, c.clientSecret),
     );
     expect(password.status).toBe(400);
-    expect(password.body.error).toBe('unauthorized_client');
+    expect(password.body.error).toBe('unsupported_grant_type');
     const implicit = await token({ grant_type: 'implicit' }, basic(c.clientId, c.clientSecret));
     expect(implicit.status).toBe(400);
     expect(implicit.body.error).toBe('unsupported_grant_type');

@@ -85,10 +85,11 @@ describe('GET /api/v1/openapi.json', () => {
         const security = (methods[method]?.security ?? []) as Record<string, string[]>[];
         const apiKey = security.some((s) => 'ApiKey' in s);
         const staffPage = !apiKey && security.some((s) => 'StaffSession' in s);
-        const page = !path.startsWith('/api/');
+        const page = !path.startsWith('/api/') || staffPage;
         // API routes answer 401 without a key; every page form is refused without its CSRF token (403);
         // staff pages send the browser to sign in (303); pages with an unknown code or token answer
-        // their own 404 as HTML; the token endpoint refuses an empty request (400); the rest 200.
+        // their own 404 as HTML; the token endpoint refuses an empty request (400), revocation and
+        // introspection one without client authentication (401); the rest 200.
         expect({ method, path, status: res.status }).toEqual({
           method,
           path,
@@ -96,13 +97,15 @@ describe('GET /api/v1/openapi.json', () => {
             ? 401
             : path === '/api/v1/auth/oauth/token'
               ? 400
-              : page && method === 'post'
-                ? 403
-                : staffPage
-                  ? 303
-                  : page && path.includes('{')
-                    ? 404
-                    : 200,
+              : ['/api/v1/auth/oauth/revoke', '/api/v1/auth/oauth/introspect'].includes(path)
+                ? 401
+                : page && method === 'post'
+                  ? 403
+                  : staffPage
+                    ? 303
+                    : page && path.includes('{')
+                      ? 404
+                      : 200,
         });
         checked++;
       }

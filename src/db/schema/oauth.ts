@@ -69,6 +69,7 @@ export const oauthTokens = pgTable(
   (t) => [
     uniqueIndex('oauth_tokens_hash_key').on(t.tokenHash),
     index('oauth_tokens_org_client_idx').on(t.organisationId, t.clientId, t.expiresAt),
+    index('oauth_tokens_org_family_idx').on(t.organisationId, t.familyId),
     foreignKey({
       name: 'oauth_tokens_client_fk',
       columns: [t.organisationId, t.clientId],
@@ -76,6 +77,45 @@ export const oauthTokens = pgTable(
     }).onDelete('cascade'),
     foreignKey({
       name: 'oauth_tokens_user_fk',
+      columns: [t.organisationId, t.userId],
+      foreignColumns: [users.organisationId, users.id],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * Authorization codes (RFC 6749 §4.1) an adviser's consent issued to a client: stored as SHA-256 only,
+ * single-use (`used_at`), short-lived, bound to the client, the redirect URI and the PKCE challenge.
+ * The tokens a code buys carry its id as their `family_id`, so a second use revokes them all.
+ */
+export const oauthCodes = pgTable(
+  'oauth_codes',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    clientId: uuid('client_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    codeHash: text('code_hash').notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    scopes: text('scopes').array().notNull(),
+    codeChallenge: text('code_challenge'),
+    codeChallengeMethod: text('code_challenge_method'),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [
+    uniqueIndex('oauth_codes_hash_key').on(t.codeHash),
+    index('oauth_codes_org_expires_idx').on(t.organisationId, t.expiresAt),
+    foreignKey({
+      name: 'oauth_codes_client_fk',
+      columns: [t.organisationId, t.clientId],
+      foreignColumns: [oauthClients.organisationId, oauthClients.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'oauth_codes_user_fk',
       columns: [t.organisationId, t.userId],
       foreignColumns: [users.organisationId, users.id],
     }).onDelete('cascade'),

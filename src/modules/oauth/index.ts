@@ -1,4 +1,6 @@
 // The oauth module's public entry: OAuth 2.0 clients (partner applications).
+
+export { authorizeRoutes } from './authorize.router';
 export { oauthClientRoutes } from './oauth.router';
 export {
   type CreateOAuthClient,

@@ -1,16 +1,32 @@
 import type { Routes } from '../../platform/http/routes';
 import { z } from '../../platform/zod';
-import { type TokenDeps, tokenEndpoint } from './tokens.service';
+import { GRANTS, type TokenDeps, tokenEndpoint } from './tokens.service';
 
 const TokenRequest = z
   .object({
-    grant_type: z
-      .enum(['client_credentials'])
-      .meta({ description: 'client_credentials (more grants follow)' }),
+    grant_type: z.enum(GRANTS),
     client_id: z.string().optional().meta({ description: 'Or HTTP Basic authentication' }),
-    client_secret: z.string().optional().meta({ description: 'Or HTTP Basic authentication' }),
+    client_secret: z
+      .string()
+      .optional()
+      .meta({ description: 'Confidential clients: or HTTP Basic authentication. Public clients have none.' }),
     scope: z.string().optional().meta({
-      description: 'Space-separated; granted = requested ∩ the client’s scopes; none → all the client’s',
+      description:
+        'Space-separated. client_credentials: granted = requested ∩ the client’s scopes; none → all the client’s. refresh_token: a subset of the original grant.',
+    }),
+    code: z
+      .string()
+      .optional()
+      .meta({ description: 'authorization_code: the code from the redirect (single-use, 60 s)' }),
+    redirect_uri: z
+      .string()
+      .optional()
+      .meta({ description: 'authorization_code: exactly the redirect_uri of the authorization request' }),
+    code_verifier: z.string().optional().meta({
+      description: 'authorization_code: the PKCE verifier (RFC 7636) when a code_challenge was sent',
+    }),
+    refresh_token: z.string().optional().meta({
+      description: 'refresh_token: the latest refresh token; it is rotated (a reused one revokes the chain)',
     }),
   })
   .meta({ id: 'TokenRequest' });
@@ -21,6 +37,9 @@ export const TokenResponse = z
     access_token: z.string().meta({ description: 'adt_… — opaque; send it as Authorization: Bearer' }),
     expires_in: z.number().int().meta({ description: 'Seconds (OAUTH_ACCESS_TOKEN_SECONDS, default 28800)' }),
     scope: z.string().meta({ description: 'The granted scope, space-separated' }),
+    refresh_token: z.string().optional().meta({
+      description: 'adr_… — authorization_code and refresh_token grants: use it once to get the next pair',
+    }),
   })
   .meta({ id: 'TokenResponse', description: 'Spec 2.6' });
 

@@ -1,33 +1,65 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import OAuth2Server, {
+  type AuthorizationCode,
+  type AuthorizationCodeModel,
   type Client,
   type ClientCredentialsModel,
+  InvalidScopeError,
+  type RefreshToken,
+  type RefreshTokenModel,
   type Token,
   type User,
 } from '@node-oauth/oauth2-server';
 import type { Request, Response } from 'express';
 import type { Clock } from '../../platform/clock';
-import { systemContext } from '../../platform/context';
-import type { Database } from '../../platform/db/database';
+import { type RequestContext, systemContext } from '../../platform/context';
+import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
 import { userRepository } from '../admin';
 import { hashSecret, random62 } from './oauth.service';
-import { type ClientHit, findClientById, oauthTokenRepository } from './tokens.repository';
+import {
+  type ClientHit,
+  type CodeHit,
+  findClientById,
+  findCode,
+  findToken,
+  oauthCodeRepository,
+  oauthTokenRepository,
+  type TokenHit,
+} from './tokens.repository';
 
 export interface TokenDeps {
   database: Database;
   clock: Clock;
   /** Lifetime of access tokens, in seconds (spec 2.6: 28800). */
   accessTokenSeconds: number;
+  /** Lifetime of refresh tokens, in seconds; each use rotates the token. */
+  refreshTokenSeconds: number;
 }
+
+/** The grants the token endpoint knows; the library's password grant is not one of them (RFC 9700). */
+export const GRANTS = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
 
 /** An access token: `adt_` + 40 base62 characters; only its SHA-256 is stored. */
 export const newAccessToken = () => `adt_${random62(40)}`;
+/** A refresh token: `adr_` + 40 base62 characters; stored as SHA-256, rotated on every use. */
+export const newRefreshToken = () => `adr_${random62(40)}`;
+/** An authorization code: `adg_` + 40 base62 characters; stored as SHA-256, single-use. */
+export const newAuthorizationCode = () => `adg_${random62(40)}`;
 export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+const REFRESH_FORMAT = /^adr_[0-9A-Za-z]{40}$/;
+const CODE_FORMAT = /^adg_[0-9A-Za-z]{40}$/;
 
 interface OurClient extends Client {
   hit: ClientHit;
+}
+
+/** Who a token acts for, and the family (one consent) its refresh chain belongs to. */
+interface OurUser extends User {
+  id: string;
+  familyId: string | null;
 }
 
 function secretMatches(secret: string, storedHash: string | null): boolean {
@@ -37,8 +69,29 @@ function secretMatches(secret: string, storedHash: string | null): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The PostgreSQL model of `@node-oauth/oauth2-server` (client credentials for now). */
-function modelOf(deps: TokenDeps): ClientCredentialsModel {
+/**
+ * The PostgreSQL model of `@node-oauth/oauth2-server`. Expiry is decided on the app's clock (tests move
+ * it); the library compares deadlines with the real time, so it is handed the same remaining time.
+ */
+function modelOf(deps: TokenDeps): AuthorizationCodeModel & RefreshTokenModel & ClientCredentialsModel {
+  const now = () => deps.clock.now();
+  const realDeadline = (at: Date | string) =>
+    new Date(Date.now() + (new Date(at).getTime() - now().getTime()));
+  const inOrg = <T>(organisationId: string, work: (tx: Tx, ctx: RequestContext) => Promise<T>) => {
+    const ctx = systemContext(organisationId, now());
+    return inTenant(deps.database, ctx, (tx) => work(tx, ctx));
+  };
+  const activeUser = (organisationId: string, userId: string) =>
+    inOrg(
+      organisationId,
+      async (tx, ctx) => (await userRepository(tx, ctx).find(userId))?.status === 'active',
+    );
+  /** A second use of a code or a refresh token: everything that consent issued is revoked. */
+  const revokeFamily = (organisationId: string, familyId: string | null) =>
+    familyId
+      ? inOrg(organisationId, (tx, ctx) => oauthTokenRepository(tx, ctx).revokeFamily(familyId, now()))
+      : 0;
+
   return {
     async getClient(clientId: string, clientSecret: string | null) {
       if (typeof clientId !== 'string' || !/^adc_[0-9A-Za-z]{24}$/.test(clientId)) return false;
@@ -55,13 +108,9 @@ function modelOf(deps: TokenDeps): ClientCredentialsModel {
     async getUserFromClient(client: Client) {
       const hit = (client as OurClient).hit;
       if (!hit.service_user_id) return false;
-      const ctx = systemContext(hit.organisation_id, deps.clock.now());
-      const user = await inTenant(deps.database, ctx, (tx) =>
-        userRepository(tx, ctx).find(hit.service_user_id as string),
-      );
       // A deactivated service user gets no new tokens (its live ones are refused on use: 403).
-      if (user?.status !== 'active') return false;
-      return { id: user.id };
+      if (!(await activeUser(hit.organisation_id, hit.service_user_id))) return false;
+      return { id: hit.service_user_id, familyId: null } satisfies OurUser;
     },
     /** Granted = requested ∩ allowed; nothing requested → all the client is allowed. */
     async validateScope(_user: User, client: Client, scope?: string[]) {
@@ -73,27 +122,105 @@ function modelOf(deps: TokenDeps): ClientCredentialsModel {
     async generateAccessToken() {
       return newAccessToken();
     },
+    async generateRefreshToken() {
+      return newRefreshToken();
+    },
+    async getAuthorizationCode(code: string) {
+      if (!CODE_FORMAT.test(code)) return false;
+      const hit = await findCode(deps.database.db, hashToken(code));
+      if (!hit) return false;
+      if (hit.used_at) {
+        await revokeFamily(hit.organisation_id, hit.id);
+        return false;
+      }
+      if (!(await activeUser(hit.organisation_id, hit.user_id))) return false;
+      return {
+        authorizationCode: code,
+        expiresAt: realDeadline(hit.expires_at),
+        redirectUri: hit.redirect_uri,
+        scope: hit.scopes,
+        codeChallenge: hit.code_challenge ?? undefined,
+        codeChallengeMethod: hit.code_challenge_method ?? undefined,
+        client: { id: hit.client_id, grants: [] },
+        user: { id: hit.user_id, familyId: hit.id } satisfies OurUser,
+        hit,
+      };
+    },
+    async revokeAuthorizationCode(code: AuthorizationCode) {
+      const hit = (code as AuthorizationCode & { hit: CodeHit }).hit;
+      const spent = await inOrg(hit.organisation_id, (tx, ctx) =>
+        oauthCodeRepository(tx, ctx).spend(hit.id, now()),
+      );
+      if (!spent) await revokeFamily(hit.organisation_id, hit.id);
+      return spent;
+    },
+    async saveAuthorizationCode() {
+      // Codes are issued by the consent page (authorize.service), not through the library.
+      return false as never;
+    },
+    async getRefreshToken(refreshToken: string) {
+      if (!REFRESH_FORMAT.test(refreshToken)) return false;
+      const hit = await findToken(deps.database.db, hashToken(refreshToken));
+      if (hit?.kind !== 'refresh') return false;
+      if (hit.revoked_at) {
+        await revokeFamily(hit.organisation_id, hit.family_id);
+        return false;
+      }
+      if (hit.client_disabled_at || hit.user_status !== 'active') return false;
+      return {
+        refreshToken,
+        refreshTokenExpiresAt: realDeadline(hit.expires_at),
+        scope: hit.scopes,
+        client: { id: hit.client_id, grants: [] },
+        user: { id: hit.user_id, familyId: hit.family_id } satisfies OurUser,
+        hit,
+      };
+    },
+    async revokeToken(token: RefreshToken | Token) {
+      const hit = (token as RefreshToken & { hit: TokenHit }).hit;
+      const revoked = await inOrg(hit.organisation_id, (tx, ctx) =>
+        oauthTokenRepository(tx, ctx).revoke(hit.token_id, now()),
+      );
+      // Two requests raced with one refresh token: the loser is a reuse too.
+      if (!revoked) await revokeFamily(hit.organisation_id, hit.family_id);
+      return revoked;
+    },
     async saveToken(token: Token, client: Client, user: User) {
       const hit = (client as OurClient).hit;
-      const now = deps.clock.now();
-      const expiresAt = new Date(now.getTime() + deps.accessTokenSeconds * 1000);
-      const ctx = systemContext(hit.organisation_id, now);
-      await inTenant(deps.database, ctx, (tx) =>
+      const { id: userId, familyId } = user as OurUser;
+      const at = now();
+      // The client's scopes may have shrunk since the consent: never more than it is allowed today.
+      const scopes = (token.scope ?? []).filter((s) => hit.scopes.includes(s));
+      if (scopes.length === 0)
+        throw new InvalidScopeError('Invalid scope: the client may no longer use these scopes');
+      const accessExpiresAt = new Date(at.getTime() + deps.accessTokenSeconds * 1000);
+      const refreshExpiresAt = new Date(at.getTime() + deps.refreshTokenSeconds * 1000);
+      const family = token.refreshToken ? (familyId ?? newId(at.getTime())) : familyId;
+      const row = (kind: 'access' | 'refresh', value: string, expiresAt: Date) => ({
+        id: newId(at.getTime()),
+        clientId: hit.id,
+        userId,
+        kind,
+        tokenHash: hashToken(value),
+        scopes,
+        familyId: family,
+        createdAt: at,
+        expiresAt,
+      });
+      await inOrg(hit.organisation_id, (tx, ctx) =>
         oauthTokenRepository(tx, ctx).insert([
-          {
-            id: newId(now.getTime()),
-            clientId: hit.id,
-            userId: user.id as string,
-            kind: 'access',
-            tokenHash: hashToken(token.accessToken),
-            scopes: token.scope ?? [],
-            familyId: null,
-            createdAt: now,
-            expiresAt,
-          },
+          row('access', token.accessToken, accessExpiresAt),
+          ...(token.refreshToken ? [row('refresh', token.refreshToken, refreshExpiresAt)] : []),
         ]),
       );
-      return { ...token, accessTokenExpiresAt: expiresAt, client, user };
+      return {
+        ...token,
+        scope: scopes,
+        accessTokenExpiresAt: accessExpiresAt,
+        refreshTokenExpiresAt: token.refreshToken ? refreshExpiresAt : undefined,
+        client,
+        user,
+      };
     },
     async getAccessToken() {
       // Bearer tokens are checked by the platform's BearerAuthenticator, not by the library.
@@ -104,26 +231,82 @@ function modelOf(deps: TokenDeps): ClientCredentialsModel {
 
 /** What the token endpoint answers: spec 2.6 on success; RFC 6749 §5.2 in the spec's error shape. */
 export type TokenAnswer =
-  | { status: 200; body: { token_type: 'Bearer'; access_token: string; expires_in: number; scope: string } }
+  | {
+      status: 200;
+      body: {
+        token_type: 'Bearer';
+        access_token: string;
+        expires_in: number;
+        scope: string;
+        refresh_token?: string;
+      };
+    }
   | {
       status: number;
       body: { success: false; error: string; error_description: string; code: number };
       headers: Record<string, string>;
     };
 
+/** The first requested scope a refresh token was not granted, if any. */
+async function widens(deps: TokenDeps, refreshToken: string, scope: string): Promise<string | undefined> {
+  if (!REFRESH_FORMAT.test(refreshToken)) return undefined;
+  const hit = await findToken(deps.database.db, hashToken(refreshToken));
+  if (hit?.kind !== 'refresh') return undefined;
+  return scope.split(' ').find((s) => s !== '' && !hit.scopes.includes(s));
+}
+
+function tokenError(
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+) {
+  return {
+    status,
+    body: { success: false as const, error, error_description: description, code: status },
+    headers,
+  };
+}
+
 export function tokenEndpoint(deps: TokenDeps) {
   const server = new OAuth2Server({
     model: modelOf(deps),
     accessTokenLifetime: deps.accessTokenSeconds,
+    refreshTokenLifetime: deps.refreshTokenSeconds,
     allowExtendedTokenAttributes: false,
-    requireClientAuthentication: { client_credentials: true },
+    // Public clients (no secret) prove themselves with PKCE (codes) and the rotation of refresh tokens.
+    requireClientAuthentication: {
+      client_credentials: true,
+      authorization_code: false,
+      refresh_token: false,
+    },
   });
   return async (req: Request, res: Response): Promise<TokenAnswer> => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const grant = body.grant_type;
+    if (typeof grant === 'string' && grant !== '' && !(GRANTS as readonly string[]).includes(grant)) {
+      return tokenError(
+        400,
+        'unsupported_grant_type',
+        `grant_type ${JSON.stringify(grant.slice(0, 100))} is not supported: use ${GRANTS.join(', ')}`,
+      );
+    }
+    // The library spends a refresh token before it checks the scope: a request that only asks for too
+    // much must not cost the client its chain (its retry would look like a reuse).
+    if (
+      grant === 'refresh_token' &&
+      typeof body.scope === 'string' &&
+      typeof body.refresh_token === 'string'
+    ) {
+      const wider = await widens(deps, body.refresh_token, body.scope);
+      if (wider)
+        return tokenError(400, 'invalid_scope', `Invalid scope: the refresh token was not granted ${wider}`);
+    }
     const request = new OAuth2Server.Request({
       method: req.method,
       headers: req.headers as Record<string, string>,
       query: {},
-      body: req.body ?? {},
+      body,
     });
     const response = new OAuth2Server.Response(res);
     try {
@@ -135,25 +318,21 @@ export function tokenEndpoint(deps: TokenDeps) {
           access_token: token.accessToken,
           expires_in: deps.accessTokenSeconds,
           scope: (token.scope ?? []).join(' '),
+          ...(token.refreshToken ? { refresh_token: token.refreshToken } : {}),
         },
       };
     } catch (err) {
       const e = err as { name?: string; code?: number; message?: string };
       const code = typeof e.code === 'number' && e.code >= 400 && e.code < 600 ? e.code : 500;
-      const error = code >= 500 ? 'server_error' : (e.name ?? 'invalid_request');
-      const headers: Record<string, string> = {};
-      if (error === 'invalid_client' && req.headers.authorization)
-        headers['WWW-Authenticate'] = 'Basic realm="ActionDesk"';
-      return {
-        status: code,
-        body: {
-          success: false,
-          error,
-          error_description: code >= 500 ? 'The token could not be issued; try again' : (e.message ?? error),
-          code,
-        },
-        headers,
-      };
+      if (code >= 500) return tokenError(500, 'server_error', 'The token could not be issued; try again');
+      let error = e.name ?? 'invalid_request';
+      // RFC 6749 §5.2: a redirect URI that differs from the authorization request's is invalid_grant.
+      if (grant === 'authorization_code' && /redirect_uri/.test(e.message ?? '')) error = 'invalid_grant';
+      // A client that failed to authenticate gets 401, however it sent its credentials (RFC 6749 §5.2).
+      if (error === 'invalid_client') {
+        return tokenError(401, error, e.message ?? error, { 'WWW-Authenticate': 'Basic realm="ActionDesk"' });
+      }
+      return tokenError(code, error, e.message ?? error);
     }
   };
 }

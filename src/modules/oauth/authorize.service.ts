@@ -1,0 +1,188 @@
+import type { Clock } from '../../platform/clock';
+import type { RequestContext } from '../../platform/context';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { newId } from '../../platform/ids';
+import { userRepository } from '../admin';
+import { oauthClientRepository } from './oauth.repository';
+import { type ClientHit, findClientById, oauthCodeRepository } from './tokens.repository';
+import { hashToken, newAuthorizationCode } from './tokens.service';
+
+export interface AuthorizeDeps {
+  database: Database;
+  clock: Clock;
+  /** The authorization server's issuer (BASE_URL): returned as `iss` (RFC 9207). */
+  issuer: string;
+}
+
+/** An authorization code lives this long (RFC 6749 §4.1.2 recommends at most 10 minutes). */
+export const CODE_SECONDS = 60;
+
+/** The authorization request's parameters (RFC 6749 §4.1.1, RFC 7636 §4.3), as sent. */
+export interface AuthorizeParams {
+  response_type?: string;
+  client_id?: string;
+  redirect_uri?: string;
+  scope?: string;
+  state?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+}
+
+/** A request the adviser may consent to, with what the client will get. */
+export interface Consentable {
+  client: ClientHit & { name: string; clientId: string };
+  redirectUri: string;
+  scopes: string[];
+  state?: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: 'S256';
+}
+
+export type AuthorizeCheck =
+  /** The client or its redirect URI cannot be trusted: say so on our page, never redirect. */
+  | { kind: 'refuse'; status: number; message: string }
+  /** A valid client and redirect URI but a bad request: back to the client with the RFC error. */
+  | { kind: 'redirect'; to: string }
+  | { kind: 'consent'; request: Consentable };
+
+const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+/** The client's redirect URI with the response parameters added (its own query kept). */
+export function redirectTo(uri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(uri);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  return url.toString();
+}
+
+/**
+ * Checks an authorization request for the signed-in adviser (RFC 6749 §4.1.2.1): an unknown or disabled
+ * client, or a redirect URI that is not registered exactly, is refused on our page; anything else wrong
+ * goes back to the client as `error` with the request's `state`.
+ */
+export async function checkAuthorization(
+  deps: AuthorizeDeps,
+  ctx: RequestContext,
+  p: AuthorizeParams,
+): Promise<AuthorizeCheck> {
+  const refuse = (status: number, message: string) => ({ kind: 'refuse' as const, status, message });
+  if (!p.client_id) return refuse(400, 'The application did not say who it is (client_id is missing).');
+  const hit = /^adc_[0-9A-Za-z]{24}$/.test(p.client_id)
+    ? await findClientById(deps.database.db, p.client_id)
+    : undefined;
+  if (!hit) return refuse(400, 'This application is not registered with ActionDesk (unknown client_id).');
+  if (hit.disabled_at) return refuse(403, 'This application has been disabled by an administrator.');
+  if (hit.organisation_id !== ctx.organisationId) {
+    return refuse(
+      403,
+      'This application is registered with another organisation. Sign out, then sign in with your account of that organisation.',
+    );
+  }
+  let redirectUri = p.redirect_uri;
+  if (redirectUri === undefined) {
+    if (hit.redirect_uris.length !== 1) {
+      return refuse(400, 'The application did not say where to return (redirect_uri is missing).');
+    }
+    redirectUri = hit.redirect_uris[0] as string;
+  } else if (!hit.redirect_uris.includes(redirectUri)) {
+    return refuse(
+      400,
+      'The application asked to return to an address that is not registered for it (redirect_uri).',
+    );
+  }
+  const back = (error: string, description: string) => ({
+    kind: 'redirect' as const,
+    to: redirectTo(redirectUri, {
+      error,
+      error_description: description,
+      state: p.state,
+      iss: deps.issuer,
+    }),
+  });
+  if (p.response_type !== 'code') {
+    return back(
+      'unsupported_response_type',
+      p.response_type
+        ? `response_type ${p.response_type} is not supported: use code`
+        : 'response_type=code is required',
+    );
+  }
+  if (!hit.grants.includes('authorization_code')) {
+    return back('unauthorized_client', 'This client may not use the authorization_code grant');
+  }
+  const requested = (p.scope ?? '').split(' ').filter(Boolean);
+  const scopes = requested.length === 0 ? hit.scopes : hit.scopes.filter((s) => requested.includes(s));
+  if (scopes.length === 0) {
+    return back(
+      'invalid_scope',
+      `None of the requested scopes is allowed for this client (allowed: ${hit.scopes.join(' ')})`,
+    );
+  }
+  if (p.code_challenge_method !== undefined && p.code_challenge_method !== 'S256') {
+    return back('invalid_request', 'code_challenge_method must be S256');
+  }
+  if (p.code_challenge !== undefined) {
+    if (!CHALLENGE.test(p.code_challenge)) {
+      return back('invalid_request', 'code_challenge must be 43–128 characters of A–Z a–z 0–9 - . _ ~');
+    }
+    if (p.code_challenge_method === undefined)
+      return back('invalid_request', 'code_challenge_method=S256 is required');
+  } else if (p.code_challenge_method !== undefined) {
+    return back('invalid_request', 'code_challenge is missing');
+  } else if (hit.type === 'public') {
+    return back(
+      'invalid_request',
+      'PKCE is required for public clients: send code_challenge with code_challenge_method=S256',
+    );
+  }
+  const row = await inTenant(deps.database, ctx, (tx) => oauthClientRepository(tx, ctx).find(hit.id));
+  if (!row) return refuse(400, 'This application is not registered with ActionDesk (unknown client_id).');
+  return {
+    kind: 'consent',
+    request: {
+      client: { ...hit, name: row.name, clientId: row.clientId },
+      redirectUri,
+      scopes,
+      state: p.state,
+      codeChallenge: p.code_challenge,
+      codeChallengeMethod: p.code_challenge ? 'S256' : undefined,
+    },
+  };
+}
+
+/** The adviser allowed it: a single-use code bound to client, redirect URI and challenge, and where to send it. */
+export async function issueCode(deps: AuthorizeDeps, ctx: RequestContext, r: Consentable): Promise<string> {
+  const code = newAuthorizationCode();
+  const now = deps.clock.now();
+  await inTenant(deps.database, ctx, async (tx) => {
+    await oauthCodeRepository(tx, ctx).insert({
+      id: newId(now.getTime()),
+      clientId: r.client.id,
+      userId: ctx.userId as string,
+      codeHash: hashToken(code),
+      redirectUri: r.redirectUri,
+      scopes: r.scopes,
+      codeChallenge: r.codeChallenge ?? null,
+      codeChallengeMethod: r.codeChallengeMethod ?? null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + CODE_SECONDS * 1000),
+    });
+  });
+  return redirectTo(r.redirectUri, { code, state: r.state, iss: deps.issuer });
+}
+
+/** The adviser said no (RFC 6749 §4.1.2.1 access_denied). */
+export function denied(deps: AuthorizeDeps, r: Consentable): string {
+  return redirectTo(r.redirectUri, {
+    error: 'access_denied',
+    error_description: 'The user did not allow access',
+    state: r.state,
+    iss: deps.issuer,
+  });
+}
+
+/** The adviser's name and e-mail for the consent page. */
+export async function whoConsents(deps: AuthorizeDeps, ctx: RequestContext) {
+  const user = await inTenant(deps.database, ctx, (tx) => userRepository(tx, ctx).find(ctx.userId as string));
+  return { name: user?.name ?? '', email: user?.email ?? '' };
+}

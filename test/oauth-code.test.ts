@@ -1,0 +1,455 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createContact, createOrg, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+import { csrfIn, signedIn, staffUser } from './support/staff';
+
+let h: Harness;
+let org: TestOrg;
+let other: TestOrg;
+beforeAll(async () => {
+  h = await startHarness();
+  org = await createOrg(h);
+  other = await createOrg(h);
+});
+afterAll(() => h.close());
+
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+async function appClient(o: TestOrg, extra: Record<string, unknown> = {}) {
+  const res = await h
+    .api()
+    .post('/api/v1/admin/oauth/clients')
+    .set('x-api-key', o.adminKey)
+    .send({
+      name: 'Partner CRM',
+      type: 'public',
+      grants: ['authorization_code', 'refresh_token'],
+      scopes: ['read', 'create'],
+      redirectUris: [REDIRECT, 'http://127.0.0.1:9/other'],
+      ...extra,
+    });
+  expect(res.status).toBe(201);
+  return res.body as { _id: string; clientId: string; clientSecret?: string };
+}
+
+const pkce = () => {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+};
+
+const token = (form: Record<string, string>) =>
+  h.api().post('/api/v1/auth/oauth/token').type('form').send(form);
+
+type Agent = Awaited<ReturnType<typeof signedIn>>['agent'];
+
+/** The adviser opens the authorization URL and answers the consent page; the redirect's parameters. */
+async function consent(agent: Agent, params: Record<string, string>, decision: 'allow' | 'deny' = 'allow') {
+  const page = await agent.get(`/api/v1/auth/oauth/authorize?${new URLSearchParams(params)}`);
+  expect(page.status).toBe(200);
+  const fields = Object.fromEntries(
+    [...page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+      m[1],
+      (m[2] ?? '')
+        .replace(/&amp;/g, '&')
+        .replace(/&#39;/g, "'")
+        .replace(/&quot;/g, '"'),
+    ]),
+  );
+  const answer = await agent
+    .post('/api/v1/auth/oauth/authorize')
+    .type('form')
+    .send({ ...fields, _csrf: csrfIn(page.text), decision });
+  expect(answer.status).toBe(303);
+  return { page, location: new URL(answer.headers.location as string) };
+}
+
+async function adviser(o: TestOrg, groups = ['adviser']) {
+  const me = await staffUser(h, o, groups, 'Ada Adviser');
+  return { me, agent: (await signedIn(h, me.email)).agent };
+}
+
+describe('authorization code with PKCE', () => {
+  it('when an adviser allows a public client, then its code (with the verifier) buys a token pair that acts as the adviser within the scope', async () => {
+    const c = await appClient(org);
+    const { me, agent } = await adviser(org);
+    const { verifier, challenge } = pkce();
+    const { page, location } = await consent(agent, {
+      response_type: 'code',
+      client_id: c.clientId,
+      redirect_uri: REDIRECT,
+      scope: 'read create',
+      state: 'xyz 123',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    expect(page.text).toContain('Allow Partner CRM to use ActionDesk for you?');
+    expect(page.text).toContain('See your contacts');
+    expect(page.text).toContain('send actions to contacts');
+    expect(page.text).not.toContain('Delete contacts');
+    expect(page.headers['content-security-policy']).toContain("form-action 'self' http://127.0.0.1:9");
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+    expect(location.searchParams.get('state')).toBe('xyz 123');
+    expect(location.searchParams.get('iss')).toBe('http://localhost:3000');
+    const code = location.searchParams.get('code') as string;
+    expect(code).toMatch(/^adg_[0-9A-Za-z]{40}$/);
+
+    const res = await token({
+      grant_type: 'authorization_code',
+      client_id: c.clientId,
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      token_type: 'Bearer',
+      access_token: expect.stringMatching(/^adt_/),
+      refresh_token: expect.stringMatching(/^adr_[0-9A-Za-z]{40}$/),
+      expires_in: 28800,
+      scope: 'read create',
+    });
+    const created = await h
+      .api()
+      .post('/api/v1/customers')
+      .set('Authorization', `Bearer ${res.body.access_token}`)
+      .send({ data: { Email: 'via-partner@example.test' } });
+    expect(created.status).toBe(201);
+    const deleted = await h
+      .api()
+      .delete(`/api/v1/customers/${created.body._id}`)
+      .set('Authorization', `Bearer ${res.body.access_token}`);
+    expect(deleted.status).toBe(403);
+    expect(deleted.body.error).toContain("'delete'");
+    expect(me.name).toBe('Ada Adviser');
+  });
+
+  it('when a read-only adviser allows scope create, then the token still cannot create: it acts within the adviser’s groups', async () => {
+    const c = await appClient(org);
+    const { agent } = await adviser(org, ['read-only']);
+    const p = pkce();
+    const { location } = await consent(agent, {
+      response_type: 'code',
+      client_id: c.clientId,
+      redirect_uri: REDIRECT,
+      scope: 'read create',
+      code_challenge: p.challenge,
+      code_challenge_method: 'S256',
+    });
+    const res = await token({
+      grant_type: 'authorization_code',
+      client_id: c.clientId,
+      code: location.searchParams.get('code') as string,
+      redirect_uri: REDIRECT,
+      code_verifier: p.verifier,
+    });
+    expect(res.body.scope).toBe('read create');
+    const bearer = `Bearer ${res.body.access_token}`;
+    expect((await h.api().get('/api/v1/customers').set('Authorization', bearer)).status).toBe(200);
+    const create = await h
+      .api()
+      .post('/api/v1/customers')
+      .set('Authorization', bearer)
+      .send({ data: { Email: 'n@example.test' } });
+    expect(create.status).toBe(403);
+    expect(create.body.error).not.toContain('scope');
+  });
+
+  it('when the adviser denies, then the client gets access_denied with its state and no code', async () => {
+    const c = await appClient(org);
+    const { agent } = await adviser(org);
+    const { challenge } = pkce();
+    const { location } = await consent(
+      agent,
+      {
+        response_type: 'code',
+        client_id: c.clientId,
+        redirect_uri: REDIRECT,
+        state: 's1',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      'deny',
+    );
+    expect(location.searchParams.get('error')).toBe('access_denied');
+    expect(location.searchParams.get('state')).toBe('s1');
+    expect(location.searchParams.get('code')).toBeNull();
+  });
+
+  it('when the verifier is wrong, the redirect URI differs, or the code is reused or late, then invalid_grant; a reused code revokes the tokens it bought', async () => {
+    const c = await appClient(org);
+    const { agent } = await adviser(org);
+    const codeFor = async () => {
+      const p = pkce();
+      const { location } = await consent(agent, {
+        response_type: 'code',
+        client_id: c.clientId,
+        redirect_uri: REDIRECT,
+        code_challenge: p.challenge,
+        code_challenge_method: 'S256',
+      });
+      return { code: location.searchParams.get('code') as string, verifier: p.verifier };
+    };
+    const exchange = (code: string, verifier: string, redirect = REDIRECT) =>
+      token({
+        grant_type: 'authorization_code',
+        client_id: c.clientId,
+        code,
+        redirect_uri: redirect,
+        code_verifier: verifier,
+      });
+
+    const a = await codeFor();
+    const wrongVerifier = await exchange(a.code, pkce().verifier);
+    expect(wrongVerifier.status).toBe(400);
+    expect(wrongVerifier.body).toMatchObject({ success: false, error: 'invalid_grant', code: 400 });
+    // The failed attempt spent the code: the right verifier no longer helps (no online guessing).
+    expect((await exchange(a.code, a.verifier)).body.error).toBe('invalid_grant');
+
+    const b = await codeFor();
+    const mismatch = await exchange(b.code, b.verifier, 'http://127.0.0.1:9/other');
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.error).toBe('invalid_grant');
+
+    const d = await codeFor();
+    const first = await exchange(d.code, d.verifier);
+    expect(first.status).toBe(200);
+    const bearer = `Bearer ${first.body.access_token}`;
+    expect((await h.api().get('/api/v1/customers').set('Authorization', bearer)).status).toBe(200);
+    const again = await exchange(d.code, d.verifier);
+    expect(again.body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('invalid'),
+    });
+    const after = await h.api().get('/api/v1/customers').set('Authorization', bearer);
+    expect(after.status).toBe(401);
+    expect(after.headers['www-authenticate']).toContain('invalid_token');
+    expect(
+      (
+        await token({
+          grant_type: 'refresh_token',
+          client_id: c.clientId,
+          refresh_token: first.body.refresh_token,
+        })
+      ).body.error,
+    ).toBe('invalid_grant');
+
+    const e = await codeFor();
+    h.clock.advance(61_000);
+    const late = await exchange(e.code, e.verifier);
+    expect(late.body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('expired'),
+    });
+
+    const other = await appClient(org);
+    const f = await codeFor();
+    const stolen = await token({
+      grant_type: 'authorization_code',
+      client_id: other.clientId,
+      code: f.code,
+      redirect_uri: REDIRECT,
+      code_verifier: f.verifier,
+    });
+    expect(stolen.body.error).toBe('invalid_grant');
+  });
+
+  it('when a public client sends no PKCE, or a bad request, then the error goes back to it; an unknown client or redirect URI is shown, never redirected', async () => {
+    const c = await appClient(org);
+    const { agent } = await adviser(org);
+    const open = (p: Record<string, string>) =>
+      agent.get(`/api/v1/auth/oauth/authorize?${new URLSearchParams(p)}`);
+    const back = async (p: Record<string, string>) => {
+      const res = await open(p);
+      expect(res.status).toBe(303);
+      const to = new URL(res.headers.location as string);
+      expect(`${to.origin}${to.pathname}`).toBe(REDIRECT);
+      return to.searchParams;
+    };
+    const base = { client_id: c.clientId, redirect_uri: REDIRECT, state: 'st' };
+    const noPkce = await back({ ...base, response_type: 'code' });
+    expect(noPkce.get('error')).toBe('invalid_request');
+    expect(noPkce.get('error_description')).toContain('PKCE');
+    expect(noPkce.get('state')).toBe('st');
+    const { challenge } = pkce();
+    expect(
+      (
+        await back({
+          ...base,
+          response_type: 'code',
+          code_challenge: challenge,
+          code_challenge_method: 'plain',
+        })
+      ).get('error'),
+    ).toBe('invalid_request');
+    expect((await back({ ...base, response_type: 'token' })).get('error')).toBe('unsupported_response_type');
+    expect(
+      (
+        await back({
+          ...base,
+          response_type: 'code',
+          scope: 'delete',
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+        })
+      ).get('error'),
+    ).toBe('invalid_scope');
+
+    const badRedirect = await open({
+      ...base,
+      response_type: 'code',
+      redirect_uri: 'https://evil.example/cb',
+    });
+    expect(badRedirect.status).toBe(400);
+    expect(badRedirect.headers['content-type']).toContain('text/html');
+    expect(badRedirect.text).toContain('not registered');
+    const unknown = await open({ ...base, response_type: 'code', client_id: 'adc_000000000000000000000000' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.text).toContain('not registered with ActionDesk');
+    const foreign = await appClient(other);
+    const elsewhere = await open({ ...base, response_type: 'code', client_id: foreign.clientId });
+    expect(elsewhere.status).toBe(403);
+    expect(elsewhere.text).toContain('another organisation');
+  });
+
+  it('when the adviser is not signed in, then the sign-in page brings them back to the consent page', async () => {
+    const c = await appClient(org);
+    const { challenge } = pkce();
+    const url = `/api/v1/auth/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: c.clientId, code_challenge: challenge, code_challenge_method: 'S256' })}`;
+    const anonymous = await h.api().get(url);
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.location).toBe(`/signin?next=${encodeURIComponent(url)}`);
+    const me = await staffUser(h, org, ['adviser']);
+    const { agent, res } = await signedIn(h, me.email, url);
+    expect(res.headers.location).toBe(url);
+    // Two redirect URIs registered and none sent: the request cannot say where to go back.
+    const page = await agent.get(url);
+    expect(page.status).toBe(400);
+    expect(page.text).toContain('redirect_uri is missing');
+  });
+
+  it('when a confidential client exchanges a code, then it must authenticate; the consenting adviser’s deactivation stops its tokens', async () => {
+    const c = await appClient(org, { type: 'confidential' });
+    const { me, agent } = await adviser(org);
+    const { location } = await consent(agent, {
+      response_type: 'code',
+      client_id: c.clientId,
+      redirect_uri: REDIRECT,
+    });
+    const code = location.searchParams.get('code') as string;
+    const noSecret = await token({
+      grant_type: 'authorization_code',
+      client_id: c.clientId,
+      code,
+      redirect_uri: REDIRECT,
+    });
+    expect(noSecret.status).toBe(401);
+    expect(noSecret.body.error).toBe('invalid_client');
+    const res = await token({
+      grant_type: 'authorization_code',
+      client_id: c.clientId,
+      client_secret: c.clientSecret as string,
+      code,
+      redirect_uri: REDIRECT,
+    });
+    expect(res.status).toBe(200);
+    const contact = await createContact(h, org, { Email: 'c@example.test' });
+    const bearer = `Bearer ${res.body.access_token}`;
+    expect((await h.api().get(`/api/v1/customers/${contact}`).set('Authorization', bearer)).status).toBe(200);
+    await h.api().post(`/api/v1/admin/users/${me.id}/deactivate`).set('x-api-key', org.adminKey);
+    const refused = await h.api().get(`/api/v1/customers/${contact}`).set('Authorization', bearer);
+    expect(refused.status).toBe(403);
+    const refresh = await token({
+      grant_type: 'refresh_token',
+      client_id: c.clientId,
+      client_secret: c.clientSecret as string,
+      refresh_token: res.body.refresh_token,
+    });
+    expect(refresh.body.error).toBe('invalid_grant');
+  });
+});
+
+describe('refresh tokens', () => {
+  it('when a refresh token is used, then it is rotated; using a rotated one again revokes the whole chain', async () => {
+    const c = await appClient(org);
+    const { agent } = await adviser(org);
+    const p = pkce();
+    const { location } = await consent(agent, {
+      response_type: 'code',
+      client_id: c.clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: p.challenge,
+      code_challenge_method: 'S256',
+    });
+    const first = await token({
+      grant_type: 'authorization_code',
+      client_id: c.clientId,
+      code: location.searchParams.get('code') as string,
+      redirect_uri: REDIRECT,
+      code_verifier: p.verifier,
+    });
+    const refresh = (t: string, scope?: string) =>
+      token({
+        grant_type: 'refresh_token',
+        client_id: c.clientId,
+        refresh_token: t,
+        ...(scope ? { scope } : {}),
+      });
+    const second = await refresh(first.body.refresh_token, 'read');
+    expect(second.status).toBe(200);
+    expect(second.body.scope).toBe('read');
+    expect(second.body.refresh_token).not.toBe(first.body.refresh_token);
+    const widen = await refresh(second.body.refresh_token, 'read delete');
+    expect(widen.body.error).toBe('invalid_scope');
+    const third = await refresh(second.body.refresh_token);
+    expect(third.status).toBe(200);
+    const live = `Bearer ${third.body.access_token}`;
+    expect((await h.api().get('/api/v1/customers').set('Authorization', live)).status).toBe(200);
+
+    // An attacker replays the first (rotated) refresh token: refused, and the chain is revoked.
+    const replay = await refresh(first.body.refresh_token);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+    expect((await h.api().get('/api/v1/customers').set('Authorization', live)).status).toBe(401);
+    expect((await refresh(third.body.refresh_token)).body.error).toBe('invalid_grant');
+  });
+
+  it('when a refresh token is past its lifetime on the clock, or presented by another client, then invalid_grant', async () => {
+    const c = await appClient(org);
+    const d = await appClient(org);
+    const { agent } = await adviser(org);
+    const p = pkce();
+    const { location } = await consent(agent, {
+      response_type: 'code',
+      client_id: c.clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: p.challenge,
+      code_challenge_method: 'S256',
+    });
+    const pair = await token({
+      grant_type: 'authorization_code',
+      client_id: c.clientId,
+      code: location.searchParams.get('code') as string,
+      redirect_uri: REDIRECT,
+      code_verifier: p.verifier,
+    });
+    const other = await token({
+      grant_type: 'refresh_token',
+      client_id: d.clientId,
+      refresh_token: pair.body.refresh_token,
+    });
+    expect(other.body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('another client'),
+    });
+    h.clock.advance(31 * 86_400_000);
+    const late = await token({
+      grant_type: 'refresh_token',
+      client_id: c.clientId,
+      refresh_token: pair.body.refresh_token,
+    });
+    expect(late.body).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringContaining('expired'),
+    });
+  });
+});

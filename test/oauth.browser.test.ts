@@ -1,0 +1,123 @@
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, seriousA11yViolations } from './support/browser';
+import { createOrg, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+import { STAFF_PASSWORD, staffUser } from './support/staff';
+
+let h: Harness;
+let browser: Browser;
+let org: TestOrg;
+let partner: http.Server;
+let callback: string;
+/** What the partner application's callback received. */
+const received: URLSearchParams[] = [];
+const shots = path.join(__dirname, '..', 'docs', 'screenshots');
+
+beforeAll(async () => {
+  h = await startHarness();
+  browser = await launchBrowser();
+  org = await createOrg(h, 'Kantoor Claes');
+  // The partner application's own web server: its redirect URI, on 127.0.0.1.
+  partner = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/callback') received.push(url.searchParams);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><html lang="en"><title>Partner CRM</title><h1>Connected</h1></html>');
+  });
+  await new Promise<void>((resolve) => partner.listen(0, '127.0.0.1', resolve));
+  callback = `http://127.0.0.1:${(partner.address() as AddressInfo).port}/callback`;
+});
+afterAll(async () => {
+  await browser?.close();
+  await h.close();
+  await new Promise((resolve) => partner.close(resolve));
+});
+
+describe('authorization code with PKCE in Chromium', () => {
+  it('when an adviser on a phone follows a partner app’s authorization link, then they sign in, read the consent page, allow with the keyboard and the app gets a code that buys a token', async () => {
+    const client = await h
+      .api()
+      .post('/api/v1/admin/oauth/clients')
+      .set('x-api-key', org.adminKey)
+      .send({
+        name: 'Partner CRM',
+        type: 'public',
+        grants: ['authorization_code', 'refresh_token'],
+        scopes: ['read', 'create'],
+        redirectUris: [callback],
+      });
+    expect(client.status).toBe(201);
+    const adviser = await staffUser(h, org, ['adviser'], 'Anna Claes');
+    const verifier = randomBytes(32).toString('base64url');
+    const state = randomBytes(8).toString('hex');
+    const authorizeUrl = `${h.baseUrl}/api/v1/auth/oauth/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: client.body.clientId,
+      redirect_uri: callback,
+      scope: 'read create',
+      state,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    })}`;
+
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+    });
+    const page = await context.newPage();
+    await page.goto(authorizeUrl);
+    expect(new URL(page.url()).pathname).toBe('/signin');
+    await page.getByLabel('E-mail address').fill(adviser.email);
+    await page.getByLabel('Password').fill(STAFF_PASSWORD);
+    await page.getByLabel('Password').press('Enter');
+    await page.waitForURL(/\/api\/v1\/auth\/oauth\/authorize/);
+
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+      'Allow Partner CRM to use ActionDesk for you?',
+    );
+    const can = await page.getByRole('list').last().textContent();
+    expect(can).toContain('See your contacts');
+    expect(can).toContain('send actions to contacts');
+    expect(await page.textContent('main')).toContain(`go back to 127.0.0.1:${new URL(callback).port}`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, 'oauth-consent-phone.png'), fullPage: true });
+
+    // Keyboard only: the Allow button is reached with Tab and pressed with Enter.
+    const focused = () => page.locator(':focus').textContent();
+    for (let i = 0; i < 20 && (await page.locator(':focus').count()) === 0; i++)
+      await page.keyboard.press('Tab');
+    for (let i = 0; i < 20 && (await focused()) !== 'Allow'; i++) await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Allow');
+    await Promise.all([page.waitForURL(/\/callback\?/), page.keyboard.press('Enter')]);
+    expect(await page.textContent('h1')).toBe('Connected');
+    await context.close();
+
+    const back = received.at(-1) as URLSearchParams;
+    expect(back.get('state')).toBe(state);
+    const res = await h
+      .api()
+      .post('/api/v1/auth/oauth/token')
+      .type('form')
+      .send({
+        grant_type: 'authorization_code',
+        client_id: client.body.clientId,
+        code: back.get('code') as string,
+        redirect_uri: callback,
+        code_verifier: verifier,
+      });
+    expect(res.status).toBe(200);
+    expect(res.body.scope).toBe('read create');
+    const me = await h
+      .api()
+      .post('/api/v1/customers')
+      .set('Authorization', `Bearer ${res.body.access_token}`)
+      .send({ data: { Email: 'from-partner@example.test', FirstName: 'Via', LastName: 'Partner' } });
+    expect(me.status).toBe(201);
+  });
+});
