@@ -1,5 +1,6 @@
 // npm run bench:customers — seeds 100,000 contacts in one organisation, then loads GET /api/v1/customers
-// (plain page, deep page, search) on the API and on a bare node:http reference running the same SQL,
+// (plain page — with the API key and with an OAuth bearer token —, deep page, search) on the API and on a
+// bare node:http reference running the same SQL,
 // first on the PostgreSQL server named by DATABASE_URL (if set), then on the embedded default.
 // Prints requests/s, p50 and p99 for both (median of BENCH_ROUNDS rounds) and the API/bare ratio.
 import fs from 'node:fs';
@@ -18,8 +19,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
-const scenarios = [
+const scenarios: { name: string; query: string; bearer?: boolean }[] = [
   { name: 'plain page', query: '' },
+  // The same page with an OAuth access token instead of the API key (issue 12: within 10% of it).
+  { name: 'plain page, bearer token', query: '', bearer: true },
   { name: `deep page (${(CONTACTS / 2 / 25) | 0})`, query: `?page=${Math.floor(CONTACTS / 2 / 25)}` },
   { name: 'search "peeters"', query: '?search=peeters' },
 ];
@@ -39,7 +42,30 @@ async function load(url: string, headers: Record<string, string>, warmUp: boolea
 
 interface Target {
   url: (query: string) => string;
-  headers: Record<string, string>;
+  headers: (scenario: (typeof scenarios)[number]) => Record<string, string>;
+}
+
+/** Registers a client-credentials OAuth client through the API and gets an access token for it. */
+async function bearerToken(port: number, apiKey: string): Promise<string> {
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  const made = await fetch(`${base}/admin/oauth/clients`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench partner', grants: ['client_credentials'], scopes: ['read'] }),
+  });
+  const client = (await made.json()) as { clientId: string; clientSecret: string };
+  if (made.status !== 201) throw new Error(`oauth client: ${made.status} ${JSON.stringify(client)}`);
+  const res = await fetch(`${base}/auth/oauth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials&scope=read',
+  });
+  const token = (await res.json()) as { access_token: string };
+  if (res.status !== 200) throw new Error(`token: ${res.status} ${JSON.stringify(token)}`);
+  return token.access_token;
 }
 
 /**
@@ -58,26 +84,32 @@ async function measure(label: string, env: Record<string, string>, apiKey: strin
     start('dist/scripts/bare-reference.js', { ...env, ORG_ID: organisationId }, (p) =>
       answers(`http://127.0.0.1:${p}/customers?limit=1`),
     );
+  const tokens = new Map<number, string>();
   const api = (port: number): Target => ({
     url: (q) => `http://127.0.0.1:${port}/api/v1/customers${q}`,
-    headers: { 'x-api-key': apiKey },
+    headers: (s): Record<string, string> =>
+      s.bearer ? { authorization: `Bearer ${tokens.get(port) ?? ''}` } : { 'x-api-key': apiKey },
   });
   const bare = (port: number): Target => ({
     url: (q) => `http://127.0.0.1:${port}/customers${q}`,
-    headers: {},
+    headers: () => ({}),
   });
   const run = async (target: Target, into: Figures[][], round: number) => {
     for (const [i, s] of scenarios.entries())
-      into[i]!.push(await load(target.url(s.query), target.headers, round === 0));
+      into[i]!.push(await load(target.url(s.query), target.headers(s), round === 0));
+  };
+  const withToken = async <T extends { port: number }>(p: T): Promise<T> => {
+    tokens.set(p.port, await bearerToken(p.port, apiKey));
+    return p;
   };
 
   if (env.DATABASE_URL) {
-    const a = await startApi();
+    const a = await withToken(await startApi());
     const b = await startBare();
     try {
       for (let round = 0; round < ROUNDS; round++) {
         for (const [i, s] of scenarios.entries()) {
-          figures.api[i]!.push(await load(api(a.port).url(s.query), api(a.port).headers, round === 0));
+          figures.api[i]!.push(await load(api(a.port).url(s.query), api(a.port).headers(s), round === 0));
           figures.bare[i]!.push(await load(bare(b.port).url(s.query), {}, round === 0));
         }
       }
@@ -87,7 +119,7 @@ async function measure(label: string, env: Record<string, string>, apiKey: strin
     }
   } else {
     for (const [which, starter, target] of [
-      ['api', startApi, api],
+      ['api', async () => withToken(await startApi()), api],
       ['bare', startBare, bare],
     ] as const) {
       const p = await starter();
@@ -186,6 +218,16 @@ async function main() {
     ],
     rows,
   );
+  for (const label of new Set(rows.map((r) => r[0]))) {
+    const plain = rows.find((r) => r[0] === label && r[1] === 'plain page');
+    const bearer = rows.find((r) => r[0] === label && r[1] === 'plain page, bearer token');
+    if (plain && bearer) {
+      const ratio = Number(bearer[2]) / Number(plain[2]);
+      console.log(
+        `${label}: plain page with a bearer token / with the API key = ${ratio.toFixed(2)} (target ≥ 0.90)`,
+      );
+    }
+  }
 }
 
 main().catch((err) => {

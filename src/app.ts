@@ -9,7 +9,13 @@ import { deskPageRoutes, deskRoutes, staffUserOf, userPageRoutes } from './modul
 import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
 import { healthRoutes } from './modules/health';
-import { authorizeRoutes, oauthClientRoutes, tokenRoutes } from './modules/oauth';
+import {
+  authorizeRoutes,
+  oauthClientRoutes,
+  oauthEndpointRoutes,
+  oauthMetadataRoutes,
+  tokenRoutes,
+} from './modules/oauth';
 import { apiReferenceRoutes, openapiRoutes } from './modules/openapi';
 import { portfolioRoutes } from './modules/portfolios';
 import { questionListRoutes } from './modules/questionlists';
@@ -146,7 +152,7 @@ export function createApp(deps: AppDeps): Express {
   const gate = new AuthGate(
     [
       new ApiKeyAuthenticator(database, clock, config.authCacheTtlMs),
-      new BearerAuthenticator(database, clock),
+      new BearerAuthenticator(database, clock, config.authCacheTtlMs),
       new SessionAuthenticator(database, clock, config.staff),
     ],
     clock,
@@ -175,6 +181,7 @@ export function createApp(deps: AppDeps): Express {
     previews,
   });
   fileDownloadRoutes(rootRoutes, fileDeps);
+  oauthMetadataRoutes(rootRoutes, config.baseUrl);
   apiReferenceRoutes(root);
 
   const api = Router();
@@ -191,6 +198,7 @@ export function createApp(deps: AppDeps): Express {
   oauthClientRoutes(routes, moduleDeps);
   tokenRoutes(routes, { ...moduleDeps, ...config.oauth });
   authorizeRoutes(routes, { ...moduleDeps, issuer: config.baseUrl });
+  oauthEndpointRoutes(routes, { ...moduleDeps, issuer: config.baseUrl });
   questionListRoutes(routes, moduleDeps);
   fileRoutes(routes, fileDeps);
   sessionRoutes(routes, moduleDeps);

@@ -1,7 +1,7 @@
 import type { ApiKey, User } from '../modules/admin';
-import type { OAuthClient } from '../modules/oauth';
+import type { ClientToken, OAuthClient } from '../modules/oauth';
 import { groups } from '../platform/permissions';
-import { type Html, html } from '../platform/web/html';
+import { type Html, html, joinHtml } from '../platform/web/html';
 import { type StaffUser, staffLayout } from './staff-layout';
 
 export interface AdminFrame {
@@ -136,7 +136,7 @@ ${
   v.clients.length
     ? html`<table><caption class="skip">OAuth clients</caption><thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Kind</th><th scope="col">Scopes</th><th scope="col">Status</th><th scope="col"><span class="skip">Actions</span></th></tr></thead><tbody>${v.clients.map(
         (c) =>
-          html`<tr><td>${c.name}</td><td><code>${c.clientId}</code></td><td>${c.type}</td><td>${c.scopes.join(' ')}</td><td>${c.disabledAt ? `disabled ${when(c.disabledAt)}` : 'active'}</td><td><div class="row">${
+          html`<tr><td><a href="/staff/integrations/clients/${c._id}">${c.name}</a></td><td><code>${c.clientId}</code></td><td>${c.type}</td><td>${c.scopes.join(' ')}</td><td>${c.disabledAt ? `disabled ${when(c.disabledAt)}` : 'active'}</td><td><div class="row">${
             c.type === 'confidential' && !c.disabledAt ? post(`${c._id}/rotate`, 'New secret') : ''
           }${c.disabledAt ? post(`${c._id}/enable`, 'Enable') : post(`${c._id}/disable`, 'Disable', 'danger')}</div></td></tr>`,
       )}</tbody></table>`
@@ -160,5 +160,49 @@ ${
 <div class="row"><button type="submit" class="primary">Register the client</button></div>
 </form>
 <h2 id="providers">Sign-in providers</h2><p>Single sign-on through your organisation’s identity provider is set up here once it is available.</p>`,
+  });
+}
+
+export interface ClientPageView {
+  client: OAuthClient;
+  tokens: ClientToken[];
+  total: number;
+  notice?: string;
+}
+
+const kindNames: Record<string, string> = { access: 'Access token', refresh: 'Refresh token' };
+
+/** One OAuth client: what it may do, and its live tokens with who they act for and when last used. */
+export function clientPage(f: AdminFrame, v: ClientPageView): string {
+  const c = v.client;
+  const base = `/staff/integrations/clients/${c._id}`;
+  return staffLayout({
+    title: c.name,
+    area: 'integrations',
+    user: { ...f.me, csrf: f.csrf },
+    body: html`<p><a href="/staff/integrations#clients">Integrations</a></p>
+<h1>${c.name}</h1>
+${notices(v.notice)}
+<dl class="facts"><dt>Client id</dt><dd><code>${c.clientId}</code></dd><dt>Kind</dt><dd>${c.type}</dd>
+<dt>Grants</dt><dd>${c.grants.map((g) => grantNames[g] ?? g).join('; ')}</dd><dt>Scopes</dt><dd>${c.scopes.join(' ')}</dd>
+<dt>Redirect URIs</dt><dd>${
+      c.redirectUris.length
+        ? joinHtml(
+            c.redirectUris.map((u) => html`<code>${u}</code>`),
+            html`<br>`,
+          )
+        : '—'
+    }</dd>
+<dt>Status</dt><dd>${c.disabledAt ? `disabled ${when(c.disabledAt)}` : 'active'}</dd></dl>
+<h2 id="tokens">Live tokens (${v.total})</h2>
+${
+  v.tokens.length
+    ? html`<table><caption class="skip">Live tokens of ${c.name}</caption><thead><tr><th scope="col">Kind</th><th scope="col">Acts for</th><th scope="col">Scopes</th><th scope="col">Issued</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="skip">Actions</span></th></tr></thead><tbody>${v.tokens.map(
+        (t) =>
+          html`<tr><td>${kindNames[t.kind] ?? t.kind}</td><td>${t.userName}</td><td>${t.scopes.join(' ')}</td><td>${when(t.createdAt)}</td><td>${when(t.expiresAt)}</td><td>${when(t.lastUsedAt)}</td><td><form method="post" action="${base}/tokens/${t._id}/revoke">${csrfField(f.csrf)}<button type="submit" class="danger" aria-label="Revoke the ${t.kind} token of ${t.userName} issued ${when(t.createdAt)}">Revoke</button></form></td></tr>`,
+      )}</tbody></table>
+<form method="post" action="${base}/revoke-tokens">${csrfField(f.csrf)}<div class="row"><button type="submit" class="danger">Revoke all its tokens</button></div></form>`
+    : html`<p>No live token.</p>`
+}`,
   });
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -51,7 +52,7 @@ export async function openTestDatabase(): Promise<Database> {
 /** Starts the real app on port 0 over a real database, with a manual clock and captured logs. */
 export async function startHarness(
   env: Record<string, string> = {},
-  opts: { startWorker?: boolean; lookup?: LookupFunction } = {},
+  opts: { startWorker?: boolean; lookup?: LookupFunction; port?: number } = {},
 ): Promise<Harness> {
   const database = await openTestDatabase();
   const clock = new ManualClock('2026-03-02T09:00:00.000Z');
@@ -78,7 +79,7 @@ export async function startHarness(
     lookup: opts.lookup,
   });
   const server = createHttpServer(app, config.requestTimeouts);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     database,
@@ -98,4 +99,13 @@ export async function startHarness(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A port free on 127.0.0.1 now: for an app whose BASE_URL must be known before it listens. */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }

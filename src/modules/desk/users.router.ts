@@ -6,6 +6,7 @@ import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 import {
   type AdminFrame,
+  clientPage,
   type IntegrationsView,
   integrationsPage,
   userPage,
@@ -23,7 +24,16 @@ import {
   setUserStatus,
   updateUser,
 } from '../admin';
-import { CreateOAuthClientInput, createClient, listClients, rotateSecret, setClientDisabled } from '../oauth';
+import {
+  CreateOAuthClientInput,
+  createClient,
+  getClient,
+  listClients,
+  listClientTokens,
+  revokeClientTokens,
+  rotateSecret,
+  setClientDisabled,
+} from '../oauth';
 import { type DeskDeps, staffUserOf } from './desk.router';
 
 const tags = ['Staff pages: administration'];
@@ -389,6 +399,64 @@ export function userPageRoutes(routes: Routes, deps: DeskDeps & AccountsDeps): v
         const { status, message } = refusal(err);
         return showIntegrations(ctx, token(), { status, problems: [message] });
       }
+    },
+  );
+  const tokenNotices: Record<string, string> = {
+    revoked: 'The token was revoked (a refresh token with everything its consent issued).',
+    'revoked-all': 'All the client’s tokens were revoked.',
+  };
+  routes.staffPage(
+    {
+      ...common,
+      path: '/staff/integrations/clients/{clientId}',
+      summary:
+        'An OAuth client: what it may do and its live tokens, each with whom it acts for and its last use',
+      params: ClientParams,
+      query: DoneQuery,
+      statuses: { 200: 'The client’s page', 404: 'Unknown client' },
+    },
+    async ({ ctx, params, query, csrf: token }) => {
+      const client = await getClient(deps, ctx, params.clientId);
+      const { tokens, total } = await listClientTokens(deps, ctx, params.clientId);
+      return {
+        status: 200,
+        html: clientPage(await frame(ctx, token()), {
+          client,
+          tokens,
+          total,
+          notice: tokenNotices[query.done ?? ''],
+        }),
+      };
+    },
+  );
+  routes.staffPage(
+    {
+      ...common,
+      method: 'post',
+      path: '/staff/integrations/clients/{clientId}/tokens/{tokenId}/revoke',
+      summary: 'Revoke one of a client’s tokens (form post)',
+      params: ClientParams.extend({ tokenId: idParam('tokenId') }),
+      form: z.object({ _csrf: csrf }),
+      statuses: { 303: 'Revoked: back to the client’s page', 404: 'Unknown client, or no such live token' },
+    },
+    async ({ ctx, params }) => {
+      await revokeClientTokens(deps, ctx, params.clientId, params.tokenId);
+      return { redirect: `/staff/integrations/clients/${params.clientId}?done=revoked#tokens` };
+    },
+  );
+  routes.staffPage(
+    {
+      ...common,
+      method: 'post',
+      path: '/staff/integrations/clients/{clientId}/revoke-tokens',
+      summary: 'Revoke every live token of a client (form post)',
+      params: ClientParams,
+      form: z.object({ _csrf: csrf }),
+      statuses: { 303: 'Revoked: back to the client’s page', 404: 'Unknown client' },
+    },
+    async ({ ctx, params }) => {
+      await revokeClientTokens(deps, ctx, params.clientId);
+      return { redirect: `/staff/integrations/clients/${params.clientId}?done=revoked-all#tokens` };
     },
   );
   for (const [action, disabled] of [

@@ -1,11 +1,14 @@
 // The oauth module's public entry: OAuth 2.0 clients (partner applications).
 
 export { authorizeRoutes } from './authorize.router';
+export { listClientTokens, revokeClientTokens } from './client-tokens.service';
+export { oauthEndpointRoutes, oauthMetadataRoutes } from './endpoints.router';
 export { oauthClientRoutes } from './oauth.router';
 export {
+  type ClientToken,
   type CreateOAuthClient,
   CreateOAuthClient as CreateOAuthClientInput,
   type OAuthClient,
 } from './oauth.schemas';
-export { createClient, listClients, rotateSecret, setClientDisabled } from './oauth.service';
+export { createClient, getClient, listClients, rotateSecret, setClientDisabled } from './oauth.service';
 export { tokenRoutes } from './token.router';

@@ -1,11 +1,14 @@
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
+import { listClientTokens, revokeClientTokens } from './client-tokens.service';
 import {
+  ClientTokenList,
   CreatedOAuthClient,
   CreateOAuthClient,
   OAuthClient,
   OAuthClientList,
+  RevokedTokens,
   RotatedSecret,
 } from './oauth.schemas';
 import {
@@ -19,6 +22,7 @@ import {
 
 const tags = ['Admin: OAuth clients'];
 const Params = z.object({ clientId: idParam('clientId') });
+const TokenParams = Params.extend({ tokenId: idParam('tokenId') });
 
 /** The administrators' API for partner applications (OAuth 2.0 clients). */
 export function oauthClientRoutes(routes: Routes, deps: OAuthDeps): void {
@@ -73,6 +77,44 @@ export function oauthClientRoutes(routes: Routes, deps: OAuthDeps): void {
       errors: [409],
     },
     ({ ctx, params }) => rotateSecret(deps, ctx, params.clientId),
+  );
+  routes.add(
+    {
+      method: 'get',
+      path: '/admin/oauth/clients/{clientId}/tokens',
+      summary: 'The client’s live tokens, with whom they act for and when they were last used',
+      tags,
+      permission: 'admin',
+      params: Params,
+      response: ClientTokenList,
+    },
+    ({ ctx, params }) => listClientTokens(deps, ctx, params.clientId),
+  );
+  routes.add(
+    {
+      method: 'post',
+      path: '/admin/oauth/clients/{clientId}/tokens/{tokenId}/revoke',
+      summary: 'Revoke one of the client’s tokens (a refresh token with everything its consent issued)',
+      tags,
+      permission: 'admin',
+      params: TokenParams,
+      optionalBody: true,
+      response: RevokedTokens,
+    },
+    ({ ctx, params }) => revokeClientTokens(deps, ctx, params.clientId, params.tokenId),
+  );
+  routes.add(
+    {
+      method: 'post',
+      path: '/admin/oauth/clients/{clientId}/revoke-tokens',
+      summary: 'Revoke every live token of the client (it can ask for new ones unless disabled)',
+      tags,
+      permission: 'admin',
+      params: Params,
+      optionalBody: true,
+      response: RevokedTokens,
+    },
+    ({ ctx, params }) => revokeClientTokens(deps, ctx, params.clientId),
   );
   for (const [action, disabled] of [
     ['disable', true],

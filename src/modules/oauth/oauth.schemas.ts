@@ -113,3 +113,32 @@ export const RotatedSecret = z
 
 export type CreateOAuthClient = z.infer<typeof CreateOAuthClient>;
 export type OAuthClient = z.infer<typeof OAuthClient>;
+
+export const ClientToken = z
+  .object({
+    _id: z.string(),
+    kind: z.enum(['access', 'refresh']),
+    userId: z
+      .string()
+      .meta({ description: 'Who the token acts for: the service user, or the adviser who consented' }),
+    userName: z.string(),
+    scopes: z.array(z.string()),
+    createdAt: timestamp,
+    expiresAt: timestamp,
+    lastUsedAt: timestamp.nullable().meta({ description: 'Access tokens: recorded at most once a minute' }),
+  })
+  .meta({ id: 'OAuthClientToken' });
+export type ClientToken = z.infer<typeof ClientToken>;
+
+export const ClientTokenList = z
+  .object({
+    tokens: z
+      .array(ClientToken)
+      .meta({ description: 'Live tokens (not revoked, not expired), newest first; at most 500' }),
+    total: z.number().int().meta({ description: 'How many live tokens the client has' }),
+  })
+  .meta({ id: 'OAuthClientTokenList' });
+
+export const RevokedTokens = z
+  .object({ revoked: z.number().int().meta({ description: 'How many tokens were revoked' }) })
+  .meta({ id: 'RevokedTokens' });

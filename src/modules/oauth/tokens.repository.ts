@@ -1,5 +1,5 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import { oauthCodes, oauthTokens } from '../../db/schema';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { oauthCodes, oauthTokens, users } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows } from '../../platform/db/database';
 
@@ -71,6 +71,13 @@ export async function findToken(q: Queryable, hash: string): Promise<TokenHit | 
 
 export function oauthTokenRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(oauthTokens.organisationId, ctx.organisationId);
+  const live = (clientId: string, now: Date) =>
+    and(
+      org,
+      eq(oauthTokens.clientId, clientId),
+      isNull(oauthTokens.revokedAt),
+      gt(oauthTokens.expiresAt, now),
+    );
   return {
     async insert(rows: Omit<OAuthTokenRow, 'organisationId' | 'lastUsedAt' | 'revokedAt'>[]): Promise<void> {
       if (rows.length === 0) return;
@@ -84,6 +91,52 @@ export function oauthTokenRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(oauthTokens.id, id), isNull(oauthTokens.revokedAt)))
         .returning({ id: oauthTokens.id });
       return rows.length > 0;
+    },
+    /** The client's live tokens, newest first (at most `limit`), with the name of the user they act for. */
+    async liveOfClient(clientId: string, now: Date, limit = 500) {
+      return q
+        .select({
+          id: oauthTokens.id,
+          kind: oauthTokens.kind,
+          userId: oauthTokens.userId,
+          userName: users.name,
+          scopes: oauthTokens.scopes,
+          familyId: oauthTokens.familyId,
+          createdAt: oauthTokens.createdAt,
+          expiresAt: oauthTokens.expiresAt,
+          lastUsedAt: oauthTokens.lastUsedAt,
+        })
+        .from(oauthTokens)
+        .innerJoin(
+          users,
+          and(eq(users.organisationId, oauthTokens.organisationId), eq(users.id, oauthTokens.userId)),
+        )
+        .where(live(clientId, now))
+        .orderBy(desc(oauthTokens.createdAt), desc(oauthTokens.id))
+        .limit(limit);
+    },
+    async findLive(clientId: string, id: string, now: Date) {
+      const [row] = await q
+        .select({ id: oauthTokens.id, kind: oauthTokens.kind, familyId: oauthTokens.familyId })
+        .from(oauthTokens)
+        .where(and(live(clientId, now), eq(oauthTokens.id, id)));
+      return row;
+    },
+    async countLiveOfClient(clientId: string, now: Date): Promise<number> {
+      const [row] = await q
+        .select({ n: sql<number>`count(*)::int` })
+        .from(oauthTokens)
+        .where(live(clientId, now));
+      return row?.n ?? 0;
+    },
+    /** Revokes every live token of the client; answers how many. */
+    async revokeAllOfClient(clientId: string, at: Date): Promise<number> {
+      const rows = await q
+        .update(oauthTokens)
+        .set({ revokedAt: at })
+        .where(live(clientId, at))
+        .returning({ id: oauthTokens.id });
+      return rows.length;
     },
     /** Revokes every live token of a family (one consent's code and its refresh chain). */
     async revokeFamily(familyId: string, at: Date): Promise<number> {

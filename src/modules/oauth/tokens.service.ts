@@ -17,6 +17,7 @@ import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
 import { userRepository } from '../admin';
+import { basicCredentials } from './basic-credentials';
 import { hashSecret, random62 } from './oauth.service';
 import {
   type ClientHit,
@@ -302,9 +303,15 @@ export function tokenEndpoint(deps: TokenDeps) {
       if (wider)
         return tokenError(400, 'invalid_scope', `Invalid scope: the refresh token was not granted ${wider}`);
     }
+    // The library reads HTTP Basic without the form-decoding RFC 6749 §2.3.1 asks for: it gets the
+    // decoded id and secret instead.
+    const headers = { ...req.headers } as Record<string, string>;
+    const basic = basicCredentials(req.headers.authorization);
+    if (basic)
+      headers.authorization = `Basic ${Buffer.from(`${basic.id}:${basic.secret}`).toString('base64')}`;
     const request = new OAuth2Server.Request({
       method: req.method,
-      headers: req.headers as Record<string, string>,
+      headers,
       query: {},
       body,
     });

@@ -30,6 +30,8 @@ export interface TenantEntry {
   organisationId: string;
   userId: string | null;
   apiKeyId: string | null;
+  /** An OAuth access token's id: the entry also confirms the token is live and records its use. */
+  tokenId?: string | null;
   authVersion: number;
   at: Date;
 }
@@ -91,6 +93,9 @@ export async function queryRows<T>(q: Queryable, query: SQL): Promise<T[]> {
 
 /** The entry as a parameterised statement. */
 function enterStatement(e: TenantEntry): SQL {
+  if (e.tokenId) {
+    return sql`SELECT actiondesk_enter(${e.organisationId}::uuid, ${e.userId}::uuid, NULL::uuid, ${e.authVersion}::integer, ${e.at.toISOString()}::timestamptz, ${e.tokenId}::uuid) AS s`;
+  }
   return sql`SELECT actiondesk_enter(${e.organisationId}::uuid, ${e.userId}::uuid, ${e.apiKeyId}::uuid, ${e.authVersion}::integer, ${e.at.toISOString()}::timestamptz) AS s`;
 }
 

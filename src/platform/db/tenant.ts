@@ -7,6 +7,7 @@ const entryOf = (ctx: RequestContext): TenantEntry => ({
   organisationId: ctx.organisationId,
   userId: ctx.userId,
   apiKeyId: ctx.apiKeyId,
+  tokenId: ctx.caller.kind === 'bearer' ? ctx.caller.tokenId : null,
   authVersion: ctx.authVersion,
   at: ctx.at,
 });

@@ -264,16 +264,21 @@ const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 const TOKEN_FORMAT = /^adt_[0-9A-Za-z]{40}$/;
 
 /**
- * OAuth 2.0 bearer tokens (RFC 6750, Authorization header only). The token row is read on every request
- * — one indexed lookup — so a revoked token, a disabled client or an expired token (on the app's clock)
- * is refused at once: 401 with `WWW-Authenticate: Bearer error="invalid_token"`.
+ * OAuth 2.0 bearer tokens (RFC 6750, Authorization header only). Like API keys, token rows are cached
+ * briefly by the token's hash and every tenant transaction re-checks them (actiondesk_enter with the
+ * token: not revoked, not expired on the app's clock, client enabled, user unchanged — and records the
+ * token's use), so a revoked token, a disabled client or an expired token is refused on the very next
+ * request that touches data: 401 with `WWW-Authenticate: Bearer error="invalid_token"`.
  */
 export class BearerAuthenticator implements Authenticator {
   readonly credential = 'bearer';
+  private readonly cache = new Map<string, { row: TokenRow; expires: number }>();
+  private static readonly MAX_ENTRIES = 10_000;
 
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
+    private readonly ttlMs = 0,
   ) {}
 
   presentIn(req: Request): boolean {
@@ -281,12 +286,17 @@ export class BearerAuthenticator implements Authenticator {
     return typeof header === 'string' && /^bearer\b/i.test(header);
   }
 
-  async authenticate(req: Request): Promise<Principal> {
-    return this.check(await findOAuthToken<TokenRow>(this.database.db, this.hashOf(req)));
+  async authenticate(req: Request, fresh = false): Promise<Principal> {
+    const hash = this.hashOf(req);
+    const cached = fresh ? undefined : this.cache.get(hash);
+    if (cached && cached.expires > this.clock.now().getTime()) return this.check(cached.row);
+    return this.check(await this.load(this.database.db, hash));
   }
 
   async refresh(req: Request, tx: Tx): Promise<Principal> {
-    return this.check(await findOAuthToken<TokenRow>(tx, this.hashOf(req)));
+    const hash = this.hashOf(req);
+    this.cache.delete(hash);
+    return this.check(await this.load(tx, hash));
   }
 
   private hashOf(req: Request): string {
@@ -295,8 +305,19 @@ export class BearerAuthenticator implements Authenticator {
     return createHash('sha256').update(token, 'utf8').digest('hex');
   }
 
-  private check(rows: TokenRow[]): Principal {
-    const row = rows[0];
+  private async load(q: Queryable, hash: string): Promise<TokenRow | undefined> {
+    const [row] = await findOAuthToken<TokenRow>(q, hash);
+    if (row && this.ttlMs > 0) {
+      if (this.cache.size >= BearerAuthenticator.MAX_ENTRIES) {
+        const oldest = this.cache.keys().next().value;
+        if (oldest !== undefined) this.cache.delete(oldest);
+      }
+      this.cache.set(hash, { row, expires: this.clock.now().getTime() + this.ttlMs });
+    }
+    return row;
+  }
+
+  private check(row: TokenRow | undefined): Principal {
     if (row?.kind !== 'access') throw new InvalidToken('The access token is unknown');
     if (row.revoked_at) throw new InvalidToken('The access token has been revoked');
     if (row.client_disabled_at) throw new InvalidToken('The client of this token is disabled');

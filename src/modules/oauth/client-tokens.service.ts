@@ -1,0 +1,55 @@
+import type { RequestContext } from '../../platform/context';
+import { inTenant } from '../../platform/db/tenant';
+import { NotFound } from '../../platform/errors';
+import { isId } from '../../platform/ids';
+import { iso, isoOrNull } from '../../platform/schemas';
+import { oauthClientRepository } from './oauth.repository';
+import type { ClientToken } from './oauth.schemas';
+import type { OAuthDeps } from './oauth.service';
+import { oauthTokenRepository } from './tokens.repository';
+
+/** The client's live tokens (not revoked, not expired), newest first, with who they act for. */
+export async function listClientTokens(deps: OAuthDeps, ctx: RequestContext, clientId: string) {
+  return inTenant(deps.database, ctx, async (tx) => {
+    if (!(await oauthClientRepository(tx, ctx).find(clientId))) throw new NotFound('OAuth client not found');
+    const repo = oauthTokenRepository(tx, ctx);
+    const now = deps.clock.now();
+    const rows = await repo.liveOfClient(clientId, now);
+    const tokens: ClientToken[] = rows.map((r) => ({
+      _id: r.id,
+      kind: r.kind,
+      userId: r.userId,
+      userName: r.userName,
+      scopes: r.scopes,
+      createdAt: iso(r.createdAt),
+      expiresAt: iso(r.expiresAt),
+      lastUsedAt: isoOrNull(r.lastUsedAt),
+    }));
+    return { tokens, total: rows.length < 500 ? rows.length : await repo.countLiveOfClient(clientId, now) };
+  });
+}
+
+/**
+ * Revokes one live token of the client — a refresh token with everything its consent issued — or, with
+ * no token named, every live token of the client. Answers how many were revoked.
+ */
+export async function revokeClientTokens(
+  deps: OAuthDeps,
+  ctx: RequestContext,
+  clientId: string,
+  tokenId?: string,
+) {
+  return inTenant(deps.database, ctx, async (tx) => {
+    if (!(await oauthClientRepository(tx, ctx).find(clientId))) throw new NotFound('OAuth client not found');
+    const tokens = oauthTokenRepository(tx, ctx);
+    const now = deps.clock.now();
+    if (tokenId === undefined) return { revoked: await tokens.revokeAllOfClient(clientId, now) };
+    const live = isId(tokenId) ? await tokens.findLive(clientId, tokenId, now) : undefined;
+    if (!live) throw new NotFound('No live token with this id for this client');
+    const revoked =
+      live.kind === 'refresh' && live.familyId
+        ? await tokens.revokeFamily(live.familyId, now)
+        : Number(await tokens.revoke(live.id, now));
+    return { revoked };
+  });
+}

@@ -1,0 +1,183 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Request } from 'express';
+import type { Clock } from '../../platform/clock';
+import { systemContext } from '../../platform/context';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { basicCredentials } from './basic-credentials';
+import { hashSecret } from './oauth.service';
+import {
+  type ClientHit,
+  findClientById,
+  findToken,
+  oauthTokenRepository,
+  type TokenHit,
+} from './tokens.repository';
+import { hashToken } from './tokens.service';
+
+/** RFC 7009 revocation and RFC 7662 introspection: what they need. */
+export interface EndpointDeps {
+  database: Database;
+  clock: Clock;
+  /** The authorization server's issuer (BASE_URL). */
+  issuer: string;
+}
+
+export interface EndpointError {
+  status: number;
+  body: { success: false; error: string; error_description: string; code: number };
+  headers?: Record<string, string>;
+}
+
+const fail = (status: number, error: string, description: string): EndpointError => ({
+  status,
+  body: { success: false, error, error_description: description, code: status },
+  ...(status === 401 ? { headers: { 'WWW-Authenticate': 'Basic realm="ActionDesk"' } } : {}),
+});
+
+/**
+ * The client calling revocation or introspection: a confidential client by its secret (HTTP Basic or
+ * form fields), a public client by its client_id alone (it can only ever touch its own tokens).
+ */
+export async function authenticateClient(
+  database: Database,
+  req: Request,
+): Promise<{ client: ClientHit } | { error: EndpointError }> {
+  const form = (req.body ?? {}) as Record<string, unknown>;
+  const basic = basicCredentials(req.headers.authorization);
+  if (req.headers.authorization && !basic) {
+    return {
+      error: fail(401, 'invalid_client', 'The Authorization header is not HTTP Basic client credentials'),
+    };
+  }
+  const id = basic?.id ?? form.client_id;
+  const secret = basic?.secret ?? form.client_secret;
+  if (typeof id !== 'string' || id === '')
+    return { error: fail(401, 'invalid_client', 'Client authentication is missing') };
+  const hit = /^adc_[0-9A-Za-z]{24}$/.test(id) ? await findClientById(database.db, id) : undefined;
+  const secretOk = (stored: string | null) => {
+    if (typeof secret !== 'string' || !stored) return false;
+    const a = Buffer.from(hashSecret(secret), 'hex');
+    const b = Buffer.from(stored, 'hex');
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+  if (!hit || hit.disabled_at || (hit.type === 'confidential' && !secretOk(hit.secret_hash))) {
+    return { error: fail(401, 'invalid_client', 'Invalid client: unknown, disabled, or a wrong secret') };
+  }
+  return { client: hit };
+}
+
+const tokenParam = (req: Request): string | EndpointError => {
+  const token = (req.body as Record<string, unknown> | undefined)?.token;
+  if (typeof token !== 'string' || token === '')
+    return fail(400, 'invalid_request', 'Missing parameter: token');
+  return token;
+};
+
+/** The token if it exists and was issued to this client (other clients' tokens are treated as unknown). */
+async function ownToken(deps: EndpointDeps, client: ClientHit, token: string): Promise<TokenHit | undefined> {
+  if (!/^ad[tr]_[0-9A-Za-z]{40}$/.test(token)) return undefined;
+  const hit = await findToken(deps.database.db, hashToken(token));
+  return hit && hit.client_id === client.id && hit.organisation_id === client.organisation_id
+    ? hit
+    : undefined;
+}
+
+/**
+ * RFC 7009: revokes an access token, or a refresh token and everything its consent issued. Unknown,
+ * invalid and other clients' tokens are answered the same 200 (nothing to learn from it).
+ */
+export async function revoke(
+  deps: EndpointDeps,
+  req: Request,
+): Promise<{ status: 200; body: Record<string, never> } | EndpointError> {
+  const who = await authenticateClient(deps.database, req);
+  if ('error' in who) return who.error;
+  const token = tokenParam(req);
+  if (typeof token !== 'string') return token;
+  const hit = await ownToken(deps, who.client, token);
+  if (hit && !hit.revoked_at) {
+    const now = deps.clock.now();
+    const ctx = systemContext(hit.organisation_id, now);
+    await inTenant(deps.database, ctx, async (tx) => {
+      const tokens = oauthTokenRepository(tx, ctx);
+      if (hit.kind === 'refresh' && hit.family_id) await tokens.revokeFamily(hit.family_id, now);
+      else await tokens.revoke(hit.token_id, now);
+    });
+  }
+  return { status: 200, body: {} };
+}
+
+export interface Introspection {
+  active: boolean;
+  scope?: string;
+  client_id?: string;
+  token_type?: 'Bearer' | 'refresh_token';
+  exp?: number;
+  iat?: number;
+  sub?: string;
+  iss?: string;
+  organisation_id?: string;
+}
+
+const seconds = (at: Date | string) => Math.floor(new Date(at).getTime() / 1000);
+
+/**
+ * RFC 7662: whether a token is active now (not expired on the clock, not revoked, its client enabled
+ * and its user active) and what it is. A client learns only about its own tokens: any other is
+ * `{active:false}`.
+ */
+export async function introspect(
+  deps: EndpointDeps,
+  req: Request,
+): Promise<{ status: 200; body: Introspection } | EndpointError> {
+  const who = await authenticateClient(deps.database, req);
+  if ('error' in who) return who.error;
+  const token = tokenParam(req);
+  if (typeof token !== 'string') return token;
+  const hit = await ownToken(deps, who.client, token);
+  const active =
+    hit !== undefined &&
+    !hit.revoked_at &&
+    !hit.client_disabled_at &&
+    hit.user_status === 'active' &&
+    new Date(hit.expires_at).getTime() > deps.clock.now().getTime();
+  if (!active || !hit) return { status: 200, body: { active: false } };
+  return {
+    status: 200,
+    body: {
+      active: true,
+      scope: hit.scopes.join(' '),
+      client_id: hit.public_client_id,
+      token_type: hit.kind === 'access' ? 'Bearer' : 'refresh_token',
+      exp: seconds(hit.expires_at),
+      iat: seconds(hit.created_at),
+      sub: hit.user_id,
+      iss: deps.issuer,
+      organisation_id: hit.organisation_id,
+    },
+  };
+}
+
+/** RFC 8414 authorization server metadata. */
+export function serverMetadata(issuer: string, scopes: readonly string[]) {
+  const api = `${issuer}/api/v1/auth/oauth`;
+  const authMethods = ['client_secret_basic', 'client_secret_post', 'none'];
+  return {
+    issuer,
+    authorization_endpoint: `${api}/authorize`,
+    token_endpoint: `${api}/token`,
+    revocation_endpoint: `${api}/revoke`,
+    introspection_endpoint: `${api}/introspect`,
+    scopes_supported: [...scopes],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    token_endpoint_auth_methods_supported: authMethods,
+    revocation_endpoint_auth_methods_supported: authMethods,
+    introspection_endpoint_auth_methods_supported: authMethods,
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+    service_documentation: `${issuer}/docs`,
+  };
+}
