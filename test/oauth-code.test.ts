@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { newAccessToken, newRefreshToken, oauthModel } from '../src/modules/oauth/tokens.service';
 import { createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { csrfIn, signedIn, staffUser } from './support/staff';
@@ -294,6 +295,31 @@ describe('authorization code with PKCE', () => {
       ).get('error'),
     ).toBe('invalid_scope');
 
+    // A loopback redirect URI may name any port (RFC 8252 §7.3); nothing else may differ.
+    const anyPort = await open({
+      ...base,
+      response_type: 'code',
+      redirect_uri: 'http://127.0.0.1:53117/callback',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    expect(anyPort.status).toBe(200);
+    expect(anyPort.text).toContain('127.0.0.1:53117');
+    for (const near of [
+      'http://127.0.0.1:53117/callback2',
+      'http://localhost:9/callback',
+      'http://127.0.0.1:9/callback?x=1',
+      'http://user@127.0.0.1:9/callback',
+    ]) {
+      const res = await open({
+        ...base,
+        response_type: 'code',
+        redirect_uri: near,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      });
+      expect({ near, status: res.status }).toEqual({ near, status: 400 });
+    }
     const badRedirect = await open({
       ...base,
       response_type: 'code',
@@ -451,5 +477,218 @@ describe('refresh tokens', () => {
       error: 'invalid_grant',
       error_description: expect.stringContaining('expired'),
     });
+  });
+});
+
+describe('second uses that race, and what a client may leave out', () => {
+  /** A consent and its code exchange: the first token pair of a new consent. */
+  async function firstPair(extra: Record<string, unknown> = {}, authorize: Record<string, string> = {}) {
+    const c = await appClient(org, extra);
+    const { agent } = await adviser(org);
+    const p = pkce();
+    const params = {
+      response_type: 'code',
+      client_id: c.clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: p.challenge,
+      code_challenge_method: 'S256',
+      ...authorize,
+    };
+    // An empty value leaves the parameter out.
+    const { location } = await consent(
+      agent,
+      Object.fromEntries(Object.entries(params).filter(([, v]) => v !== '')),
+    );
+    const code = location.searchParams.get('code') as string;
+    return { c, code, verifier: p.verifier };
+  }
+  const api = (t: string) => h.api().get('/api/v1/customers').set('Authorization', `Bearer ${t}`);
+
+  it('when one refresh token is sent ten times at once, then at most one answer carries tokens, and those are revoked with the chain', async () => {
+    const { c, code, verifier } = await firstPair();
+    const pair = await token({
+      grant_type: 'authorization_code',
+      client_id: c.clientId,
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: pair.body.refresh_token }),
+      ),
+    );
+    const won = answers.filter((a) => a.status === 200);
+    expect(won.length).toBeLessThanOrEqual(1);
+    expect(answers.filter((a) => a.status === 400).every((a) => a.body.error === 'invalid_grant')).toBe(true);
+    for (const w of won) {
+      expect((await api(w.body.access_token)).status).toBe(401);
+      expect(
+        (
+          await token({
+            grant_type: 'refresh_token',
+            client_id: c.clientId,
+            refresh_token: w.body.refresh_token,
+          })
+        ).body.error,
+      ).toBe('invalid_grant');
+    }
+    expect((await api(pair.body.access_token)).status).toBe(401);
+  });
+
+  it('when a second use of a refresh token lands between the first use spending it and saving the new pair, then the new pair is refused', async () => {
+    // The interleaving of two racing requests, step by step, through the token endpoint's own model.
+    const { c, code, verifier } = await firstPair();
+    const pair = await token({
+      grant_type: 'authorization_code',
+      client_id: c.clientId,
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
+    const model = oauthModel({
+      database: h.database,
+      clock: h.clock,
+      accessTokenSeconds: 28_800,
+      refreshTokenSeconds: 2_592_000,
+    });
+    const client = await model.getClient(c.clientId, '');
+    expect(client).not.toBe(false);
+    const first = await model.getRefreshToken(pair.body.refresh_token);
+    if (!first || !client) throw new Error('the refresh token is not live');
+    expect(await model.revokeToken(first)).toBe(true);
+    // The second request: the token is already spent, so it is a reuse — the family is revoked.
+    expect(await model.getRefreshToken(pair.body.refresh_token)).toBe(false);
+    const next = { accessToken: newAccessToken(), refreshToken: newRefreshToken(), scope: first.scope };
+    await expect(model.saveToken(next as never, client, first.user)).rejects.toMatchObject({
+      name: 'invalid_grant',
+    });
+    expect((await api(next.accessToken)).status).toBe(401);
+    expect((await api(pair.body.access_token)).status).toBe(401);
+  });
+
+  it('when one code is exchanged five times at once, then at most one gets tokens, and those are revoked', async () => {
+    const { c, code, verifier } = await firstPair();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        token({
+          grant_type: 'authorization_code',
+          client_id: c.clientId,
+          code,
+          redirect_uri: REDIRECT,
+          code_verifier: verifier,
+        }),
+      ),
+    );
+    const won = answers.filter((a) => a.status === 200);
+    expect(won.length).toBeLessThanOrEqual(1);
+    expect(answers.filter((a) => a.status !== 200).every((a) => a.body.error === 'invalid_grant')).toBe(true);
+    for (const w of won) expect((await api(w.body.access_token)).status).toBe(401);
+  });
+
+  it('when the authorization request left out the redirect URI (one registered), then the token request may leave it out too', async () => {
+    const { c, code, verifier } = await firstPair({ redirectUris: [REDIRECT] }, { redirect_uri: '' });
+    const res = await token({
+      grant_type: 'authorization_code',
+      client_id: c.clientId,
+      code,
+      code_verifier: verifier,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.scope).toBe('read create');
+  });
+
+  it('when a refresh request sends a blank scope, then it keeps the grant; a repeated parameter is refused without spending the token', async () => {
+    const { c, code, verifier } = await firstPair();
+    const pair = await token({
+      grant_type: 'authorization_code',
+      client_id: c.clientId,
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
+    const blank = await token({
+      grant_type: 'refresh_token',
+      client_id: c.clientId,
+      refresh_token: pair.body.refresh_token,
+      scope: ' ',
+    });
+    expect(blank.status).toBe(200);
+    expect(blank.body.scope).toBe('read create');
+    const twice = await h
+      .api()
+      .post('/api/v1/auth/oauth/token')
+      .type('form')
+      .send(
+        `grant_type=refresh_token&client_id=${c.clientId}&refresh_token=${blank.body.refresh_token}&scope=read&scope=read`,
+      );
+    expect(twice.status).toBe(400);
+    expect(twice.body).toMatchObject({
+      error: 'invalid_request',
+      error_description: 'scope must be sent once',
+    });
+    const next = await token({
+      grant_type: 'refresh_token',
+      client_id: c.clientId,
+      refresh_token: blank.body.refresh_token,
+    });
+    expect(next.status).toBe(200);
+  });
+
+  it('when a rotated refresh token comes back asking for more scope, then it is still a reuse: refused and the chain revoked', async () => {
+    const { c, code, verifier } = await firstPair();
+    const pair = await token({
+      grant_type: 'authorization_code',
+      client_id: c.clientId,
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
+    const next = await token({
+      grant_type: 'refresh_token',
+      client_id: c.clientId,
+      refresh_token: pair.body.refresh_token,
+    });
+    const replay = await token({
+      grant_type: 'refresh_token',
+      client_id: c.clientId,
+      refresh_token: pair.body.refresh_token,
+      scope: 'read delete',
+    });
+    expect(replay.body.error).toBe('invalid_grant');
+    expect((await api(next.body.access_token)).status).toBe(401);
+  });
+
+  it('when a client may not refresh, then it gets no refresh token; revoking all of a client’s tokens also spends its open codes', async () => {
+    const noRefresh = await firstPair({ grants: ['authorization_code'] });
+    const res = await token({
+      grant_type: 'authorization_code',
+      client_id: noRefresh.c.clientId,
+      code: noRefresh.code,
+      redirect_uri: REDIRECT,
+      code_verifier: noRefresh.verifier,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.refresh_token).toBeUndefined();
+    const listed = await h
+      .api()
+      .get(`/api/v1/admin/oauth/clients/${(noRefresh.c as { _id: string })._id}/tokens`)
+      .set('x-api-key', org.adminKey);
+    expect(listed.body.tokens.map((t: { kind: string }) => t.kind)).toEqual(['access']);
+
+    const open = await firstPair();
+    const all = await h
+      .api()
+      .post(`/api/v1/admin/oauth/clients/${open.c._id}/revoke-tokens`)
+      .set('x-api-key', org.adminKey);
+    expect(all.status).toBe(200);
+    const late = await token({
+      grant_type: 'authorization_code',
+      client_id: open.c.clientId,
+      code: open.code,
+      redirect_uri: REDIRECT,
+      code_verifier: open.verifier,
+    });
+    expect(late.body.error).toBe('invalid_grant');
   });
 });

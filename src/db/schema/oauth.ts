@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { foreignKey, index, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, foreignKey, index, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { organisations, users } from './tenancy';
 
@@ -99,12 +99,19 @@ export const oauthCodes = pgTable(
     userId: uuid('user_id').notNull(),
     codeHash: text('code_hash').notNull(),
     redirectUri: text('redirect_uri').notNull(),
+    /** Whether the authorization request named the redirect URI (then the token request must repeat it). */
+    redirectUriGiven: boolean('redirect_uri_given').notNull().default(true),
     scopes: text('scopes').array().notNull(),
     codeChallenge: text('code_challenge'),
     codeChallengeMethod: text('code_challenge_method'),
     createdAt: ts('created_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
+    /**
+     * Set when a second use of the code or of one of its refresh tokens revoked everything the consent
+     * issued: tokens are only ever added to a family whose code row is not so marked (row lock).
+     */
+    familyRevokedAt: ts('family_revoked_at'),
   },
   (t) => [
     uniqueIndex('oauth_codes_hash_key').on(t.codeHash),

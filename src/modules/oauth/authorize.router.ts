@@ -80,7 +80,8 @@ export function authorizeRoutes(routes: Routes, deps: AuthorizeDeps): void {
           fields: {
             response_type: 'code',
             client_id: r.client.clientId,
-            redirect_uri: r.redirectUri,
+            // Posted back only if the client sent it: the token request must repeat only what it sent.
+            redirect_uri: r.redirectUriGiven ? r.redirectUri : undefined,
             scope: r.scopes.join(' '),
             state: r.state,
             code_challenge: r.codeChallenge,

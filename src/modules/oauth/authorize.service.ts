@@ -33,6 +33,8 @@ export interface AuthorizeParams {
 export interface Consentable {
   client: ClientHit & { name: string; clientId: string };
   redirectUri: string;
+  /** The request named the redirect URI (the token request must then repeat it), or it was the default. */
+  redirectUriGiven: boolean;
   scopes: string[];
   state?: string;
   codeChallenge?: string;
@@ -53,6 +55,36 @@ export function redirectTo(uri: string, params: Record<string, string | undefine
   const url = new URL(uri);
   for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
   return url.toString();
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/**
+ * Whether a redirect URI sent with a request fits a registered one: exactly, or — for http on the
+ * loopback address — on any port (RFC 8252 §7.3: a native app listens on a port it gets at run time).
+ */
+export function redirectMatches(registered: string, given: string): boolean {
+  if (registered === given) return true;
+  let r: URL;
+  let g: URL;
+  try {
+    r = new URL(registered);
+    g = new URL(given);
+  } catch {
+    return false;
+  }
+  return (
+    r.protocol === 'http:' &&
+    g.protocol === 'http:' &&
+    LOOPBACK.has(r.hostname) &&
+    g.hostname === r.hostname &&
+    g.username === '' &&
+    g.password === '' &&
+    g.hash === '' &&
+    !given.includes('#') &&
+    g.pathname === r.pathname &&
+    g.search === r.search
+  );
 }
 
 /**
@@ -84,7 +116,7 @@ export async function checkAuthorization(
       return refuse(400, 'The application did not say where to return (redirect_uri is missing).');
     }
     redirectUri = hit.redirect_uris[0] as string;
-  } else if (!hit.redirect_uris.includes(redirectUri)) {
+  } else if (!hit.redirect_uris.some((registered) => redirectMatches(registered, redirectUri as string))) {
     return refuse(
       400,
       'The application asked to return to an address that is not registered for it (redirect_uri).',
@@ -142,6 +174,7 @@ export async function checkAuthorization(
     request: {
       client: { ...hit, name: row.name, clientId: row.clientId },
       redirectUri,
+      redirectUriGiven: p.redirect_uri !== undefined,
       scopes,
       state: p.state,
       codeChallenge: p.code_challenge,
@@ -161,6 +194,7 @@ export async function issueCode(deps: AuthorizeDeps, ctx: RequestContext, r: Con
       userId: ctx.userId as string,
       codeHash: hashToken(code),
       redirectUri: r.redirectUri,
+      redirectUriGiven: r.redirectUriGiven,
       scopes: r.scopes,
       codeChallenge: r.codeChallenge ?? null,
       codeChallengeMethod: r.codeChallengeMethod ?? null,

@@ -1,18 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import type { Clock } from '../../platform/clock';
 import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { basicCredentials } from './basic-credentials';
-import { hashSecret } from './oauth.service';
-import {
-  type ClientHit,
-  findClientById,
-  findToken,
-  oauthTokenRepository,
-  type TokenHit,
-} from './tokens.repository';
+import { authenticateClient, type EndpointError, fail } from './client-auth';
+import { type ClientHit, findToken, oauthTokenRepository, type TokenHit } from './tokens.repository';
 import { hashToken } from './tokens.service';
 
 /** RFC 7009 revocation and RFC 7662 introspection: what they need. */
@@ -21,50 +13,6 @@ export interface EndpointDeps {
   clock: Clock;
   /** The authorization server's issuer (BASE_URL). */
   issuer: string;
-}
-
-export interface EndpointError {
-  status: number;
-  body: { success: false; error: string; error_description: string; code: number };
-  headers?: Record<string, string>;
-}
-
-const fail = (status: number, error: string, description: string): EndpointError => ({
-  status,
-  body: { success: false, error, error_description: description, code: status },
-  ...(status === 401 ? { headers: { 'WWW-Authenticate': 'Basic realm="ActionDesk"' } } : {}),
-});
-
-/**
- * The client calling revocation or introspection: a confidential client by its secret (HTTP Basic or
- * form fields), a public client by its client_id alone (it can only ever touch its own tokens).
- */
-export async function authenticateClient(
-  database: Database,
-  req: Request,
-): Promise<{ client: ClientHit } | { error: EndpointError }> {
-  const form = (req.body ?? {}) as Record<string, unknown>;
-  const basic = basicCredentials(req.headers.authorization);
-  if (req.headers.authorization && !basic) {
-    return {
-      error: fail(401, 'invalid_client', 'The Authorization header is not HTTP Basic client credentials'),
-    };
-  }
-  const id = basic?.id ?? form.client_id;
-  const secret = basic?.secret ?? form.client_secret;
-  if (typeof id !== 'string' || id === '')
-    return { error: fail(401, 'invalid_client', 'Client authentication is missing') };
-  const hit = /^adc_[0-9A-Za-z]{24}$/.test(id) ? await findClientById(database.db, id) : undefined;
-  const secretOk = (stored: string | null) => {
-    if (typeof secret !== 'string' || !stored) return false;
-    const a = Buffer.from(hashSecret(secret), 'hex');
-    const b = Buffer.from(stored, 'hex');
-    return a.length === b.length && timingSafeEqual(a, b);
-  };
-  if (!hit || hit.disabled_at || (hit.type === 'confidential' && !secretOk(hit.secret_hash))) {
-    return { error: fail(401, 'invalid_client', 'Invalid client: unknown, disabled, or a wrong secret') };
-  }
-  return { client: hit };
 }
 
 const tokenParam = (req: Request): string | EndpointError => {

@@ -31,6 +31,7 @@ export interface CodeHit {
   client_id: string;
   user_id: string;
   redirect_uri: string;
+  redirect_uri_given: boolean;
   scopes: string[];
   code_challenge: string | null;
   code_challenge_method: string | null;
@@ -129,8 +130,18 @@ export function oauthTokenRepository(q: Queryable, ctx: RequestContext) {
         .where(live(clientId, now));
       return row?.n ?? 0;
     },
-    /** Revokes every live token of the client; answers how many. */
+    /** Revokes every live token of the client, and spends its unused codes; answers how many tokens. */
     async revokeAllOfClient(clientId: string, at: Date): Promise<number> {
+      await q
+        .update(oauthCodes)
+        .set({ usedAt: at, familyRevokedAt: at })
+        .where(
+          and(
+            eq(oauthCodes.organisationId, ctx.organisationId),
+            eq(oauthCodes.clientId, clientId),
+            isNull(oauthCodes.usedAt),
+          ),
+        );
       const rows = await q
         .update(oauthTokens)
         .set({ revokedAt: at })
@@ -138,8 +149,21 @@ export function oauthTokenRepository(q: Queryable, ctx: RequestContext) {
         .returning({ id: oauthTokens.id });
       return rows.length;
     },
-    /** Revokes every live token of a family (one consent's code and its refresh chain). */
+    /**
+     * Revokes a family (one consent's code and its refresh chain): first its code row is marked — so no
+     * token is added to it later (see oauthCodeRepository.familyAlive) — then every live token of it.
+     */
     async revokeFamily(familyId: string, at: Date): Promise<number> {
+      await q
+        .update(oauthCodes)
+        .set({ familyRevokedAt: at })
+        .where(
+          and(
+            eq(oauthCodes.organisationId, ctx.organisationId),
+            eq(oauthCodes.id, familyId),
+            isNull(oauthCodes.familyRevokedAt),
+          ),
+        );
       const rows = await q
         .update(oauthTokens)
         .set({ revokedAt: at })
@@ -153,8 +177,20 @@ export function oauthTokenRepository(q: Queryable, ctx: RequestContext) {
 export function oauthCodeRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(oauthCodes.organisationId, ctx.organisationId);
   return {
-    async insert(row: Omit<OAuthCodeRow, 'organisationId' | 'usedAt'>): Promise<void> {
+    async insert(row: Omit<OAuthCodeRow, 'organisationId' | 'usedAt' | 'familyRevokedAt'>): Promise<void> {
       await q.insert(oauthCodes).values({ ...row, organisationId: ctx.organisationId });
+    },
+    /**
+     * Whether tokens may still be added to the family (the consent of this code): its code row exists
+     * and is not revoked. Locks the row (FOR SHARE) until the transaction ends, so a revocation waits.
+     */
+    async familyAlive(familyId: string): Promise<boolean> {
+      const [row] = await q
+        .select({ revokedAt: oauthCodes.familyRevokedAt })
+        .from(oauthCodes)
+        .where(and(org, eq(oauthCodes.id, familyId)))
+        .for('share');
+      return row !== undefined && row.revokedAt === null;
     },
     /** Spends a code: true for the one request that does; every later one gets false. */
     async spend(id: string, at: Date): Promise<boolean> {

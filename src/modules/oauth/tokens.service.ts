@@ -4,6 +4,7 @@ import OAuth2Server, {
   type AuthorizationCodeModel,
   type Client,
   type ClientCredentialsModel,
+  InvalidGrantError,
   InvalidScopeError,
   type RefreshToken,
   type RefreshTokenModel,
@@ -17,7 +18,7 @@ import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
 import { userRepository } from '../admin';
-import { basicCredentials } from './basic-credentials';
+import { authenticateClient, basicCredentials } from './client-auth';
 import { hashSecret, random62 } from './oauth.service';
 import {
   type ClientHit,
@@ -74,7 +75,9 @@ function secretMatches(secret: string, storedHash: string | null): boolean {
  * The PostgreSQL model of `@node-oauth/oauth2-server`. Expiry is decided on the app's clock (tests move
  * it); the library compares deadlines with the real time, so it is handed the same remaining time.
  */
-function modelOf(deps: TokenDeps): AuthorizationCodeModel & RefreshTokenModel & ClientCredentialsModel {
+export function oauthModel(
+  deps: TokenDeps,
+): AuthorizationCodeModel & RefreshTokenModel & ClientCredentialsModel {
   const now = () => deps.clock.now();
   const realDeadline = (at: Date | string) =>
     new Date(Date.now() + (new Date(at).getTime() - now().getTime()));
@@ -138,7 +141,9 @@ function modelOf(deps: TokenDeps): AuthorizationCodeModel & RefreshTokenModel & 
       return {
         authorizationCode: code,
         expiresAt: realDeadline(hit.expires_at),
-        redirectUri: hit.redirect_uri,
+        // Named in the authorization request → the token request must repeat it (RFC 6749 §4.1.3);
+        // the library skips the check for an empty one.
+        redirectUri: hit.redirect_uri_given ? hit.redirect_uri : '',
         scope: hit.scopes,
         codeChallenge: hit.code_challenge ?? undefined,
         codeChallengeMethod: hit.code_challenge_method ?? undefined,
@@ -196,7 +201,9 @@ function modelOf(deps: TokenDeps): AuthorizationCodeModel & RefreshTokenModel & 
         throw new InvalidScopeError('Invalid scope: the client may no longer use these scopes');
       const accessExpiresAt = new Date(at.getTime() + deps.accessTokenSeconds * 1000);
       const refreshExpiresAt = new Date(at.getTime() + deps.refreshTokenSeconds * 1000);
-      const family = token.refreshToken ? (familyId ?? newId(at.getTime())) : familyId;
+      // A client without the refresh_token grant gets no refresh token (it could never use one).
+      const refreshToken = hit.grants.includes('refresh_token') ? token.refreshToken : undefined;
+      const family = refreshToken ? (familyId ?? newId(at.getTime())) : familyId;
       const row = (kind: 'access' | 'refresh', value: string, expiresAt: Date) => ({
         id: newId(at.getTime()),
         clientId: hit.id,
@@ -208,17 +215,24 @@ function modelOf(deps: TokenDeps): AuthorizationCodeModel & RefreshTokenModel & 
         createdAt: at,
         expiresAt,
       });
-      await inOrg(hit.organisation_id, (tx, ctx) =>
-        oauthTokenRepository(tx, ctx).insert([
+      await inOrg(hit.organisation_id, async (tx, ctx) => {
+        // A consent whose code or refresh token was used twice is dead: a request that won the race
+        // with the second use must not add live tokens to it (the family's code row is locked, so a
+        // revocation either happened before this — refused here — or waits and then revokes these too).
+        if (family && !(await oauthCodeRepository(tx, ctx).familyAlive(family))) {
+          throw new InvalidGrantError('Invalid grant: this authorization has been revoked');
+        }
+        await oauthTokenRepository(tx, ctx).insert([
           row('access', token.accessToken, accessExpiresAt),
-          ...(token.refreshToken ? [row('refresh', token.refreshToken, refreshExpiresAt)] : []),
-        ]),
-      );
+          ...(refreshToken ? [row('refresh', refreshToken, refreshExpiresAt)] : []),
+        ]);
+      });
       return {
         ...token,
+        refreshToken,
         scope: scopes,
         accessTokenExpiresAt: accessExpiresAt,
-        refreshTokenExpiresAt: token.refreshToken ? refreshExpiresAt : undefined,
+        refreshTokenExpiresAt: refreshToken ? refreshExpiresAt : undefined,
         client,
         user,
       };
@@ -248,12 +262,30 @@ export type TokenAnswer =
       headers: Record<string, string>;
     };
 
-/** The first requested scope a refresh token was not granted, if any. */
-async function widens(deps: TokenDeps, refreshToken: string, scope: string): Promise<string | undefined> {
+/**
+ * The first requested scope a live refresh token of the authenticated client was not granted, if any.
+ * Anything else (no or wrong client authentication, another client's, a rotated or expired token) is
+ * left to the library, which refuses it in the usual way — reuse detection included.
+ */
+async function widens(
+  deps: TokenDeps,
+  req: Request,
+  refreshToken: string,
+  scope: string,
+): Promise<string | undefined> {
   if (!REFRESH_FORMAT.test(refreshToken)) return undefined;
+  const who = await authenticateClient(deps.database, req);
+  if ('error' in who) return undefined;
   const hit = await findToken(deps.database.db, hashToken(refreshToken));
-  if (hit?.kind !== 'refresh') return undefined;
-  return scope.split(' ').find((s) => s !== '' && !hit.scopes.includes(s));
+  if (
+    hit?.kind !== 'refresh' ||
+    hit.client_id !== who.client.id ||
+    hit.revoked_at ||
+    new Date(hit.expires_at).getTime() <= deps.clock.now().getTime()
+  ) {
+    return undefined;
+  }
+  return scope.split(' ').find((s) => !hit.scopes.includes(s));
 }
 
 function tokenError(
@@ -271,7 +303,7 @@ function tokenError(
 
 export function tokenEndpoint(deps: TokenDeps) {
   const server = new OAuth2Server({
-    model: modelOf(deps),
+    model: oauthModel(deps),
     accessTokenLifetime: deps.accessTokenSeconds,
     refreshTokenLifetime: deps.refreshTokenSeconds,
     allowExtendedTokenAttributes: false,
@@ -292,14 +324,22 @@ export function tokenEndpoint(deps: TokenDeps) {
         `grant_type ${JSON.stringify(grant.slice(0, 100))} is not supported: use ${GRANTS.join(', ')}`,
       );
     }
-    // The library spends a refresh token before it checks the scope: a request that only asks for too
-    // much must not cost the client its chain (its retry would look like a reuse).
+    // RFC 6749 §3.1: a parameter is sent once. A blank scope is no scope (§6: then the original one).
+    const repeated = Object.entries(body).find(([, v]) => Array.isArray(v));
+    if (repeated) return tokenError(400, 'invalid_request', `${repeated[0].slice(0, 100)} must be sent once`);
+    if (typeof body.scope === 'string') {
+      const scope = body.scope.split(/\s+/).filter(Boolean).join(' ');
+      if (scope === '') delete body.scope;
+      else body.scope = scope;
+    }
+    // The library spends a refresh token before it checks the scope: a live token of the calling client
+    // that only asks for too much must not cost the client its chain (its retry would look like a reuse).
     if (
       grant === 'refresh_token' &&
       typeof body.scope === 'string' &&
       typeof body.refresh_token === 'string'
     ) {
-      const wider = await widens(deps, body.refresh_token, body.scope);
+      const wider = await widens(deps, req, body.refresh_token, body.scope);
       if (wider)
         return tokenError(400, 'invalid_scope', `Invalid scope: the refresh token was not granted ${wider}`);
     }

@@ -1,0 +1,67 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Request } from 'express';
+import type { Database } from '../../platform/db/database';
+import { hashSecret } from './oauth.service';
+import { type ClientHit, findClientById } from './tokens.repository';
+
+/**
+ * HTTP Basic client credentials. RFC 6749 §2.3.1 form-encodes the id and the secret inside them (strict
+ * clients such as openid-client send `adc%5F…`), so both are decoded.
+ */
+export function basicCredentials(header: string | undefined): { id: string; secret: string } | undefined {
+  const m = /^Basic[ ]+([A-Za-z0-9+/=]+)[ ]*$/i.exec(header ?? '');
+  if (!m) return undefined;
+  const text = Buffer.from(m[1] as string, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  if (colon < 0) return undefined;
+  try {
+    const decode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    return { id: decode(text.slice(0, colon)), secret: decode(text.slice(colon + 1)) };
+  } catch {
+    return undefined;
+  }
+}
+
+export interface EndpointError {
+  status: number;
+  body: { success: false; error: string; error_description: string; code: number };
+  headers?: Record<string, string>;
+}
+
+export const fail = (status: number, error: string, description: string): EndpointError => ({
+  status,
+  body: { success: false, error, error_description: description, code: status },
+  ...(status === 401 ? { headers: { 'WWW-Authenticate': 'Basic realm="ActionDesk"' } } : {}),
+});
+
+/**
+ * The client calling revocation or introspection: a confidential client by its secret (HTTP Basic or
+ * form fields), a public client by its client_id alone (it can only ever touch its own tokens).
+ */
+export async function authenticateClient(
+  database: Database,
+  req: Request,
+): Promise<{ client: ClientHit } | { error: EndpointError }> {
+  const form = (req.body ?? {}) as Record<string, unknown>;
+  const basic = basicCredentials(req.headers.authorization);
+  if (req.headers.authorization && !basic) {
+    return {
+      error: fail(401, 'invalid_client', 'The Authorization header is not HTTP Basic client credentials'),
+    };
+  }
+  const id = basic?.id ?? form.client_id;
+  const secret = basic?.secret ?? form.client_secret;
+  if (typeof id !== 'string' || id === '')
+    return { error: fail(401, 'invalid_client', 'Client authentication is missing') };
+  const hit = /^adc_[0-9A-Za-z]{24}$/.test(id) ? await findClientById(database.db, id) : undefined;
+  const secretOk = (stored: string | null) => {
+    if (typeof secret !== 'string' || !stored) return false;
+    const a = Buffer.from(hashSecret(secret), 'hex');
+    const b = Buffer.from(stored, 'hex');
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+  if (!hit || hit.disabled_at || (hit.type === 'confidential' && !secretOk(hit.secret_hash))) {
+    return { error: fail(401, 'invalid_client', 'Invalid client: unknown, disabled, or a wrong secret') };
+  }
+  return { client: hit };
+}
