@@ -53,6 +53,20 @@ describe('metadata (RFC 8414)', () => {
       authorization_response_iss_parameter_supported: true,
       service_documentation: `${issuer}/docs`,
     });
+    // The OpenAPI document declares the same two flows, for generated clients.
+    const doc = (await h.api().get('/api/v1/openapi.json')).body;
+    expect(doc.components.securitySchemes.OAuth2.flows).toEqual({
+      clientCredentials: {
+        tokenUrl: '/api/v1/auth/oauth/token',
+        scopes: expect.objectContaining({ all: expect.any(String) }),
+      },
+      authorizationCode: {
+        authorizationUrl: '/api/v1/auth/oauth/authorize',
+        tokenUrl: '/api/v1/auth/oauth/token',
+        refreshUrl: '/api/v1/auth/oauth/token',
+        scopes: expect.objectContaining({ read: expect.any(String) }),
+      },
+    });
   });
 });
 

@@ -42,6 +42,14 @@ export const AuthErrorBody = z
   })
   .meta({ id: 'AuthError' });
 
+const oauthScopes = {
+  read: 'Read contacts, templates, actions, sessions, files, events',
+  create: 'Create contacts, actions, files, setups, webhooks',
+  update: 'Change them, reopen and withdraw actions',
+  delete: 'Delete them',
+  all: 'Everything the acting user may do, administration included',
+};
+
 export function createRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'ApiKey', {
@@ -53,17 +61,14 @@ export function createRegistry(): OpenAPIRegistry {
   registry.registerComponent('securitySchemes', 'OAuth2', {
     type: 'oauth2',
     description:
-      'OAuth 2.0 access tokens of partner applications (`Authorization: Bearer adt_…`). A token does what its scope allows within what its user (the client’s service user) may; `all` is everything the user may. Each operation lists the scope it needs.',
+      'OAuth 2.0 access tokens of partner applications (`Authorization: Bearer adt_…`). A token does what its scope allows within what its user may — the client’s service user (client credentials) or the adviser who allowed it (authorization code with PKCE S256); `all` is everything the user may. Each operation lists the scope it needs. Metadata: `/.well-known/oauth-authorization-server` (RFC 8414).',
     flows: {
-      clientCredentials: {
+      clientCredentials: { tokenUrl: '/api/v1/auth/oauth/token', scopes: oauthScopes },
+      authorizationCode: {
+        authorizationUrl: '/api/v1/auth/oauth/authorize',
         tokenUrl: '/api/v1/auth/oauth/token',
-        scopes: {
-          read: 'Read contacts, templates, actions, sessions, files, events',
-          create: 'Create contacts, actions, files, setups, webhooks',
-          update: 'Change them, reopen and withdraw actions',
-          delete: 'Delete them',
-          all: 'Everything the acting user may do, administration included',
-        },
+        refreshUrl: '/api/v1/auth/oauth/token',
+        scopes: oauthScopes,
       },
     },
   });
