@@ -119,5 +119,33 @@ describe('authorization code with PKCE in Chromium', () => {
       .set('Authorization', `Bearer ${res.body.access_token}`)
       .send({ data: { Email: 'from-partner@example.test', FirstName: 'Via', LastName: 'Partner' } });
     expect(me.status).toBe(201);
+
+    // An administrator looks at the client's tokens on a laptop and revokes the adviser's consent.
+    const admin = await staffUser(h, org, ['administrator'], 'Iris Peeters');
+    const laptop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const desk = await laptop.newPage();
+    await desk.goto(`${h.baseUrl}/staff/integrations/clients/${client.body._id}`);
+    await desk.getByLabel('E-mail address').fill(admin.email);
+    await desk.getByLabel('Password').fill(STAFF_PASSWORD);
+    await desk.getByLabel('Password').press('Enter');
+    await desk.waitForURL(/\/staff\/integrations\/clients\//);
+    await expect(desk.getByRole('heading', { name: 'Live tokens (2)' }).count()).resolves.toBe(1);
+    const rows = await desk.locator('tbody tr').allTextContents();
+    expect(rows.map((r) => r.startsWith('Access token') || r.startsWith('Refresh token'))).toEqual([
+      true,
+      true,
+    ]);
+    expect(rows.every((r) => r.includes('Anna Claes') && r.includes('read create'))).toBe(true);
+    expect(await seriousA11yViolations(desk)).toEqual([]);
+    await desk.screenshot({ path: path.join(shots, 'staff-oauth-client-laptop.png'), fullPage: true });
+    await desk.getByRole('button', { name: /Revoke the refresh token of Anna Claes/ }).click();
+    await desk.getByText('The token was revoked').waitFor();
+    await expect(desk.getByText('No live token.').count()).resolves.toBe(1);
+    await laptop.close();
+    const after = await h
+      .api()
+      .get('/api/v1/customers')
+      .set('Authorization', `Bearer ${res.body.access_token}`);
+    expect(after.status).toBe(401);
   });
 });
