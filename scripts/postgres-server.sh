@@ -32,6 +32,9 @@ DO \$\$ BEGIN
   END IF;
   ALTER ROLE actiondesk CREATEDB;
 END \$\$;
+-- The test harness drops its databases WITH (FORCE): that must end every session still in them, an
+-- autovacuum worker's too, which only a member of pg_signal_backend may do.
+GRANT pg_signal_backend TO actiondesk;
 DROP DATABASE IF EXISTS ${db} WITH (FORCE);
 CREATE DATABASE ${db} OWNER actiondesk;
 SQL

@@ -25,6 +25,22 @@ export function serverDatabases(url: string) {
       await client.end();
     }
   };
+  /**
+   * Drops a database, ending its sessions. A server whose role may not end another role's sessions
+   * (not a member of pg_signal_backend) refuses while an autovacuum worker is in it: tried again, a
+   * bounded number of times, after the worker has had a moment to finish.
+   */
+  const dropDatabase = async (name: string) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+        return;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '42501' || attempt === 5) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  };
   return {
     async createTemplate(): Promise<void> {
       await admin(async (c) => {
@@ -40,8 +56,7 @@ export function serverDatabases(url: string) {
       await admin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
       return {
         url: urlOf(name),
-        drop: () =>
-          admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+        drop: () => dropDatabase(name),
       };
     },
   };
