@@ -24,6 +24,7 @@ import { sessionRequestRoutes } from './modules/sessionrequests';
 import { sessionRoutes } from './modules/sessions';
 import { setupRoutes, wizardRoutes } from './modules/setups';
 import { DocumentPreviews } from './modules/signing';
+import { ssoProviderRoutes } from './modules/sso';
 import { webhookRoutes } from './modules/webhooks';
 import type { Clock } from './platform/clock';
 import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
@@ -199,6 +200,7 @@ export function createApp(deps: AppDeps): Express {
   tokenRoutes(routes, { ...moduleDeps, ...config.oauth });
   authorizeRoutes(routes, { ...moduleDeps, issuer: config.baseUrl });
   oauthEndpointRoutes(routes, { ...moduleDeps, issuer: config.baseUrl });
+  ssoProviderRoutes(routes, { ...moduleDeps, box, baseUrl: config.baseUrl });
   questionListRoutes(routes, moduleDeps);
   fileRoutes(routes, fileDeps);
   sessionRoutes(routes, moduleDeps);

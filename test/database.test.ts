@@ -47,6 +47,7 @@ const tenantTables = [
   'oauth_clients',
   'oauth_tokens',
   'oauth_codes',
+  'sso_providers',
 ];
 
 describe('row-level security', () => {

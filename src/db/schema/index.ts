@@ -10,6 +10,7 @@ export * from './sessionrequests';
 export * from './sessions';
 export * from './setups';
 export * from './signing';
+export * from './sso';
 export * from './staff';
 export * from './tenancy';
 export * from './webhooks';

@@ -1,0 +1,37 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { ts } from './columns';
+import { organisations } from './tenancy';
+
+/**
+ * External identity providers an organisation's staff sign in with (spec 5.3): a Google-type workspace
+ * provider, a Microsoft-type directory (with its tenant) or any OpenID Connect provider by issuer. The
+ * client secret is sealed with ENCRYPTION_KEYS (bound to the row's id) and never shown again.
+ */
+export const ssoProviders = pgTable(
+  'sso_providers',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['google', 'microsoft', 'oidc'] }).notNull(),
+    name: text('name').notNull(),
+    issuer: text('issuer').notNull(),
+    tenantId: text('tenant_id'),
+    clientId: text('client_id').notNull(),
+    clientSecretSealed: text('client_secret_sealed').notNull(),
+    secretUpdatedAt: ts('secret_updated_at').notNull(),
+    enabled: boolean('enabled').notNull().default(false),
+    allowedDomains: text('allowed_domains').array().notNull().default(sql`'{}'::text[]`),
+    /** Just-in-time creation of unknown users in this group; null: off (the default). */
+    jitGroup: text('jit_group'),
+    createdBy: uuid('created_by'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    unique('sso_providers_org_id_key').on(t.organisationId, t.id),
+    index('sso_providers_org_created_idx').on(t.organisationId, t.createdAt),
+  ],
+);

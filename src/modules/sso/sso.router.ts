@@ -1,0 +1,86 @@
+import type { Routes } from '../../platform/http/routes';
+import { idParam } from '../../platform/schemas';
+import { z } from '../../platform/zod';
+import { CreateSsoProvider, SsoProvider, SsoProviderList, UpdateSsoProvider } from './sso.schemas';
+import {
+  createProvider,
+  deleteProvider,
+  getProvider,
+  listProviders,
+  type SsoDeps,
+  updateProvider,
+} from './sso.service';
+
+const tags = ['Admin: sign-in providers'];
+const Params = z.object({ providerId: idParam('providerId') });
+
+/** The administrators' API for staff single sign-on providers (spec 5.3: Integrations → OAuth Providers). */
+export function ssoProviderRoutes(routes: Routes, deps: SsoDeps): void {
+  routes.add(
+    {
+      method: 'get',
+      path: '/admin/sso/providers',
+      summary: 'List the organisation’s sign-in providers',
+      tags,
+      permission: 'admin',
+      response: SsoProviderList,
+    },
+    ({ ctx }) => listProviders(deps, ctx),
+  );
+  routes.add(
+    {
+      method: 'post',
+      path: '/admin/sso/providers',
+      summary: 'Add a sign-in provider (Google-type, Microsoft-type or OpenID Connect)',
+      description:
+        'The client secret is stored sealed and never answered again. The answer’s `redirectUri` is the address to register at the provider. A provider starts disabled unless `enabled` is true.',
+      tags,
+      permission: 'admin',
+      body: CreateSsoProvider,
+      status: 201,
+      response: SsoProvider,
+    },
+    ({ ctx, body }) => createProvider(deps, ctx, body),
+  );
+  routes.add(
+    {
+      method: 'get',
+      path: '/admin/sso/providers/{providerId}',
+      summary: 'One sign-in provider (never its secret)',
+      tags,
+      permission: 'admin',
+      params: Params,
+      response: SsoProvider,
+    },
+    ({ ctx, params }) => getProvider(deps, ctx, params.providerId),
+  );
+  routes.add(
+    {
+      method: 'patch',
+      path: '/admin/sso/providers/{providerId}',
+      summary:
+        'Change a sign-in provider: name, tenant, issuer, client id, a new secret, enabled, domains, just-in-time users',
+      tags,
+      permission: 'admin',
+      params: Params,
+      body: UpdateSsoProvider,
+      response: SsoProvider,
+    },
+    ({ ctx, params, body }) => updateProvider(deps, ctx, params.providerId, body),
+  );
+  routes.add(
+    {
+      method: 'delete',
+      path: '/admin/sso/providers/{providerId}',
+      summary: 'Remove a sign-in provider',
+      tags,
+      permission: 'admin',
+      params: Params,
+      status: 204,
+    },
+    async ({ ctx, params }) => {
+      await deleteProvider(deps, ctx, params.providerId);
+      return undefined;
+    },
+  );
+}

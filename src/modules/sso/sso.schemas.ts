@@ -1,0 +1,139 @@
+import { groups } from '../../platform/permissions';
+import { timestamp } from '../../platform/schemas';
+import { z } from '../../platform/zod';
+
+export const providerTypes = ['google', 'microsoft', 'oidc'] as const;
+
+/** An issuer: https, or http on the loopback address (a provider run by a test on 127.0.0.1). */
+const IssuerUrl = z
+  .string()
+  .max(500)
+  .refine((value) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return false;
+    }
+    if (url.hash || url.search || url.username || url.password) return false;
+    if (url.protocol === 'https:') return true;
+    return url.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+  }, 'must be an https URL without query or fragment (http only on 127.0.0.1, [::1] or localhost)');
+
+/** A Microsoft-type directory: its tenant id (a GUID) or domain (contoso.onmicrosoft.com). */
+const TenantId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,99}$/, 'must be a tenant id (GUID) or a domain name');
+const Domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    'must be a domain name such as example.com',
+  );
+const distinct = (list: string[]) => new Set(list).size === list.length;
+
+const fields = {
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .meta({ description: 'The sign-in button’s label; default from the type' }),
+  tenantId: TenantId.meta({
+    description: 'microsoft: the directory (tenant) id or domain; required for that type',
+  }),
+  issuer: IssuerUrl.meta({
+    description:
+      'oidc: the issuer URL (required). google and microsoft: derived (https://accounts.google.com, https://login.microsoftonline.com/{tenantId}/v2.0); may be overridden (a sovereign cloud, a test provider)',
+  }),
+  clientId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .meta({ description: 'The client id of the application registered at the provider' }),
+  clientSecret: z.string().min(1).max(2000).meta({
+    description: 'Its client secret: stored sealed with ENCRYPTION_KEYS, never shown or logged again',
+  }),
+  enabled: z.boolean().meta({ description: 'Whether the button shows on the sign-in page (default false)' }),
+  allowedDomains: z
+    .array(Domain)
+    .max(50)
+    .refine(distinct, 'must not repeat a domain')
+    .meta({ description: 'Only e-mail addresses of these domains may sign in through it; empty: any' }),
+  jitGroup: z.enum(groups).nullable().meta({
+    description: 'Create unknown users on their first sign-in, in this group; null (default): off',
+  }),
+};
+
+export const CreateSsoProvider = z
+  .strictObject({
+    type: z
+      .enum(providerTypes)
+      .meta({ description: 'google, microsoft (with tenantId) or oidc (with issuer)' }),
+    name: fields.name.optional(),
+    tenantId: fields.tenantId.optional(),
+    issuer: fields.issuer.optional(),
+    clientId: fields.clientId,
+    clientSecret: fields.clientSecret,
+    enabled: fields.enabled.default(false),
+    allowedDomains: fields.allowedDomains.default([]),
+    jitGroup: fields.jitGroup.default(null),
+  })
+  .superRefine((p, ctx) => {
+    if (p.type === 'microsoft' && !p.tenantId) {
+      ctx.addIssue({ code: 'custom', path: ['tenantId'], message: 'is required for a microsoft provider' });
+    }
+    if (p.type !== 'microsoft' && p.tenantId) {
+      ctx.addIssue({ code: 'custom', path: ['tenantId'], message: 'only for a microsoft provider' });
+    }
+    if (p.type === 'oidc' && !p.issuer) {
+      ctx.addIssue({ code: 'custom', path: ['issuer'], message: 'is required for an oidc provider' });
+    }
+  })
+  .meta({ id: 'CreateSsoProvider' });
+export type CreateSsoProvider = z.infer<typeof CreateSsoProvider>;
+
+export const UpdateSsoProvider = z
+  .strictObject({
+    name: fields.name.optional(),
+    tenantId: fields.tenantId.optional(),
+    issuer: fields.issuer.optional(),
+    clientId: fields.clientId.optional(),
+    clientSecret: fields.clientSecret
+      .optional()
+      .meta({ description: 'A new secret replaces the stored one' }),
+    enabled: fields.enabled.optional(),
+    allowedDomains: fields.allowedDomains.optional(),
+    jitGroup: fields.jitGroup.optional(),
+  })
+  .meta({ id: 'UpdateSsoProvider' });
+export type UpdateSsoProvider = z.infer<typeof UpdateSsoProvider>;
+
+export const SsoProvider = z
+  .object({
+    _id: z.string(),
+    type: z.enum(providerTypes),
+    name: z.string(),
+    issuer: z.string(),
+    tenantId: z.string().nullable(),
+    clientId: z.string(),
+    hasClientSecret: z.literal(true).meta({ description: 'The secret itself is never answered' }),
+    secretUpdatedAt: timestamp,
+    enabled: z.boolean(),
+    allowedDomains: z.array(z.string()),
+    jitGroup: z.enum(groups).nullable(),
+    redirectUri: z.string().meta({
+      description: 'The address to register at the provider: {BASE_URL}/api/v1/auth/oauth/callback',
+    }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'SsoProvider' });
+export type SsoProvider = z.infer<typeof SsoProvider>;
+
+export const SsoProviderList = z
+  .object({ providers: z.array(SsoProvider), total: z.number().int() })
+  .meta({ id: 'SsoProviderList' });
