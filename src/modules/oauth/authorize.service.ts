@@ -3,6 +3,7 @@ import type { RequestContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
+import { LOOPBACK_HOSTS } from '../../platform/urls';
 import { userRepository } from '../admin';
 import { oauthClientRepository } from './oauth.repository';
 import { type ClientHit, findClientById, oauthCodeRepository } from './tokens.repository';
@@ -57,8 +58,6 @@ export function redirectTo(uri: string, params: Record<string, string | undefine
   return url.toString();
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
 /**
  * Whether a redirect URI sent with a request fits a registered one: exactly, or — for http on the
  * loopback address — on any port (RFC 8252 §7.3: a native app listens on a port it gets at run time).
@@ -76,7 +75,7 @@ export function redirectMatches(registered: string, given: string): boolean {
   return (
     r.protocol === 'http:' &&
     g.protocol === 'http:' &&
-    LOOPBACK.has(r.hostname) &&
+    LOOPBACK_HOSTS.has(r.hostname) &&
     g.hostname === r.hostname &&
     g.username === '' &&
     g.password === '' &&

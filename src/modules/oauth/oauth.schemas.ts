@@ -1,5 +1,6 @@
 import { groups } from '../../platform/permissions';
 import { timestamp } from '../../platform/schemas';
+import { secureOrLoopbackUrl } from '../../platform/urls';
 import { z } from '../../platform/zod';
 
 export const oauthGrants = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
@@ -12,15 +13,8 @@ const RedirectUri = z
   .string()
   .max(2000)
   .refine((value) => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      return false;
-    }
-    if (url.hash || value.includes('#')) return false;
-    if (url.protocol === 'https:') return true;
-    return url.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+    const url = secureOrLoopbackUrl(value);
+    return url !== undefined && !url.hash && !value.includes('#');
   }, 'must be an absolute https URL (http only on 127.0.0.1, [::1] or localhost), without a fragment');
 
 export const CreateOAuthClient = z

@@ -1,5 +1,6 @@
 import { groups } from '../../platform/permissions';
 import { timestamp } from '../../platform/schemas';
+import { secureOrLoopbackUrl } from '../../platform/urls';
 import { z } from '../../platform/zod';
 
 export const providerTypes = ['google', 'microsoft', 'oidc'] as const;
@@ -9,15 +10,8 @@ const IssuerUrl = z
   .string()
   .max(500)
   .refine((value) => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      return false;
-    }
-    if (url.hash || url.search || url.username || url.password) return false;
-    if (url.protocol === 'https:') return true;
-    return url.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
+    const url = secureOrLoopbackUrl(value);
+    return url !== undefined && !url.hash && !url.search && !url.username && !url.password;
   }, 'must be an https URL without query or fragment (http only on 127.0.0.1, [::1] or localhost)');
 
 /** A Microsoft-type directory: its tenant id (a GUID) or domain (contoso.onmicrosoft.com). */
