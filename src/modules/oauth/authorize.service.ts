@@ -5,6 +5,7 @@ import { inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
 import { LOOPBACK_HOSTS } from '../../platform/urls';
 import { userRepository } from '../admin';
+import { isClientId } from './client-auth';
 import { oauthClientRepository } from './oauth.repository';
 import { type ClientHit, findClientById, oauthCodeRepository } from './tokens.repository';
 import { hashToken, newAuthorizationCode } from './tokens.service';
@@ -98,9 +99,7 @@ export async function checkAuthorization(
 ): Promise<AuthorizeCheck> {
   const refuse = (status: number, message: string) => ({ kind: 'refuse' as const, status, message });
   if (!p.client_id) return refuse(400, 'The application did not say who it is (client_id is missing).');
-  const hit = /^adc_[0-9A-Za-z]{24}$/.test(p.client_id)
-    ? await findClientById(deps.database.db, p.client_id)
-    : undefined;
+  const hit = isClientId(p.client_id) ? await findClientById(deps.database.db, p.client_id) : undefined;
   if (!hit) return refuse(400, 'This application is not registered with ActionDesk (unknown client_id).');
   if (hit.disabled_at) return refuse(403, 'This application has been disabled by an administrator.');
   if (hit.organisation_id !== ctx.organisationId) {

@@ -34,6 +34,28 @@ export const fail = (status: number, error: string, description: string): Endpoi
   ...(status === 401 ? { headers: { 'WWW-Authenticate': 'Basic realm="ActionDesk"' } } : {}),
 });
 
+/** A well-formed client_id (`adc_` + 24 base62 characters): only these are looked up. */
+export const isClientId = (id: unknown): id is string =>
+  typeof id === 'string' && /^adc_[0-9A-Za-z]{24}$/.test(id);
+
+/**
+ * The enabled client with this client_id, if it proves itself: a confidential client by its secret
+ * (compared in constant time, as hashes), a public client by its id alone.
+ */
+export async function verifiedClient(
+  database: Database,
+  id: unknown,
+  secret: unknown,
+): Promise<ClientHit | undefined> {
+  const hit = isClientId(id) ? await findClientById(database.db, id) : undefined;
+  if (!hit || hit.disabled_at) return undefined;
+  if (hit.type === 'public') return hit;
+  if (typeof secret !== 'string' || !hit.secret_hash) return undefined;
+  const a = Buffer.from(hashSecret(secret), 'hex');
+  const b = Buffer.from(hit.secret_hash, 'hex');
+  return a.length === b.length && timingSafeEqual(a, b) ? hit : undefined;
+}
+
 /**
  * The client calling revocation or introspection: a confidential client by its secret (HTTP Basic or
  * form fields), a public client by its client_id alone (it can only ever touch its own tokens).
@@ -53,14 +75,8 @@ export async function authenticateClient(
   const secret = basic?.secret ?? form.client_secret;
   if (typeof id !== 'string' || id === '')
     return { error: fail(401, 'invalid_client', 'Client authentication is missing') };
-  const hit = /^adc_[0-9A-Za-z]{24}$/.test(id) ? await findClientById(database.db, id) : undefined;
-  const secretOk = (stored: string | null) => {
-    if (typeof secret !== 'string' || !stored) return false;
-    const a = Buffer.from(hashSecret(secret), 'hex');
-    const b = Buffer.from(stored, 'hex');
-    return a.length === b.length && timingSafeEqual(a, b);
-  };
-  if (!hit || hit.disabled_at || (hit.type === 'confidential' && !secretOk(hit.secret_hash))) {
+  const hit = await verifiedClient(database, id, secret);
+  if (!hit) {
     return { error: fail(401, 'invalid_client', 'Invalid client: unknown, disabled, or a wrong secret') };
   }
   return { client: hit };

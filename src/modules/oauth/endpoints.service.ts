@@ -3,8 +3,9 @@ import type { Clock } from '../../platform/clock';
 import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
+import { findOAuthToken, type OAuthTokenRow } from '../../platform/http/credentials.repository';
 import { authenticateClient, type EndpointError, fail } from './client-auth';
-import { type ClientHit, findToken, oauthTokenRepository, type TokenHit } from './tokens.repository';
+import { type ClientHit, oauthTokenRepository } from './tokens.repository';
 import { hashToken } from './tokens.service';
 
 /** RFC 7009 revocation and RFC 7662 introspection: what they need. */
@@ -23,9 +24,13 @@ const tokenParam = (req: Request): string | EndpointError => {
 };
 
 /** The token if it exists and was issued to this client (other clients' tokens are treated as unknown). */
-async function ownToken(deps: EndpointDeps, client: ClientHit, token: string): Promise<TokenHit | undefined> {
+async function ownToken(
+  deps: EndpointDeps,
+  client: ClientHit,
+  token: string,
+): Promise<OAuthTokenRow | undefined> {
   if (!/^ad[tr]_[0-9A-Za-z]{40}$/.test(token)) return undefined;
-  const hit = await findToken(deps.database.db, hashToken(token));
+  const hit = await findOAuthToken(deps.database.db, hashToken(token));
   return hit && hit.client_id === client.id && hit.organisation_id === client.organisation_id
     ? hit
     : undefined;

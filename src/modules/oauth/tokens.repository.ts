@@ -44,32 +44,6 @@ export async function findCode(q: Queryable, hash: string): Promise<CodeHit | un
   return row;
 }
 
-/** A token by the hash of its value with its client's and user's state (SECURITY DEFINER lookup). */
-export interface TokenHit {
-  token_id: string;
-  organisation_id: string;
-  client_id: string;
-  user_id: string;
-  kind: 'access' | 'refresh';
-  scopes: string[];
-  expires_at: Date | string;
-  revoked_at: Date | string | null;
-  client_disabled_at: Date | string | null;
-  user_status: string;
-  user_groups: string[];
-  auth_version: number;
-  family_id: string | null;
-  created_at: Date | string;
-  last_used_at: Date | string | null;
-  public_client_id: string;
-  user_kind: string;
-}
-
-export async function findToken(q: Queryable, hash: string): Promise<TokenHit | undefined> {
-  const [row] = await queryRows<TokenHit>(q, sql`SELECT * FROM actiondesk_find_oauth_token(${hash})`);
-  return row;
-}
-
 export function oauthTokenRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(oauthTokens.organisationId, ctx.organisationId);
   const live = (clientId: string, now: Date) =>

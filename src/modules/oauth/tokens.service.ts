@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import OAuth2Server, {
   type AuthorizationCode,
   type AuthorizationCodeModel,
@@ -16,19 +16,17 @@ import type { Clock } from '../../platform/clock';
 import { type RequestContext, systemContext } from '../../platform/context';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
+import { findOAuthToken, type OAuthTokenRow } from '../../platform/http/credentials.repository';
 import { newId } from '../../platform/ids';
 import { userRepository } from '../admin';
-import { authenticateClient, basicCredentials } from './client-auth';
-import { hashSecret, random62 } from './oauth.service';
+import { authenticateClient, basicCredentials, verifiedClient } from './client-auth';
+import { random62 } from './oauth.service';
 import {
   type ClientHit,
   type CodeHit,
-  findClientById,
   findCode,
-  findToken,
   oauthCodeRepository,
   oauthTokenRepository,
-  type TokenHit,
 } from './tokens.repository';
 
 export interface TokenDeps {
@@ -64,13 +62,6 @@ interface OurUser extends User {
   familyId: string | null;
 }
 
-function secretMatches(secret: string, storedHash: string | null): boolean {
-  if (!storedHash) return false;
-  const a = Buffer.from(hashSecret(secret), 'hex');
-  const b = Buffer.from(storedHash, 'hex');
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /**
  * The PostgreSQL model of `@node-oauth/oauth2-server`. Expiry is decided on the app's clock (tests move
  * it); the library compares deadlines with the real time, so it is handed the same remaining time.
@@ -98,15 +89,8 @@ export function oauthModel(
 
   return {
     async getClient(clientId: string, clientSecret: string | null) {
-      if (typeof clientId !== 'string' || !/^adc_[0-9A-Za-z]{24}$/.test(clientId)) return false;
-      const hit = await findClientById(deps.database.db, clientId);
-      if (!hit || hit.disabled_at) return false;
-      if (
-        hit.type === 'confidential' &&
-        !(typeof clientSecret === 'string' && secretMatches(clientSecret, hit.secret_hash))
-      ) {
-        return false;
-      }
+      const hit = await verifiedClient(deps.database, clientId, clientSecret);
+      if (!hit) return false;
       return { id: hit.id, grants: hit.grants, redirectUris: hit.redirect_uris, hit } satisfies OurClient;
     },
     async getUserFromClient(client: Client) {
@@ -166,7 +150,7 @@ export function oauthModel(
     },
     async getRefreshToken(refreshToken: string) {
       if (!REFRESH_FORMAT.test(refreshToken)) return false;
-      const hit = await findToken(deps.database.db, hashToken(refreshToken));
+      const hit = await findOAuthToken(deps.database.db, hashToken(refreshToken));
       if (hit?.kind !== 'refresh') return false;
       if (hit.revoked_at) {
         await revokeFamily(hit.organisation_id, hit.family_id);
@@ -183,7 +167,7 @@ export function oauthModel(
       };
     },
     async revokeToken(token: RefreshToken | Token) {
-      const hit = (token as RefreshToken & { hit: TokenHit }).hit;
+      const hit = (token as RefreshToken & { hit: OAuthTokenRow }).hit;
       const revoked = await inOrg(hit.organisation_id, (tx, ctx) =>
         oauthTokenRepository(tx, ctx).revoke(hit.token_id, now()),
       );
@@ -276,7 +260,7 @@ async function widens(
   if (!REFRESH_FORMAT.test(refreshToken)) return undefined;
   const who = await authenticateClient(deps.database, req);
   if ('error' in who) return undefined;
-  const hit = await findToken(deps.database.db, hashToken(refreshToken));
+  const hit = await findOAuthToken(deps.database.db, hashToken(refreshToken));
   if (
     hit?.kind !== 'refresh' ||
     hit.client_id !== who.client.id ||

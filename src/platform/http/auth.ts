@@ -9,7 +9,7 @@ import { Forbidden, InsufficientScope, InvalidToken, Unauthenticated } from '../
 import { type Permission, permissionsOf } from '../permissions';
 import type { CsrfGuard } from '../web/csrf';
 import { endStaffSession } from '../web/sessions';
-import { findApiKey, findOAuthToken, findSessionUser } from './credentials.repository';
+import { findApiKey, findOAuthToken, findSessionUser, type OAuthTokenRow } from './credentials.repository';
 
 /** Who presented the credentials, as the database knows them now. */
 export interface Principal {
@@ -245,21 +245,6 @@ function admit(principal: Principal, permission: Permission): ReadonlySet<Permis
   return granted;
 }
 
-interface TokenRow {
-  token_id: string;
-  organisation_id: string;
-  client_id: string;
-  user_id: string;
-  kind: 'access' | 'refresh';
-  scopes: string[];
-  expires_at: Date | string;
-  revoked_at: Date | string | null;
-  client_disabled_at: Date | string | null;
-  user_status: 'active' | 'deactivated';
-  user_groups: string[];
-  auth_version: number;
-}
-
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 const TOKEN_FORMAT = /^adt_[0-9A-Za-z]{40}$/;
 
@@ -272,7 +257,7 @@ const TOKEN_FORMAT = /^adt_[0-9A-Za-z]{40}$/;
  */
 export class BearerAuthenticator implements Authenticator {
   readonly credential = 'bearer';
-  private readonly cache = new Map<string, { row: TokenRow; expires: number }>();
+  private readonly cache = new Map<string, { row: OAuthTokenRow; expires: number }>();
   private static readonly MAX_ENTRIES = 10_000;
 
   constructor(
@@ -305,8 +290,8 @@ export class BearerAuthenticator implements Authenticator {
     return createHash('sha256').update(token, 'utf8').digest('hex');
   }
 
-  private async load(q: Queryable, hash: string): Promise<TokenRow | undefined> {
-    const [row] = await findOAuthToken<TokenRow>(q, hash);
+  private async load(q: Queryable, hash: string): Promise<OAuthTokenRow | undefined> {
+    const row = await findOAuthToken(q, hash);
     if (row && this.ttlMs > 0) {
       if (this.cache.size >= BearerAuthenticator.MAX_ENTRIES) {
         const oldest = this.cache.keys().next().value;
@@ -317,7 +302,7 @@ export class BearerAuthenticator implements Authenticator {
     return row;
   }
 
-  private check(row: TokenRow | undefined): Principal {
+  private check(row: OAuthTokenRow | undefined): Principal {
     if (row?.kind !== 'access') throw new InvalidToken('The access token is unknown');
     if (row.revoked_at) throw new InvalidToken('The access token has been revoked');
     if (row.client_disabled_at) throw new InvalidToken('The client of this token is disabled');

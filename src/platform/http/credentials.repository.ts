@@ -19,7 +19,29 @@ export function findSessionUser<T>(q: Queryable, userId: string): Promise<T[]> {
   );
 }
 
+/** An OAuth token as actiondesk_find_oauth_token answers it: the token, its client's and user's state. */
+export interface OAuthTokenRow {
+  token_id: string;
+  organisation_id: string;
+  client_id: string;
+  user_id: string;
+  kind: 'access' | 'refresh';
+  scopes: string[];
+  expires_at: Date | string;
+  revoked_at: Date | string | null;
+  client_disabled_at: Date | string | null;
+  user_status: 'active' | 'deactivated';
+  user_groups: string[];
+  auth_version: number;
+  family_id: string | null;
+  created_at: Date | string;
+  last_used_at: Date | string | null;
+  public_client_id: string;
+  user_kind: string;
+}
+
 /** The OAuth token with this hash, with its client's and user's state (SECURITY DEFINER lookup). */
-export function findOAuthToken<T>(q: Queryable, hash: string): Promise<T[]> {
-  return queryRows<T>(q, sql`SELECT * FROM actiondesk_find_oauth_token(${hash})`);
+export async function findOAuthToken(q: Queryable, hash: string): Promise<OAuthTokenRow | undefined> {
+  const [row] = await queryRows<OAuthTokenRow>(q, sql`SELECT * FROM actiondesk_find_oauth_token(${hash})`);
+  return row;
 }
