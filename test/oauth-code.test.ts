@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { newAccessToken, newRefreshToken, oauthModel } from '../src/modules/oauth/tokens.service';
 import { createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
-import { csrfIn, signedIn, staffUser } from './support/staff';
+import { csrfIn, hiddenFields, signedIn, staffUser } from './support/staff';
 
 let h: Harness;
 let org: TestOrg;
@@ -41,21 +41,23 @@ const pkce = () => {
 const token = (form: Record<string, string>) =>
   h.api().post('/api/v1/auth/oauth/token').type('form').send(form);
 
+/** A code (with its PKCE verifier) exchanged at the token endpoint, with the test's redirect URI. */
+const exchange = (clientId: string, code: string, verifier: string, redirect = REDIRECT) =>
+  token({
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    redirect_uri: redirect,
+    code_verifier: verifier,
+  });
+
 type Agent = Awaited<ReturnType<typeof signedIn>>['agent'];
 
 /** The adviser opens the authorization URL and answers the consent page; the redirect's parameters. */
 async function consent(agent: Agent, params: Record<string, string>, decision: 'allow' | 'deny' = 'allow') {
   const page = await agent.get(`/api/v1/auth/oauth/authorize?${new URLSearchParams(params)}`);
   expect(page.status).toBe(200);
-  const fields = Object.fromEntries(
-    [...page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
-      m[1],
-      (m[2] ?? '')
-        .replace(/&amp;/g, '&')
-        .replace(/&#39;/g, "'")
-        .replace(/&quot;/g, '"'),
-    ]),
-  );
+  const fields = hiddenFields(page.text);
   const answer = await agent
     .post('/api/v1/auth/oauth/authorize')
     .type('form')
@@ -94,13 +96,7 @@ describe('authorization code with PKCE', () => {
     const code = location.searchParams.get('code') as string;
     expect(code).toMatch(/^adg_[0-9A-Za-z]{40}$/);
 
-    const res = await token({
-      grant_type: 'authorization_code',
-      client_id: c.clientId,
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    });
+    const res = await exchange(c.clientId, code, verifier);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       token_type: 'Bearer',
@@ -136,13 +132,7 @@ describe('authorization code with PKCE', () => {
       code_challenge: p.challenge,
       code_challenge_method: 'S256',
     });
-    const res = await token({
-      grant_type: 'authorization_code',
-      client_id: c.clientId,
-      code: location.searchParams.get('code') as string,
-      redirect_uri: REDIRECT,
-      code_verifier: p.verifier,
-    });
+    const res = await exchange(c.clientId, location.searchParams.get('code') as string, p.verifier);
     expect(res.body.scope).toBe('read create');
     const bearer = `Bearer ${res.body.access_token}`;
     expect((await h.api().get('/api/v1/customers').set('Authorization', bearer)).status).toBe(200);
@@ -190,33 +180,25 @@ describe('authorization code with PKCE', () => {
       });
       return { code: location.searchParams.get('code') as string, verifier: p.verifier };
     };
-    const exchange = (code: string, verifier: string, redirect = REDIRECT) =>
-      token({
-        grant_type: 'authorization_code',
-        client_id: c.clientId,
-        code,
-        redirect_uri: redirect,
-        code_verifier: verifier,
-      });
 
     const a = await codeFor();
-    const wrongVerifier = await exchange(a.code, pkce().verifier);
+    const wrongVerifier = await exchange(c.clientId, a.code, pkce().verifier);
     expect(wrongVerifier.status).toBe(400);
     expect(wrongVerifier.body).toMatchObject({ success: false, error: 'invalid_grant', code: 400 });
     // The failed attempt spent the code: the right verifier no longer helps (no online guessing).
-    expect((await exchange(a.code, a.verifier)).body.error).toBe('invalid_grant');
+    expect((await exchange(c.clientId, a.code, a.verifier)).body.error).toBe('invalid_grant');
 
     const b = await codeFor();
-    const mismatch = await exchange(b.code, b.verifier, 'http://127.0.0.1:9/other');
+    const mismatch = await exchange(c.clientId, b.code, b.verifier, 'http://127.0.0.1:9/other');
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error).toBe('invalid_grant');
 
     const d = await codeFor();
-    const first = await exchange(d.code, d.verifier);
+    const first = await exchange(c.clientId, d.code, d.verifier);
     expect(first.status).toBe(200);
     const bearer = `Bearer ${first.body.access_token}`;
     expect((await h.api().get('/api/v1/customers').set('Authorization', bearer)).status).toBe(200);
-    const again = await exchange(d.code, d.verifier);
+    const again = await exchange(c.clientId, d.code, d.verifier);
     expect(again.body).toMatchObject({
       error: 'invalid_grant',
       error_description: expect.stringContaining('invalid'),
@@ -236,7 +218,7 @@ describe('authorization code with PKCE', () => {
 
     const e = await codeFor();
     h.clock.advance(61_000);
-    const late = await exchange(e.code, e.verifier);
+    const late = await exchange(c.clientId, e.code, e.verifier);
     expect(late.body).toMatchObject({
       error: 'invalid_grant',
       error_description: expect.stringContaining('expired'),
@@ -244,13 +226,7 @@ describe('authorization code with PKCE', () => {
 
     const other = await appClient(org);
     const f = await codeFor();
-    const stolen = await token({
-      grant_type: 'authorization_code',
-      client_id: other.clientId,
-      code: f.code,
-      redirect_uri: REDIRECT,
-      code_verifier: f.verifier,
-    });
+    const stolen = await exchange(other.clientId, f.code, f.verifier);
     expect(stolen.body.error).toBe('invalid_grant');
   });
 
@@ -406,13 +382,7 @@ describe('refresh tokens', () => {
       code_challenge: p.challenge,
       code_challenge_method: 'S256',
     });
-    const first = await token({
-      grant_type: 'authorization_code',
-      client_id: c.clientId,
-      code: location.searchParams.get('code') as string,
-      redirect_uri: REDIRECT,
-      code_verifier: p.verifier,
-    });
+    const first = await exchange(c.clientId, location.searchParams.get('code') as string, p.verifier);
     const refresh = (t: string, scope?: string) =>
       token({
         grant_type: 'refresh_token',
@@ -451,13 +421,7 @@ describe('refresh tokens', () => {
       code_challenge: p.challenge,
       code_challenge_method: 'S256',
     });
-    const pair = await token({
-      grant_type: 'authorization_code',
-      client_id: c.clientId,
-      code: location.searchParams.get('code') as string,
-      redirect_uri: REDIRECT,
-      code_verifier: p.verifier,
-    });
+    const pair = await exchange(c.clientId, location.searchParams.get('code') as string, p.verifier);
     const other = await token({
       grant_type: 'refresh_token',
       client_id: d.clientId,
@@ -506,13 +470,7 @@ describe('second uses that race, and what a client may leave out', () => {
 
   it('when one refresh token is sent ten times at once, then at most one answer carries tokens, and those are revoked with the chain', async () => {
     const { c, code, verifier } = await firstPair();
-    const pair = await token({
-      grant_type: 'authorization_code',
-      client_id: c.clientId,
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    });
+    const pair = await exchange(c.clientId, code, verifier);
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
         token({ grant_type: 'refresh_token', client_id: c.clientId, refresh_token: pair.body.refresh_token }),
@@ -539,13 +497,7 @@ describe('second uses that race, and what a client may leave out', () => {
   it('when a second use of a refresh token lands between the first use spending it and saving the new pair, then the new pair is refused', async () => {
     // The interleaving of two racing requests, step by step, through the token endpoint's own model.
     const { c, code, verifier } = await firstPair();
-    const pair = await token({
-      grant_type: 'authorization_code',
-      client_id: c.clientId,
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    });
+    const pair = await exchange(c.clientId, code, verifier);
     const model = oauthModel({
       database: h.database,
       clock: h.clock,
@@ -569,17 +521,7 @@ describe('second uses that race, and what a client may leave out', () => {
 
   it('when one code is exchanged five times at once, then at most one gets tokens, and those are revoked', async () => {
     const { c, code, verifier } = await firstPair();
-    const answers = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        token({
-          grant_type: 'authorization_code',
-          client_id: c.clientId,
-          code,
-          redirect_uri: REDIRECT,
-          code_verifier: verifier,
-        }),
-      ),
-    );
+    const answers = await Promise.all(Array.from({ length: 5 }, () => exchange(c.clientId, code, verifier)));
     const won = answers.filter((a) => a.status === 200);
     expect(won.length).toBeLessThanOrEqual(1);
     expect(answers.filter((a) => a.status !== 200).every((a) => a.body.error === 'invalid_grant')).toBe(true);
@@ -600,13 +542,7 @@ describe('second uses that race, and what a client may leave out', () => {
 
   it('when a refresh request sends a blank scope, then it keeps the grant; a repeated parameter is refused without spending the token', async () => {
     const { c, code, verifier } = await firstPair();
-    const pair = await token({
-      grant_type: 'authorization_code',
-      client_id: c.clientId,
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    });
+    const pair = await exchange(c.clientId, code, verifier);
     const blank = await token({
       grant_type: 'refresh_token',
       client_id: c.clientId,
@@ -637,13 +573,7 @@ describe('second uses that race, and what a client may leave out', () => {
 
   it('when a rotated refresh token comes back asking for more scope, then it is still a reuse: refused and the chain revoked', async () => {
     const { c, code, verifier } = await firstPair();
-    const pair = await token({
-      grant_type: 'authorization_code',
-      client_id: c.clientId,
-      code,
-      redirect_uri: REDIRECT,
-      code_verifier: verifier,
-    });
+    const pair = await exchange(c.clientId, code, verifier);
     const next = await token({
       grant_type: 'refresh_token',
       client_id: c.clientId,
@@ -661,13 +591,7 @@ describe('second uses that race, and what a client may leave out', () => {
 
   it('when a client may not refresh, then it gets no refresh token; revoking all of a client’s tokens also spends its open codes', async () => {
     const noRefresh = await firstPair({ grants: ['authorization_code'] });
-    const res = await token({
-      grant_type: 'authorization_code',
-      client_id: noRefresh.c.clientId,
-      code: noRefresh.code,
-      redirect_uri: REDIRECT,
-      code_verifier: noRefresh.verifier,
-    });
+    const res = await exchange(noRefresh.c.clientId, noRefresh.code, noRefresh.verifier);
     expect(res.status).toBe(200);
     expect(res.body.refresh_token).toBeUndefined();
     const listed = await h
@@ -682,13 +606,7 @@ describe('second uses that race, and what a client may leave out', () => {
       .post(`/api/v1/admin/oauth/clients/${open.c._id}/revoke-tokens`)
       .set('x-api-key', org.adminKey);
     expect(all.status).toBe(200);
-    const late = await token({
-      grant_type: 'authorization_code',
-      client_id: open.c.clientId,
-      code: open.code,
-      redirect_uri: REDIRECT,
-      code_verifier: open.verifier,
-    });
+    const late = await exchange(open.c.clientId, open.code, open.verifier);
     expect(late.body.error).toBe('invalid_grant');
   });
 });

@@ -1,7 +1,7 @@
 import { AuthorizationCode, ClientCredentials } from 'simple-oauth2';
 import { createOrg, type TestOrg } from './support/fixtures';
 import { freePort, type Harness, startHarness } from './support/harness';
-import { csrfIn, signedIn, staffUser } from './support/staff';
+import { csrfIn, hiddenFields, signedIn, staffUser } from './support/staff';
 
 // Independent OAuth client libraries from npm talk to the server over real HTTP: openid-client (v6,
 // which discovers the server through its RFC 8414 metadata) and simple-oauth2.
@@ -35,15 +35,7 @@ async function allow(authorizationUrl: URL): Promise<URL> {
   const { agent } = await signedIn(h, me.email);
   const page = await agent.get(`${authorizationUrl.pathname}${authorizationUrl.search}`);
   expect(page.status).toBe(200);
-  const fields = Object.fromEntries(
-    [...page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
-      m[1],
-      (m[2] ?? '')
-        .replace(/&amp;/g, '&')
-        .replace(/&quot;/g, '"')
-        .replace(/&#39;/g, "'"),
-    ]),
-  );
+  const fields = hiddenFields(page.text);
   const answer = await agent
     .post('/api/v1/auth/oauth/authorize')
     .type('form')

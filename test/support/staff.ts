@@ -5,6 +5,19 @@ import type { Harness } from './harness';
 
 export const STAFF_PASSWORD = 'staff test passphrase';
 
+/** The hidden fields of a page's forms, by name, their HTML entities decoded. */
+export function hiddenFields(text: string): Record<string, string> {
+  return Object.fromEntries(
+    [...text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+      m[1],
+      (m[2] ?? '')
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, '&'),
+    ]),
+  );
+}
+
 /** The CSRF token of the first form of a page. */
 export const csrfIn = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
 
