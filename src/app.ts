@@ -24,7 +24,7 @@ import { sessionRequestRoutes } from './modules/sessionrequests';
 import { sessionRoutes } from './modules/sessions';
 import { setupRoutes, wizardRoutes } from './modules/setups';
 import { DocumentPreviews } from './modules/signing';
-import { ssoProviderRoutes } from './modules/sso';
+import { OidcClient, ssoProviderRoutes, ssoSignInRoutes } from './modules/sso';
 import { webhookRoutes } from './modules/webhooks';
 import type { Clock } from './platform/clock';
 import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
@@ -201,6 +201,15 @@ export function createApp(deps: AppDeps): Express {
   authorizeRoutes(routes, { ...moduleDeps, issuer: config.baseUrl });
   oauthEndpointRoutes(routes, { ...moduleDeps, issuer: config.baseUrl });
   ssoProviderRoutes(routes, { ...moduleDeps, box, baseUrl: config.baseUrl });
+  ssoSignInRoutes(rootRoutes, routes, {
+    ...moduleDeps,
+    box,
+    baseUrl: config.baseUrl,
+    oidc: new OidcClient(
+      { allowHttp: config.sso.allowPrivate, allowPrivate: config.sso.allowPrivate, lookup: deps.lookup },
+      clock,
+    ),
+  });
   questionListRoutes(routes, moduleDeps);
   fileRoutes(routes, fileDeps);
   sessionRoutes(routes, moduleDeps);

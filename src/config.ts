@@ -111,6 +111,7 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_TIMEOUT_SECONDS: intFrom(1, 30).default(10),
+  SSO_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
 });
 
 export interface Config {
@@ -185,6 +186,11 @@ export interface Config {
     readonly allowPrivate: boolean;
     readonly timeoutMs: number;
   };
+  /**
+   * Whether sign-in providers may live on loopback or private addresses (an on-premises provider, a
+   * test's provider on 127.0.0.1): off by default, so that a provider's address cannot reach inside.
+   */
+  readonly sso: { readonly allowPrivate: boolean };
 }
 
 function bytesOf(size: string): number {
@@ -318,5 +324,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
     }),
+    sso: Object.freeze({ allowPrivate: e.SSO_ALLOW_PRIVATE === 'true' }),
   });
 }

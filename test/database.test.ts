@@ -48,6 +48,7 @@ const tenantTables = [
   'oauth_tokens',
   'oauth_codes',
   'sso_providers',
+  'sso_identities',
 ];
 
 describe('row-level security', () => {

@@ -88,14 +88,15 @@ describe('GET /api/v1/openapi.json', () => {
         const page = !path.startsWith('/api/') || staffPage;
         // API routes answer 401 without a key; every page form is refused without its CSRF token (403);
         // staff pages send the browser to sign in (303); pages with an unknown code or token answer
-        // their own 404 as HTML; the token endpoint refuses an empty request (400), revocation and
-        // introspection one without client authentication (401); the rest 200.
+        // their own 404 as HTML; the token endpoint, the single sign-on start and its callback refuse an
+        // empty request (400), revocation and introspection one without client authentication (401);
+        // the rest 200.
         expect({ method, path, status: res.status }).toEqual({
           method,
           path,
           status: apiKey
             ? 401
-            : path === '/api/v1/auth/oauth/token'
+            : ['/api/v1/auth/oauth/token', '/signin/sso/start', '/api/v1/auth/oauth/callback'].includes(path)
               ? 400
               : ['/api/v1/auth/oauth/revoke', '/api/v1/auth/oauth/introspect'].includes(path)
                 ? 401

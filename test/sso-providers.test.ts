@@ -1,4 +1,5 @@
-import { createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
+import { sql } from 'drizzle-orm';
+import { createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 
 let h: Harness;
@@ -45,7 +46,22 @@ describe('sign-in providers (spec 5.3)', () => {
     const list = await h.api().get('/api/v1/admin/sso/providers').set('x-api-key', org.adminKey);
     expect(list.body.total).toBe(1);
     h.clock.advance(60_000);
-    const changed = await h
+    let changed = await h
+      .api()
+      .patch(`/api/v1/admin/sso/providers/${id}`)
+      .set('x-api-key', org.adminKey)
+      .send({
+        enabled: true,
+        tenantId: 'fabrikam.onmicrosoft.com',
+        clientSecret: `${SECRET}-2`,
+        jitGroup: 'read-only',
+        allowedDomains: [],
+      });
+    // Just-in-time users only for named domains: any account at the provider would get in otherwise.
+    expect(changed.status).toBe(400);
+    expect(changed.body.details).toEqual([expect.objectContaining({ field: 'jitGroup' })]);
+    expect(changed.text).toContain('needs allowedDomains');
+    changed = await h
       .api()
       .patch(`/api/v1/admin/sso/providers/${id}`)
       .set('x-api-key', org.adminKey)
@@ -65,8 +81,14 @@ describe('sign-in providers (spec 5.3)', () => {
     const one = await h.api().get(`/api/v1/admin/sso/providers/${id}`).set('x-api-key', org.adminKey);
     for (const body of [res.text, list.text, changed.text, one.text]) expect(body).not.toContain(SECRET);
     // Stored sealed, not as text.
-    const stored = await h.database.query('SELECT client_secret_sealed FROM sso_providers');
-    expect(JSON.stringify(stored.rows)).not.toContain(SECRET);
+    const stored = await tenantRows<{ client_secret_sealed: string }>(
+      h,
+      org.organisationId,
+      sql`SELECT client_secret_sealed FROM sso_providers`,
+    );
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.client_secret_sealed).toMatch(/^v1\./);
+    expect(JSON.stringify(stored)).not.toContain(SECRET);
     expect(JSON.stringify(h.logs)).not.toContain(SECRET);
   });
 

@@ -29,6 +29,13 @@ export interface SafeResponse {
   durationMs: number;
 }
 
+export interface SafeRequest {
+  headers: Record<string, string>;
+  timeoutMs: number;
+  maxBodyBytes: number;
+  signal?: AbortSignal;
+}
+
 export class SafeHttpError extends Error {
   override name = 'SafeHttpError';
 }
@@ -142,15 +149,19 @@ export class SafeHttpClient {
    * POSTs `body`; never follows a redirect; reads at most `maxBodyBytes` of the answer; gives up after
    * `timeoutMs` in all (connection, headers and body) or when `signal` aborts.
    */
-  async post(
+  async post(url: string, request: SafeRequest & { body: string }): Promise<SafeResponse> {
+    return this.send('POST', url, request);
+  }
+
+  /** GETs `url`, with the same limits as `post`. */
+  async get(url: string, request: SafeRequest): Promise<SafeResponse> {
+    return this.send('GET', url, request);
+  }
+
+  private async send(
+    method: 'GET' | 'POST',
     url: string,
-    request: {
-      headers: Record<string, string>;
-      body: string;
-      timeoutMs: number;
-      maxBodyBytes: number;
-      signal?: AbortSignal;
-    },
+    request: SafeRequest & { body?: string },
   ): Promise<SafeResponse> {
     const u = new URL(url);
     if (u.protocol !== 'https:' && !(u.protocol === 'http:' && this.policy.allowHttp))
@@ -172,11 +183,15 @@ export class SafeHttpClient {
       const req = send(
         u,
         {
-          method: 'POST',
+          method,
           agent: u.protocol === 'https:' ? agents.https : agents.http,
           headers: {
-            'content-type': 'application/json',
-            'content-length': String(Buffer.byteLength(request.body)),
+            ...(request.body !== undefined
+              ? {
+                  'content-type': 'application/json',
+                  'content-length': String(Buffer.byteLength(request.body)),
+                }
+              : {}),
             'user-agent': 'ActionDesk-Webhooks/1',
             ...request.headers,
           },
@@ -216,7 +231,8 @@ export class SafeHttpClient {
         },
       );
       req.on('error', fail);
-      req.end(request.body);
+      if (request.body !== undefined) req.end(request.body);
+      else req.end();
     });
   }
 

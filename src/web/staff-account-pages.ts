@@ -9,21 +9,40 @@ export interface SignInView {
   notice?: string;
   /** The password fits accounts in several organisations: the user picks one (and types it again). */
   organisations?: { id: string; name: string }[];
+  /** An organisation's own sign-in address: its name, and the buttons of its sign-in providers. */
+  organisation?: { id: string; name: string; buttons: SsoButton[] };
 }
+
+/** A single sign-on button: a link that starts the sign-in at the provider. */
+export interface SsoButton {
+  href: string;
+  label: string;
+}
+
+const ssoButtons = (buttons: SsoButton[]) =>
+  html`<ul class="sso" role="list">${buttons.map(
+    (b) => html`<li><a class="button" href="${b.href}">${b.label}</a></li>`,
+  )}</ul>`;
 
 export function signInPage(v: SignInView): string {
   const errorId = v.error ? 'signin-error' : undefined;
   return staffLayout({
-    title: 'Sign in',
+    title: v.organisation ? `Sign in to ${v.organisation.name}` : 'Sign in',
     narrow: true,
-    body: html`<h1>Sign in</h1>
+    body: html`<h1>${v.organisation ? html`Sign in to ${v.organisation.name}` : 'Sign in'}</h1>
 ${v.notice ? html`<p class="notice" role="status">${v.notice}</p>` : ''}
 ${v.error ? html`<div class="summary" role="alert" id="signin-error"><p class="error">${v.error}</p></div>` : ''}
+${
+  v.organisation && v.organisation.buttons.length > 0
+    ? html`<section aria-labelledby="sso-heading"><h2 id="sso-heading">With your work account</h2>${ssoButtons(v.organisation.buttons)}</section><h2>With your password</h2>`
+    : ''
+}
 <form method="post" action="/signin" novalidate>
 <input type="hidden" name="_csrf" value="${v.csrf}">
 ${v.next ? html`<input type="hidden" name="next" value="${v.next}">` : ''}
+${v.organisation ? html`<input type="hidden" name="organisationId" value="${v.organisation.id}">` : ''}
 <div class="field"><label for="email">E-mail address</label>
-<input type="email" id="email" name="email" autocomplete="username" required value="${v.email ?? ''}"${errorId ? html` aria-describedby="${errorId}"` : ''}${v.email ? '' : html` autofocus`}></div>
+<input type="email" id="email" name="email" autocomplete="username" required value="${v.email ?? ''}"${errorId ? html` aria-describedby="${errorId}"` : ''}${v.email || v.organisation?.buttons.length ? '' : html` autofocus`}></div>
 ${
   v.organisations
     ? html`<fieldset class="field"><legend>Organisation</legend><p class="hint">Your e-mail address has an account in more than one organisation. Choose one and type your password again.</p>${v.organisations.map(
@@ -35,7 +54,44 @@ ${
 <div class="field"><label for="password">Password</label>
 <input type="password" id="password" name="password" autocomplete="current-password" required${errorId ? html` aria-describedby="${errorId}"` : ''}${v.email ? html` autofocus` : ''}></div>
 <div class="row"><button type="submit" class="primary">Sign in</button> <a href="/password/forgot">Forgot your password?</a></div>
+${
+  v.organisation
+    ? ''
+    : html`<p class="hint" id="sso-hint">Does your organisation sign in with Google, Microsoft or another provider? Give your e-mail address above, then:</p>
+<div class="row"><button type="submit" formaction="/signin/sso" formnovalidate aria-describedby="sso-hint">Continue with single sign-on</button></div>`
+}
 </form>`,
+  });
+}
+
+/** The single sign-on buttons for an e-mail address, by organisation (the e-mail-first step). */
+export function ssoChoicePage(v: {
+  email: string;
+  choices: { organisation: string; buttons: SsoButton[] }[];
+}): string {
+  const several = v.choices.length > 1;
+  return staffLayout({
+    title: 'Sign in with your work account',
+    narrow: true,
+    body: html`<h1>Sign in with your work account</h1>
+<p>For ${v.email}${several ? ': your address has an account in several organisations.' : '.'}</p>
+${v.choices.map((c) =>
+  several
+    ? html`<section><h2>${c.organisation}</h2>${ssoButtons(c.buttons)}</section>`
+    : html`<p class="hint">${c.organisation}</p>${ssoButtons(c.buttons)}`,
+)}
+<p><a href="/signin">Sign in with a password instead</a></p>`,
+  });
+}
+
+/** Single sign-on did not sign the browser in: why, in words, and the way back. */
+export function ssoProblemPage(message: string): string {
+  return staffLayout({
+    title: 'You are not signed in',
+    narrow: true,
+    body: html`<h1>You are not signed in</h1>
+<div class="summary" role="alert"><p>${message}</p></div>
+<p><a href="/signin">Back to sign in</a></p>`,
   });
 }
 

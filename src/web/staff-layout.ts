@@ -31,6 +31,7 @@ dl.facts dt{font-weight:600}dl.facts dd{margin:0}
 fieldset{border:0;padding:0;margin:1rem 0}
 legend{font-weight:600;margin-bottom:.3rem}
 .choice{display:flex;align-items:center;gap:.5rem;padding:.3rem 0}
+.sso{list-style:none;padding:0;margin:1rem 0;display:grid;gap:.75rem}.sso .button{display:block;text-align:center}
 .choice input{width:1.25rem;height:1.25rem;margin:0;flex:none}
 .choice label{font-weight:400}
 .secret{font-family:ui-monospace,monospace;font-size:1.05rem;word-break:break-all;background:#fff8e1;border:2px solid #b06000;border-radius:6px;padding:.75rem}

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import { createApiKey, createUser } from '../../src/modules/admin/admin.service';
 import { bootstrapOrganisation } from '../../src/modules/admin/bootstrap.service';
 import { systemContext } from '../../src/platform/context';
+import { queryRows } from '../../src/platform/db/database';
+import { inTenant } from '../../src/platform/db/tenant';
 import type { Group } from '../../src/platform/permissions';
 import type { Harness } from './harness';
 
@@ -116,4 +119,9 @@ export async function createContact(h: Harness, org: TestOrg, data: Record<strin
   const res = await h.api().post('/api/v1/customers').set('x-api-key', org.adminKey).send({ data });
   if (res.status !== 201) throw new Error(`contact: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body._id as string;
+}
+
+/** Rows of a query run inside the organisation's tenant (row-level security lets it see its rows). */
+export function tenantRows<T>(h: Harness, organisationId: string, query: SQL): Promise<T[]> {
+  return inTenant(h.database, systemContext(organisationId, h.clock.now()), (tx) => queryRows<T>(tx, query));
 }

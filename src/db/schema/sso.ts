@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { boolean, foreignKey, index, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
-import { organisations } from './tenancy';
+import { organisations, users } from './tenancy';
 
 /**
  * External identity providers an organisation's staff sign in with (spec 5.3): a Google-type workspace
@@ -33,5 +33,42 @@ export const ssoProviders = pgTable(
   (t) => [
     unique('sso_providers_org_id_key').on(t.organisationId, t.id),
     index('sso_providers_org_created_idx').on(t.organisationId, t.createdAt),
+  ],
+);
+
+/**
+ * A staff user's account at a sign-in provider, linked at the first single sign-on (matched then by
+ * verified e-mail): later sign-ins find the user by the provider's stable subject (`sub`), so a changed
+ * e-mail address at the provider still reaches the same user.
+ */
+export const ssoIdentities = pgTable(
+  'sso_identities',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    providerId: uuid('provider_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    subject: text('subject').notNull(),
+    /** The e-mail the provider vouched for at the last sign-in. */
+    email: text('email').notNull(),
+    createdAt: ts('created_at').notNull(),
+    lastSignInAt: ts('last_sign_in_at').notNull(),
+  },
+  (t) => [
+    unique('sso_identities_org_id_key').on(t.organisationId, t.id),
+    uniqueIndex('sso_identities_provider_subject_key').on(t.organisationId, t.providerId, t.subject),
+    index('sso_identities_user_idx').on(t.organisationId, t.userId),
+    foreignKey({
+      name: 'sso_identities_provider_fk',
+      columns: [t.organisationId, t.providerId],
+      foreignColumns: [ssoProviders.organisationId, ssoProviders.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'sso_identities_user_fk',
+      columns: [t.organisationId, t.userId],
+      foreignColumns: [users.organisationId, users.id],
+    }).onDelete('cascade'),
   ],
 );

@@ -1,6 +1,6 @@
 // The accounts module's public entry: staff sign-in, passwords and their links.
 export { passwordLinkHandler, passwordLinkJob } from './accounts.jobs';
-export { accountRoutes } from './accounts.router';
+export { accountRoutes, safeNext } from './accounts.router';
 export {
   type AccountsDeps,
   passwordLinkByEmail,

@@ -1,7 +1,7 @@
-import { and, asc, eq } from 'drizzle-orm';
-import { ssoProviders } from '../../db/schema';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { ssoIdentities, ssoProviders } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
-import type { Queryable } from '../../platform/db/database';
+import { type Queryable, queryRows } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 
 export type SsoProviderRow = typeof ssoProviders.$inferSelect;
@@ -52,4 +52,44 @@ export function ssoProviderRepository(q: Queryable, ctx: RequestContext) {
       return rows.length > 0;
     },
   };
+}
+
+export type SsoIdentityRow = typeof ssoIdentities.$inferSelect;
+
+/** Staff users' accounts at the organisation's sign-in providers (by the provider's subject). */
+export function ssoIdentityRepository(q: Queryable, ctx: RequestContext) {
+  const org = eq(ssoIdentities.organisationId, ctx.organisationId);
+  return {
+    async findBySubject(providerId: string, subject: string): Promise<SsoIdentityRow | undefined> {
+      const [row] = await q
+        .select()
+        .from(ssoIdentities)
+        .where(and(org, eq(ssoIdentities.providerId, providerId), eq(ssoIdentities.subject, subject)));
+      return row;
+    },
+    /** Links the user to the provider's subject, or records the sign-in of the existing link. */
+    async link(row: Omit<SsoIdentityRow, 'organisationId'>): Promise<void> {
+      await q
+        .insert(ssoIdentities)
+        .values({ ...row, organisationId: ctx.organisationId })
+        .onConflictDoUpdate({
+          target: [ssoIdentities.organisationId, ssoIdentities.providerId, ssoIdentities.subject],
+          set: { email: row.email, lastSignInAt: row.lastSignInAt },
+        });
+    },
+  };
+}
+
+/** A sign-in provider a browser may use, before it is signed in (from the e-mail address). */
+export interface ProviderChoice {
+  organisation_id: string;
+  organisation_name: string;
+  provider_id: string;
+  provider_name: string;
+  provider_type: 'google' | 'microsoft' | 'oidc';
+}
+
+/** Enabled providers for an e-mail address across organisations (SECURITY DEFINER lookup; at most 20). */
+export function findProvidersForEmail(q: Queryable, email: string): Promise<ProviderChoice[]> {
+  return queryRows<ProviderChoice>(q, sql`SELECT * FROM actiondesk_find_sso_providers(${email})`);
 }

@@ -26,6 +26,9 @@ const Domain = z
     /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
     'must be a domain name such as example.com',
   );
+/** Without a domain list, just-in-time creation would let any account at a public provider in. */
+export const JIT_NEEDS_DOMAINS =
+  'needs allowedDomains: users are created only for addresses of those domains';
 const distinct = (list: string[]) => new Set(list).size === list.length;
 
 const fields = {
@@ -58,7 +61,8 @@ const fields = {
     .refine(distinct, 'must not repeat a domain')
     .meta({ description: 'Only e-mail addresses of these domains may sign in through it; empty: any' }),
   jitGroup: z.enum(groups).nullable().meta({
-    description: 'Create unknown users on their first sign-in, in this group; null (default): off',
+    description:
+      'Create unknown users of the allowed domains on their first sign-in, in this group (needs allowedDomains); null (default): off',
   }),
 };
 
@@ -82,6 +86,9 @@ export const CreateSsoProvider = z
     }
     if (p.type !== 'microsoft' && p.tenantId) {
       ctx.addIssue({ code: 'custom', path: ['tenantId'], message: 'only for a microsoft provider' });
+    }
+    if (p.jitGroup && p.allowedDomains.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['jitGroup'], message: JIT_NEEDS_DOMAINS });
     }
     if (p.type === 'oidc' && !p.issuer) {
       ctx.addIssue({ code: 'custom', path: ['issuer'], message: 'is required for an oidc provider' });

@@ -7,7 +7,12 @@ import { BadRequest, NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
 import { type SsoProviderRow, ssoProviderRepository } from './sso.repository';
-import type { CreateSsoProvider, SsoProvider, UpdateSsoProvider } from './sso.schemas';
+import {
+  type CreateSsoProvider,
+  JIT_NEEDS_DOMAINS,
+  type SsoProvider,
+  type UpdateSsoProvider,
+} from './sso.schemas';
 
 export interface SsoDeps {
   database: Database;
@@ -101,6 +106,11 @@ export async function updateProvider(
     if (!row) throw notFound();
     if (input.tenantId !== undefined && row.type !== 'microsoft') {
       throw BadRequest.field('tenantId', 'only for a microsoft provider');
+    }
+    const jitGroup = input.jitGroup !== undefined ? input.jitGroup : row.jitGroup;
+    const domains = input.allowedDomains ?? row.allowedDomains;
+    if (jitGroup && domains.length === 0) {
+      throw BadRequest.field(input.jitGroup !== undefined ? 'jitGroup' : 'allowedDomains', JIT_NEEDS_DOMAINS);
     }
     const now = deps.clock.now();
     const tenantId = input.tenantId ?? row.tenantId;

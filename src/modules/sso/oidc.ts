@@ -1,0 +1,233 @@
+import type { Clock } from '../../platform/clock';
+import { SafeHttpClient, type SafeHttpPolicy } from '../../platform/safe-http';
+
+/** What single sign-on reads from a provider's discovery document (OpenID Connect Discovery 1.0). */
+export interface ProviderMetadata {
+  issuer: string;
+  authorizationEndpoint: string;
+  tokenEndpoint: string;
+  jwksUri: string;
+  /** The ID token signature algorithms the provider uses (RS256 when it does not say). */
+  signingAlgorithms: string[];
+}
+
+/** A provider did not answer as OpenID Connect says: its address, discovery, keys or token endpoint. */
+export class ProviderError extends Error {
+  override name = 'ProviderError';
+}
+
+/** The ID token was refused: signature, issuer, audience, expiry or nonce. */
+export class IdTokenError extends Error {
+  override name = 'IdTokenError';
+}
+
+export interface IdTokenClaims {
+  sub: string;
+  email?: string;
+  emailVerified: boolean;
+  domainVerified: boolean;
+  name?: string;
+}
+
+const TIMEOUT_MS = 10_000;
+const MAX_BYTES = 512 * 1024;
+const METADATA_TTL_MS = 10 * 60_000;
+/** Keys are fetched again at most this often when a token names a key we do not have (rotation). */
+const JWKS_REFETCH_MS = 60_000;
+/** Clock skew allowed between the provider and us when checking exp, nbf and iat. */
+const CLOCK_TOLERANCE_S = 120;
+/** Asymmetric algorithms only: a symmetric one would make the client secret the signing key. */
+const ASYMMETRIC = /^(RS|PS|ES)(256|384|512)$|^EdDSA$|^Ed25519$/;
+
+type Jose = typeof import('jose');
+let jose: Promise<Jose> | undefined;
+// jose is an ES module: loaded once, on first use.
+const loadJose = () => {
+  jose ??= import('jose');
+  return jose;
+};
+
+const httpsOrAllowed = (value: unknown, allowHttp: boolean): string => {
+  if (typeof value !== 'string') throw new ProviderError('the discovery document lacks an endpoint');
+  const url = new URL(value);
+  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:'))
+    throw new ProviderError(`the provider names a non-https endpoint (${url.origin})`);
+  return url.href;
+};
+
+/**
+ * The OpenID Connect side of single sign-on: each provider's discovery document and signing keys
+ * (cached), the token request, and ID token verification. Every request goes through the safe HTTP
+ * client, so a provider's address cannot point inside our network unless SSO_ALLOW_PRIVATE says so.
+ */
+export class OidcClient {
+  private readonly http: SafeHttpClient;
+  private readonly metadataCache = new Map<string, { at: number; value: Promise<ProviderMetadata> }>();
+  private readonly keysCache = new Map<string, { at: number; keys: Promise<unknown> }>();
+
+  constructor(
+    private readonly policy: SafeHttpPolicy,
+    private readonly clock: Clock,
+  ) {
+    this.http = new SafeHttpClient({ ...policy, keepAlive: false });
+  }
+
+  private async getJson(url: string, what: string): Promise<Record<string, unknown>> {
+    let res: Awaited<ReturnType<SafeHttpClient['get']>>;
+    try {
+      res = await this.http.get(url, {
+        headers: { accept: 'application/json', 'user-agent': 'ActionDesk-SSO/1' },
+        timeoutMs: TIMEOUT_MS,
+        maxBodyBytes: MAX_BYTES,
+      });
+    } catch (err) {
+      throw new ProviderError(
+        `${what} could not be read from ${new URL(url).origin}: ${(err as Error).message}`,
+      );
+    }
+    if (res.status !== 200)
+      throw new ProviderError(`${what} answered ${res.status} at ${new URL(url).origin}`);
+    try {
+      const value = JSON.parse(res.body) as unknown;
+      if (value && typeof value === 'object' && !Array.isArray(value))
+        return value as Record<string, unknown>;
+    } catch {
+      // fall through
+    }
+    throw new ProviderError(`${what} at ${new URL(url).origin} is not a JSON object`);
+  }
+
+  /** The provider's endpoints, from `{issuer}/.well-known/openid-configuration` (cached ten minutes). */
+  metadata(issuer: string): Promise<ProviderMetadata> {
+    const now = Date.now();
+    const cached = this.metadataCache.get(issuer);
+    if (cached && now - cached.at < METADATA_TTL_MS) return cached.value;
+    const value = this.discover(issuer);
+    this.metadataCache.set(issuer, { at: now, value });
+    value.catch(() => this.metadataCache.delete(issuer));
+    return value;
+  }
+
+  private async discover(issuer: string): Promise<ProviderMetadata> {
+    const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+    const doc = await this.getJson(url, 'The discovery document');
+    // OpenID Connect Discovery §4.3: the document's issuer is exactly the one asked for.
+    if (doc.issuer !== issuer) {
+      throw new ProviderError(
+        `the discovery document names another issuer (${String(doc.issuer).slice(0, 200)})`,
+      );
+    }
+    const allowHttp = this.policy.allowHttp;
+    const algs = Array.isArray(doc.id_token_signing_alg_values_supported)
+      ? doc.id_token_signing_alg_values_supported.filter(
+          (a): a is string => typeof a === 'string' && ASYMMETRIC.test(a),
+        )
+      : ['RS256'];
+    return {
+      issuer,
+      authorizationEndpoint: httpsOrAllowed(doc.authorization_endpoint, allowHttp),
+      tokenEndpoint: httpsOrAllowed(doc.token_endpoint, allowHttp),
+      jwksUri: httpsOrAllowed(doc.jwks_uri, allowHttp),
+      signingAlgorithms: algs.length > 0 ? algs : ['RS256'],
+    };
+  }
+
+  private keys(jwksUri: string, fresh: boolean): Promise<unknown> {
+    const now = Date.now();
+    const cached = this.keysCache.get(jwksUri);
+    if (cached && !(fresh && now - cached.at >= JWKS_REFETCH_MS)) return cached.keys;
+    const keys = this.getJson(jwksUri, 'The signing keys');
+    this.keysCache.set(jwksUri, { at: now, keys });
+    keys.catch(() => this.keysCache.delete(jwksUri));
+    return keys;
+  }
+
+  /**
+   * The authorization code exchanged at the token endpoint (client_secret_post, RFC 6749 §4.1.3);
+   * answers the token response or throws with the provider's `error` and status.
+   */
+  async exchange(
+    tokenEndpoint: string,
+    form: Record<string, string>,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    let res: Awaited<ReturnType<SafeHttpClient['post']>>;
+    try {
+      res = await this.http.post(tokenEndpoint, {
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+          'user-agent': 'ActionDesk-SSO/1',
+        },
+        body: new URLSearchParams(form).toString(),
+        timeoutMs: TIMEOUT_MS,
+        maxBodyBytes: MAX_BYTES,
+      });
+    } catch (err) {
+      throw new ProviderError(`the token endpoint could not be reached: ${(err as Error).message}`);
+    }
+    let body: Record<string, unknown> = {};
+    try {
+      const parsed = JSON.parse(res.body) as unknown;
+      if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
+    } catch {
+      // not JSON: reported by status below
+    }
+    return { status: res.status, body };
+  }
+
+  /**
+   * Verifies an ID token (OpenID Connect Core §3.1.3.7): signature by one of the provider's published
+   * keys with an algorithm it declares (never `none` or a symmetric one), `iss` the provider's issuer,
+   * `aud` our client id (and `azp` it when there are several audiences), `exp`/`iat`/`nbf` against our
+   * clock with two minutes' tolerance, and `nonce` the one this browser's sign-in sent.
+   */
+  async verifyIdToken(
+    idToken: string,
+    expected: { metadata: ProviderMetadata; clientId: string; nonce: string },
+  ): Promise<IdTokenClaims> {
+    const j = await loadJose();
+    const options = {
+      issuer: expected.metadata.issuer,
+      audience: expected.clientId,
+      algorithms: expected.metadata.signingAlgorithms,
+      currentDate: this.clock.now(),
+      clockTolerance: CLOCK_TOLERANCE_S,
+      requiredClaims: ['iss', 'sub', 'aud', 'exp', 'iat'],
+    };
+    const verifyWith = async (fresh: boolean) => {
+      const set = j.createLocalJWKSet((await this.keys(expected.metadata.jwksUri, fresh)) as never);
+      return j.jwtVerify(idToken, set, options);
+    };
+    let payload: Record<string, unknown>;
+    try {
+      try {
+        payload = (await verifyWith(false)).payload;
+      } catch (err) {
+        // A key we have not seen: the provider may have rotated its keys since we fetched them.
+        if ((err as { code?: string }).code !== 'ERR_JWKS_NO_MATCHING_KEY') throw err;
+        payload = (await verifyWith(true)).payload;
+      }
+    } catch (err) {
+      if (err instanceof ProviderError) throw err;
+      throw new IdTokenError(`the ID token was refused: ${(err as Error).message}`);
+    }
+    if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== expected.clientId) {
+      throw new IdTokenError('the ID token was refused: it has several audiences and azp is not our client');
+    }
+    if (payload.nonce !== expected.nonce) {
+      throw new IdTokenError('the ID token was refused: its nonce is not the one this sign-in sent');
+    }
+    const text = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 320 ? v : undefined);
+    const sub = text(payload.sub);
+    if (!sub) throw new IdTokenError('the ID token was refused: it has no usable subject');
+    return {
+      sub,
+      email: text(payload.email)?.toLowerCase(),
+      emailVerified: payload.email_verified === true || payload.email_verified === 'true',
+      // Microsoft-type directories: the e-mail's domain is verified by the directory's owner (the
+      // optional claim xms_edov); they seldom send email_verified.
+      domainVerified: payload.xms_edov === true || payload.xms_edov === '1' || payload.xms_edov === 'true',
+      name: text(payload.name),
+    };
+  }
+}

@@ -1,0 +1,217 @@
+import type { Request } from 'express';
+import type { Routes } from '../../platform/http/routes';
+import { idParam } from '../../platform/schemas';
+import { beginStaffSession } from '../../platform/web/sessions';
+import { z } from '../../platform/zod';
+import { type SsoButton, signInPage, ssoChoicePage, ssoProblemPage } from '../../web/staff-account-pages';
+import { staffErrorPage } from '../../web/staff-layout';
+import { safeNext } from '../accounts';
+import {
+  finishSignIn,
+  organisationSignIn,
+  providersForEmail,
+  type SsoSignInDeps,
+  startSignIn,
+} from './signin.service';
+
+const tags = ['Staff sign-in (pages)'];
+const text = (max: number) => z.string().max(max);
+
+const EmailForm = z.object({
+  _csrf: text(300),
+  email: text(1000),
+  password: text(2000).optional(),
+  next: text(2000).optional(),
+});
+const StartQuery = z.object({
+  organisation: text(100).meta({ description: 'The organisation’s id' }),
+  provider: text(100).meta({ description: 'The sign-in provider’s id' }),
+  next: text(2000).optional().meta({ description: 'A path of this site to land on once signed in' }),
+  email: text(320).optional().meta({ description: 'Passed to the provider as login_hint' }),
+});
+const CallbackQuery = z.object({
+  state: text(200).optional(),
+  code: text(4000).optional(),
+  error: text(200).optional(),
+  error_description: text(2000).optional(),
+});
+const OrgParams = z.object({ organisationId: idParam('organisationId') });
+const OrgQuery = z.object({ next: text(2000).optional() });
+
+const home = '/staff';
+
+/** The link of a provider's sign-in button. */
+export function startHref(organisationId: string, providerId: string, next?: string, email?: string): string {
+  const q = new URLSearchParams({ organisation: organisationId, provider: providerId });
+  if (next) q.set('next', next);
+  if (email) q.set('email', email);
+  return `/signin/sso/start?${q}`;
+}
+
+const buttonLabel = (name: string) => `Sign in with ${name}`;
+
+/** Staff single sign-on (spec 5.3): e-mail first, the organisation's buttons, the provider's callback. */
+export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignInDeps): void {
+  const common = { tags, audience: 'staff' as const, errorPage: staffErrorPage };
+  const problem = (status: number, message: string) => ({ status, html: ssoProblemPage(message) });
+  const statusOf: Record<string, number> = { state: 400, provider: 502 };
+
+  rootRoutes.page(
+    {
+      ...common,
+      method: 'post',
+      path: '/signin/sso',
+      summary: 'Single sign-on, e-mail first: the sign-in buttons for an address (form post)',
+      description:
+        'Fields: `_csrf`, `email`, `next`. Answers the buttons of the enabled sign-in providers of each organisation where the address has a staff account (or whose provider creates users of its domain just in time). None → the sign-in page again, saying so. The answer shows which organisations use single sign-on for an address that has an account there (as most e-mail-first sign-ins do); it never tells whether a password is set.',
+      form: EmailForm,
+      statuses: {
+        200: 'The buttons, or the sign-in page saying there are none',
+        400: 'Not an e-mail address',
+      },
+    },
+    async ({ form, csrf }) => {
+      const email = form.email.trim();
+      const next = safeNext(form.next);
+      if (!z.email().safeParse(email).success) {
+        return {
+          status: 400,
+          html: signInPage({
+            csrf: csrf(),
+            email,
+            next,
+            error: 'Give your e-mail address, like name@example.com, to find your organisation’s sign-in.',
+          }),
+        };
+      }
+      const found = await providersForEmail(deps, email);
+      if (found.length === 0) {
+        return {
+          status: 200,
+          html: signInPage({
+            csrf: csrf(),
+            email,
+            next,
+            error: 'No single sign-on is set up for this address. Sign in with your password.',
+          }),
+        };
+      }
+      const byOrg = new Map<string, { organisation: string; buttons: SsoButton[] }>();
+      for (const p of found) {
+        const entry = byOrg.get(p.organisation_id) ?? { organisation: p.organisation_name, buttons: [] };
+        entry.buttons.push({
+          href: startHref(p.organisation_id, p.provider_id, next, email),
+          label: buttonLabel(p.provider_name),
+        });
+        byOrg.set(p.organisation_id, entry);
+      }
+      return { status: 200, html: ssoChoicePage({ email, choices: [...byOrg.values()] }) };
+    },
+  );
+
+  rootRoutes.page(
+    {
+      ...common,
+      path: '/signin/org/{organisationId}',
+      summary: 'An organisation’s own sign-in address: its single sign-on buttons and the password form',
+      description:
+        'Give staff this address (a bookmark, the intranet): the buttons of the organisation’s enabled sign-in providers, then the password form. Query: `next` (a deep link).',
+      params: OrgParams,
+      query: OrgQuery,
+      statuses: { 200: 'The page', 303: 'Already signed in', 404: 'No such organisation' },
+    },
+    async ({ params, query, req, csrf }) => {
+      const next = safeNext(query.next);
+      if (req.session?.staff) return { redirect: next ?? home };
+      const org = await organisationSignIn(deps, params.organisationId);
+      if (!org) return { status: 404, html: staffErrorPage(404, 'There is no such organisation.') };
+      return {
+        status: 200,
+        html: signInPage({
+          csrf: csrf(),
+          next,
+          organisation: {
+            id: params.organisationId,
+            name: org.name,
+            buttons: org.providers.map((p) => ({
+              href: startHref(params.organisationId, p.id, next),
+              label: buttonLabel(p.name),
+            })),
+          },
+        }),
+      };
+    },
+  );
+
+  rootRoutes.page(
+    {
+      ...common,
+      path: '/signin/sso/start',
+      summary: 'Start single sign-on at a provider (the sign-in button’s link)',
+      description:
+        'Sends the browser to the provider’s authorization endpoint: authorization code with PKCE (S256), `nonce`, and a `state` bound to this browser’s session, the organisation and the provider, valid once for 10 minutes. A disabled or unknown provider → the sign-in problem page.',
+      query: StartQuery,
+      statuses: {
+        303: 'To the provider',
+        403: 'The provider is disabled or unknown',
+        502: 'The provider’s discovery document could not be read',
+      },
+    },
+    async ({ query, req }) => {
+      const outcome = await startSignIn(deps, req, {
+        organisationId: query.organisation,
+        providerId: query.provider,
+        next: safeNext(query.next),
+        loginHint: query.email && z.email().safeParse(query.email).success ? query.email : undefined,
+      });
+      if (outcome.kind === 'redirect') return { redirect: outcome.url };
+      logRefusal(req, outcome);
+      return problem(statusOf[outcome.reason] ?? 403, outcome.message);
+    },
+  );
+
+  api.page(
+    {
+      ...common,
+      path: '/auth/oauth/callback',
+      summary: 'Redirect address for staff single sign-on (register it at the provider)',
+      description:
+        'The provider sends the browser back here with `code` and `state`. The state must be the one this browser started (once, within 10 minutes); the code is exchanged with the PKCE verifier; the ID token’s signature (the provider’s published keys), issuer, audience, expiry and nonce are verified; the staff user is found by the provider’s subject once linked, else by the verified e-mail address, within the organisation the sign-in was started for. Signed in → `next` (the deep link the sign-in started from) or the actions. Refused (tampered or replayed state, disabled provider, unverified e-mail, another domain, no account, deactivated account, a token that fails verification) → a sign-in problem page that says why; nothing is created or linked.',
+      query: CallbackQuery,
+      statuses: {
+        303: 'Signed in',
+        400: 'The state is unknown, spent, expired or from another browser',
+        403: 'Refused: the page says why',
+        502: 'The provider did not answer as expected',
+      },
+    },
+    async ({ req }) => {
+      const outcome = await finishSignIn(deps, req);
+      if (outcome.kind === 'refused') {
+        logRefusal(req, outcome);
+        return problem(statusOf[outcome.reason] ?? 403, outcome.message);
+      }
+      const now = deps.clock.now().getTime();
+      await beginStaffSession(req, {
+        organisationId: outcome.organisationId,
+        userId: outcome.userId,
+        signedInAt: now,
+        seenAt: now,
+      });
+      req.log?.info(
+        {
+          sso: 'signed-in',
+          organisationId: outcome.organisationId,
+          userId: outcome.userId,
+          created: outcome.created,
+        },
+        'single sign-on',
+      );
+      return { redirect: outcome.next ?? home };
+    },
+  );
+}
+
+function logRefusal(req: Request, outcome: { reason: string; detail?: string }) {
+  req.log?.warn({ sso: outcome.reason, detail: outcome.detail }, 'single sign-on refused');
+}

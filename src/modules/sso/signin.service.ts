@@ -1,0 +1,428 @@
+import { randomBytes } from 'node:crypto';
+import type { Request } from 'express';
+import { Strategy as OAuth2Strategy, type StateStore } from 'passport-oauth2';
+import type { Clock } from '../../platform/clock';
+import { systemContext } from '../../platform/context';
+import type { SecretBox } from '../../platform/crypto/sealed';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { isId, newId } from '../../platform/ids';
+import { organisationRepository, userRepository } from '../admin';
+import { IdTokenError, type OidcClient, ProviderError, type ProviderMetadata } from './oidc';
+import {
+  findProvidersForEmail,
+  type ProviderChoice,
+  type SsoProviderRow,
+  ssoIdentityRepository,
+  ssoProviderRepository,
+} from './sso.repository';
+import { callbackUrl, secretContext } from './sso.service';
+
+export interface SsoSignInDeps {
+  database: Database;
+  clock: Clock;
+  box: SecretBox;
+  baseUrl: string;
+  oidc: OidcClient;
+}
+
+/** A sign-in started in this browser and not yet finished: kept in its (not yet signed-in) session. */
+interface PendingSignIn {
+  organisationId: string;
+  providerId: string;
+  nonce: string;
+  /** The PKCE code verifier (RFC 7636), sent with the code. */
+  verifier: string;
+  /** Where to go once signed in (a path of this site). */
+  next?: string;
+  /** Epoch ms on the app clock. */
+  startedAt: number;
+}
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Single sign-ons started in this browser, by their `state`. */
+    ssoPending?: Record<string, PendingSignIn>;
+  }
+}
+
+/** A started sign-in must come back within this time. */
+export const PENDING_MS = 10 * 60_000;
+/** At most this many sign-ins open at once in one browser (the oldest is dropped). */
+const PENDING_MAX = 5;
+
+export type SsoRefusal =
+  | 'state'
+  | 'disabled'
+  | 'cancelled'
+  | 'provider'
+  | 'id-token'
+  | 'unverified'
+  | 'domain'
+  | 'no-account'
+  | 'deactivated';
+
+export type FinishOutcome =
+  | { kind: 'signed-in'; organisationId: string; userId: string; next?: string; created: boolean }
+  | { kind: 'refused'; reason: SsoRefusal; message: string; detail?: string };
+
+const refuse = (reason: SsoRefusal, message: string, detail?: string): FinishOutcome => ({
+  kind: 'refused',
+  reason,
+  message,
+  ...(detail ? { detail } : {}),
+});
+
+/** The enabled providers whose buttons an e-mail address gets (in every organisation it may use). */
+export function providersForEmail(deps: SsoSignInDeps, email: string): Promise<ProviderChoice[]> {
+  const address = email.trim().toLowerCase();
+  if (address.length > 320 || !address.includes('@')) return Promise.resolve([]);
+  return findProvidersForEmail(deps.database.db, address);
+}
+
+/** An organisation's own sign-in address: its name and enabled providers (undefined: no such one). */
+export async function organisationSignIn(
+  deps: SsoSignInDeps,
+  organisationId: string,
+): Promise<{ name: string; providers: { id: string; name: string; type: string }[] } | undefined> {
+  if (!isId(organisationId)) return undefined;
+  const ctx = systemContext(organisationId, deps.clock.now());
+  return inTenant(deps.database, ctx, async (tx) => {
+    const org = await organisationRepository(tx, ctx).find();
+    if (!org) return undefined;
+    const providers = (await ssoProviderRepository(tx, ctx).list()).filter((p) => p.enabled);
+    return { name: org.name, providers: providers.map((p) => ({ id: p.id, name: p.name, type: p.type })) };
+  });
+}
+
+async function loadProvider(
+  deps: SsoSignInDeps,
+  organisationId: string,
+  providerId: string,
+): Promise<SsoProviderRow | undefined> {
+  if (!isId(organisationId) || !isId(providerId)) return undefined;
+  const ctx = systemContext(organisationId, deps.clock.now());
+  return inTenant(deps.database, ctx, (tx) => ssoProviderRepository(tx, ctx).find(providerId));
+}
+
+/**
+ * passport-oauth2's state store, kept in the browser's session: `state` is a random handle of 32 bytes
+ * bound to the organisation, the provider, the nonce and the PKCE verifier; it works once (taken out
+ * when the provider sends the browser back) and for PENDING_MS.
+ */
+function sessionStateStore(clock: Clock, pending: Omit<PendingSignIn, 'verifier' | 'startedAt'>): StateStore {
+  return {
+    store(
+      req: Request,
+      verifier: string,
+      _state: unknown,
+      _meta: unknown,
+      done: (err: Error | null, state?: string) => void,
+    ) {
+      const handle = randomBytes(32).toString('base64url');
+      const now = clock.now().getTime();
+      const open = Object.entries(req.session.ssoPending ?? {})
+        .filter(([, p]) => now - p.startedAt < PENDING_MS)
+        .sort(([, a], [, b]) => a.startedAt - b.startedAt)
+        .slice(-(PENDING_MAX - 1));
+      req.session.ssoPending = Object.fromEntries([
+        ...open,
+        [handle, { ...pending, verifier, startedAt: now }],
+      ]);
+      req.session.save((err) => done(err ?? null, handle));
+    },
+    verify(
+      req: Request,
+      state: string,
+      done: (err: Error | null, ok?: string | false, info?: unknown) => void,
+    ) {
+      done(null, takePending(req, clock, state)?.verifier ?? false, { message: 'state' });
+    },
+  } as unknown as StateStore;
+}
+
+/** The pending sign-in of this `state`, taken out of the session (single use); undefined if none. */
+function takePending(req: Request, clock: Clock, state: unknown): PendingSignIn | undefined {
+  const all = req.session?.ssoPending;
+  if (!all || typeof state !== 'string' || !Object.hasOwn(all, state)) return undefined;
+  const pending = all[state];
+  delete all[state];
+  req.session.ssoPending = { ...all };
+  if (!pending || clock.now().getTime() - pending.startedAt >= PENDING_MS) return undefined;
+  return pending;
+}
+
+/** The pending sign-in of this `state` without taking it (to know which provider to ask). */
+function peekPending(req: Request, state: unknown): PendingSignIn | undefined {
+  const all = req.session?.ssoPending;
+  if (!all || typeof state !== 'string' || !Object.hasOwn(all, state)) return undefined;
+  return all[state];
+}
+
+type StrategyOutcome =
+  | { kind: 'redirect'; url: string }
+  | { kind: 'success'; user: { idToken?: unknown } }
+  | { kind: 'fail'; info: unknown }
+  | { kind: 'error'; err: Error };
+
+/**
+ * The provider's OAuth 2.0 strategy (passport-oauth2: authorization code with PKCE S256, state in
+ * the session), with the token request sent through our safe HTTP client (time limit, no inner
+ * addresses). The ID token is verified by the caller, against the nonce of the pending sign-in.
+ */
+function strategyFor(
+  deps: SsoSignInDeps,
+  provider: SsoProviderRow,
+  metadata: ProviderMetadata,
+  pending: Omit<PendingSignIn, 'verifier' | 'startedAt'>,
+  loginHint?: string,
+): OAuth2Strategy {
+  const clientSecret = deps.box.open(provider.clientSecretSealed, secretContext(provider.id));
+  const strategy = new OAuth2Strategy(
+    {
+      authorizationURL: metadata.authorizationEndpoint,
+      tokenURL: metadata.tokenEndpoint,
+      clientID: provider.clientId,
+      clientSecret,
+      callbackURL: callbackUrl(deps.baseUrl),
+      scope: ['openid', 'email', 'profile'],
+      pkce: true,
+      store: sessionStateStore(deps.clock, pending),
+      skipUserProfile: true,
+    } as never,
+    (
+      _access: string,
+      _refresh: string,
+      params: { id_token?: unknown },
+      _profile: unknown,
+      done: (e: null, u: object) => void,
+    ) => done(null, { idToken: params.id_token }),
+  );
+  strategy.authorizationParams = () => ({
+    nonce: pending.nonce,
+    ...(loginHint ? { login_hint: loginHint } : {}),
+    ...(provider.type === 'microsoft' || provider.type === 'google' ? { prompt: 'select_account' } : {}),
+  });
+  // The code exchange goes through the safe client: a time limit, and no loopback or private address.
+  const oauth2 = (strategy as unknown as { _oauth2: Record<string, unknown> })._oauth2;
+  oauth2.getOAuthAccessToken = (
+    code: string,
+    params: Record<string, string>,
+    callback: (err: unknown, access?: string, refresh?: string, result?: Record<string, unknown>) => void,
+  ) => {
+    deps.oidc
+      .exchange(metadata.tokenEndpoint, {
+        ...params,
+        code,
+        client_id: provider.clientId,
+        client_secret: clientSecret,
+      })
+      .then(({ status, body }) => {
+        if (status !== 200 || typeof body.access_token !== 'string') {
+          callback({ statusCode: status, data: JSON.stringify(body) });
+          return;
+        }
+        callback(null, body.access_token, body.refresh_token as string | undefined, body);
+      }, callback);
+  };
+  return strategy;
+}
+
+/** Runs a passport strategy on this request and answers how it ended (in place of passport.authenticate). */
+function runStrategy(strategy: OAuth2Strategy, req: Request, options: object): Promise<StrategyOutcome> {
+  return new Promise((resolve) => {
+    const run = Object.create(strategy) as OAuth2Strategy & Record<string, unknown>;
+    run.redirect = (url: string) => resolve({ kind: 'redirect', url });
+    run.success = (user: { idToken?: unknown }) => resolve({ kind: 'success', user });
+    run.fail = (info: unknown) => resolve({ kind: 'fail', info });
+    run.error = (err: Error) => resolve({ kind: 'error', err });
+    run.pass = () => resolve({ kind: 'fail', info: undefined });
+    try {
+      run.authenticate(req, options);
+    } catch (err) {
+      resolve({ kind: 'error', err: err as Error });
+    }
+  });
+}
+
+export type StartOutcome = { kind: 'redirect'; url: string } | Extract<FinishOutcome, { kind: 'refused' }>;
+
+/** Starts the sign-in at the provider: answers where to send the browser (or why not). */
+export async function startSignIn(
+  deps: SsoSignInDeps,
+  req: Request,
+  input: { organisationId: string; providerId: string; next?: string; loginHint?: string },
+): Promise<StartOutcome> {
+  const provider = await loadProvider(deps, input.organisationId, input.providerId);
+  if (!provider?.enabled) return disabled(provider);
+  let metadata: ProviderMetadata;
+  try {
+    metadata = await deps.oidc.metadata(provider.issuer);
+  } catch (err) {
+    return providerFailed(err);
+  }
+  const pending = {
+    organisationId: provider.organisationId,
+    providerId: provider.id,
+    nonce: randomBytes(24).toString('base64url'),
+    ...(input.next ? { next: input.next } : {}),
+  };
+  const outcome = await runStrategy(strategyFor(deps, provider, metadata, pending, input.loginHint), req, {});
+  if (outcome.kind === 'redirect') return outcome;
+  return providerFailed(outcome.kind === 'error' ? outcome.err : new Error('no redirect'));
+}
+
+const disabled = (provider: SsoProviderRow | undefined) =>
+  refuse(
+    'disabled',
+    provider
+      ? `Sign-in with ${provider.name} is switched off for your organisation. Sign in another way, or ask an administrator.`
+      : 'This sign-in provider does not exist (any more). Sign in another way, or ask an administrator.',
+  ) as Extract<FinishOutcome, { kind: 'refused' }>;
+
+const providerFailed = (err: unknown) =>
+  refuse(
+    'provider',
+    'The sign-in provider did not answer as expected. Try again in a moment; if it goes on, tell an administrator.',
+    (err as Error).message,
+  ) as Extract<FinishOutcome, { kind: 'refused' }>;
+
+const STATE_MESSAGE =
+  'This sign-in cannot be finished: it was used already, took too long, or was started in another browser. Start again from the sign-in page.';
+
+/**
+ * The provider sent the browser back (`GET /api/v1/auth/oauth/callback`): the state is checked and
+ * spent, the code exchanged, the ID token verified, and the staff user found — by the provider's
+ * subject once linked, else by the verified e-mail address — within the organisation the sign-in was
+ * started for. Nothing is created or linked unless every check passed.
+ */
+export async function finishSignIn(deps: SsoSignInDeps, req: Request): Promise<FinishOutcome> {
+  const state = req.query.state;
+  const peeked = peekPending(req, state);
+  if (!peeked) {
+    // Spent, tampered, expired or from another browser: the code (if any) is never exchanged.
+    return refuse('state', STATE_MESSAGE);
+  }
+  const provider = await loadProvider(deps, peeked.organisationId, peeked.providerId);
+  if (!provider?.enabled) {
+    takePending(req, deps.clock, state);
+    return disabled(provider);
+  }
+  let metadata: ProviderMetadata;
+  try {
+    metadata = await deps.oidc.metadata(provider.issuer);
+  } catch (err) {
+    takePending(req, deps.clock, state);
+    return providerFailed(err);
+  }
+  const pendingFields = {
+    organisationId: provider.organisationId,
+    providerId: provider.id,
+    nonce: peeked.nonce,
+  };
+  const outcome = await runStrategy(strategyFor(deps, provider, metadata, pendingFields), req, {});
+  // Whatever happened, the state is spent (the store took it out when it was checked).
+  takePending(req, deps.clock, state);
+  if (outcome.kind === 'fail') {
+    const info = outcome.info as { message?: string } | undefined;
+    if (info?.message === 'state') return refuse('state', STATE_MESSAGE);
+    return refuse('cancelled', 'The sign-in was cancelled at the provider. Start again to sign in.');
+  }
+  if (outcome.kind === 'error') return providerFailed(outcome.err);
+  if (outcome.kind !== 'success' || typeof outcome.user.idToken !== 'string') {
+    return providerFailed(new Error('the token response has no ID token'));
+  }
+  let claims: Awaited<ReturnType<OidcClient['verifyIdToken']>>;
+  try {
+    claims = await deps.oidc.verifyIdToken(outcome.user.idToken, {
+      metadata,
+      clientId: provider.clientId,
+      nonce: peeked.nonce,
+    });
+  } catch (err) {
+    if (err instanceof IdTokenError)
+      return refuse(
+        'id-token',
+        'The answer of the sign-in provider could not be verified, so you are not signed in. Start again; if it goes on, tell an administrator.',
+        err.message,
+      );
+    if (err instanceof ProviderError) return providerFailed(err);
+    throw err;
+  }
+  return matchUser(deps, provider, claims, peeked.next);
+}
+
+async function matchUser(
+  deps: SsoSignInDeps,
+  provider: SsoProviderRow,
+  claims: Awaited<ReturnType<OidcClient['verifyIdToken']>>,
+  next: string | undefined,
+): Promise<FinishOutcome> {
+  const verified = claims.emailVerified || (provider.type === 'microsoft' && claims.domainVerified);
+  if (!claims.email || !verified) {
+    return refuse(
+      'unverified',
+      `Your ${provider.name} account has no verified e-mail address, so it cannot be matched to an ActionDesk account. Verify it at ${provider.name}, or sign in another way.`,
+    );
+  }
+  const email = claims.email;
+  const domain = email.slice(email.lastIndexOf('@') + 1);
+  if (provider.allowedDomains.length > 0 && !provider.allowedDomains.includes(domain)) {
+    return refuse(
+      'domain',
+      `Addresses of ${domain} may not sign in to this organisation with ${provider.name}. Use your work account.`,
+    );
+  }
+  const now = deps.clock.now();
+  const ctx = systemContext(provider.organisationId, now);
+  return inTenant(deps.database, ctx, async (tx) => {
+    const users = userRepository(tx, ctx);
+    const identities = ssoIdentityRepository(tx, ctx);
+    const linked = await identities.findBySubject(provider.id, claims.sub);
+    let user = linked ? await users.find(linked.userId) : await users.findByEmail(email);
+    let created = false;
+    if (user && user.kind !== 'staff') user = undefined;
+    if (!user) {
+      if (!provider.jitGroup || provider.allowedDomains.length === 0 || (await users.findByEmail(email))) {
+        return refuse(
+          'no-account',
+          `There is no ActionDesk account for ${email} in this organisation. Ask an administrator to add you.`,
+        );
+      }
+      // Just-in-time: a new staff user in the provider's group (only for its allowed domains).
+      user = await users.insert({
+        id: newId(now.getTime()),
+        email,
+        name: claims.name ?? email,
+        kind: 'staff',
+        status: 'active',
+        groups: [provider.jitGroup],
+        createdAt: now,
+        updatedAt: now,
+      });
+      created = true;
+    }
+    if (user.status !== 'active') {
+      return refuse(
+        'deactivated',
+        'Your ActionDesk account has been deactivated. Ask an administrator of your organisation.',
+      );
+    }
+    await identities.link({
+      id: newId(now.getTime()),
+      providerId: provider.id,
+      userId: user.id,
+      subject: claims.sub,
+      email,
+      createdAt: now,
+      lastSignInAt: now,
+    });
+    return {
+      kind: 'signed-in',
+      organisationId: provider.organisationId,
+      userId: user.id,
+      ...(next ? { next } : {}),
+      created,
+    };
+  });
+}

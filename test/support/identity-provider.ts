@@ -1,0 +1,71 @@
+import type { Harness } from './harness';
+
+type MockServer = InstanceType<typeof import('oauth2-mock-server')['OAuth2Server']>;
+
+/** Who the provider says signs in next (the claims of its ID token). */
+export interface Identity {
+  sub: string;
+  email?: string;
+  email_verified?: boolean;
+  /** Microsoft-type: the e-mail's domain is verified by the directory's owner. */
+  xms_edov?: boolean;
+  name?: string;
+}
+
+export interface IdentityProvider {
+  server: MockServer;
+  issuer: string;
+  /** The next sign-in's identity (the provider's own user, "signed in" at the provider). */
+  as(identity: Identity): void;
+  /** The nonce of the last authorization request. */
+  lastNonce(): string | undefined;
+  /**
+   * Holds the next sign-in at the provider: the browser is sent to a page of the provider instead of
+   * back to us, and the promise gives the callback address it would have gone to (with code and state).
+   */
+  park(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real OpenID Connect provider on 127.0.0.1 (oauth2-mock-server: discovery, JWKS, authorization
+ * with PKCE and nonce, token endpoint), whose ID tokens carry the identity the test chose and times on
+ * the app's clock.
+ */
+export async function startIdentityProvider(h: Harness): Promise<IdentityProvider> {
+  const { OAuth2Server } = await import('oauth2-mock-server');
+  const server = new OAuth2Server();
+  await server.issuer.keys.generate('RS256');
+  await server.start(0, '127.0.0.1');
+  const issuer = `http://127.0.0.1:${server.address().port}`;
+  server.issuer.url = issuer;
+  let identity: Identity = { sub: 'nobody' };
+  let nonce: string | undefined;
+  let parked: ((callback: string) => void) | undefined;
+  server.service.on('beforeAuthorizeRedirect', (redirect: { url: URL }, req: { url?: string }) => {
+    nonce = new URL(req.url ?? '/', issuer).searchParams.get('nonce') ?? undefined;
+    if (parked) {
+      parked(redirect.url.href);
+      parked = undefined;
+      // In place: the provider redirects to the URL object it gave the event.
+      redirect.url.href = `${issuer}/parked`;
+    }
+  });
+  server.service.on('beforeTokenSigning', (token: { payload: Record<string, unknown> }) => {
+    const now = Math.floor(h.clock.now().getTime() / 1000);
+    Object.assign(token.payload, identity, { iat: now, nbf: now - 10, exp: now + 3600 });
+  });
+  return {
+    server,
+    issuer,
+    as: (next) => {
+      identity = next;
+    },
+    lastNonce: () => nonce,
+    park: () =>
+      new Promise<string>((resolve) => {
+        parked = resolve;
+      }),
+    stop: () => server.stop(),
+  };
+}
