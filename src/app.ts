@@ -38,7 +38,7 @@ import {
 import { errorHandler, unknownRoute } from './platform/http/error-handler';
 import { jsonBodyParser, Routes, type WebKit } from './platform/http/routes';
 import type { JobSignal } from './platform/jobs/worker';
-import { type Logger, redactActionCodes, serializeError } from './platform/logger';
+import { type Logger, redactUrl, serializeError } from './platform/logger';
 import { createRegistry } from './platform/openapi';
 import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { qualifiedProvider } from './platform/signing/qualified';
@@ -95,7 +95,7 @@ export function createApp(deps: AppDeps): Express {
         req: (req: express.Request) => ({
           id: req.id,
           method: req.method,
-          url: redactActionCodes(req.originalUrl),
+          url: redactUrl(req.originalUrl),
           remoteAddress: req.socket?.remoteAddress,
         }),
         res: (res: express.Response) => ({ statusCode: res.statusCode }),

@@ -47,8 +47,11 @@ async function newPage(phone = false): Promise<Page> {
   );
   contexts.push(context);
   const page = await context.newPage();
+  // Every answer of ours: pages, refusals, and the addresses of redirects.
   page.on('response', async (r) => {
-    if (r.url().startsWith(h.baseUrl) && r.status() < 300) answers.push(await r.text().catch(() => ''));
+    if (!r.url().startsWith(h.baseUrl)) return;
+    answers.push(`${r.status()} ${r.headers().location ?? ''}`);
+    if (r.status() < 300 || r.status() >= 400) answers.push(await r.text().catch(() => ''));
   });
   return page;
 }
@@ -114,14 +117,32 @@ describe('staff single sign-on in Chromium (spec 5.3)', () => {
     expect(await page.locator('main').innerText()).toContain('Kantoor Claes');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(shots, 'sso-choice-phone.png'), fullPage: true });
-    google.as({ sub: 'g-1001', email: 'anna@claes.example', email_verified: true, name: 'Anna Claes' });
+    google.as({
+      sub: 'g-1001',
+      email: 'anna@claes.example',
+      email_verified: true,
+      hd: 'claes.example',
+      name: 'Anna Claes',
+    });
     // By keyboard: the button is a link, reached with Tab and followed with Enter.
     await page.getByRole('link', { name: 'Sign in with Google' }).focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(`${h.baseUrl}${deepLink}`);
     await page.getByRole('heading', { name: 'Jan Peeters' }).waitFor();
-    // The provider was asked with PKCE and a nonce, and the sign-in hint.
-    expect(google.lastNonce()).toMatch(/^[\w-]{32}$/);
+    // The provider was asked for a code with PKCE (S256), a nonce, a state and the sign-in hint; the
+    // provider checked the verifier against the challenge when the code was exchanged.
+    const asked = google.lastAuthorization();
+    expect(Object.fromEntries(asked)).toMatchObject({
+      response_type: 'code',
+      client_id: 'claes.apps.example',
+      redirect_uri: `${h.baseUrl}/api/v1/auth/oauth/callback`,
+      scope: 'openid email profile',
+      code_challenge_method: 'S256',
+      code_challenge: expect.stringMatching(/^[\w-]{43}$/),
+      state: expect.stringMatching(/^[\w-]{43}$/),
+      nonce: expect.stringMatching(/^[\w-]{32}$/),
+      login_hint: 'Anna@Claes.example',
+    });
     const linked = await tenantRows(h, claes.organisationId, sql`SELECT subject, email FROM sso_identities`);
     expect(linked).toEqual([{ subject: 'g-1001', email: 'anna@claes.example' }]);
   });
@@ -165,14 +186,19 @@ describe('staff single sign-on in Chromium (spec 5.3)', () => {
         ?.n;
     const before = await countUsers();
     const page = await newPage();
-    google.as({ sub: 'g-stranger', email: 'stranger@claes.example', email_verified: true });
+    google.as({
+      sub: 'g-stranger',
+      email: 'stranger@claes.example',
+      email_verified: true,
+      hd: 'claes.example',
+    });
     await signInAt(page, claes, 'Sign in with Google');
     expect(await problemText(page)).toContain('There is no ActionDesk account for stranger@claes.example');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(shots, 'sso-refused-laptop.png') });
 
     await addStaff(claes, 'piet@claes.example', 'Piet Claes');
-    google.as({ sub: 'g-piet', email: 'piet@claes.example', email_verified: false });
+    google.as({ sub: 'g-piet', email: 'piet@claes.example', email_verified: false, hd: 'claes.example' });
     await signInAt(page, claes, 'Sign in with Google');
     expect(await problemText(page)).toContain('has no verified e-mail address');
 
@@ -180,6 +206,10 @@ describe('staff single sign-on in Chromium (spec 5.3)', () => {
     google.as({ sub: 'g-piet2', email: 'piet@gmail.example', email_verified: true });
     await signInAt(page, claes, 'Sign in with Google');
     expect(await problemText(page)).toContain('Addresses of gmail.example may not sign in');
+    // A consumer Google account registered with the company's address is not of its Workspace (no hd).
+    google.as({ sub: 'g-piet3', email: 'piet@claes.example', email_verified: true });
+    await signInAt(page, claes, 'Sign in with Google');
+    expect(await problemText(page)).toContain('Addresses of claes.example may not sign in');
 
     const gone = await addStaff(claes, 'gone@claes.example', 'Gone Claes');
     const off = await h
@@ -188,7 +218,7 @@ describe('staff single sign-on in Chromium (spec 5.3)', () => {
       .set('x-api-key', claes.adminKey)
       .send();
     expect(off.status).toBe(200);
-    google.as({ sub: 'g-gone', email: 'gone@claes.example', email_verified: true });
+    google.as({ sub: 'g-gone', email: 'gone@claes.example', email_verified: true, hd: 'claes.example' });
     await signInAt(page, claes, 'Sign in with Google');
     expect(await problemText(page)).toContain('has been deactivated');
 
@@ -202,7 +232,7 @@ describe('staff single sign-on in Chromium (spec 5.3)', () => {
 
   it('when the state is tampered with or replayed, then the sign-in is refused', async () => {
     const page = await newPage();
-    google.as({ sub: 'g-1001', email: 'anna@claes.example', email_verified: true });
+    google.as({ sub: 'g-1001', email: 'anna@claes.example', email_verified: true, hd: 'claes.example' });
     const tamper = (redirect: { url: URL }) => redirect.url.searchParams.set('state', 'forged-state-value');
     google.server.service.once('beforeAuthorizeRedirect', tamper);
     await signInAt(page, claes, 'Sign in with Google');
@@ -226,6 +256,20 @@ describe('staff single sign-on in Chromium (spec 5.3)', () => {
     expect(stolen?.status()).toBe(400);
     await other.goto(`${h.baseUrl}/staff`);
     expect(new URL(other.url()).pathname).toBe('/signin');
+
+    // A refused sign-in spends its state too: the same callback again in the same browser → 400.
+    const refusedPage = await newPage();
+    google.as({ sub: 'g-nobody', email: 'nobody@claes.example', email_verified: true, hd: 'claes.example' });
+    let refusedCallback = '';
+    google.server.service.once('beforeAuthorizeRedirect', (redirect: { url: URL }) => {
+      refusedCallback = redirect.url.href;
+    });
+    await signInAt(refusedPage, claes, 'Sign in with Google');
+    expect(await problemText(refusedPage)).toContain('There is no ActionDesk account');
+    google.as({ sub: 'g-1001', email: 'anna@claes.example', email_verified: true, hd: 'claes.example' });
+    const again = await refusedPage.goto(refusedCallback);
+    expect(again?.status()).toBe(400);
+    expect(await problemText(refusedPage)).toContain('This sign-in cannot be finished');
   });
 
   it('when the ID token is signed by another key, then it is refused', async () => {
@@ -233,7 +277,7 @@ describe('staff single sign-on in Chromium (spec 5.3)', () => {
     const { kid } = google.server.issuer.keys.toJSON()[0] as { kid: string };
     const { privateKey } = await jose.generateKeyPair('RS256');
     const page = await newPage();
-    google.as({ sub: 'g-1001', email: 'anna@claes.example', email_verified: true });
+    google.as({ sub: 'g-1001', email: 'anna@claes.example', email_verified: true, hd: 'claes.example' });
     // Held at the provider until the forged token (with this sign-in's nonce) is made.
     const held = google.park();
     await signInAt(page, claes, 'Sign in with Google');
@@ -263,7 +307,9 @@ describe('staff single sign-on in Chromium (spec 5.3)', () => {
 
   it('when the provider is disabled, then its button is gone and a sign-in started before is refused at the callback', async () => {
     const page = await newPage();
-    google.as({ sub: 'g-1001', email: 'anna@claes.example', email_verified: true });
+    google.as({ sub: 'g-1001', email: 'anna@claes.example', email_verified: true, hd: 'claes.example' });
+    await page.goto(`${h.baseUrl}/signin/org/${claes.organisationId}`);
+    const button = `${h.baseUrl}${await page.getByRole('link', { name: 'Sign in with Google' }).getAttribute('href')}`;
     // Started before the switch: held at the provider until the administrator has disabled it.
     const held = google.park();
     await signInAt(page, claes, 'Sign in with Google');
@@ -284,11 +330,10 @@ describe('staff single sign-on in Chromium (spec 5.3)', () => {
     await page.getByLabel('E-mail address').fill('anna@claes.example');
     await page.getByRole('button', { name: 'Continue with single sign-on' }).click();
     expect(await problemText(page)).toContain('No single sign-on is set up for this address');
-    // The start link itself is refused too.
-    const start = await page.goto(
-      `${h.baseUrl}/signin/sso/start?organisation=${claes.organisationId}&provider=${googleId}`,
-    );
+    // The button's link, kept from before, is refused too.
+    const start = await page.goto(button);
     expect(start?.status()).toBe(403);
+    expect(await problemText(page)).toContain('Sign-in with Google is switched off');
     // Fabrikam's provider is not touched by Kantoor Claes's switch.
     await page.goto(`${h.baseUrl}/signin/org/${fabrikam.organisationId}`);
     expect(await page.getByRole('link', { name: 'Sign in with Fabrikam Entra ID' }).count()).toBe(1);

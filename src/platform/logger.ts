@@ -21,6 +21,15 @@ const ACTION_PATH = /\/action\/[^/?#\s"']+/gi;
 // An action code anywhere in a message (e.g. a failed query's parameters): 20 characters of base32.
 const ACTION_CODE = /\b[0-9a-hjkmnp-tv-z]{20}\b/gi;
 
+// Query parameters that are credentials or personal data: an authorization code and state (single
+// sign-on's callback), a CSRF token, an e-mail address (a sign-in hint).
+const SECRET_PARAMS = /([?&](?:code|state|_csrf|email|login_hint)=)[^&#\s"']*/gi;
+
+/** A URL for the logs: credentials and e-mail addresses in its query replaced, action codes too. */
+export function redactUrl(url: string): string {
+  return redactActionCodes(url.replace(SECRET_PARAMS, '$1[redacted]'));
+}
+
 /** The text with every public action code replaced. */
 export function redactActionCodes(text: string): string {
   return text.replace(ACTION_PATH, '/action/[redacted]').replace(ACTION_CODE, '[redacted]');

@@ -7,6 +7,8 @@ export interface Identity {
   sub: string;
   email?: string;
   email_verified?: boolean;
+  /** Google-type: the Workspace domain of the account. */
+  hd?: string;
   /** Microsoft-type: the e-mail's domain is verified by the directory's owner. */
   xms_edov?: boolean;
   name?: string;
@@ -19,6 +21,12 @@ export interface IdentityProvider {
   as(identity: Identity): void;
   /** The nonce of the last authorization request. */
   lastNonce(): string | undefined;
+  /** The parameters of the last authorization request. */
+  lastAuthorization(): URLSearchParams;
+  /** Signs a token with the provider's own key (claims chosen by the test, nothing added). */
+  sign(header: Record<string, unknown>, payload: Record<string, unknown>): Promise<string>;
+  /** The next token response carries this ID token instead of the provider's. */
+  answerWith(idToken: string): void;
   /**
    * Holds the next sign-in at the provider: the browser is sent to a page of the provider instead of
    * back to us, and the promise gives the callback address it would have gone to (with code and state).
@@ -41,9 +49,11 @@ export async function startIdentityProvider(h: Harness): Promise<IdentityProvide
   server.issuer.url = issuer;
   let identity: Identity = { sub: 'nobody' };
   let nonce: string | undefined;
+  let authorization = new URLSearchParams();
   let parked: ((callback: string) => void) | undefined;
   server.service.on('beforeAuthorizeRedirect', (redirect: { url: URL }, req: { url?: string }) => {
-    nonce = new URL(req.url ?? '/', issuer).searchParams.get('nonce') ?? undefined;
+    authorization = new URL(req.url ?? '/', issuer).searchParams;
+    nonce = authorization.get('nonce') ?? undefined;
     if (parked) {
       parked(redirect.url.href);
       parked = undefined;
@@ -62,6 +72,20 @@ export async function startIdentityProvider(h: Harness): Promise<IdentityProvide
       identity = next;
     },
     lastNonce: () => nonce,
+    lastAuthorization: () => authorization,
+    sign: async (header, payload) => {
+      const jose = await import('jose');
+      const jwk = server.issuer.keys.toJSON(true)[0] as Record<string, unknown>;
+      const key = await jose.importJWK(jwk as never, 'RS256');
+      return new jose.SignJWT(payload as never)
+        .setProtectedHeader({ alg: 'RS256', kid: jwk.kid as string, ...header })
+        .sign(key);
+    },
+    answerWith: (idToken) => {
+      server.service.once('beforeResponse', (response: { body: Record<string, unknown> }) => {
+        response.body.id_token = idToken;
+      });
+    },
     park: () =>
       new Promise<string>((resolve) => {
         parked = resolve;

@@ -14,22 +14,22 @@ ALTER TABLE "sso_identities" ADD CONSTRAINT "sso_identities_organisation_id_orga
 ALTER TABLE "sso_identities" ADD CONSTRAINT "sso_identities_provider_fk" FOREIGN KEY ("organisation_id","provider_id") REFERENCES "public"."sso_providers"("organisation_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sso_identities" ADD CONSTRAINT "sso_identities_user_fk" FOREIGN KEY ("organisation_id","user_id") REFERENCES "public"."users"("organisation_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "sso_identities_provider_subject_key" ON "sso_identities" USING btree ("organisation_id","provider_id","subject");--> statement-breakpoint
-CREATE INDEX "sso_identities_user_idx" ON "sso_identities" USING btree ("organisation_id","user_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "sso_identities_provider_user_key" ON "sso_identities" USING btree ("organisation_id","provider_id","user_id");--> statement-breakpoint
 SELECT actiondesk_make_tenant_table('sso_identities');
 --> statement-breakpoint
 -- The single sign-on buttons for an e-mail address, before the organisation is known: the enabled
--- providers of each organisation where the address has a staff account, or whose provider creates
--- users of the address's domain just in time. SECURITY DEFINER; at most 20.
+-- providers of each organisation where the address has an active staff account. (Just-in-time users
+-- come through their organisation's own sign-in address: a domain named by one organisation must not
+-- put its buttons in front of another organisation's staff.) SECURITY DEFINER; at most 20.
 CREATE FUNCTION actiondesk_find_sso_providers(p_email text)
 RETURNS TABLE (organisation_id uuid, organisation_name text, provider_id uuid, provider_name text,
                provider_type text)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
   SELECT p.organisation_id, o.name, p.id, p.name, p.type
   FROM sso_providers p JOIN organisations o ON o.id = p.organisation_id
-  WHERE p.enabled AND (
-    EXISTS (SELECT 1 FROM users u WHERE u.organisation_id = p.organisation_id
-              AND lower(u.email) = lower(p_email) AND u.kind = 'staff')
-    OR (p.jit_group IS NOT NULL AND lower(split_part(p_email, '@', 2)) = ANY (p.allowed_domains)))
+  WHERE p.enabled AND EXISTS (
+    SELECT 1 FROM users u WHERE u.organisation_id = p.organisation_id
+      AND lower(u.email) = lower(p_email) AND u.kind = 'staff' AND u.status = 'active')
   ORDER BY o.created_at, p.organisation_id, p.created_at, p.id
   LIMIT 20
 $$;

@@ -59,7 +59,8 @@ export const ssoIdentities = pgTable(
   (t) => [
     unique('sso_identities_org_id_key').on(t.organisationId, t.id),
     uniqueIndex('sso_identities_provider_subject_key').on(t.organisationId, t.providerId, t.subject),
-    index('sso_identities_user_idx').on(t.organisationId, t.userId),
+    // One account per user at a provider: another subject with the same e-mail is refused, not added.
+    uniqueIndex('sso_identities_provider_user_key').on(t.organisationId, t.providerId, t.userId),
     foreignKey({
       name: 'sso_identities_provider_fk',
       columns: [t.organisationId, t.providerId],

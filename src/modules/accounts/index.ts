@@ -1,5 +1,6 @@
 // The accounts module's public entry: staff sign-in, passwords and their links.
 export { passwordLinkHandler, passwordLinkJob } from './accounts.jobs';
+export { pruneExpiredSessions } from './accounts.repository';
 export { accountRoutes, safeNext } from './accounts.router';
 export {
   type AccountsDeps,

@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock';
 import { SafeHttpClient, type SafeHttpPolicy } from '../../platform/safe-http';
+import { LOOPBACK_HOSTS } from '../../platform/urls';
 
 /** What single sign-on reads from a provider's discovery document (OpenID Connect Discovery 1.0). */
 export interface ProviderMetadata {
@@ -27,6 +28,8 @@ export interface IdTokenClaims {
   emailVerified: boolean;
   domainVerified: boolean;
   name?: string;
+  /** Google-type: the Workspace domain of the account (absent for a consumer account). */
+  hostedDomain?: string;
 }
 
 const TIMEOUT_MS = 10_000;
@@ -34,6 +37,14 @@ const MAX_BYTES = 512 * 1024;
 const METADATA_TTL_MS = 10 * 60_000;
 /** Keys are fetched again at most this often when a token names a key we do not have (rotation). */
 const JWKS_REFETCH_MS = 60_000;
+/** And at least this often: a key the provider withdrew stops being trusted. */
+const JWKS_TTL_MS = 6 * 3_600_000;
+/**
+ * A Microsoft-type directory named by its domain (contoso.onmicrosoft.com) is discovered under that
+ * name, but its documents and tokens name the directory by its GUID: that issuer is the one to expect.
+ */
+const MICROSOFT_TENANT_ISSUER =
+  /^https:\/\/login\.microsoftonline\.com\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/v2\.0$/;
 /** Clock skew allowed between the provider and us when checking exp, nbf and iat. */
 const CLOCK_TOLERANCE_S = 120;
 /** Asymmetric algorithms only: a symmetric one would make the client secret the signing key. */
@@ -47,11 +58,14 @@ const loadJose = () => {
   return jose;
 };
 
-const httpsOrAllowed = (value: unknown, allowHttp: boolean): string => {
-  if (typeof value !== 'string') throw new ProviderError('the discovery document lacks an endpoint');
+/** An endpoint of the discovery document: https, or http only on the loopback address (and when allowed). */
+const endpoint = (value: unknown, allowHttp: boolean): string => {
+  if (typeof value !== 'string' || !URL.canParse(value))
+    throw new ProviderError('the discovery document lacks an endpoint');
   const url = new URL(value);
-  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:'))
-    throw new ProviderError(`the provider names a non-https endpoint (${url.origin})`);
+  const loopback = LOOPBACK_HOSTS.has(url.hostname);
+  if (url.protocol !== 'https:' && !(allowHttp && loopback && url.protocol === 'http:'))
+    throw new ProviderError(`the provider names an endpoint that is not https (${url.origin})`);
   return url.href;
 };
 
@@ -97,22 +111,30 @@ export class OidcClient {
     throw new ProviderError(`${what} at ${new URL(url).origin} is not a JSON object`);
   }
 
-  /** The provider's endpoints, from `{issuer}/.well-known/openid-configuration` (cached ten minutes). */
-  metadata(issuer: string): Promise<ProviderMetadata> {
-    const now = Date.now();
-    const cached = this.metadataCache.get(issuer);
+  /**
+   * The provider's endpoints, from `{issuer}/.well-known/openid-configuration` (cached ten minutes).
+   * `microsoftDomain`: the issuer names a Microsoft-type directory by its domain, so the document's own
+   * issuer (the directory's GUID) is accepted and expected in tokens.
+   */
+  metadata(issuer: string, opts: { microsoftDomain?: boolean } = {}): Promise<ProviderMetadata> {
+    const now = this.clock.now().getTime();
+    const key = `${opts.microsoftDomain ? 'ms:' : ''}${issuer}`;
+    const cached = this.metadataCache.get(key);
     if (cached && now - cached.at < METADATA_TTL_MS) return cached.value;
-    const value = this.discover(issuer);
-    this.metadataCache.set(issuer, { at: now, value });
-    value.catch(() => this.metadataCache.delete(issuer));
+    const value = this.discover(issuer, opts.microsoftDomain === true);
+    this.metadataCache.set(key, { at: now, value });
+    value.catch(() => this.metadataCache.delete(key));
     return value;
   }
 
-  private async discover(issuer: string): Promise<ProviderMetadata> {
+  private async discover(issuer: string, microsoftDomain: boolean): Promise<ProviderMetadata> {
     const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
     const doc = await this.getJson(url, 'The discovery document');
     // OpenID Connect Discovery §4.3: the document's issuer is exactly the one asked for.
-    if (doc.issuer !== issuer) {
+    const named =
+      doc.issuer === issuer ||
+      (microsoftDomain && typeof doc.issuer === 'string' && MICROSOFT_TENANT_ISSUER.test(doc.issuer));
+    if (!named) {
       throw new ProviderError(
         `the discovery document names another issuer (${String(doc.issuer).slice(0, 200)})`,
       );
@@ -124,18 +146,19 @@ export class OidcClient {
         )
       : ['RS256'];
     return {
-      issuer,
-      authorizationEndpoint: httpsOrAllowed(doc.authorization_endpoint, allowHttp),
-      tokenEndpoint: httpsOrAllowed(doc.token_endpoint, allowHttp),
-      jwksUri: httpsOrAllowed(doc.jwks_uri, allowHttp),
+      issuer: doc.issuer as string,
+      authorizationEndpoint: endpoint(doc.authorization_endpoint, allowHttp),
+      tokenEndpoint: endpoint(doc.token_endpoint, allowHttp),
+      jwksUri: endpoint(doc.jwks_uri, allowHttp),
       signingAlgorithms: algs.length > 0 ? algs : ['RS256'],
     };
   }
 
   private keys(jwksUri: string, fresh: boolean): Promise<unknown> {
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     const cached = this.keysCache.get(jwksUri);
-    if (cached && !(fresh && now - cached.at >= JWKS_REFETCH_MS)) return cached.keys;
+    const age = cached ? now - cached.at : Number.POSITIVE_INFINITY;
+    if (cached && age < JWKS_TTL_MS && !(fresh && age >= JWKS_REFETCH_MS)) return cached.keys;
     const keys = this.getJson(jwksUri, 'The signing keys');
     this.keysCache.set(jwksUri, { at: now, keys });
     keys.catch(() => this.keysCache.delete(jwksUri));
@@ -211,8 +234,9 @@ export class OidcClient {
       if (err instanceof ProviderError) throw err;
       throw new IdTokenError(`the ID token was refused: ${(err as Error).message}`);
     }
-    if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== expected.clientId) {
-      throw new IdTokenError('the ID token was refused: it has several audiences and azp is not our client');
+    const several = Array.isArray(payload.aud) && payload.aud.length > 1;
+    if ((several || payload.azp !== undefined) && payload.azp !== expected.clientId) {
+      throw new IdTokenError('the ID token was refused: its authorized party (azp) is not our client');
     }
     if (payload.nonce !== expected.nonce) {
       throw new IdTokenError('the ID token was refused: its nonce is not the one this sign-in sent');
@@ -228,6 +252,7 @@ export class OidcClient {
       // optional claim xms_edov); they seldom send email_verified.
       domainVerified: payload.xms_edov === true || payload.xms_edov === '1' || payload.xms_edov === 'true',
       name: text(payload.name),
+      hostedDomain: text(payload.hd)?.toLowerCase(),
     };
   }
 }

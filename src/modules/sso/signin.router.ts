@@ -5,7 +5,7 @@ import { beginStaffSession } from '../../platform/web/sessions';
 import { z } from '../../platform/zod';
 import { type SsoButton, signInPage, ssoChoicePage, ssoProblemPage } from '../../web/staff-account-pages';
 import { staffErrorPage } from '../../web/staff-layout';
-import { safeNext } from '../accounts';
+import { pruneExpiredSessions, safeNext } from '../accounts';
 import {
   finishSignIn,
   organisationSignIn,
@@ -40,9 +40,15 @@ const OrgQuery = z.object({ next: text(2000).optional() });
 
 const home = '/staff';
 
-/** The link of a provider's sign-in button. */
-export function startHref(organisationId: string, providerId: string, next?: string, email?: string): string {
-  const q = new URLSearchParams({ organisation: organisationId, provider: providerId });
+/** The link of a provider's sign-in button, with the page's CSRF token (another site cannot start it). */
+export function startHref(
+  csrf: string,
+  organisationId: string,
+  providerId: string,
+  next?: string,
+  email?: string,
+): string {
+  const q = new URLSearchParams({ organisation: organisationId, provider: providerId, _csrf: csrf });
   if (next) q.set('next', next);
   if (email) q.set('email', email);
   return `/signin/sso/start?${q}`;
@@ -71,13 +77,14 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
       },
     },
     async ({ form, csrf }) => {
+      const token = csrf();
       const email = form.email.trim();
       const next = safeNext(form.next);
       if (!z.email().safeParse(email).success) {
         return {
           status: 400,
           html: signInPage({
-            csrf: csrf(),
+            csrf: token,
             email,
             next,
             error: 'Give your e-mail address, like name@example.com, to find your organisation’s sign-in.',
@@ -89,7 +96,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
         return {
           status: 200,
           html: signInPage({
-            csrf: csrf(),
+            csrf: token,
             email,
             next,
             error: 'No single sign-on is set up for this address. Sign in with your password.',
@@ -100,7 +107,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
       for (const p of found) {
         const entry = byOrg.get(p.organisation_id) ?? { organisation: p.organisation_name, buttons: [] };
         entry.buttons.push({
-          href: startHref(p.organisation_id, p.provider_id, next, email),
+          href: startHref(token, p.organisation_id, p.provider_id, next, email),
           label: buttonLabel(p.provider_name),
         });
         byOrg.set(p.organisation_id, entry);
@@ -125,16 +132,17 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
       if (req.session?.staff) return { redirect: next ?? home };
       const org = await organisationSignIn(deps, params.organisationId);
       if (!org) return { status: 404, html: staffErrorPage(404, 'There is no such organisation.') };
+      const token = csrf();
       return {
         status: 200,
         html: signInPage({
-          csrf: csrf(),
+          csrf: token,
           next,
           organisation: {
             id: params.organisationId,
             name: org.name,
             buttons: org.providers.map((p) => ({
-              href: startHref(params.organisationId, p.id, next),
+              href: startHref(token, params.organisationId, p.id, next),
               label: buttonLabel(p.name),
             })),
           },
@@ -149,8 +157,15 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
       path: '/signin/sso/start',
       summary: 'Start single sign-on at a provider (the sign-in button’s link)',
       description:
-        'Sends the browser to the provider’s authorization endpoint: authorization code with PKCE (S256), `nonce`, and a `state` bound to this browser’s session, the organisation and the provider, valid once for 10 minutes. A disabled or unknown provider → the sign-in problem page.',
+        'Sends the browser to the provider’s authorization endpoint: authorization code with PKCE (S256), `nonce`, and a `state` bound to this browser’s session, the organisation and the provider, valid once for 10 minutes. The link carries the CSRF token of the page that showed it (`_csrf`): another site cannot start a sign-in in the browser. A browser already signed in goes on to `next`. A disabled or unknown provider → the sign-in problem page.',
       query: StartQuery,
+      csrfOnGet: true,
+      csrfFailed: () => ({
+        status: 403,
+        html: ssoProblemPage(
+          'This sign-in button has expired. Go back to the sign-in page, reload it and try again.',
+        ),
+      }),
       statuses: {
         303: 'To the provider',
         403: 'The provider is disabled or unknown',
@@ -158,10 +173,12 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
       },
     },
     async ({ query, req }) => {
+      const next = safeNext(query.next);
+      if (req.session?.staff) return { redirect: next ?? home };
       const outcome = await startSignIn(deps, req, {
         organisationId: query.organisation,
         providerId: query.provider,
-        next: safeNext(query.next),
+        next,
         loginHint: query.email && z.email().safeParse(query.email).success ? query.email : undefined,
       });
       if (outcome.kind === 'redirect') return { redirect: outcome.url };
@@ -192,6 +209,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
         return problem(statusOf[outcome.reason] ?? 403, outcome.message);
       }
       const now = deps.clock.now().getTime();
+      await pruneExpiredSessions(deps.database.db, deps.clock.now());
       await beginStaffSession(req, {
         organisationId: outcome.organisationId,
         userId: outcome.userId,

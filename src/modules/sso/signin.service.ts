@@ -5,10 +5,17 @@ import type { Clock } from '../../platform/clock';
 import { systemContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database } from '../../platform/db/database';
+import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
 import { isId, newId } from '../../platform/ids';
 import { organisationRepository, userRepository } from '../admin';
-import { IdTokenError, type OidcClient, ProviderError, type ProviderMetadata } from './oidc';
+import {
+  type IdTokenClaims,
+  IdTokenError,
+  type OidcClient,
+  ProviderError,
+  type ProviderMetadata,
+} from './oidc';
 import {
   findProvidersForEmail,
   type ProviderChoice,
@@ -16,7 +23,7 @@ import {
   ssoIdentityRepository,
   ssoProviderRepository,
 } from './sso.repository';
-import { callbackUrl, secretContext } from './sso.service';
+import { callbackUrl, defaultIssuer, secretContext } from './sso.service';
 
 export interface SsoSignInDeps {
   database: Database;
@@ -60,6 +67,7 @@ export type SsoRefusal =
   | 'unverified'
   | 'domain'
   | 'no-account'
+  | 'linked-elsewhere'
   | 'deactivated';
 
 export type FinishOutcome =
@@ -257,7 +265,7 @@ export async function startSignIn(
   if (!provider?.enabled) return disabled(provider);
   let metadata: ProviderMetadata;
   try {
-    metadata = await deps.oidc.metadata(provider.issuer);
+    metadata = await metadataOf(deps, provider);
   } catch (err) {
     return providerFailed(err);
   }
@@ -287,6 +295,19 @@ const providerFailed = (err: unknown) =>
     (err as Error).message,
   ) as Extract<FinishOutcome, { kind: 'refused' }>;
 
+const UNVERIFIED =
+  'The answer of the sign-in provider could not be verified, so you are not signed in. Start again; if it goes on, tell an administrator.';
+
+/** The provider's endpoints; a Microsoft-type directory named by its domain expects its GUID issuer. */
+function metadataOf(deps: SsoSignInDeps, provider: SsoProviderRow): Promise<ProviderMetadata> {
+  const microsoftDomain =
+    provider.type === 'microsoft' &&
+    provider.tenantId !== null &&
+    !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(provider.tenantId) &&
+    provider.issuer === defaultIssuer('microsoft', provider.tenantId);
+  return deps.oidc.metadata(provider.issuer, { microsoftDomain });
+}
+
 const STATE_MESSAGE =
   'This sign-in cannot be finished: it was used already, took too long, or was started in another browser. Start again from the sign-in page.';
 
@@ -310,10 +331,16 @@ export async function finishSignIn(deps: SsoSignInDeps, req: Request): Promise<F
   }
   let metadata: ProviderMetadata;
   try {
-    metadata = await deps.oidc.metadata(provider.issuer);
+    metadata = await metadataOf(deps, provider);
   } catch (err) {
     takePending(req, deps.clock, state);
     return providerFailed(err);
+  }
+  // RFC 9207: a provider that names itself in the answer must be the one the sign-in went to.
+  const iss = req.query.iss;
+  if (iss !== undefined && iss !== metadata.issuer) {
+    takePending(req, deps.clock, state);
+    return refuse('id-token', UNVERIFIED, `the answer names another issuer (${String(iss).slice(0, 200)})`);
   }
   const pendingFields = {
     organisationId: provider.organisationId,
@@ -332,7 +359,7 @@ export async function finishSignIn(deps: SsoSignInDeps, req: Request): Promise<F
   if (outcome.kind !== 'success' || typeof outcome.user.idToken !== 'string') {
     return providerFailed(new Error('the token response has no ID token'));
   }
-  let claims: Awaited<ReturnType<OidcClient['verifyIdToken']>>;
+  let claims: IdTokenClaims;
   try {
     claims = await deps.oidc.verifyIdToken(outcome.user.idToken, {
       metadata,
@@ -340,12 +367,7 @@ export async function finishSignIn(deps: SsoSignInDeps, req: Request): Promise<F
       nonce: peeked.nonce,
     });
   } catch (err) {
-    if (err instanceof IdTokenError)
-      return refuse(
-        'id-token',
-        'The answer of the sign-in provider could not be verified, so you are not signed in. Start again; if it goes on, tell an administrator.',
-        err.message,
-      );
+    if (err instanceof IdTokenError) return refuse('id-token', UNVERIFIED, err.message);
     if (err instanceof ProviderError) return providerFailed(err);
     throw err;
   }
@@ -355,7 +377,7 @@ export async function finishSignIn(deps: SsoSignInDeps, req: Request): Promise<F
 async function matchUser(
   deps: SsoSignInDeps,
   provider: SsoProviderRow,
-  claims: Awaited<ReturnType<OidcClient['verifyIdToken']>>,
+  claims: IdTokenClaims,
   next: string | undefined,
 ): Promise<FinishOutcome> {
   const verified = claims.emailVerified || (provider.type === 'microsoft' && claims.domainVerified);
@@ -367,12 +389,36 @@ async function matchUser(
   }
   const email = claims.email;
   const domain = email.slice(email.lastIndexOf('@') + 1);
-  if (provider.allowedDomains.length > 0 && !provider.allowedDomains.includes(domain)) {
+  // A Google-type account of the organisation's Workspace says so (hd); a consumer account registered
+  // with a company address does not.
+  const hostedOk =
+    provider.type !== 'google' ||
+    provider.allowedDomains.length === 0 ||
+    (claims.hostedDomain !== undefined && provider.allowedDomains.includes(claims.hostedDomain));
+  if ((provider.allowedDomains.length > 0 && !provider.allowedDomains.includes(domain)) || !hostedOk) {
     return refuse(
       'domain',
       `Addresses of ${domain} may not sign in to this organisation with ${provider.name}. Use your work account.`,
+      hostedOk ? undefined : `hosted domain ${claims.hostedDomain ?? '(none: a consumer account)'}`,
     );
   }
+  // Two first sign-ins of the same person at once (two tabs) race to create or link: the loser of the
+  // unique index looks again and finds what the winner made.
+  try {
+    return await findOrCreate(deps, provider, claims, email, next);
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return findOrCreate(deps, provider, claims, email, next);
+  }
+}
+
+function findOrCreate(
+  deps: SsoSignInDeps,
+  provider: SsoProviderRow,
+  claims: IdTokenClaims,
+  email: string,
+  next: string | undefined,
+): Promise<FinishOutcome> {
   const now = deps.clock.now();
   const ctx = systemContext(provider.organisationId, now);
   return inTenant(deps.database, ctx, async (tx) => {
@@ -382,6 +428,14 @@ async function matchUser(
     let user = linked ? await users.find(linked.userId) : await users.findByEmail(email);
     let created = false;
     if (user && user.kind !== 'staff') user = undefined;
+    if (user && !linked && (await identities.findByUser(provider.id, user.id))) {
+      // The address now belongs to another account at the provider (a reused address, a second
+      // account): the link stays with the first until an administrator removes it.
+      return refuse(
+        'linked-elsewhere',
+        `Your ActionDesk account is linked to another ${provider.name} account. Sign in with that one, or ask an administrator to remove the link.`,
+      );
+    }
     if (!user) {
       if (!provider.jitGroup || provider.allowedDomains.length === 0 || (await users.findByEmail(email))) {
         return refuse(

@@ -67,6 +67,13 @@ export function ssoIdentityRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(ssoIdentities.providerId, providerId), eq(ssoIdentities.subject, subject)));
       return row;
     },
+    async findByUser(providerId: string, userId: string): Promise<SsoIdentityRow | undefined> {
+      const [row] = await q
+        .select()
+        .from(ssoIdentities)
+        .where(and(org, eq(ssoIdentities.providerId, providerId), eq(ssoIdentities.userId, userId)));
+      return row;
+    },
     /** Links the user to the provider's subject, or records the sign-in of the existing link. */
     async link(row: Omit<SsoIdentityRow, 'organisationId'>): Promise<void> {
       await q

@@ -1,4 +1,4 @@
-import { groups } from '../../platform/permissions';
+import { type Group, groups } from '../../platform/permissions';
 import { timestamp } from '../../platform/schemas';
 import { secureOrLoopbackUrl } from '../../platform/urls';
 import { z } from '../../platform/zod';
@@ -17,7 +17,11 @@ const IssuerUrl = z
 /** A Microsoft-type directory: its tenant id (a GUID) or domain (contoso.onmicrosoft.com). */
 const TenantId = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,99}$/, 'must be a tenant id (GUID) or a domain name');
+  .regex(/^[A-Za-z0-9][A-Za-z0-9.-]{0,99}$/, 'must be a tenant id (GUID) or a domain name')
+  .refine(
+    (t) => !['common', 'organizations', 'consumers'].includes(t.toLowerCase()),
+    'must name your own directory: common, organizations and consumers would let any Microsoft account in',
+  );
 const Domain = z
   .string()
   .trim()
@@ -29,6 +33,8 @@ const Domain = z
 /** Without a domain list, just-in-time creation would let any account at a public provider in. */
 export const JIT_NEEDS_DOMAINS =
   'needs allowedDomains: users are created only for addresses of those domains';
+/** Users made just in time are never administrators: an administrator promotes them. */
+const jitGroups = groups.filter((g) => g !== 'administrator') as [Group, ...Group[]];
 const distinct = (list: string[]) => new Set(list).size === list.length;
 
 const fields = {
@@ -60,7 +66,7 @@ const fields = {
     .max(50)
     .refine(distinct, 'must not repeat a domain')
     .meta({ description: 'Only e-mail addresses of these domains may sign in through it; empty: any' }),
-  jitGroup: z.enum(groups).nullable().meta({
+  jitGroup: z.enum(jitGroups).nullable().meta({
     description:
       'Create unknown users of the allowed domains on their first sign-in, in this group (needs allowedDomains); null (default): off',
   }),

@@ -92,6 +92,11 @@ export interface PageSpec<P extends AnySchema, Q extends AnySchema, F extends An
   errorPage: (status: number, message: string) => string;
   /** The page when the CSRF token is missing or stale (default: a 403 error page). */
   csrfFailed?: () => { status: number; html: string };
+  /**
+   * A GET that starts something on the browser's behalf (a link carrying the page's token as `_csrf`):
+   * checked like a form post, so another site cannot start it in the browser.
+   */
+  csrfOnGet?: boolean;
 }
 
 export interface PageInput<P extends AnySchema, Q extends AnySchema, F extends AnySchema> {
@@ -293,7 +298,9 @@ export class Routes {
       responses: Object.fromEntries(
         Object.entries({
           ...spec.statuses,
-          ...(method === 'post' ? { 403: 'The form’s CSRF token is missing or stale' } : {}),
+          ...(method === 'post' || spec.csrfOnGet
+            ? { 403: 'The form’s CSRF token is missing or stale' }
+            : {}),
         }).map(([status, description]) => [
           status,
           status === '303'
@@ -314,8 +321,8 @@ export class Routes {
         assertPlainInput(req.query, 'query');
         const query = (spec.query ? parse(spec.query, req.query, 'query') : {}) as z.output<Q>;
         let form = {} as z.output<F>;
-        if (method === 'post') {
-          assertPlainInput(req.body ?? {}, 'body');
+        if (method === 'post') assertPlainInput(req.body ?? {}, 'body');
+        if (method === 'post' || spec.csrfOnGet) {
           if (csrf && !csrf.valid(req)) {
             const refused = spec.csrfFailed?.() ?? {
               status: 403,
@@ -324,8 +331,8 @@ export class Routes {
             sendPage(res, refused.status, refused.html);
             return;
           }
-          if (spec.form) form = parse(spec.form, req.body ?? {}, 'body') as z.output<F>;
         }
+        if (method === 'post' && spec.form) form = parse(spec.form, req.body ?? {}, 'body') as z.output<F>;
         const page = await handler({
           params,
           query,

@@ -5,7 +5,10 @@ import type { Request, Response } from 'express';
 export interface CsrfGuard {
   /** The token for this browser's forms (sets or refreshes its cookie). */
   token(req: Request, res: Response): string;
-  /** Whether the request carries the token (form field `_csrf` or header `x-csrf-token`) of its cookie. */
+  /**
+   * Whether the request carries the token of its cookie: form field `_csrf`, header `x-csrf-token`, or
+   * on a GET the query parameter `_csrf` (checked only on pages that ask for it).
+   */
   valid(req: Request): boolean;
 }
 
@@ -23,7 +26,10 @@ function tokenIn(req: Request): string | undefined {
   const field = (req.body as Record<string, unknown> | undefined)?._csrf;
   if (typeof field === 'string') return field;
   const header = req.headers['x-csrf-token'];
-  return typeof header === 'string' ? header : undefined;
+  if (typeof header === 'string') return header;
+  // A link that starts something for the browser (a page that opted in: PageSpec.csrfOnGet).
+  const query = req.method === 'GET' ? (req.query as Record<string, unknown> | undefined)?._csrf : undefined;
+  return typeof query === 'string' ? query : undefined;
 }
 
 export function csrfGuard(options: CsrfOptions): CsrfGuard {
