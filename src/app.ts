@@ -4,8 +4,9 @@ import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import { accountRoutes } from './modules/accounts';
 import { adminRoutes } from './modules/admin';
+import { auditRoutes } from './modules/audit';
 import { customerRoutes } from './modules/customers';
-import { deskPageRoutes, deskRoutes, staffUserOf, userPageRoutes } from './modules/desk';
+import { deskPageRoutes, deskRoutes, providerPageRoutes, staffUserOf, userPageRoutes } from './modules/desk';
 import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
 import { healthRoutes } from './modules/health';
@@ -201,6 +202,8 @@ export function createApp(deps: AppDeps): Express {
   authorizeRoutes(routes, { ...moduleDeps, issuer: config.baseUrl });
   oauthEndpointRoutes(routes, { ...moduleDeps, issuer: config.baseUrl });
   ssoProviderRoutes(routes, { ...moduleDeps, box, baseUrl: config.baseUrl });
+  auditRoutes(routes, moduleDeps);
+  providerPageRoutes(rootRoutes, { ...moduleDeps, box, baseUrl: config.baseUrl });
   ssoSignInRoutes(rootRoutes, routes, {
     ...moduleDeps,
     box,

@@ -112,6 +112,7 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_TIMEOUT_SECONDS: intFrom(1, 30).default(10),
   SSO_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  DIRECTORY_SYNC_MINUTES: intFrom(5, 10_080).default(60),
 });
 
 export interface Config {
@@ -190,7 +191,7 @@ export interface Config {
    * Whether sign-in providers may live on loopback or private addresses (an on-premises provider, a
    * test's provider on 127.0.0.1): off by default, so that a provider's address cannot reach inside.
    */
-  readonly sso: { readonly allowPrivate: boolean };
+  readonly sso: { readonly allowPrivate: boolean; readonly directorySyncMs: number };
 }
 
 function bytesOf(size: string): number {
@@ -324,6 +325,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
     }),
-    sso: Object.freeze({ allowPrivate: e.SSO_ALLOW_PRIVATE === 'true' }),
+    sso: Object.freeze({
+      allowPrivate: e.SSO_ALLOW_PRIVATE === 'true',
+      directorySyncMs: e.DIRECTORY_SYNC_MINUTES * 60_000,
+    }),
   });
 }

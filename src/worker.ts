@@ -13,6 +13,7 @@ import {
   signingFinaliseHandler,
   signingFinaliseJob,
 } from './modules/signing';
+import { directorySyncHandler, directorySyncJob, OidcClient } from './modules/sso';
 import {
   webhookDeliveryHandler,
   webhookDeliveryJob,
@@ -107,6 +108,22 @@ export function createJobWorker(deps: WorkerDeps): {
   worker.register(
     webhookDisabledNoticeJob,
     webhookDisabledNoticeHandler({ database, clock, mailer, baseUrl: config.baseUrl }),
+  );
+  const ssoPolicy = {
+    allowHttp: config.sso.allowPrivate,
+    allowPrivate: config.sso.allowPrivate,
+    lookup: deps.lookup,
+  };
+  worker.register(
+    directorySyncJob,
+    directorySyncHandler({
+      database,
+      clock,
+      box,
+      oidc: new OidcClient(ssoPolicy, clock),
+      http: new SafeHttpClient({ ...ssoPolicy, keepAlive: false }),
+      intervalMs: config.sso.directorySyncMs,
+    }),
   );
   worker.register(
     passwordLinkJob,

@@ -49,6 +49,7 @@ const tenantTables = [
   'oauth_codes',
   'sso_providers',
   'sso_identities',
+  'audit_events',
 ];
 
 describe('row-level security', () => {

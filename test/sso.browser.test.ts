@@ -5,6 +5,7 @@ import { launchBrowser, seriousA11yViolations } from './support/browser';
 import { createContact, createOrg, type TestOrg, tenantRows } from './support/fixtures';
 import { freePort, type Harness, startHarness } from './support/harness';
 import { type IdentityProvider, startIdentityProvider } from './support/identity-provider';
+import { STAFF_PASSWORD, staffUser } from './support/staff';
 
 let h: Harness;
 let browser: Browser;
@@ -345,5 +346,64 @@ describe('staff single sign-on in Chromium (spec 5.3)', () => {
     expect(answers.length).toBeGreaterThan(20);
     expect(everything).not.toContain(SECRET_A);
     expect(everything).not.toContain(SECRET_B);
+  });
+});
+
+describe('Integrations → OAuth Providers (staff pages)', () => {
+  it('when an administrator adds a provider on the page, then it shows the redirect address, never the secret, and its history names the change', async () => {
+    const admin = await staffUser(h, claes, ['administrator'], 'Ilse Claes');
+    const page = await newPage();
+    await page.goto(`${h.baseUrl}/signin`);
+    await page.getByLabel('E-mail address').fill(admin.email);
+    await page.getByLabel('Password').fill(STAFF_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${h.baseUrl}/staff`);
+    await page.goto(`${h.baseUrl}/staff/integrations`);
+    await page.getByRole('link', { name: 'set up your organisation’s sign-in providers' }).click();
+    await page.getByRole('heading', { name: 'OAuth Providers' }).waitFor();
+    expect(await page.locator('#redirect-uri').innerText()).toBe(`${h.baseUrl}/api/v1/auth/oauth/callback`);
+    // A refusal names the problem and keeps what was typed, but not the secret.
+    await page.getByLabel('Another OpenID Connect provider').check();
+    await page.getByLabel('Client ID').fill('claes-intranet');
+    await page.getByLabel('Client secret').fill('intranet-secret-5544');
+    await page.getByRole('button', { name: 'Add the provider' }).click();
+    expect(await problemText(page)).toContain('issuer: is required for an oidc provider');
+    expect(await page.getByLabel('Client ID').inputValue()).toBe('claes-intranet');
+    expect(await page.getByLabel('Client secret').inputValue()).toBe('');
+    await page.getByLabel('Issuer URL').fill(google.issuer);
+    await page.getByLabel('Button label').fill('Claes intranet');
+    await page.getByLabel('Client secret').fill('intranet-secret-5544');
+    await page.getByLabel('Allowed e-mail domains').fill('claes.example');
+    await page.getByRole('button', { name: 'Add the provider' }).click();
+    await page.getByRole('heading', { name: 'Claes intranet' }).waitFor();
+    expect(await page.getByRole('status').innerText()).toContain('The provider was added');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByLabel('Enabled: its button shows on the sign-in page').check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').waitFor();
+    const history = await page.locator('#history + table').innerText();
+    expect(history).toContain('Added');
+    expect(history).toContain('enabled: false → true');
+    expect(history).toContain('clientSecret set');
+    await page.screenshot({ path: path.join(shots, 'staff-sso-provider-laptop.png'), fullPage: true });
+    expect(await page.content()).not.toContain('intranet-secret-5544');
+    answers.push(await page.content());
+    // The new button is on the organisation's sign-in address.
+    const visitor = await newPage(true);
+    await visitor.goto(`${h.baseUrl}/signin/org/${claes.organisationId}`);
+    expect(await visitor.getByRole('link', { name: 'Sign in with Claes intranet' }).count()).toBe(1);
+    const audit = await h
+      .api()
+      .get('/api/v1/audit-events?targetType=sso_provider')
+      .set('x-api-key', claes.adminKey);
+    expect(
+      audit.body.events
+        .slice(0, 2)
+        .map((e: { action: string; actor: { type: string } }) => [e.action, e.actor.type]),
+    ).toEqual([
+      ['sso_provider.updated', 'user'],
+      ['sso_provider.created', 'user'],
+    ]);
+    expect(audit.text).not.toContain('intranet-secret-5544');
   });
 });

@@ -12,7 +12,7 @@ h1{font-size:1.4rem;margin:.5rem 0}
 h2{font-size:1.15rem;margin:1.25rem 0 .5rem}
 a{color:#0b57d0}
 :focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
-input[type=text],input[type=email],input[type=password],input[type=search],input[type=tel],input[type=date],input[type=number],select,textarea{width:100%;padding:.6rem;border:2px solid #5f6368;border-radius:6px;font:inherit;color:inherit;background:#fff}
+input[type=text],input[type=url],input[type=email],input[type=password],input[type=search],input[type=tel],input[type=date],input[type=number],select,textarea{width:100%;padding:.6rem;border:2px solid #5f6368;border-radius:6px;font:inherit;color:inherit;background:#fff}
 textarea{min-height:6rem}
 button,.button{display:inline-block;font:inherit;font-weight:600;padding:.6rem 1.1rem;border-radius:6px;border:2px solid #0b57d0;background:#fff;color:#0b57d0;cursor:pointer;min-height:2.75rem;text-decoration:none}
 button.primary,.button.primary{background:#0b57d0;color:#fff}

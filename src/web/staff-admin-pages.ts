@@ -159,7 +159,7 @@ ${
 <div class="field"><label for="redirects">Redirect URIs (authorization code; one per line, exact)</label><textarea id="redirects" name="redirectUris"></textarea></div>
 <div class="row"><button type="submit" class="primary">Register the client</button></div>
 </form>
-<h2 id="providers">Sign-in providers</h2><p>Single sign-on through your organisation’s identity provider is set up here once it is available.</p>`,
+<h2 id="providers">OAuth Providers</h2><p>Staff sign in with their Google-type or Microsoft-type work account, or another OpenID Connect provider: <a href="/staff/integrations/providers">set up your organisation’s sign-in providers</a>.</p>`,
   });
 }
 

@@ -1,3 +1,4 @@
+export * from './audit';
 export * from './campaigns';
 export * from './customers';
 export * from './enums';

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, foreignKey, index, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  foreignKey,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { organisations, users } from './tenancy';
 
@@ -26,6 +36,23 @@ export const ssoProviders = pgTable(
     allowedDomains: text('allowed_domains').array().notNull().default(sql`'{}'::text[]`),
     /** Just-in-time creation of unknown users in this group; null: off (the default). */
     jitGroup: text('jit_group'),
+    /** Microsoft-type: read the directory on a schedule and deactivate users gone or disabled there. */
+    directorySync: boolean('directory_sync').notNull().default(false),
+    /** The Graph base URL; null: https://graph.microsoft.com/v1.0. */
+    directoryUrl: text('directory_url'),
+    /** Directory group id → our group: members get the mapped groups. */
+    groupMapping: jsonb('group_mapping').$type<Record<string, string>>().notNull().default({}),
+    /** Names follow the directory's display names. */
+    syncNames: boolean('sync_names').notNull().default(false),
+    lastSyncAt: ts('last_sync_at'),
+    /** The last run's outcome: counts, what it skipped, or its error. */
+    lastSyncOutcome: jsonb('last_sync_outcome').$type<{
+      users: number;
+      deactivated: number;
+      updated: number;
+      skipped: string[];
+      error: string | null;
+    }>(),
     createdBy: uuid('created_by'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),

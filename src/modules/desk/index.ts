@@ -2,4 +2,5 @@
 
 export { deskPageRoutes } from './actions.router';
 export { deskRoutes, staffUserOf } from './desk.router';
+export { providerPageRoutes } from './providers.router';
 export { userPageRoutes } from './users.router';

@@ -1,7 +1,22 @@
 // The sso module's public entry: staff single sign-on through external identity providers.
 
+export {
+  type DirectorySyncDeps,
+  directorySyncHandler,
+} from './directory-sync';
+export { directorySyncJob } from './directory-sync.job';
 export { OidcClient } from './oidc';
 export { ssoSignInRoutes } from './signin.router';
 export { ssoProviderRoutes } from './sso.router';
 export type { SsoProvider } from './sso.schemas';
-export { listProviders } from './sso.service';
+export { CreateSsoProvider, UpdateSsoProvider } from './sso.schemas';
+export {
+  callbackUrl,
+  createProvider,
+  deleteProvider,
+  getProvider,
+  listProviders,
+  requestSync,
+  type SsoDeps,
+  updateProvider,
+} from './sso.service';

@@ -198,6 +198,24 @@ export class OidcClient {
     return { status: res.status, body };
   }
 
+  /** An access token of the client itself (client credentials, RFC 6749 §4.4), e.g. for the directory. */
+  async clientCredentials(
+    tokenEndpoint: string,
+    client: { clientId: string; clientSecret: string; scope: string },
+  ): Promise<string> {
+    const { status, body } = await this.exchange(tokenEndpoint, {
+      grant_type: 'client_credentials',
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      scope: client.scope,
+    });
+    if (status !== 200 || typeof body.access_token !== 'string') {
+      const error = typeof body.error === 'string' ? body.error.slice(0, 100) : `status ${status}`;
+      throw new ProviderError(`the token endpoint refused the client credentials (${error})`);
+    }
+    return body.access_token;
+  }
+
   /**
    * Verifies an ID token (OpenID Connect Core §3.1.3.7): signature by one of the provider's published
    * keys with an algorithm it declares (never `none` or a symmetric one), `iss` the provider's issuer,

@@ -67,6 +67,12 @@ export function ssoIdentityRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(ssoIdentities.providerId, providerId), eq(ssoIdentities.subject, subject)));
       return row;
     },
+    async listOfProvider(providerId: string): Promise<SsoIdentityRow[]> {
+      return q
+        .select()
+        .from(ssoIdentities)
+        .where(and(org, eq(ssoIdentities.providerId, providerId)));
+    },
     async findByUser(providerId: string, userId: string): Promise<SsoIdentityRow | undefined> {
       const [row] = await q
         .select()

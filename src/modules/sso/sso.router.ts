@@ -1,5 +1,5 @@
 import type { Routes } from '../../platform/http/routes';
-import { idParam } from '../../platform/schemas';
+import { idParam, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 import { CreateSsoProvider, SsoProvider, SsoProviderList, UpdateSsoProvider } from './sso.schemas';
 import {
@@ -7,6 +7,7 @@ import {
   deleteProvider,
   getProvider,
   listProviders,
+  requestSync,
   type SsoDeps,
   updateProvider,
 } from './sso.service';
@@ -82,5 +83,22 @@ export function ssoProviderRoutes(routes: Routes, deps: SsoDeps): void {
       await deleteProvider(deps, ctx, params.providerId);
       return undefined;
     },
+  );
+  routes.add(
+    {
+      method: 'post',
+      path: '/admin/sso/providers/{providerId}/sync',
+      summary: 'Run the provider’s directory synchronisation now',
+      description:
+        'Queues a run at once (in place of the next scheduled one; runs then follow every DIRECTORY_SYNC_MINUTES). Its outcome shows as `lastSyncAt` and `lastSync` on the provider; its changes in the audit trail (`GET /api/v1/audit-events?targetType=user`). 409 when synchronisation is off.',
+      tags,
+      permission: 'admin',
+      params: Params,
+      optionalBody: true,
+      status: 202,
+      response: z.object({ success: z.literal(true), runAt: timestamp }).meta({ id: 'DirectorySyncQueued' }),
+      errors: [409],
+    },
+    ({ ctx, params }) => requestSync(deps, ctx, params.providerId),
   );
 }

@@ -72,6 +72,36 @@ const fields = {
   }),
 };
 
+/** Microsoft Graph's base URL: https, or http on the loopback address (a test's directory). */
+const DirectoryUrl = z
+  .string()
+  .max(500)
+  .refine((value) => {
+    const url = secureOrLoopbackUrl(value);
+    return url !== undefined && !url.hash && !url.search && !url.username && !url.password;
+  }, 'must be an https URL without query or fragment (http only on 127.0.0.1, [::1] or localhost)');
+const sync = {
+  directorySync: z.boolean().meta({
+    description:
+      'microsoft only: read the directory every DIRECTORY_SYNC_MINUTES (default 60) and deactivate the users it manages that are gone or disabled there',
+  }),
+  directoryUrl: DirectoryUrl.meta({
+    description: 'The Microsoft Graph base URL; default https://graph.microsoft.com/v1.0',
+  }),
+  groupMapping: z
+    .record(
+      z
+        .string()
+        .min(1)
+        .max(200)
+        .regex(/^[\w.-]+$/, 'must be a directory group id'),
+      z.enum(groups),
+    )
+    .refine((m) => Object.keys(m).length <= 50, 'at most 50 groups')
+    .meta({ description: 'Directory group id → group here: members of the mapped groups get those groups' }),
+  syncNames: z.boolean().meta({ description: 'Names follow the directory’s display names' }),
+};
+
 export const CreateSsoProvider = z
   .strictObject({
     type: z
@@ -85,8 +115,15 @@ export const CreateSsoProvider = z
     enabled: fields.enabled.default(false),
     allowedDomains: fields.allowedDomains.default([]),
     jitGroup: fields.jitGroup.default(null),
+    directorySync: sync.directorySync.default(false),
+    directoryUrl: sync.directoryUrl.optional(),
+    groupMapping: sync.groupMapping.default({}),
+    syncNames: sync.syncNames.default(false),
   })
   .superRefine((p, ctx) => {
+    if (p.directorySync && p.type !== 'microsoft') {
+      ctx.addIssue({ code: 'custom', path: ['directorySync'], message: 'only for a microsoft provider' });
+    }
     if (p.type === 'microsoft' && !p.tenantId) {
       ctx.addIssue({ code: 'custom', path: ['tenantId'], message: 'is required for a microsoft provider' });
     }
@@ -115,6 +152,10 @@ export const UpdateSsoProvider = z
     enabled: fields.enabled.optional(),
     allowedDomains: fields.allowedDomains.optional(),
     jitGroup: fields.jitGroup.optional(),
+    directorySync: sync.directorySync.optional(),
+    directoryUrl: sync.directoryUrl.nullable().optional(),
+    groupMapping: sync.groupMapping.optional(),
+    syncNames: sync.syncNames.optional(),
   })
   .meta({ id: 'UpdateSsoProvider' });
 export type UpdateSsoProvider = z.infer<typeof UpdateSsoProvider>;
@@ -132,6 +173,21 @@ export const SsoProvider = z
     enabled: z.boolean(),
     allowedDomains: z.array(z.string()),
     jitGroup: z.enum(groups).nullable(),
+    directorySync: z.boolean(),
+    directoryUrl: z.string().nullable(),
+    groupMapping: z.record(z.string(), z.enum(groups)),
+    syncNames: z.boolean(),
+    lastSyncAt: timestamp.nullable().meta({ description: 'When directory synchronisation last ran' }),
+    lastSync: z
+      .object({
+        users: z.number().int().meta({ description: 'Users the directory listed' }),
+        deactivated: z.number().int(),
+        updated: z.number().int(),
+        skipped: z.array(z.string()).meta({ description: 'Changes not made, each with why' }),
+        error: z.string().nullable().meta({ description: 'Why the run changed nothing' }),
+      })
+      .nullable()
+      .meta({ id: 'DirectorySyncOutcome' }),
     redirectUri: z.string().meta({
       description: 'The address to register at the provider: {BASE_URL}/api/v1/auth/oauth/callback',
     }),

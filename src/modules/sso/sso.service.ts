@@ -1,11 +1,14 @@
+import { auditRepository } from '../../platform/audit.repository';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
-import type { Database } from '../../platform/db/database';
+import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest, NotFound } from '../../platform/errors';
+import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { iso } from '../../platform/schemas';
+import { jobRepository } from '../../platform/jobs/jobs.repository';
+import { iso, isoOrNull } from '../../platform/schemas';
+import { directorySyncJob, syncJobNow } from './directory-sync.job';
 import { type SsoProviderRow, ssoProviderRepository } from './sso.repository';
 import {
   type CreateSsoProvider,
@@ -49,6 +52,12 @@ function toProvider(row: SsoProviderRow, baseUrl: string): SsoProvider {
     enabled: row.enabled,
     allowedDomains: row.allowedDomains,
     jitGroup: row.jitGroup as SsoProvider['jitGroup'],
+    directorySync: row.directorySync,
+    directoryUrl: row.directoryUrl,
+    groupMapping: row.groupMapping as SsoProvider['groupMapping'],
+    syncNames: row.syncNames,
+    lastSyncAt: isoOrNull(row.lastSyncAt),
+    lastSync: row.lastSyncOutcome ?? null,
     redirectUri: callbackUrl(baseUrl),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
@@ -56,6 +65,40 @@ function toProvider(row: SsoProviderRow, baseUrl: string): SsoProvider {
 }
 
 const notFound = () => new NotFound('Sign-in provider not found');
+const microsoftOnly = () => BadRequest.field('directorySync', 'only for a microsoft provider');
+
+/** The settings an audit summary names (the secret only as set or replaced). */
+const audited = [
+  'name',
+  'issuer',
+  'tenantId',
+  'clientId',
+  'enabled',
+  'allowedDomains',
+  'jitGroup',
+  'directorySync',
+  'directoryUrl',
+  'groupMapping',
+  'syncNames',
+] as const;
+
+function changes(before: SsoProviderRow | null, after: SsoProviderRow): Record<string, unknown> {
+  const changed: Record<string, unknown> = {};
+  for (const key of audited) {
+    const from = before ? before[key] : null;
+    if (JSON.stringify(from) !== JSON.stringify(after[key])) changed[key] = { from, to: after[key] };
+  }
+  if (!before) changed.clientSecret = 'set';
+  else if (before.clientSecretSealed !== after.clientSecretSealed) changed.clientSecret = 'replaced';
+  return changed;
+}
+
+/** Queues a synchronisation run now, in place of any queued one (one chain of runs per provider). */
+async function queueSync(tx: Tx, ctx: RequestContext, providerId: string, now: Date) {
+  const jobs = jobRepository(tx, ctx);
+  await jobs.cancelPending(providerId, [directorySyncJob.kind], 'replaced by a new run', now);
+  await jobs.enqueue([syncJobNow(providerId, now)], now);
+}
 
 export async function listProviders(deps: SsoDeps, ctx: RequestContext) {
   const rows = await inTenant(deps.database, ctx, (tx) => ssoProviderRepository(tx, ctx).list());
@@ -73,8 +116,8 @@ export async function createProvider(deps: SsoDeps, ctx: RequestContext, input: 
   const id = newId(now.getTime());
   const tenantId = input.tenantId ?? null;
   const issuer = input.issuer ?? (defaultIssuer(input.type, tenantId) as string);
-  const row = await inTenant(deps.database, ctx, (tx) =>
-    ssoProviderRepository(tx, ctx).insert({
+  return inTenant(deps.database, ctx, async (tx) => {
+    const row = await ssoProviderRepository(tx, ctx).insert({
       id,
       type: input.type,
       name: input.name ?? defaultNames[input.type],
@@ -86,12 +129,28 @@ export async function createProvider(deps: SsoDeps, ctx: RequestContext, input: 
       enabled: input.enabled,
       allowedDomains: input.allowedDomains,
       jitGroup: input.jitGroup,
+      directorySync: input.directorySync,
+      directoryUrl: input.directoryUrl ?? null,
+      groupMapping: input.groupMapping,
+      syncNames: input.syncNames,
+      lastSyncAt: null,
+      lastSyncOutcome: null,
       createdBy: ctx.userId,
       createdAt: now,
       updatedAt: now,
-    }),
-  );
-  return toProvider(row, deps.baseUrl);
+    });
+    await auditRepository(tx, ctx).record(
+      {
+        action: 'sso_provider.created',
+        targetType: 'sso_provider',
+        targetId: id,
+        summary: { changed: changes(null, row) },
+      },
+      now,
+    );
+    if (row.directorySync) await queueSync(tx, ctx, id, now);
+    return toProvider(row, deps.baseUrl);
+  });
 }
 
 export async function updateProvider(
@@ -107,6 +166,7 @@ export async function updateProvider(
     if (input.tenantId !== undefined && row.type !== 'microsoft') {
       throw BadRequest.field('tenantId', 'only for a microsoft provider');
     }
+    if (input.directorySync && row.type !== 'microsoft') throw microsoftOnly();
     const jitGroup = input.jitGroup !== undefined ? input.jitGroup : row.jitGroup;
     const domains = input.allowedDomains ?? row.allowedDomains;
     if (jitGroup && domains.length === 0) {
@@ -117,7 +177,7 @@ export async function updateProvider(
     // A new tenant moves a derived issuer along with it; a named issuer stays as named.
     const derived = row.issuer === defaultIssuer(row.type, row.tenantId);
     const issuer = input.issuer ?? (derived ? (defaultIssuer(row.type, tenantId) ?? row.issuer) : row.issuer);
-    const updated = await providers.update(id, {
+    const updated = (await providers.update(id, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.clientId !== undefined ? { clientId: input.clientId } : {}),
       ...(input.clientSecret !== undefined
@@ -126,15 +186,66 @@ export async function updateProvider(
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
       ...(input.allowedDomains !== undefined ? { allowedDomains: input.allowedDomains } : {}),
       ...(input.jitGroup !== undefined ? { jitGroup: input.jitGroup } : {}),
+      ...(input.directorySync !== undefined ? { directorySync: input.directorySync } : {}),
+      ...(input.directoryUrl !== undefined ? { directoryUrl: input.directoryUrl } : {}),
+      ...(input.groupMapping !== undefined ? { groupMapping: input.groupMapping } : {}),
+      ...(input.syncNames !== undefined ? { syncNames: input.syncNames } : {}),
       tenantId,
       issuer,
       updatedAt: now,
-    });
-    return toProvider(updated as SsoProviderRow, deps.baseUrl);
+    })) as SsoProviderRow;
+    const changed = changes(row, updated);
+    if (Object.keys(changed).length > 0) {
+      await auditRepository(tx, ctx).record(
+        { action: 'sso_provider.updated', targetType: 'sso_provider', targetId: id, summary: { changed } },
+        now,
+      );
+    }
+    // Switched on, or its directory or mapping changed: a run now. Switched off: no more runs.
+    const syncSettings = ['directorySync', 'directoryUrl', 'groupMapping', 'syncNames'].some(
+      (k) => k in changed,
+    );
+    if (updated.directorySync && syncSettings) await queueSync(tx, ctx, id, now);
+    if (!updated.directorySync && 'directorySync' in changed) {
+      await jobRepository(tx, ctx).cancelPending(
+        id,
+        [directorySyncJob.kind],
+        'directory synchronisation switched off',
+        now,
+      );
+    }
+    return toProvider(updated, deps.baseUrl);
   });
 }
 
 export async function deleteProvider(deps: SsoDeps, ctx: RequestContext, id: string): Promise<void> {
-  const removed = await inTenant(deps.database, ctx, (tx) => ssoProviderRepository(tx, ctx).remove(id));
-  if (!removed) throw notFound();
+  const now = deps.clock.now();
+  await inTenant(deps.database, ctx, async (tx) => {
+    const providers = ssoProviderRepository(tx, ctx);
+    const row = await providers.find(id, { forUpdate: true });
+    if (!row || !(await providers.remove(id))) throw notFound();
+    await jobRepository(tx, ctx).cancelPending(id, [directorySyncJob.kind], 'the provider was removed', now);
+    await auditRepository(tx, ctx).record(
+      {
+        action: 'sso_provider.deleted',
+        targetType: 'sso_provider',
+        targetId: id,
+        summary: { name: row.name, type: row.type, issuer: row.issuer },
+      },
+      now,
+    );
+  });
+}
+
+/** "Sync now": a run of the provider's directory synchronisation is queued at once. */
+export async function requestSync(deps: SsoDeps, ctx: RequestContext, id: string) {
+  const now = deps.clock.now();
+  return inTenant(deps.database, ctx, async (tx) => {
+    const row = await ssoProviderRepository(tx, ctx).find(id, { forUpdate: true });
+    if (!row) throw notFound();
+    if (!row.directorySync)
+      throw new Conflict('Directory synchronisation is off for this provider: switch it on first');
+    await queueSync(tx, ctx, id, now);
+    return { success: true as const, runAt: iso(now) };
+  });
 }

@@ -1,0 +1,39 @@
+import { index, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { ts } from './columns';
+import { organisations } from './tenancy';
+
+/**
+ * Who changed what, when (an audit trail): written in the same transaction as the change, never
+ * updated. The actor is a user (through a browser session, an API key or an OAuth client), a contact
+ * or the system (a background job, named by `actor_label`); the summary names the changed fields,
+ * never a secret.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    at: ts('at').notNull(),
+    actorType: text('actor_type', {
+      enum: ['user', 'api_key', 'oauth_client', 'contact', 'system'],
+    }).notNull(),
+    /** The acting user (session, API key or OAuth token), if any. */
+    actorUserId: uuid('actor_user_id'),
+    /** The API key's or OAuth client's id, if the change came through one. */
+    actorCredentialId: text('actor_credential_id'),
+    /** The system's part that acted ("directory sync"), or null. */
+    actorLabel: text('actor_label'),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    summary: jsonb('summary').$type<Record<string, unknown>>().notNull(),
+    requestId: text('request_id'),
+  },
+  (t) => [
+    unique('audit_events_org_id_key').on(t.organisationId, t.id),
+    index('audit_events_org_at_idx').on(t.organisationId, t.at, t.id),
+    index('audit_events_org_target_idx').on(t.organisationId, t.targetType, t.targetId, t.at),
+  ],
+);

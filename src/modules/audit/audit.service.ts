@@ -1,0 +1,64 @@
+import { type AuditRow, auditRepository } from '../../platform/audit.repository';
+import type { Clock } from '../../platform/clock';
+import type { RequestContext } from '../../platform/context';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { BadRequest } from '../../platform/errors';
+import { isId } from '../../platform/ids';
+import { iso } from '../../platform/schemas';
+import type { AuditEvent, ListAuditEventsQuery } from './audit.schemas';
+
+export interface AuditDeps {
+  database: Database;
+  clock: Clock;
+}
+
+export function toAuditEvent(row: AuditRow): AuditEvent {
+  return {
+    _id: row.id,
+    at: iso(row.at),
+    actor: {
+      type: row.actorType,
+      userId: row.actorUserId,
+      credentialId: row.actorCredentialId,
+      label: row.actorLabel,
+    },
+    action: row.action,
+    target: { type: row.targetType, id: row.targetId },
+    summary: row.summary,
+    requestId: row.requestId,
+  };
+}
+
+/** The organisation's audit trail, newest first, a page at a time (a keyset cursor). */
+export async function listAuditEvents(deps: AuditDeps, ctx: RequestContext, query: ListAuditEventsQuery) {
+  if (query.actorUserId !== undefined && !isId(query.actorUserId))
+    return { events: [], hasMore: false, nextCursor: null };
+  return inTenant(deps.database, ctx, async (tx) => {
+    const audit = auditRepository(tx, ctx);
+    let before: { at: Date; id: string } | undefined;
+    if (query.startingAfter !== undefined) {
+      const last = isId(query.startingAfter) ? await audit.find(query.startingAfter) : undefined;
+      if (!last) throw BadRequest.field('startingAfter', 'is not a cursor of this list');
+      before = { at: last.at, id: last.id };
+    }
+    const rows = await audit.list({
+      targetType: query.targetType,
+      targetId: query.targetId,
+      action: query.action,
+      actorUserId: query.actorUserId,
+      actorLabel: query.actorLabel,
+      since: query.since ? new Date(query.since) : undefined,
+      until: query.until ? new Date(query.until) : undefined,
+      before,
+      limit: query.limit + 1,
+    });
+    const page = rows.slice(0, query.limit);
+    const hasMore = rows.length > query.limit;
+    return {
+      events: page.map(toAuditEvent),
+      hasMore,
+      nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null,
+    };
+  });
+}

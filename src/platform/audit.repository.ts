@@ -1,0 +1,104 @@
+import { and, desc, eq, gte, lt, lte, or, type SQL } from 'drizzle-orm';
+import { auditEvents } from '../db/schema/audit';
+import type { RequestContext } from './context';
+import type { Queryable } from './db/database';
+import { newId } from './ids';
+
+export type AuditRow = typeof auditEvents.$inferSelect;
+
+export interface AuditEntry {
+  /** `{target}.{verb}`, e.g. `sso_provider.updated`, `user.deactivated`. */
+  action: string;
+  targetType: string;
+  targetId: string;
+  /** What changed, in plain data: field names, before and after; never a secret. */
+  summary: Record<string, unknown>;
+  /** For the system: which part acted (e.g. "directory sync"). */
+  actorLabel?: string;
+}
+
+/** Who acts, from the request context: the user and the credential they came through. */
+function actorOf(ctx: RequestContext): Pick<AuditRow, 'actorType' | 'actorUserId' | 'actorCredentialId'> {
+  const c = ctx.caller;
+  switch (c.kind) {
+    case 'session':
+      return { actorType: 'user', actorUserId: c.userId, actorCredentialId: null };
+    case 'api_key':
+      return { actorType: 'api_key', actorUserId: c.userId, actorCredentialId: c.apiKeyId };
+    case 'bearer':
+      return { actorType: 'oauth_client', actorUserId: c.userId, actorCredentialId: c.clientId };
+    case 'contact':
+      return { actorType: 'contact', actorUserId: null, actorCredentialId: null };
+    case 'system':
+      return { actorType: 'system', actorUserId: null, actorCredentialId: null };
+  }
+}
+
+/**
+ * The audit trail of the organisation: `record` is called inside the transaction of the change (so the
+ * two commit together); `list` reads it newest first.
+ */
+export function auditRepository(q: Queryable, ctx: RequestContext) {
+  const org = eq(auditEvents.organisationId, ctx.organisationId);
+  return {
+    async record(entries: AuditEntry | AuditEntry[], at: Date = ctx.at): Promise<void> {
+      const list = Array.isArray(entries) ? entries : [entries];
+      if (list.length === 0) return;
+      const actor = actorOf(ctx);
+      await q.insert(auditEvents).values(
+        list.map((e) => ({
+          id: newId(at.getTime()),
+          organisationId: ctx.organisationId,
+          at,
+          ...actor,
+          actorLabel: e.actorLabel ?? null,
+          action: e.action,
+          targetType: e.targetType,
+          targetId: e.targetId,
+          summary: e.summary,
+          requestId: ctx.requestId === 'system' ? null : ctx.requestId,
+        })),
+      );
+    },
+    /** Newest first; `before` is the last event of the previous page (its time and id). */
+    async list(filter: {
+      targetType?: string;
+      targetId?: string;
+      action?: string;
+      actorUserId?: string;
+      actorLabel?: string;
+      since?: Date;
+      until?: Date;
+      before?: { at: Date; id: string };
+      limit: number;
+    }): Promise<AuditRow[]> {
+      const where: SQL[] = [org];
+      if (filter.targetType) where.push(eq(auditEvents.targetType, filter.targetType));
+      if (filter.targetId) where.push(eq(auditEvents.targetId, filter.targetId));
+      if (filter.action) where.push(eq(auditEvents.action, filter.action));
+      if (filter.actorUserId) where.push(eq(auditEvents.actorUserId, filter.actorUserId));
+      if (filter.actorLabel) where.push(eq(auditEvents.actorLabel, filter.actorLabel));
+      if (filter.since) where.push(gte(auditEvents.at, filter.since));
+      if (filter.until) where.push(lte(auditEvents.at, filter.until));
+      if (filter.before) {
+        const b = filter.before;
+        where.push(
+          or(lt(auditEvents.at, b.at), and(eq(auditEvents.at, b.at), lt(auditEvents.id, b.id))) as SQL,
+        );
+      }
+      return q
+        .select()
+        .from(auditEvents)
+        .where(and(...where))
+        .orderBy(desc(auditEvents.at), desc(auditEvents.id))
+        .limit(filter.limit);
+    },
+    async find(id: string): Promise<AuditRow | undefined> {
+      const [row] = await q
+        .select()
+        .from(auditEvents)
+        .where(and(org, eq(auditEvents.id, id)));
+      return row;
+    },
+  };
+}

@@ -1,0 +1,321 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
+import { freePort, type Harness, startHarness } from './support/harness';
+import { type IdentityProvider, startIdentityProvider } from './support/identity-provider';
+import { STAFF_PASSWORD, signedIn } from './support/staff';
+
+let h: Harness;
+let idp: IdentityProvider;
+let org: TestOrg;
+let providerId: string;
+let directory: http.Server;
+let directoryUrl: string;
+const SECRET = 'entra-directory-secret-77aa66bb';
+
+interface DirUser {
+  id: string;
+  mail: string | null;
+  userPrincipalName: string;
+  displayName: string;
+  accountEnabled: boolean;
+}
+/** What the directory holds now (the test changes it), its groups, and what it was asked. */
+let people: DirUser[] = [];
+let groups: Record<string, string[]> = {};
+const asked: { path: string; authorization?: string }[] = [];
+let nextLinkOrigin: string | undefined;
+
+/** A Microsoft Graph-style directory on 127.0.0.1: /users and group members, two users a page. */
+function startDirectory(): Promise<void> {
+  directory = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', directoryUrl);
+    asked.push({ path: `${url.pathname}${url.search}`, authorization: req.headers.authorization });
+    if (!req.headers.authorization?.startsWith('Bearer ')) {
+      res.writeHead(401).end();
+      return;
+    }
+    const page = Number(url.searchParams.get('page') ?? '0');
+    const list = (items: object[]) => {
+      const slice = items.slice(page * 2, page * 2 + 2);
+      const more = items.length > page * 2 + 2;
+      const next = new URL(url.href);
+      next.searchParams.set('page', String(page + 1));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          value: slice,
+          ...(more
+            ? {
+                '@odata.nextLink': `${nextLinkOrigin ?? new URL(directoryUrl).origin}${next.pathname}${next.search}`,
+              }
+            : {}),
+        }),
+      );
+    };
+    if (url.pathname === '/v1.0/users') return list(people);
+    const group = /^\/v1\.0\/groups\/([^/]+)\/transitiveMembers\/microsoft\.graph\.user$/.exec(url.pathname);
+    if (group) return list((groups[decodeURIComponent(group[1] as string)] ?? []).map((id) => ({ id })));
+    res.writeHead(404).end();
+  });
+  return new Promise((resolve) => directory.listen(0, '127.0.0.1', resolve));
+}
+
+async function addStaff(email: string, name: string, groupList = ['adviser']) {
+  const res = await h
+    .api()
+    .post('/api/v1/admin/users')
+    .set('x-api-key', org.adminKey)
+    .send({ email, name, groups: groupList });
+  if (res.status !== 201) throw new Error(`user: ${res.status} ${res.text}`);
+  const set = await h
+    .api()
+    .put(`/api/v1/admin/users/${res.body._id}/password`)
+    .set('x-api-key', org.adminKey)
+    .send({ password: STAFF_PASSWORD });
+  expect(set.status).toBe(200);
+  return res.body._id as string;
+}
+
+const userRow = async (id: string) =>
+  (
+    await tenantRows<{ name: string; status: string; groups: string[] }>(
+      h,
+      org.organisationId,
+      sql`SELECT name, status, groups FROM users WHERE id = ${id}`,
+    )
+  )[0];
+
+beforeAll(async () => {
+  const port = await freePort();
+  h = await startHarness({ SSO_ALLOW_PRIVATE: 'true', BASE_URL: `http://127.0.0.1:${port}` }, { port });
+  idp = await startIdentityProvider(h);
+  await startDirectory();
+  directoryUrl = `http://127.0.0.1:${(directory.address() as AddressInfo).port}`;
+  org = await createOrg(h, 'Fabrikam');
+  const res = await h
+    .api()
+    .post('/api/v1/admin/sso/providers')
+    .set('x-api-key', org.adminKey)
+    .send({
+      type: 'microsoft',
+      tenantId: 'fabrikam.onmicrosoft.com',
+      issuer: idp.issuer,
+      clientId: 'fabrikam-app',
+      clientSecret: SECRET,
+      enabled: true,
+      allowedDomains: ['fabrikam.example'],
+    });
+  expect(res.status).toBe(201);
+  providerId = res.body._id;
+});
+afterAll(async () => {
+  await idp?.stop();
+  await new Promise((resolve) => directory?.close(resolve));
+  await h.close();
+});
+
+describe('directory synchronisation (Microsoft-type)', () => {
+  it('when a user is disabled or removed in the directory, then they are deactivated here, their open session ends on the next request, names and groups follow the mapping, and every change is in the audit trail', async () => {
+    const anna = await addStaff('anna@fabrikam.example', 'Anna');
+    const bert = await addStaff('bert@fabrikam.example', 'Bert Claes');
+    const carl = await addStaff('carl@fabrikam.example', 'Carl Dewit');
+    const dirk = await addStaff('dirk@partner.example', 'Dirk Partner');
+    people = [
+      {
+        id: 'u-anna',
+        mail: 'Anna@Fabrikam.example',
+        userPrincipalName: 'anna@fabrikam.onmicrosoft.com',
+        displayName: 'Anna Jacobs',
+        accountEnabled: true,
+      },
+      {
+        id: 'u-bert',
+        mail: 'bert@fabrikam.example',
+        userPrincipalName: 'bert@fabrikam.onmicrosoft.com',
+        displayName: 'Bert Claes',
+        accountEnabled: false,
+      },
+      {
+        id: 'u-eva',
+        mail: null,
+        userPrincipalName: 'eva@fabrikam.example',
+        displayName: 'Eva',
+        accountEnabled: true,
+      },
+    ];
+    groups = { 'grp-readers': ['u-anna', 'u-eva'] };
+    // Bert has a browser open on the staff pages.
+    const { agent } = await signedIn(h, 'bert@fabrikam.example');
+    expect((await agent.get('/staff')).status).toBe(200);
+
+    const on = await h
+      .api()
+      .patch(`/api/v1/admin/sso/providers/${providerId}`)
+      .set('x-api-key', org.adminKey)
+      .send({
+        directorySync: true,
+        directoryUrl: `${directoryUrl}/v1.0`,
+        groupMapping: { 'grp-readers': 'read-only' },
+        syncNames: true,
+      });
+    expect(on.status).toBe(200);
+    expect(on.body).toMatchObject({
+      directorySync: true,
+      directoryUrl: `${directoryUrl}/v1.0`,
+      groupMapping: { 'grp-readers': 'read-only' },
+      syncNames: true,
+      lastSyncAt: null,
+    });
+    await h.jobs.drain();
+
+    expect(await userRow(bert)).toMatchObject({ status: 'deactivated' });
+    expect(await userRow(carl)).toMatchObject({ status: 'deactivated' });
+    expect(await userRow(anna)).toEqual({ name: 'Anna Jacobs', status: 'active', groups: ['read-only'] });
+    expect(await userRow(dirk)).toMatchObject({ status: 'active', name: 'Dirk Partner' }); // not the directory's
+    // Bert's open session ends on his next request.
+    const next = await agent.get('/staff');
+    expect(next.status).toBe(303);
+    expect(next.headers.location).toBe('/signin?next=%2Fstaff&ended=deactivated');
+
+    // Graph-style: two pages of users with the token from the provider (client credentials, .default).
+    const userPages = asked.filter((a) => a.path.startsWith('/v1.0/users'));
+    expect(userPages.map((a) => new URL(a.path, directoryUrl).searchParams.get('page'))).toEqual([null, '1']);
+    expect(userPages[0]?.path).toContain('$select=id,displayName,mail,userPrincipalName,accountEnabled');
+    const token = (userPages[0]?.authorization ?? '').slice('Bearer '.length);
+    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString());
+    expect(claims.scope).toBe(`${directoryUrl}/.default`);
+
+    const audit = await h
+      .api()
+      .get('/api/v1/audit-events?targetType=user&action=user.deactivated')
+      .set('x-api-key', org.adminKey);
+    expect(audit.status).toBe(200);
+    expect(audit.body.events.map((e: { target: { id: string } }) => e.target.id).sort()).toEqual(
+      [bert, carl].sort(),
+    );
+    expect(audit.body.events.find((e: { target: { id: string } }) => e.target.id === bert)).toMatchObject({
+      actor: { type: 'system', userId: null, label: 'directory sync' },
+      summary: {
+        reason: 'disabled in the directory',
+        provider: 'Microsoft',
+        changed: { status: { from: 'active', to: 'deactivated' } },
+      },
+    });
+    const renamed = await h.api().get(`/api/v1/audit-events?targetId=${anna}`).set('x-api-key', org.adminKey);
+    expect(renamed.body.events[0]).toMatchObject({
+      action: 'user.updated',
+      summary: {
+        changed: {
+          name: { from: 'Anna', to: 'Anna Jacobs' },
+          groups: { from: ['adviser'], to: ['read-only'] },
+        },
+      },
+    });
+    // The outcome is on the provider, and the next run is queued an hour on.
+    const provider = await h
+      .api()
+      .get(`/api/v1/admin/sso/providers/${providerId}`)
+      .set('x-api-key', org.adminKey);
+    expect(provider.body).toMatchObject({
+      lastSyncAt: h.clock.now().toISOString(),
+      lastSync: { users: 3, deactivated: 2, updated: 1, skipped: [], error: null },
+    });
+    const queued = await tenantRows<{ run_at: Date }>(
+      h,
+      org.organisationId,
+      sql`SELECT run_at FROM jobs WHERE kind = 'sso.directory-sync' AND status = 'pending'`,
+    );
+    expect(queued.map((j) => new Date(j.run_at).toISOString())).toEqual([
+      new Date(h.clock.now().getTime() + 3_600_000).toISOString(),
+    ]);
+    // Administrators see the run and its changes on the provider's page.
+    await addStaff('admin@partner.example', 'Ilse Admin', ['administrator']);
+    const { agent: admin } = await signedIn(h, 'admin@partner.example');
+    const page = await admin.get(`/staff/integrations/providers/${providerId}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('3 users in the directory, 2 deactivated, 1 updated');
+    expect(page.text).toMatch(/Bert Claes<\/a><\/td><td>Deactivated \(disabled in the directory\)/);
+    expect(page.text).toMatch(/Carl Dewit<\/a><\/td><td>Deactivated \(not in the directory\)/);
+    expect(page.text).toContain(
+      'Anna Jacobs</a></td><td>Updated: name: &quot;Anna&quot; → &quot;Anna Jacobs&quot;',
+    );
+    expect(page.text).not.toContain(SECRET);
+  });
+
+  it('when the directory lists nobody or a page points elsewhere, then nothing changes and the provider says why', async () => {
+    const fien = await addStaff('fien@fabrikam.example', 'Fien');
+    people = [];
+    const now = await h
+      .api()
+      .post(`/api/v1/admin/sso/providers/${providerId}/sync`)
+      .set('x-api-key', org.adminKey);
+    expect(now.status).toBe(202);
+    await h.jobs.drain();
+    expect(await userRow(fien)).toMatchObject({ status: 'active' });
+    let provider = await h
+      .api()
+      .get(`/api/v1/admin/sso/providers/${providerId}`)
+      .set('x-api-key', org.adminKey);
+    expect(provider.body.lastSync.error).toBe('the directory listed no user: nothing was changed');
+
+    people = [
+      {
+        id: 'u-1',
+        mail: 'x1@fabrikam.example',
+        userPrincipalName: 'x1',
+        displayName: 'X1',
+        accountEnabled: true,
+      },
+      {
+        id: 'u-2',
+        mail: 'x2@fabrikam.example',
+        userPrincipalName: 'x2',
+        displayName: 'X2',
+        accountEnabled: true,
+      },
+      {
+        id: 'u-3',
+        mail: 'x3@fabrikam.example',
+        userPrincipalName: 'x3',
+        displayName: 'X3',
+        accountEnabled: true,
+      },
+    ];
+    nextLinkOrigin = 'http://127.0.0.2:9';
+    await h.api().post(`/api/v1/admin/sso/providers/${providerId}/sync`).set('x-api-key', org.adminKey);
+    await h.jobs.drain();
+    nextLinkOrigin = undefined;
+    expect(await userRow(fien)).toMatchObject({ status: 'active' });
+    provider = await h.api().get(`/api/v1/admin/sso/providers/${providerId}`).set('x-api-key', org.adminKey);
+    expect(provider.body.lastSync.error).toBe('a page pointed to another address: stopped');
+  });
+
+  it('when synchronisation is asked of a provider that is not Microsoft-type, or by a non-administrator, then it is refused', async () => {
+    const google = await h.api().post('/api/v1/admin/sso/providers').set('x-api-key', org.adminKey).send({
+      type: 'google',
+      issuer: idp.issuer,
+      clientId: 'g',
+      clientSecret: 'g-secret',
+      directorySync: true,
+    });
+    expect(google.status).toBe(400);
+    expect(google.body.details[0]).toMatchObject({ field: 'directorySync' });
+    const unknown = await h
+      .api()
+      .post('/api/v1/admin/sso/providers/01900000-0000-7000-8000-000000000000/sync')
+      .set('x-api-key', org.adminKey);
+    expect(unknown.status).toBe(404);
+    const adviser = await createUserWithKey(h, org, ['adviser']);
+    const sync = await h
+      .api()
+      .post(`/api/v1/admin/sso/providers/${providerId}/sync`)
+      .set('x-api-key', adviser.key);
+    expect(sync.status).toBe(403);
+    const audit = await h.api().get('/api/v1/audit-events').set('x-api-key', adviser.key);
+    expect(audit.status).toBe(403);
+    expect(audit.body).toMatchObject({ success: false });
+    expect(JSON.stringify(h.logs)).not.toContain(SECRET);
+  });
+});
