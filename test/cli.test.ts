@@ -360,6 +360,22 @@ describe('npm run cli -- user', () => {
   });
 });
 
+describe('npm run cli -- org', () => {
+  it('when an operator switches password sign-in, then on works, off without a sign-in provider is refused, and a missing switch is named', async () => {
+    const env = { DATA_DIR: shared };
+    const boot = await cli(['bootstrap', '--org', 'Glass', '--email', 'glass@pw.test', '--json'], env);
+    const { organisationId } = JSON.parse(boot.stdout);
+    const off = await cli(['org', 'password-sign-in', '--org', organisationId, '--off'], env);
+    expect(off.status).toBe(1);
+    expect(off.stderr).toContain('Enable a sign-in provider first');
+    const on = await cli(['org', 'password-sign-in', '--org', organisationId, '--on'], env);
+    expect(on).toMatchObject({ status: 0, stdout: `Password sign-in is on for ${organisationId}\n` });
+    const neither = await cli(['org', 'password-sign-in', '--org', organisationId], env);
+    expect(neither.status).toBe(2);
+    expect(neither.stderr).toContain('org password-sign-in: give --on or --off');
+  });
+});
+
 describe('npm run cli -- oauth-client', () => {
   it('when an operator registers a client as documented, then stdout is exactly the id and the secret, and the client is listed', async () => {
     const env = { DATA_DIR: shared };

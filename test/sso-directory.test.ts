@@ -1,12 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from './support/browser';
 import { createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
 import { freePort, type Harness, startHarness } from './support/harness';
 import { type IdentityProvider, startIdentityProvider } from './support/identity-provider';
 import { STAFF_PASSWORD, signedIn } from './support/staff';
 
 let h: Harness;
+let browser: Browser;
 let idp: IdentityProvider;
 let org: TestOrg;
 let providerId: string;
@@ -88,6 +91,7 @@ const userRow = async (id: string) =>
   )[0];
 
 beforeAll(async () => {
+  browser = await launchBrowser();
   const port = await freePort();
   h = await startHarness({ SSO_ALLOW_PRIVATE: 'true', BASE_URL: `http://127.0.0.1:${port}` }, { port });
   idp = await startIdentityProvider(h);
@@ -111,6 +115,7 @@ beforeAll(async () => {
   providerId = res.body._id;
 });
 afterAll(async () => {
+  await browser?.close();
   await idp?.stop();
   await new Promise((resolve) => directory?.close(resolve));
   await h.close();
@@ -146,9 +151,13 @@ describe('directory synchronisation (Microsoft-type)', () => {
       },
     ];
     groups = { 'grp-readers': ['u-anna', 'u-eva'] };
-    // Bert has a browser open on the staff pages.
-    const { agent } = await signedIn(h, 'bert@fabrikam.example');
-    expect((await agent.get('/staff')).status).toBe(200);
+    // Bert has a browser open on the staff pages (Chromium, signed in with his password).
+    const bertPage = await browser.newPage();
+    await bertPage.goto(`${h.baseUrl}/signin`);
+    await bertPage.getByLabel('E-mail address').fill('bert@fabrikam.example');
+    await bertPage.getByLabel('Password').fill(STAFF_PASSWORD);
+    await bertPage.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await bertPage.waitForURL(`${h.baseUrl}/staff`);
 
     const on = await h
       .api()
@@ -174,10 +183,11 @@ describe('directory synchronisation (Microsoft-type)', () => {
     expect(await userRow(carl)).toMatchObject({ status: 'deactivated' });
     expect(await userRow(anna)).toEqual({ name: 'Anna Jacobs', status: 'active', groups: ['read-only'] });
     expect(await userRow(dirk)).toMatchObject({ status: 'active', name: 'Dirk Partner' }); // not the directory's
-    // Bert's open session ends on his next request.
-    const next = await agent.get('/staff');
-    expect(next.status).toBe(303);
-    expect(next.headers.location).toBe('/signin?next=%2Fstaff&ended=deactivated');
+    // Bert's open session ends on his next request: the browser lands on the sign-in page, told why.
+    await bertPage.reload();
+    expect(bertPage.url()).toBe(`${h.baseUrl}/signin?next=%2Fstaff&ended=deactivated`);
+    expect(await bertPage.getByRole('status').innerText()).toContain('Your account has been deactivated');
+    await bertPage.close();
 
     // Graph-style: two pages of users with the token from the provider (client credentials, .default).
     const userPages = asked.filter((a) => a.path.startsWith('/v1.0/users'));
@@ -203,6 +213,24 @@ describe('directory synchronisation (Microsoft-type)', () => {
         changed: { status: { from: 'active', to: 'deactivated' } },
       },
     });
+    // Three events of one run share their moment: a walk one a page still meets each exactly once.
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: {
+        status: number;
+        body: { events: { target: { id: string } }[]; nextCursor: string | null };
+      } = await h
+        .api()
+        .get(
+          `/api/v1/audit-events?actorLabel=directory%20sync&limit=1${cursor ? `&startingAfter=${cursor}` : ''}`,
+        )
+        .set('x-api-key', org.adminKey);
+      expect(page.status).toBe(200);
+      seen.push(...page.body.events.map((e) => e.target.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen.sort()).toEqual([anna, bert, carl].sort());
     const renamed = await h.api().get(`/api/v1/audit-events?targetId=${anna}`).set('x-api-key', org.adminKey);
     expect(renamed.body.events[0]).toMatchObject({
       action: 'user.updated',
@@ -290,6 +318,70 @@ describe('directory synchronisation (Microsoft-type)', () => {
     expect(await userRow(fien)).toMatchObject({ status: 'active' });
     provider = await h.api().get(`/api/v1/admin/sso/providers/${providerId}`).set('x-api-key', org.adminKey);
     expect(provider.body.lastSync.error).toBe('a page pointed to another address: stopped');
+    // A directory that knows none of our users (a wrong tenant) changes nothing either.
+    await h.api().post(`/api/v1/admin/sso/providers/${providerId}/sync`).set('x-api-key', org.adminKey);
+    await h.jobs.drain();
+    expect(await userRow(fien)).toMatchObject({ status: 'active' });
+    provider = await h.api().get(`/api/v1/admin/sso/providers/${providerId}`).set('x-api-key', org.adminKey);
+    expect(provider.body.lastSync.error).toMatch(/^none of the \d+ users it manages is in this directory/);
+    // Matched by user principal name too (mail is an alias), and mail first.
+    people = [
+      {
+        id: 'u-anna',
+        mail: 'anna@fabrikam.example',
+        userPrincipalName: 'anna@fabrikam.onmicrosoft.com',
+        displayName: 'Anna Jacobs',
+        accountEnabled: true,
+      },
+      {
+        id: 'u-fien',
+        mail: 'f.alias@fabrikam.example',
+        userPrincipalName: 'fien@fabrikam.example',
+        displayName: 'Fien',
+        accountEnabled: true,
+      },
+    ];
+    await h.api().post(`/api/v1/admin/sso/providers/${providerId}/sync`).set('x-api-key', org.adminKey);
+    await h.jobs.drain();
+    provider = await h.api().get(`/api/v1/admin/sso/providers/${providerId}`).set('x-api-key', org.adminKey);
+    expect(provider.body.lastSync).toMatchObject({ error: null, deactivated: 0 });
+    expect(await userRow(fien)).toMatchObject({ status: 'active' });
+    // A run that would deactivate more than half of the users it manages (and more than 5) changes nothing.
+    const many = [];
+    for (let i = 0; i < 6; i++) many.push(await addStaff(`staff${i}@fabrikam.example`, `Staff ${i}`));
+    await h.api().post(`/api/v1/admin/sso/providers/${providerId}/sync`).set('x-api-key', org.adminKey);
+    await h.jobs.drain();
+    provider = await h.api().get(`/api/v1/admin/sso/providers/${providerId}`).set('x-api-key', org.adminKey);
+    expect(provider.body.lastSync.error).toMatch(
+      /^it would deactivate 6 of the 8 users it manages: nothing was changed/,
+    );
+    for (const id of many) expect(await userRow(id)).toMatchObject({ status: 'active' });
+    // After a failed run the next one is still queued at the usual time; switching off cancels it.
+    const queued = await tenantRows<{ run_at: Date }>(
+      h,
+      org.organisationId,
+      sql`SELECT run_at FROM jobs WHERE kind = 'sso.directory-sync' AND status = 'pending'`,
+    );
+    expect(queued.map((j) => new Date(j.run_at).toISOString())).toEqual([
+      new Date(h.clock.now().getTime() + 3_600_000).toISOString(),
+    ]);
+    const off = await h
+      .api()
+      .patch(`/api/v1/admin/sso/providers/${providerId}`)
+      .set('x-api-key', org.adminKey)
+      .send({ directorySync: false });
+    expect(off.status).toBe(200);
+    const left = await tenantRows(
+      h,
+      org.organisationId,
+      sql`SELECT id FROM jobs WHERE kind = 'sso.directory-sync' AND status = 'pending'`,
+    );
+    expect(left).toEqual([]);
+    const stopped = await h
+      .api()
+      .post(`/api/v1/admin/sso/providers/${providerId}/sync`)
+      .set('x-api-key', org.adminKey);
+    expect(stopped.status).toBe(409);
   });
 
   it('when synchronisation is asked of a provider that is not Microsoft-type, or by a non-administrator, then it is refused', async () => {
@@ -301,7 +393,33 @@ describe('directory synchronisation (Microsoft-type)', () => {
       directorySync: true,
     });
     expect(google.status).toBe(400);
-    expect(google.body.details[0]).toMatchObject({ field: 'directorySync' });
+    expect(google.body.details.map((d: { field: string }) => d.field)).toEqual(['directorySync']);
+    const mapping = await h
+      .api()
+      .post('/api/v1/admin/sso/providers')
+      .set('x-api-key', org.adminKey)
+      .send({
+        type: 'oidc',
+        issuer: idp.issuer,
+        clientId: 'o',
+        clientSecret: 's',
+        groupMapping: { 'bad id!': 'adviser' },
+      });
+    expect(mapping.status).toBe(400);
+    expect(mapping.body.details[0]).toMatchObject({ field: 'groupMapping.bad id!' });
+    const other = await createOrg(h);
+    const foreign = await h
+      .api()
+      .post(`/api/v1/admin/sso/providers/${providerId}/sync`)
+      .set('x-api-key', other.adminKey);
+    expect(foreign.status).toBe(404);
+    const theirs = await h.api().get('/api/v1/audit-events').set('x-api-key', other.adminKey);
+    expect(theirs.body.events).toEqual([]);
+    const badCursor = await h
+      .api()
+      .get('/api/v1/audit-events?startingAfter=nope')
+      .set('x-api-key', org.adminKey);
+    expect(badCursor.status).toBe(400);
     const unknown = await h
       .api()
       .post('/api/v1/admin/sso/providers/01900000-0000-7000-8000-000000000000/sync')

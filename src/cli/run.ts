@@ -6,6 +6,7 @@ import { bootstrapOrganisation } from '../modules/admin';
 import { seedContacts } from '../modules/customers';
 import { CreateOAuthClientInput, createClient } from '../modules/oauth';
 import { seedTemplates } from '../modules/questionlists';
+import { setSignInSettings } from '../modules/sso';
 import { systemClock } from '../platform/clock';
 import { systemContext } from '../platform/context';
 import { openSecretBox } from '../platform/crypto/sealed';
@@ -35,6 +36,10 @@ Commands:
       Registers an OAuth client (partner application). Grants: client_credentials, authorization_code,
       refresh_token (space- or comma-separated). Prints the client id and the secret, shown only now;
       with --json exactly {"clientId":…,"clientSecret":…}.
+
+  org password-sign-in --org <organisationId> --on|--off
+      Switches password sign-in on or off for the organisation's staff (off needs an enabled sign-in
+      provider). The break-glass way back when single sign-on fails for everyone: --on.
 
 The database is the one the service uses: DATABASE_URL, or the embedded one in DATA_DIR (which must not
 be held by a running server).`;
@@ -216,6 +221,27 @@ async function oauthClient(args: string[], io: CliIo): Promise<void> {
   );
 }
 
+async function org(args: string[], io: CliIo): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub !== 'password-sign-in') throw new UsageError('org: password-sign-in');
+  const { values } = parseArgs({
+    args: rest,
+    options: { org: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' } },
+  });
+  if (!values.org || !isId(values.org))
+    throw new UsageError('org password-sign-in: --org <organisationId> is required (an id)');
+  if (values.on === values.off) throw new UsageError('org password-sign-in: give --on or --off');
+  const config = loadConfig(io.env);
+  const result = await withDatabase(config, 'cli org', (database) =>
+    setSignInSettings(
+      { database, clock: systemClock, box: openSecretBox(config.encryption), baseUrl: config.baseUrl },
+      systemContext(values.org!, new Date()),
+      { passwordSignIn: values.on === true },
+    ),
+  );
+  io.stdout.write(`Password sign-in is ${result.passwordSignIn ? 'on' : 'off'} for ${values.org}\n`);
+}
+
 async function dispatch(argv: string[], io: CliIo): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -227,6 +253,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       return user(rest, io);
     case 'oauth-client':
       return oauthClient(rest, io);
+    case 'org':
+      return org(rest, io);
     case undefined:
     case 'help':
     case '--help':

@@ -10,7 +10,7 @@ export interface SignInView {
   /** The password fits accounts in several organisations: the user picks one (and types it again). */
   organisations?: { id: string; name: string }[];
   /** An organisation's own sign-in address: its name, and the buttons of its sign-in providers. */
-  organisation?: { id: string; name: string; buttons: SsoButton[] };
+  organisation?: { id: string; name: string; buttons: SsoButton[]; passwordSignIn: boolean };
 }
 
 /** A single sign-on button: a link that starts the sign-in at the provider. */
@@ -25,6 +25,7 @@ const ssoButtons = (buttons: SsoButton[]) =>
   )}</ul>`;
 
 export function signInPage(v: SignInView): string {
+  const restricted = v.organisation !== undefined && !v.organisation.passwordSignIn;
   const errorId = v.error ? 'signin-error' : undefined;
   return staffLayout({
     title: v.organisation ? `Sign in to ${v.organisation.name}` : 'Sign in',
@@ -34,9 +35,10 @@ ${v.notice ? html`<p class="notice" role="status">${v.notice}</p>` : ''}
 ${v.error ? html`<div class="summary" role="alert" id="signin-error"><p class="error">${v.error}</p></div>` : ''}
 ${
   v.organisation && v.organisation.buttons.length > 0
-    ? html`<section aria-labelledby="sso-heading"><h2 id="sso-heading">With your work account</h2>${ssoButtons(v.organisation.buttons)}</section><h2>With your password</h2>`
+    ? html`<section aria-labelledby="sso-heading"><h2 id="sso-heading">With your work account</h2>${ssoButtons(v.organisation.buttons)}</section>${v.organisation.passwordSignIn ? html`<h2>With your password</h2>` : ''}`
     : ''
 }
+${restricted ? html`<details><summary>Administrators: sign in with your password</summary><p class="hint">Password sign-in is off for this organisation; administrators keep it as a way in when single sign-on fails.</p>` : ''}
 <form method="post" action="/signin" novalidate>
 <input type="hidden" name="_csrf" value="${v.csrf}">
 ${v.next ? html`<input type="hidden" name="next" value="${v.next}">` : ''}
@@ -60,7 +62,8 @@ ${
     : html`<p class="hint" id="sso-hint">Does your organisation sign in with Google, Microsoft or another provider? Give your e-mail address above, then:</p>
 <div class="row"><button type="submit" formaction="/signin/sso" formnovalidate aria-describedby="sso-hint">Continue with single sign-on</button></div>`
 }
-</form>`,
+</form>
+${restricted ? html`</details>` : ''}`,
   });
 }
 

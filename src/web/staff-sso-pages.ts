@@ -37,7 +37,7 @@ export interface ProviderFormValues {
 
 const problemsBox = (problems?: string[]) =>
   problems?.length
-    ? html`<div class="summary" role="alert" id="problems"><h2>Please check</h2><ul>${problems.map((p) => html`<li class="error">${p}</li>`)}</ul></div>`
+    ? html`<div class="summary" role="alert" id="problems" tabindex="-1"><h2>Please check</h2><ul>${problems.map((p) => html`<li class="error">${p}</li>`)}</ul></div>`
     : '';
 
 /** The exact address to register at the provider, ready to copy. */
@@ -68,6 +68,7 @@ export function providersPage(
     problems?: string[];
     form?: ProviderFormValues;
     signInAddress: string;
+    passwordSignIn: boolean;
   },
 ): string {
   const form = v.form ?? { type: 'google' };
@@ -89,6 +90,13 @@ ${
       )}</tbody></table>`
     : html`<p>No provider yet.</p>`
 }
+<h2 id="password">Password sign-in</h2>
+<p>${
+      v.passwordSignIn
+        ? 'On: staff sign in with their password or with an enabled provider.'
+        : 'Off: staff sign in through an enabled provider. Administrators keep their password as a way in when single sign-on fails (each such sign-in is recorded in the audit trail).'
+    }</p>
+<form method="post" action="/staff/integrations/providers/password-sign-in">${csrfField(f.csrf)}<input type="hidden" name="passwordSignIn" value="${v.passwordSignIn ? 'off' : 'on'}"><div class="row"><button type="submit"${v.passwordSignIn ? html` class="danger"` : ''}>${v.passwordSignIn ? 'Switch password sign-in off' : 'Switch password sign-in on'}</button></div></form>
 <h2>Add a provider</h2>
 <form method="post" action="/staff/integrations/providers" novalidate>${csrfField(f.csrf)}
 <fieldset class="field"><legend>Kind</legend>${Object.entries(typeNames).map(
@@ -104,11 +112,11 @@ ${commonFields('new', form, false)}
 /** Microsoft-type: directory synchronisation's settings (in the provider's form). */
 function directoryFields(v: ProviderFormValues): Html {
   return html`<fieldset class="field"><legend>Directory synchronisation</legend>
-<div class="choice"><input type="checkbox" id="sync-on" name="directorySync" value="on"${v.directorySync ? html` checked` : ''}> <label for="sync-on">Read the directory every hour: users removed or disabled there are deactivated here</label></div>
+<div class="choice"><input type="checkbox" id="sync-on" name="directorySync" value="on"${v.directorySync ? html` checked` : ''}> <label for="sync-on">Read the directory on a schedule (DIRECTORY_SYNC_MINUTES, every hour by default): users removed or disabled there are deactivated here</label></div>
 <div class="choice"><input type="checkbox" id="sync-names" name="syncNames" value="on"${v.syncNames ? html` checked` : ''}> <label for="sync-names">Names follow the directory</label></div>
 <div class="field"><label for="sync-url">Microsoft Graph address (empty: https://graph.microsoft.com/v1.0)</label><input type="url" id="sync-url" name="directoryUrl" maxlength="500" value="${v.directoryUrl ?? ''}" spellcheck="false"></div>
 <div class="field"><label for="sync-groups">Group mapping: one a line, directory group id = group here (administrator, file manager, adviser, read-only)</label><textarea id="sync-groups" name="groupMapping" spellcheck="false">${v.groupMapping ?? ''}</textarea></div>
-<p class="hint">Only users linked to this provider or of its allowed domains are managed; the last active administrator is never deactivated.</p></fieldset>`;
+<p class="hint">Only users linked to this provider or of its allowed domains are managed; the last active administrator is never deactivated; a run that would deactivate more than half of them changes nothing.</p></fieldset>`;
 }
 
 /** Microsoft-type: the last run of directory synchronisation, and a button to run it now. */

@@ -16,6 +16,8 @@ import { ts } from './columns';
 export const organisations = pgTable('organisations', {
   id: uuid('id').primaryKey(),
   name: text('name').notNull(),
+  /** Staff may sign in with a password; off once single sign-on works (administrators keep it: break-glass). */
+  passwordSignIn: boolean('password_sign_in').notNull().default(true),
   createdAt: ts('created_at').notNull(),
 });
 

@@ -11,6 +11,9 @@ export interface LoginCandidate {
   user_name: string;
   password_hash: string | null;
   user_status: 'active' | 'deactivated';
+  user_groups: string[];
+  /** The organisation lets staff sign in with a password (else only administrators: break-glass). */
+  password_sign_in: boolean;
 }
 
 /** Staff accounts with this e-mail across organisations (SECURITY DEFINER lookup; at most 20). */

@@ -57,6 +57,8 @@ const endedNotices: Record<string, string> = {
   deactivated: 'Your account has been deactivated. Ask an administrator of your organisation.',
   password: 'Your password was changed. Sign in with the new one.',
   deleted: 'Your account no longer exists.',
+  'sso-only':
+    'Your password is saved. Your organisation signs in with work accounts: choose “Continue with single sign-on”.',
 };
 
 /** The least time a forgot-password answer takes, so that it does not tell which addresses exist. */
@@ -90,7 +92,11 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
     async ({ query, req, csrf }) => {
       const next = safeNext(query.next);
       if (req.session?.staff) return { redirect: next ?? home };
-      const notice = query.signedOut ? 'You are signed out.' : endedNotices[query.ended ?? ''];
+      const notice = query.signedOut
+        ? 'You are signed out.'
+        : query.ended && Object.hasOwn(endedNotices, query.ended)
+          ? endedNotices[query.ended]
+          : undefined;
       return { status: 200, html: signInPage({ csrf: csrf(), next, notice }) };
     },
   );
@@ -124,6 +130,12 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
       });
       switch (outcome.kind) {
         case 'signed-in': {
+          if (outcome.breakGlass) {
+            req.log?.warn(
+              { organisationId: outcome.organisationId, userId: outcome.userId },
+              'break-glass password sign-in of an administrator while password sign-in is off',
+            );
+          }
           await startSession(req, outcome);
           return { redirect: next ?? home };
         }
@@ -249,6 +261,13 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
       if (!result.ok) {
         if (result.state && result.state !== 'ok') return linkProblemPage(result.state);
         return retry(result.problem);
+      }
+      if (!result.signIn) return { redirect: '/signin?ended=sso-only' };
+      if (result.breakGlass) {
+        req.log?.warn(
+          { organisationId: result.organisationId, userId: result.userId },
+          'break-glass sign-in of an administrator through a password link while password sign-in is off',
+        );
       }
       await startSession(req, result);
       return { redirect: home };

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { auditRepository } from '../../platform/audit.repository';
 import type { Clock } from '../../platform/clock';
 import { type RequestContext, systemContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
@@ -8,7 +9,7 @@ import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { iso } from '../../platform/schemas';
-import { userRepository } from '../admin';
+import { organisationRepository, userRepository } from '../admin';
 import { passwordLinkJob, passwordLinkSealContext } from './accounts.jobs';
 import {
   findLoginCandidates,
@@ -33,7 +34,7 @@ export const SIGN_IN_ACCOUNT_LIMIT = 5;
 export const SIGN_IN_ADDRESS_LIMIT = 30;
 
 export type SignInOutcome =
-  | { kind: 'signed-in'; organisationId: string; userId: string }
+  | { kind: 'signed-in'; organisationId: string; userId: string; breakGlass: boolean }
   | { kind: 'choose'; organisations: { id: string; name: string }[] }
   | { kind: 'refused'; message: string }
   | { kind: 'limited'; retryAfterSeconds: number; message: string };
@@ -82,11 +83,20 @@ export async function signIn(
     : matches;
   if (chosen.length === 0) return { kind: 'refused', message: WRONG };
   await failures.remove(attempt);
-  const active = chosen.filter((m) => m.user_status === 'active');
-  if (active.length === 0) {
+  const enabled = chosen.filter((m) => m.user_status === 'active');
+  if (enabled.length === 0) {
     return {
       kind: 'refused',
       message: 'This account has been deactivated. Ask an administrator of your organisation.',
+    };
+  }
+  // Where the organisation switched password sign-in off, only its administrators may (break-glass).
+  const active = enabled.filter((m) => m.password_sign_in || m.user_groups.includes('administrator'));
+  if (active.length === 0) {
+    return {
+      kind: 'refused',
+      message:
+        'Your organisation signs in with work accounts, not passwords. Give your e-mail address and choose “Continue with single sign-on”.',
     };
   }
   if (active.length > 1) {
@@ -99,7 +109,21 @@ export async function signIn(
   await failures.clear(email);
   await failures.prune(since);
   await pruneExpiredSessions(deps.database.db, now);
-  return { kind: 'signed-in', organisationId: user.organisation_id, userId: user.user_id };
+  const breakGlass = !user.password_sign_in;
+  if (breakGlass) {
+    // An administrator's way in past single sign-on: recorded for the other administrators to see.
+    const ctx = systemContext(user.organisation_id, now);
+    await inTenant(deps.database, ctx, (tx) =>
+      auditRepository(tx, ctx).record({
+        action: 'user.break_glass_sign_in',
+        targetType: 'user',
+        targetId: user.user_id,
+        actorLabel: 'password sign-in while it is off (break-glass)',
+        summary: { via: 'password', address: input.address },
+      }),
+    );
+  }
+  return { kind: 'signed-in', organisationId: user.organisation_id, userId: user.user_id, breakGlass };
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -210,7 +234,7 @@ export async function setPasswordWithLink(
   token: string,
   password: string,
 ): Promise<
-  | { ok: true; organisationId: string; userId: string }
+  | { ok: true; organisationId: string; userId: string; signIn: boolean; breakGlass: boolean }
   | { ok: false; problem: string; state?: LinkState['state'] }
 > {
   const hit = await linkOf(deps, token);
@@ -236,7 +260,24 @@ export async function setPasswordWithLink(
     passwordHashed.value = await hashPassword(password);
     await users.setPassword(user.id, passwordHashed.value, now);
     await tokens.use(row.id, now);
-    return { ok: true as const, organisationId: ctx.organisationId, userId: user.id };
+    // Where password sign-in is off, the link still sets the password (an administrator's break-glass
+    // way in) but signs in only an administrator.
+    const org = await organisationRepository(tx, ctx).find();
+    const signIn = org?.passwordSignIn !== false || user.groups.includes('administrator');
+    const breakGlass = org?.passwordSignIn === false && signIn;
+    if (breakGlass) {
+      await auditRepository(tx, ctx).record(
+        {
+          action: 'user.break_glass_sign_in',
+          targetType: 'user',
+          targetId: user.id,
+          actorLabel: 'password sign-in while it is off (break-glass)',
+          summary: { via: 'password link' },
+        },
+        now,
+      );
+    }
+    return { ok: true as const, organisationId: ctx.organisationId, userId: user.id, signIn, breakGlass };
   });
 }
 

@@ -161,9 +161,17 @@ export function organisationRepository(q: Queryable, ctx: RequestContext) {
         .returning();
       return row!;
     },
-    async find() {
-      const [row] = await q.select().from(organisations).where(eq(organisations.id, ctx.organisationId));
+    /** `forUpdate`: held to the end of the transaction (settings that must not change meanwhile). */
+    async find(opts: { forUpdate?: boolean } = {}) {
+      const query = q.select().from(organisations).where(eq(organisations.id, ctx.organisationId));
+      const [row] = opts.forUpdate ? await query.for('update') : await query;
       return row;
+    },
+    async setPasswordSignIn(on: boolean): Promise<void> {
+      await q
+        .update(organisations)
+        .set({ passwordSignIn: on })
+        .where(eq(organisations.id, ctx.organisationId));
     },
   };
 }

@@ -1,5 +1,5 @@
 // The admin module's public entry: what other modules may use.
-export { organisationRepository, userRepository } from './admin.repository';
+export { organisationRepository, type UserRow, userRepository } from './admin.repository';
 export { adminRoutes } from './admin.router';
 export type { ApiKey, User } from './admin.schemas';
 export {

@@ -13,9 +13,11 @@ import {
   createProvider,
   deleteProvider,
   getProvider,
+  getSignInSettings,
   listProviders,
   requestSync,
   type SsoDeps,
+  setSignInSettings,
   UpdateSsoProvider,
   updateProvider,
 } from '../sso';
@@ -49,8 +51,13 @@ const notices: Record<string, string> = {
   saved: 'The changes were saved.',
   deleted: 'The provider was removed.',
   sync: 'Directory synchronisation will run in a moment: reload the page to see its outcome.',
+  'password-on': 'Password sign-in is on: staff may sign in with their password again.',
+  'password-off':
+    'Password sign-in is off: staff sign in through your providers; administrators keep their password.',
 };
 
+const noticeOf = (done: string | undefined) =>
+  done !== undefined && Object.hasOwn(notices, done) ? notices[done] : undefined;
 const trimmed = (v: string | undefined) => {
   const t = v?.trim();
   return t ? t : undefined;
@@ -63,7 +70,7 @@ const lines = (v: string | undefined) =>
 
 /** `id = group` lines as a mapping (a line without `=` is kept whole, and refused by the schema). */
 function mappingOf(text: string | undefined): Record<string, string> {
-  const mapping: Record<string, string> = {};
+  const mapping: Record<string, string> = Object.create(null);
   for (const line of (text ?? '').split(/\r?\n/)) {
     if (!line.trim()) continue;
     const at = line.indexOf('=');
@@ -144,6 +151,7 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & SsoDeps & Au
     extra: { status?: number; notice?: string; problems?: string[]; form?: ProviderFormValues } = {},
   ) => {
     const { providers } = await listProviders(deps, ctx);
+    const { passwordSignIn } = await getSignInSettings(deps, ctx);
     const { status, ...rest } = extra;
     return {
       status: status ?? 200,
@@ -151,6 +159,7 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & SsoDeps & Au
         providers,
         redirectUri: callbackUrl(deps.baseUrl),
         signInAddress: `${deps.baseUrl}/signin/org/${ctx.organisationId}`,
+        passwordSignIn,
         ...rest,
       }),
     };
@@ -170,8 +179,11 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & SsoDeps & Au
     });
     const synced =
       provider.type === 'microsoft'
-        ? (await listAuditEvents(deps, ctx, { targetType: 'user', actorLabel: 'directory sync', limit: 20 }))
-            .events
+        ? (
+            await listAuditEvents(deps, ctx, { targetType: 'user', actorLabel: 'directory sync', limit: 100 })
+          ).events
+            .filter((e) => e.summary.providerId === providerId)
+            .slice(0, 20)
         : [];
     const { users } = await listUsers(deps, ctx);
     const { status, ...rest } = extra;
@@ -195,7 +207,27 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & SsoDeps & Au
       query: DoneQuery,
       statuses: { 200: 'The page', 303: 'Not signed in', 403: 'Not an administrator' },
     },
-    async ({ ctx, csrf: token, query }) => showList(ctx, token(), { notice: notices[query.done ?? ''] }),
+    async ({ ctx, csrf: token, query }) => showList(ctx, token(), { notice: noticeOf(query.done) }),
+  );
+
+  routes.staffPage(
+    {
+      ...common,
+      method: 'post',
+      path: '/staff/integrations/providers/password-sign-in',
+      summary: 'Switch password sign-in on or off (form post)',
+      description: 'Fields: `_csrf`, `passwordSignIn` (on|off). Off needs an enabled provider.',
+      form: z.object({ _csrf: csrf, passwordSignIn: z.enum(['on', 'off']) }),
+      statuses: { 303: 'Switched', 400: 'Not on or off', 409: 'No enabled provider: refused' },
+    },
+    async ({ ctx, form, csrf: token }) => {
+      try {
+        await setSignInSettings(deps, ctx, { passwordSignIn: form.passwordSignIn === 'on' });
+        return { redirect: `/staff/integrations/providers?done=password-${form.passwordSignIn}#password` };
+      } catch (err) {
+        return showList(ctx, token(), refusal(err));
+      }
+    },
   );
 
   routes.staffPage(
@@ -238,7 +270,7 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & SsoDeps & Au
       statuses: { 200: 'The page', 404: 'Unknown provider' },
     },
     async ({ ctx, params, csrf: token, query }) =>
-      showOne(ctx, token(), params.providerId, { notice: notices[query.done ?? ''] }),
+      showOne(ctx, token(), params.providerId, { notice: noticeOf(query.done) }),
   );
 
   routes.staffPage(
@@ -251,7 +283,12 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & SsoDeps & Au
         'The fields of the add form but `type`; an empty client secret keeps the saved one; `enabled` absent switches it off.',
       params: Params,
       form: ProviderForm,
-      statuses: { 303: 'Saved', 400: 'Refused (each problem named)', 404: 'Unknown provider' },
+      statuses: {
+        303: 'Saved',
+        400: 'Refused (each problem named)',
+        404: 'Unknown provider',
+        409: 'The last enabled provider while password sign-in is off',
+      },
     },
     async ({ ctx, params, form, csrf: token }) => {
       const current = await getProvider(deps, ctx, params.providerId);
@@ -300,10 +337,18 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & SsoDeps & Au
       summary: 'Remove a sign-in provider (form post)',
       params: Params,
       form: z.object({ _csrf: csrf }),
-      statuses: { 303: 'Removed', 404: 'Unknown provider' },
+      statuses: {
+        303: 'Removed',
+        404: 'Unknown provider',
+        409: 'The last enabled provider while password sign-in is off',
+      },
     },
-    async ({ ctx, params }) => {
-      await deleteProvider(deps, ctx, params.providerId);
+    async ({ ctx, params, csrf: token }) => {
+      try {
+        await deleteProvider(deps, ctx, params.providerId);
+      } catch (err) {
+        return showOne(ctx, token(), params.providerId, refusal(err));
+      }
       return { redirect: '/staff/integrations/providers?done=deleted' };
     },
   );

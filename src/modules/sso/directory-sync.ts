@@ -1,15 +1,15 @@
 import { auditRepository } from '../../platform/audit.repository';
 import type { Clock } from '../../platform/clock';
-import { systemContext } from '../../platform/context';
+import { type RequestContext, systemContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
-import type { Database } from '../../platform/db/database';
+import type { Database, Queryable } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { JobHandler } from '../../platform/jobs/worker';
 import type { Group } from '../../platform/permissions';
 import type { SafeHttpClient } from '../../platform/safe-http';
 import type { z } from '../../platform/zod';
-import { userRepository } from '../admin';
+import { type UserRow, userRepository } from '../admin';
 import { type DirectorySource, type DirectoryUser, GraphDirectory } from './directory';
 import { directorySyncJob, syncJobNow } from './directory-sync.job';
 import type { OidcClient } from './oidc';
@@ -18,6 +18,9 @@ import { secretContext } from './sso.service';
 
 export const DEFAULT_DIRECTORY_URL = 'https://graph.microsoft.com/v1.0';
 const ACTOR = 'directory sync';
+/** A run that would deactivate more than this share of the users it manages (and more than 5) stops. */
+const MAX_DEACTIVATED_SHARE = 0.5;
+const MAX_DEACTIVATED_ANYWAY = 5;
 
 export interface DirectorySyncDeps {
   database: Database;
@@ -28,7 +31,7 @@ export interface DirectorySyncDeps {
   /** Time between two runs of a provider's synchronisation. */
   intervalMs: number;
   /** The directory of a provider (Microsoft Graph by default; tests and other directories give theirs). */
-  sourceFor?: (provider: SsoProviderRow) => DirectorySource;
+  sourceFor?: (provider: SsoProviderRow, signal?: AbortSignal) => DirectorySource;
 }
 
 export interface SyncOutcome {
@@ -40,147 +43,224 @@ export interface SyncOutcome {
   error: string | null;
 }
 
-function graphSource(deps: DirectorySyncDeps, provider: SsoProviderRow): DirectorySource {
-  return new GraphDirectory(deps.http, provider.directoryUrl ?? DEFAULT_DIRECTORY_URL, async (scope) => {
-    const metadata = await deps.oidc.metadata(provider.issuer);
-    return deps.oidc.clientCredentials(metadata.tokenEndpoint, {
-      clientId: provider.clientId,
-      clientSecret: deps.box.open(provider.clientSecretSealed, secretContext(provider.id)),
-      scope,
-    });
-  });
+/** The run stopped before changing anything, for the reason given (shown to administrators). */
+class SyncStopped extends Error {
+  override name = 'SyncStopped';
 }
 
-const sameGroups = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && [...a].sort().every((g, i) => g === [...b].sort()[i]);
+function graphSource(
+  deps: DirectorySyncDeps,
+  provider: SsoProviderRow,
+  signal?: AbortSignal,
+): DirectorySource {
+  return new GraphDirectory(
+    deps.http,
+    provider.directoryUrl ?? DEFAULT_DIRECTORY_URL,
+    async (scope) => {
+      const metadata = await deps.oidc.metadata(provider.issuer);
+      return deps.oidc.clientCredentials(metadata.tokenEndpoint, {
+        clientId: provider.clientId,
+        clientSecret: deps.box.open(provider.clientSecretSealed, secretContext(provider.id)),
+        scope,
+      });
+    },
+    signal,
+  );
+}
+
+const sameGroups = (a: readonly string[], b: readonly string[]) => {
+  const x = [...a].sort();
+  const y = [...b].sort();
+  return x.length === y.length && x.every((g, i) => g === y[i]);
+};
+
+interface Fetched {
+  directory: DirectoryUser[];
+  /** Directory group id → the ids of its members. */
+  members: Map<string, Set<string>>;
+}
+
+async function readDirectory(
+  deps: DirectorySyncDeps,
+  provider: SsoProviderRow,
+  signal?: AbortSignal,
+): Promise<Fetched> {
+  const source = (deps.sourceFor ?? ((p, s) => graphSource(deps, p, s)))(provider, signal);
+  const directory = await source.users();
+  if (directory.length === 0) throw new SyncStopped('the directory listed no user: nothing was changed');
+  const members = new Map<string, Set<string>>();
+  for (const groupId of Object.keys(provider.groupMapping))
+    members.set(groupId, await source.groupMembers(groupId));
+  return { directory, members };
+}
 
 /**
  * One run for one provider: reads every user of the directory (and the members of the mapped groups),
- * then in one transaction deactivates the local users it manages that are gone or disabled there,
- * updates names and groups when asked, records every change in the audit trail, notes the outcome on the
- * provider and queues the next run. A user is managed by the directory when linked to the provider or
- * of one of its allowed domains; others (an outside accountant, the break-glass administrator of
- * another domain) are never touched. A directory that lists nobody changes nothing (a misconfiguration
- * is not a mass deactivation).
+ * then in one transaction — holding the provider's row, so runs apply one at a time and with the
+ * settings of that moment — deactivates the local users it manages that are gone or disabled there,
+ * then updates names and groups when asked, records every change in the audit trail, notes the outcome
+ * on the provider and queues the next run.
+ *
+ * A user is managed when linked to the provider or of one of its allowed domains, and is found in the
+ * directory by its `mail` or its `userPrincipalName`; others (an outside accountant, the break-glass
+ * administrator of another domain) are never touched. A run changes nothing — and says why — when the
+ * directory lists nobody, when none of the users it manages is in it (a wrong address or tenant), or
+ * when it would deactivate more than half of them (and more than 5): a misconfiguration is not a mass
+ * deactivation. Any failure is recorded, and the next run is queued at the usual time all the same.
  */
 export async function runDirectorySync(
   deps: DirectorySyncDeps,
   organisationId: string,
   providerId: string,
+  signal?: AbortSignal,
 ): Promise<SyncOutcome | null> {
-  const now = deps.clock.now();
-  const ctx = systemContext(organisationId, now);
+  const ctx = systemContext(organisationId, deps.clock.now());
   const provider = await inTenant(deps.database, ctx, (tx) =>
     ssoProviderRepository(tx, ctx).find(providerId),
   );
   if (!provider?.directorySync) return null;
-
-  let directory: DirectoryUser[];
-  const members = new Map<string, Set<string>>();
-  try {
-    const source = (deps.sourceFor ?? ((p) => graphSource(deps, p)))(provider);
-    directory = await source.users();
-    if (directory.length === 0) throw new Error('the directory listed no user: nothing was changed');
-    for (const groupId of Object.keys(provider.groupMapping))
-      members.set(groupId, await source.groupMembers(groupId));
-  } catch (err) {
-    const outcome = {
-      users: 0,
-      deactivated: 0,
-      updated: 0,
-      skipped: [],
-      error: (err as Error).message.slice(0, 500),
-    };
-    await finish(deps, organisationId, provider.id, outcome);
-    return outcome;
-  }
-
-  const byEmail = new Map(directory.filter((u) => u.email).map((u) => [u.email as string, u]));
-  return inTenant(deps.database, ctx, async (tx) => {
-    const users = userRepository(tx, ctx);
-    const audit = auditRepository(tx, ctx);
-    const linked = new Set(
-      (await ssoIdentityRepository(tx, ctx).listOfProvider(provider.id)).map((i) => i.userId),
-    );
-    const outcome: SyncOutcome = {
-      users: directory.length,
-      deactivated: 0,
-      updated: 0,
-      skipped: [],
-      error: null,
-    };
-    const target = (id: string) => ({ targetType: 'user', targetId: id, actorLabel: ACTOR });
-    for (const user of await users.list()) {
-      if (user.kind !== 'staff' || user.status !== 'active') continue;
-      const email = user.email.toLowerCase();
-      const domain = email.slice(email.lastIndexOf('@') + 1);
-      const managed = linked.has(user.id) || provider.allowedDomains.includes(domain);
-      if (!managed) continue;
-      const there = byEmail.get(email);
-      const admin = user.groups.includes('administrator');
-      if (!there?.enabled) {
-        if (admin && (await users.otherActiveAdministrators(user.id)) === 0) {
-          outcome.skipped.push(`${user.email}: the last active administrator is not deactivated`);
-          continue;
-        }
-        await users.update(user.id, { status: 'deactivated', updatedAt: now });
-        await audit.record({
-          action: 'user.deactivated',
-          ...target(user.id),
-          summary: {
-            reason: there ? 'disabled in the directory' : 'not in the directory',
-            provider: provider.name,
-            changed: { status: { from: 'active', to: 'deactivated' } },
-          },
-        });
-        outcome.deactivated++;
-        continue;
-      }
-      const changed: Record<string, { from: unknown; to: unknown }> = {};
-      const change: { name?: string; groups?: Group[] } = {};
-      if (provider.syncNames && there.displayName && there.displayName !== user.name) {
-        change.name = there.displayName.slice(0, 200);
-        changed.name = { from: user.name, to: change.name };
-      }
-      const mapped = Object.entries(provider.groupMapping)
-        .filter(([groupId]) => members.get(groupId)?.has(there.id))
-        .map(([, group]) => group as Group);
-      const desired = [...new Set(mapped)];
-      if (desired.length > 0 && !sameGroups(desired, user.groups)) {
-        if (
-          admin &&
-          !desired.includes('administrator') &&
-          (await users.otherActiveAdministrators(user.id)) === 0
-        ) {
-          outcome.skipped.push(`${user.email}: the last active administrator keeps the group administrator`);
-        } else {
-          change.groups = desired;
-          changed.groups = { from: user.groups, to: desired };
-        }
-      }
-      if (Object.keys(changed).length === 0) continue;
-      await users.update(user.id, { ...change, updatedAt: now });
-      await audit.record({
-        action: 'user.updated',
-        ...target(user.id),
-        summary: { provider: provider.name, changed },
-      });
-      outcome.updated++;
-    }
-    await finishIn(tx, ctx, deps, provider.id, outcome);
-    return outcome;
+  const failed = (err: unknown): SyncOutcome => ({
+    users: 0,
+    deactivated: 0,
+    updated: 0,
+    skipped: [],
+    error: (err instanceof Error ? err.message : String(err)).slice(0, 500),
   });
+  try {
+    const fetched = await readDirectory(deps, provider, signal);
+    return await inTenant(deps.database, ctx, async (tx) => {
+      const current = await ssoProviderRepository(tx, ctx).find(providerId, { forUpdate: true });
+      if (!current?.directorySync) return null;
+      if (current.updatedAt.getTime() !== provider.updatedAt.getTime()) {
+        throw new SyncStopped(
+          'the settings changed while the directory was read: the run they queued follows',
+        );
+      }
+      const outcome = await apply(tx, ctx, deps.clock.now(), current, fetched);
+      await finishIn(tx, ctx, deps, providerId, outcome);
+      return outcome;
+    });
+  } catch (err) {
+    const outcome = failed(err);
+    const still = await inTenant(deps.database, ctx, async (tx) => {
+      const current = await ssoProviderRepository(tx, ctx).find(providerId, { forUpdate: true });
+      if (!current?.directorySync) return false;
+      await finishIn(tx, ctx, deps, providerId, outcome);
+      return true;
+    });
+    return still ? outcome : null;
+  }
 }
 
-/** Notes the run on the provider and queues the next one (after a failure too: a later run may work). */
-function finish(deps: DirectorySyncDeps, organisationId: string, providerId: string, outcome: SyncOutcome) {
-  const ctx = systemContext(organisationId, deps.clock.now());
-  return inTenant(deps.database, ctx, (tx) => finishIn(tx, ctx, deps, providerId, outcome));
+async function apply(
+  tx: Queryable,
+  ctx: RequestContext,
+  now: Date,
+  provider: SsoProviderRow,
+  { directory, members }: Fetched,
+): Promise<SyncOutcome> {
+  const users = userRepository(tx, ctx);
+  const audit = auditRepository(tx, ctx);
+  // Matched by mail first: a user principal name that is someone else's mail does not take their place.
+  const byAddress = new Map<string, DirectoryUser>();
+  for (const u of directory) for (const address of u.addresses.slice(1)) byAddress.set(address, u);
+  for (const u of directory) if (u.addresses[0]) byAddress.set(u.addresses[0], u);
+  const linked = new Set(
+    (await ssoIdentityRepository(tx, ctx).listOfProvider(provider.id)).map((i) => i.userId),
+  );
+  const managed: { user: UserRow; there: DirectoryUser | undefined }[] = [];
+  for (const user of await users.list()) {
+    if (user.kind !== 'staff' || user.status !== 'active') continue;
+    const email = user.email.toLowerCase();
+    const domain = email.slice(email.lastIndexOf('@') + 1);
+    if (linked.has(user.id) || provider.allowedDomains.includes(domain)) {
+      managed.push({ user, there: byAddress.get(email) });
+    }
+  }
+  const leaving = managed.filter((m) => !m.there?.enabled);
+  if (managed.length > 0 && managed.every((m) => !m.there)) {
+    throw new SyncStopped(
+      `none of the ${managed.length} users it manages is in this directory (check its address and tenant): nothing was changed`,
+    );
+  }
+  if (leaving.length > MAX_DEACTIVATED_ANYWAY && leaving.length > managed.length * MAX_DEACTIVATED_SHARE) {
+    throw new SyncStopped(
+      `it would deactivate ${leaving.length} of the ${managed.length} users it manages: nothing was changed. If that is right, deactivate them under Users`,
+    );
+  }
+  const outcome: SyncOutcome = {
+    users: directory.length,
+    deactivated: 0,
+    updated: 0,
+    skipped: [],
+    error: null,
+  };
+  const record = (action: string, userId: string, summary: Record<string, unknown>) =>
+    audit.record(
+      {
+        action,
+        targetType: 'user',
+        targetId: userId,
+        actorLabel: ACTOR,
+        summary: { providerId: provider.id, provider: provider.name, ...summary },
+      },
+      now,
+    );
+  // Deactivations first: an administrator who left does not count as the one who stays.
+  const gone = new Set<string>();
+  for (const { user, there } of leaving) {
+    if (user.groups.includes('administrator') && (await users.otherActiveAdministrators(user.id)) === 0) {
+      outcome.skipped.push(`${user.email}: the last active administrator is not deactivated`);
+      continue;
+    }
+    await users.update(user.id, { status: 'deactivated', updatedAt: now });
+    await record('user.deactivated', user.id, {
+      reason: there ? 'disabled in the directory' : 'not in the directory',
+      changed: { status: { from: 'active', to: 'deactivated' } },
+    });
+    gone.add(user.id);
+    outcome.deactivated++;
+  }
+  for (const { user, there } of managed) {
+    if (!there?.enabled || gone.has(user.id)) continue;
+    const changed: Record<string, { from: unknown; to: unknown }> = {};
+    const change: { name?: string; groups?: Group[] } = {};
+    const name = there.displayName?.trim().slice(0, 200);
+    if (provider.syncNames && name && name !== user.name) {
+      change.name = name;
+      changed.name = { from: user.name, to: name };
+    }
+    const desired = [
+      ...new Set(
+        Object.entries(provider.groupMapping)
+          .filter(([groupId]) => members.get(groupId)?.has(there.id))
+          .map(([, group]) => group as Group),
+      ),
+    ];
+    if (desired.length > 0 && !sameGroups(desired, user.groups)) {
+      const demoted = user.groups.includes('administrator') && !desired.includes('administrator');
+      if (demoted && (await users.otherActiveAdministrators(user.id)) === 0) {
+        outcome.skipped.push(`${user.email}: the last active administrator keeps the group administrator`);
+      } else {
+        change.groups = desired;
+        changed.groups = { from: user.groups, to: desired };
+      }
+    }
+    if (Object.keys(changed).length === 0) continue;
+    await users.update(user.id, { ...change, updatedAt: now });
+    await record('user.updated', user.id, { changed });
+    outcome.updated++;
+  }
+  return outcome;
 }
 
+/**
+ * Notes the run on the provider and queues the next one. A run someone asked for meanwhile (a "sync
+ * now", new settings) is kept and schedules the next itself; later duplicates are replaced.
+ */
 async function finishIn(
-  tx: Parameters<typeof ssoProviderRepository>[0],
-  ctx: ReturnType<typeof systemContext>,
+  tx: Queryable,
+  ctx: RequestContext,
   deps: DirectorySyncDeps,
   providerId: string,
   outcome: SyncOutcome,
@@ -188,16 +268,18 @@ async function finishIn(
   const now = deps.clock.now();
   await ssoProviderRepository(tx, ctx).update(providerId, { lastSyncAt: now, lastSyncOutcome: outcome });
   const jobs = jobRepository(tx, ctx);
-  // One chain of runs per provider: a run queued meanwhile (a "sync now") is replaced by this one's next.
+  const next = new Date(now.getTime() + deps.intervalMs);
+  const pending = await jobs.pendingOf(providerId, directorySyncJob.kind);
+  if (pending.some((j) => j.runAt < next)) return;
   await jobs.cancelPending(providerId, [directorySyncJob.kind], 'replaced by the next scheduled run', now);
-  await jobs.enqueue([syncJobNow(providerId, new Date(now.getTime() + deps.intervalMs))], now);
+  await jobs.enqueue([syncJobNow(providerId, next)], now);
 }
 
 export function directorySyncHandler(
   deps: DirectorySyncDeps,
 ): JobHandler<z.output<typeof directorySyncJob.payload>> {
-  return async (job) => {
-    const outcome = await runDirectorySync(deps, job.organisationId, job.payload.providerId);
+  return async (job, signal) => {
+    const outcome = await runDirectorySync(deps, job.organisationId, job.payload.providerId, signal);
     if (!outcome) return { cancelled: 'the provider is gone or no longer synchronises its directory' };
     return undefined;
   };

@@ -4,8 +4,8 @@ import type { SafeHttpClient } from '../../platform/safe-http';
 export interface DirectoryUser {
   /** The directory's own id of the user. */
   id: string;
-  /** The address we match local users by (mail, else the user principal name), lower case. */
-  email: string | null;
+  /** The addresses local users are matched by: mail and user principal name, lower case. */
+  addresses: string[];
   displayName: string | null;
   enabled: boolean;
 }
@@ -43,6 +43,8 @@ export class GraphDirectory implements DirectorySource {
     /** The Graph base URL, e.g. https://graph.microsoft.com/v1.0. */
     private readonly baseUrl: string,
     private readonly getToken: (scope: string) => Promise<string>,
+    /** Aborts the reading (the job's time is up). */
+    private readonly signal?: AbortSignal,
   ) {}
 
   private bearer(): Promise<string> {
@@ -67,6 +69,7 @@ export class GraphDirectory implements DirectorySource {
           },
           timeoutMs: TIMEOUT_MS,
           maxBodyBytes: MAX_BYTES,
+          ...(this.signal ? { signal: this.signal } : {}),
         })
         .catch((err: Error) => {
           throw new DirectoryError(`the directory could not be read: ${err.message}`);
@@ -92,8 +95,17 @@ export class GraphDirectory implements DirectorySource {
     return rows.flatMap((r) => {
       const id = text(r.id);
       if (!id) return [];
-      const email = (text(r.mail) ?? text(r.userPrincipalName))?.toLowerCase() ?? null;
-      return [{ id, email, displayName: text(r.displayName), enabled: r.accountEnabled !== false }];
+      const addresses = [text(r.mail), text(r.userPrincipalName)]
+        .filter((a): a is string => a !== null)
+        .map((a) => a.toLowerCase());
+      return [
+        {
+          id,
+          addresses: [...new Set(addresses)],
+          displayName: text(r.displayName),
+          enabled: r.accountEnabled !== false,
+        },
+      ];
     });
   }
 

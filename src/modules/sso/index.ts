@@ -15,8 +15,10 @@ export {
   createProvider,
   deleteProvider,
   getProvider,
+  getSignInSettings,
   listProviders,
   requestSync,
   type SsoDeps,
+  setSignInSettings,
   updateProvider,
 } from './sso.service';

@@ -141,6 +141,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
           organisation: {
             id: params.organisationId,
             name: org.name,
+            passwordSignIn: org.passwordSignIn,
             buttons: org.providers.map((p) => ({
               href: startHref(token, params.organisationId, p.id, next),
               label: buttonLabel(p.name),

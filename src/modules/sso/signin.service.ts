@@ -92,14 +92,21 @@ export function providersForEmail(deps: SsoSignInDeps, email: string): Promise<P
 export async function organisationSignIn(
   deps: SsoSignInDeps,
   organisationId: string,
-): Promise<{ name: string; providers: { id: string; name: string; type: string }[] } | undefined> {
+): Promise<
+  | { name: string; passwordSignIn: boolean; providers: { id: string; name: string; type: string }[] }
+  | undefined
+> {
   if (!isId(organisationId)) return undefined;
   const ctx = systemContext(organisationId, deps.clock.now());
   return inTenant(deps.database, ctx, async (tx) => {
     const org = await organisationRepository(tx, ctx).find();
     if (!org) return undefined;
     const providers = (await ssoProviderRepository(tx, ctx).list()).filter((p) => p.enabled);
-    return { name: org.name, providers: providers.map((p) => ({ id: p.id, name: p.name, type: p.type })) };
+    return {
+      name: org.name,
+      passwordSignIn: org.passwordSignIn,
+      providers: providers.map((p) => ({ id: p.id, name: p.name, type: p.type })),
+    };
   });
 }
 

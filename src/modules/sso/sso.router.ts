@@ -1,14 +1,23 @@
 import type { Routes } from '../../platform/http/routes';
 import { idParam, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
-import { CreateSsoProvider, SsoProvider, SsoProviderList, UpdateSsoProvider } from './sso.schemas';
+import {
+  CreateSsoProvider,
+  SignInSettings,
+  SsoProvider,
+  SsoProviderList,
+  UpdateSignInSettings,
+  UpdateSsoProvider,
+} from './sso.schemas';
 import {
   createProvider,
   deleteProvider,
   getProvider,
+  getSignInSettings,
   listProviders,
   requestSync,
   type SsoDeps,
+  setSignInSettings,
   updateProvider,
 } from './sso.service';
 
@@ -17,6 +26,32 @@ const Params = z.object({ providerId: idParam('providerId') });
 
 /** The administrators' API for staff single sign-on providers (spec 5.3: Integrations → OAuth Providers). */
 export function ssoProviderRoutes(routes: Routes, deps: SsoDeps): void {
+  routes.add(
+    {
+      method: 'get',
+      path: '/admin/sso/settings',
+      summary: 'Whether staff may sign in with a password',
+      tags,
+      permission: 'admin',
+      response: SignInSettings,
+    },
+    ({ ctx }) => getSignInSettings(deps, ctx),
+  );
+  routes.add(
+    {
+      method: 'patch',
+      path: '/admin/sso/settings',
+      summary: 'Switch password sign-in on or off for the organisation’s staff',
+      description:
+        'Off needs an enabled sign-in provider (409 otherwise); while it is off the last enabled provider cannot be disabled or removed (409). Administrators keep their password either way: the break-glass way in (each such sign-in is an audit event `user.break_glass_sign_in`). The CLI switches it back on: `npm run cli -- org password-sign-in --org <id> --on`.',
+      tags,
+      permission: 'admin',
+      body: UpdateSignInSettings,
+      response: SignInSettings,
+      errors: [409],
+    },
+    ({ ctx, body }) => setSignInSettings(deps, ctx, body),
+  );
   routes.add(
     {
       method: 'get',
@@ -66,6 +101,7 @@ export function ssoProviderRoutes(routes: Routes, deps: SsoDeps): void {
       params: Params,
       body: UpdateSsoProvider,
       response: SsoProvider,
+      errors: [409],
     },
     ({ ctx, params, body }) => updateProvider(deps, ctx, params.providerId, body),
   );
@@ -78,6 +114,7 @@ export function ssoProviderRoutes(routes: Routes, deps: SsoDeps): void {
       permission: 'admin',
       params: Params,
       status: 204,
+      errors: [409],
     },
     async ({ ctx, params }) => {
       await deleteProvider(deps, ctx, params.providerId);

@@ -121,8 +121,16 @@ export const CreateSsoProvider = z
     syncNames: sync.syncNames.default(false),
   })
   .superRefine((p, ctx) => {
-    if (p.directorySync && p.type !== 'microsoft') {
-      ctx.addIssue({ code: 'custom', path: ['directorySync'], message: 'only for a microsoft provider' });
+    if (p.type !== 'microsoft') {
+      const given = {
+        directorySync: p.directorySync,
+        directoryUrl: p.directoryUrl !== undefined,
+        groupMapping: Object.keys(p.groupMapping).length > 0,
+        syncNames: p.syncNames,
+      };
+      for (const [field, set] of Object.entries(given)) {
+        if (set) ctx.addIssue({ code: 'custom', path: [field], message: 'only for a microsoft provider' });
+      }
     }
     if (p.type === 'microsoft' && !p.tenantId) {
       ctx.addIssue({ code: 'custom', path: ['tenantId'], message: 'is required for a microsoft provider' });
@@ -196,6 +204,18 @@ export const SsoProvider = z
   })
   .meta({ id: 'SsoProvider' });
 export type SsoProvider = z.infer<typeof SsoProvider>;
+
+export const SignInSettings = z
+  .object({
+    passwordSignIn: z.boolean().meta({
+      description:
+        'Staff may sign in with a password. Off: only through the enabled sign-in providers (switching off needs one); administrators keep their password (break-glass, each use in the audit trail)',
+    }),
+  })
+  .meta({ id: 'SignInSettings' });
+export const UpdateSignInSettings = z
+  .strictObject({ passwordSignIn: z.boolean() })
+  .meta({ id: 'UpdateSignInSettings' });
 
 export const SsoProviderList = z
   .object({ providers: z.array(SsoProvider), total: z.number().int() })

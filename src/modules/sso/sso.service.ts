@@ -8,6 +8,7 @@ import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { iso, isoOrNull } from '../../platform/schemas';
+import { organisationRepository } from '../admin';
 import { directorySyncJob, syncJobNow } from './directory-sync.job';
 import { type SsoProviderRow, ssoProviderRepository } from './sso.repository';
 import {
@@ -65,7 +66,6 @@ function toProvider(row: SsoProviderRow, baseUrl: string): SsoProvider {
 }
 
 const notFound = () => new NotFound('Sign-in provider not found');
-const microsoftOnly = () => BadRequest.field('directorySync', 'only for a microsoft provider');
 
 /** The settings an audit summary names (the secret only as set or replaced). */
 const audited = [
@@ -166,7 +166,19 @@ export async function updateProvider(
     if (input.tenantId !== undefined && row.type !== 'microsoft') {
       throw BadRequest.field('tenantId', 'only for a microsoft provider');
     }
-    if (input.directorySync && row.type !== 'microsoft') throw microsoftOnly();
+    if (row.type !== 'microsoft') {
+      for (const field of ['directorySync', 'directoryUrl', 'groupMapping', 'syncNames'] as const) {
+        if (
+          input[field] !== undefined &&
+          input[field] !== false &&
+          input[field] !== null &&
+          !(field === 'groupMapping' && Object.keys(input.groupMapping ?? {}).length === 0)
+        ) {
+          throw BadRequest.field(field, 'only for a microsoft provider');
+        }
+      }
+    }
+    if (input.enabled === false && row.enabled) await keepsAWayIn(tx, ctx, id);
     const jitGroup = input.jitGroup !== undefined ? input.jitGroup : row.jitGroup;
     const domains = input.allowedDomains ?? row.allowedDomains;
     if (jitGroup && domains.length === 0) {
@@ -201,10 +213,18 @@ export async function updateProvider(
         now,
       );
     }
-    // Switched on, or its directory or mapping changed: a run now. Switched off: no more runs.
-    const syncSettings = ['directorySync', 'directoryUrl', 'groupMapping', 'syncNames'].some(
-      (k) => k in changed,
-    );
+    // Switched on, or anything the run reads changed: a run now (one under way stops). Off: no more runs.
+    const syncSettings = [
+      'directorySync',
+      'directoryUrl',
+      'groupMapping',
+      'syncNames',
+      'issuer',
+      'tenantId',
+      'clientId',
+      'clientSecret',
+      'allowedDomains',
+    ].some((k) => k in changed);
     if (updated.directorySync && syncSettings) await queueSync(tx, ctx, id, now);
     if (!updated.directorySync && 'directorySync' in changed) {
       await jobRepository(tx, ctx).cancelPending(
@@ -223,7 +243,9 @@ export async function deleteProvider(deps: SsoDeps, ctx: RequestContext, id: str
   await inTenant(deps.database, ctx, async (tx) => {
     const providers = ssoProviderRepository(tx, ctx);
     const row = await providers.find(id, { forUpdate: true });
-    if (!row || !(await providers.remove(id))) throw notFound();
+    if (!row) throw notFound();
+    if (row.enabled) await keepsAWayIn(tx, ctx, id);
+    if (!(await providers.remove(id))) throw notFound();
     await jobRepository(tx, ctx).cancelPending(id, [directorySyncJob.kind], 'the provider was removed', now);
     await auditRepository(tx, ctx).record(
       {
@@ -234,6 +256,63 @@ export async function deleteProvider(deps: SsoDeps, ctx: RequestContext, id: str
       },
       now,
     );
+  });
+}
+
+/** With password sign-in off, staff sign in only through an enabled provider: one must remain. */
+async function keepsAWayIn(tx: Tx, ctx: RequestContext, without: string) {
+  // The organisation's row is held: a switch-off or another provider's change waits for this one.
+  const org = await organisationRepository(tx, ctx).find({ forUpdate: true });
+  if (org?.passwordSignIn !== false) return;
+  const others = (await ssoProviderRepository(tx, ctx).list()).filter((p) => p.enabled && p.id !== without);
+  if (others.length === 0) {
+    throw new Conflict(
+      'Password sign-in is off and this is the last enabled sign-in provider: switch password sign-in on first, or enable another provider',
+    );
+  }
+}
+
+/** Whether staff may sign in with a password (spec 5.3: off once single sign-on works). */
+export async function getSignInSettings(deps: SsoDeps, ctx: RequestContext) {
+  const org = await inTenant(deps.database, ctx, (tx) => organisationRepository(tx, ctx).find());
+  return { passwordSignIn: org?.passwordSignIn !== false };
+}
+
+/**
+ * Switches password sign-in on or off for the organisation's staff. Off needs an enabled provider;
+ * administrators keep their password either way (break-glass, recorded in the audit trail).
+ */
+export async function setSignInSettings(
+  deps: SsoDeps,
+  ctx: RequestContext,
+  input: { passwordSignIn: boolean },
+) {
+  const now = deps.clock.now();
+  return inTenant(deps.database, ctx, async (tx) => {
+    const orgs = organisationRepository(tx, ctx);
+    const org = await orgs.find({ forUpdate: true });
+    if (!org) throw new NotFound('Organisation not found');
+    const before = org.passwordSignIn;
+    if (before === input.passwordSignIn) return { passwordSignIn: before };
+    if (!input.passwordSignIn) {
+      const enabled = (await ssoProviderRepository(tx, ctx).list()).some((p) => p.enabled);
+      if (!enabled) {
+        throw new Conflict(
+          'Enable a sign-in provider first: with password sign-in off, staff sign in only through one',
+        );
+      }
+    }
+    await orgs.setPasswordSignIn(input.passwordSignIn);
+    await auditRepository(tx, ctx).record(
+      {
+        action: 'organisation.updated',
+        targetType: 'organisation',
+        targetId: ctx.organisationId,
+        summary: { changed: { passwordSignIn: { from: before, to: input.passwordSignIn } } },
+      },
+      now,
+    );
+    return { passwordSignIn: input.passwordSignIn };
   });
 }
 

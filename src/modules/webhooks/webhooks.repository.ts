@@ -82,6 +82,7 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
       return row;
     },
     async remove(id: string): Promise<boolean> {
+      if (!isId(id)) return false;
       const rows = await q
         .delete(webhookEndpoints)
         .where(and(org, eq(webhookEndpoints.id, id)))

@@ -63,6 +63,13 @@ export function jobRepository(q: Queryable, ctx: RequestContext) {
         )
         .getSQL();
     },
+    /** The subject's pending jobs of a kind (when they run). */
+    async pendingOf(subjectId: string, kind: string): Promise<{ id: string; runAt: Date }[]> {
+      return q
+        .select({ id: jobs.id, runAt: jobs.runAt })
+        .from(jobs)
+        .where(and(org, eq(jobs.subjectId, subjectId), eq(jobs.kind, kind), eq(jobs.status, 'pending')));
+    },
     /** Cancels the subject's pending jobs of the given kinds (e.g. an action's messages when it closes). */
     async cancelPending(subjectId: string, kinds: string[], reason: string, now: Date): Promise<number> {
       const rows = await q
