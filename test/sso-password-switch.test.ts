@@ -76,7 +76,8 @@ describe('password sign-in switched off per organisation (spec 5.3)', () => {
     expect(audit.body.events).toEqual([
       expect.objectContaining({
         target: { type: 'user', id: admin.id },
-        actor: expect.objectContaining({ type: 'system' }),
+        actor: expect.objectContaining({ type: 'user', userId: admin.id }),
+        summary: expect.objectContaining({ via: 'password' }),
       }),
     ]);
     expect(JSON.stringify(h.logs)).toContain('break-glass password sign-in of an administrator');

@@ -15,6 +15,8 @@ export interface AuditEntry {
   summary: Record<string, unknown>;
   /** For the system: which part acted (e.g. "directory sync"). */
   actorLabel?: string;
+  /** Who acted when it is not the context's caller: a user signing in (no session yet). */
+  actorUserId?: string;
 }
 
 /** Who acts, from the request context: the user and the credential they came through. */
@@ -50,7 +52,9 @@ export function auditRepository(q: Queryable, ctx: RequestContext) {
           id: newId(at.getTime()),
           organisationId: ctx.organisationId,
           at,
-          ...actor,
+          ...(e.actorUserId
+            ? { actorType: 'user' as const, actorUserId: e.actorUserId, actorCredentialId: null }
+            : actor),
           actorLabel: e.actorLabel ?? null,
           action: e.action,
           targetType: e.targetType,
