@@ -4,8 +4,8 @@ import { sql } from 'drizzle-orm';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './support/browser';
 import { createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
-import { freePort, type Harness, startHarness } from './support/harness';
-import { type IdentityProvider, startIdentityProvider } from './support/identity-provider';
+import type { Harness } from './support/harness';
+import { type IdentityProvider, startIdentityProvider, startSsoHarness } from './support/identity-provider';
 import { STAFF_PASSWORD, signedIn } from './support/staff';
 
 let h: Harness;
@@ -92,8 +92,7 @@ const userRow = async (id: string) =>
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const port = await freePort();
-  h = await startHarness({ SSO_ALLOW_PRIVATE: 'true', BASE_URL: `http://127.0.0.1:${port}` }, { port });
+  h = await startSsoHarness();
   idp = await startIdentityProvider(h);
   await startDirectory();
   directoryUrl = `http://127.0.0.1:${(directory.address() as AddressInfo).port}`;

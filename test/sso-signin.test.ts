@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { createOrg, type TestOrg, tenantRows } from './support/fixtures';
-import { freePort, type Harness, startHarness } from './support/harness';
-import { type IdentityProvider, startIdentityProvider } from './support/identity-provider';
+import { type Harness, startHarness } from './support/harness';
+import { type IdentityProvider, startIdentityProvider, startSsoHarness } from './support/identity-provider';
 import { csrfIn } from './support/staff';
 
 let h: Harness;
@@ -55,8 +55,7 @@ async function addStaff(email: string, kind: 'staff' | 'service' = 'staff') {
 const now = () => Math.floor(h.clock.now().getTime() / 1000);
 
 beforeAll(async () => {
-  const port = await freePort();
-  h = await startHarness({ SSO_ALLOW_PRIVATE: 'true', BASE_URL: `http://127.0.0.1:${port}` }, { port });
+  h = await startSsoHarness();
   idp = await startIdentityProvider(h);
   org = await createOrg(h, 'Makelaardij Peeters');
   const res = await h.api().post('/api/v1/admin/sso/providers').set('x-api-key', org.adminKey).send({

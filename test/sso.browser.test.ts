@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, seriousA11yViolations } from './support/browser';
 import { createContact, createOrg, type TestOrg, tenantRows } from './support/fixtures';
-import { freePort, type Harness, startHarness } from './support/harness';
-import { type IdentityProvider, startIdentityProvider } from './support/identity-provider';
+import type { Harness } from './support/harness';
+import { type IdentityProvider, startIdentityProvider, startSsoHarness } from './support/identity-provider';
 import { STAFF_PASSWORD, staffUser } from './support/staff';
 
 let h: Harness;
@@ -69,9 +69,7 @@ async function signInAt(page: Page, org: TestOrg, button: string, next?: string)
 const problemText = (page: Page) => page.getByRole('alert').innerText();
 
 beforeAll(async () => {
-  // The provider sends the browser back to BASE_URL: the app listens where it says.
-  const port = await freePort();
-  h = await startHarness({ SSO_ALLOW_PRIVATE: 'true', BASE_URL: `http://127.0.0.1:${port}` }, { port });
+  h = await startSsoHarness();
   browser = await launchBrowser();
   google = await startIdentityProvider(h);
   microsoft = await startIdentityProvider(h);

@@ -2,15 +2,13 @@ import type { ApiKey, User } from '../modules/admin';
 import type { ClientToken, OAuthClient } from '../modules/oauth';
 import { groups } from '../platform/permissions';
 import { type Html, html, joinHtml } from '../platform/web/html';
-import { type StaffUser, staffLayout } from './staff-layout';
+import { csrfField, type StaffUser, staffLayout, when } from './staff-layout';
 
 export interface AdminFrame {
   me: StaffUser;
   csrf: string;
 }
 
-const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
-const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
 const notices = (notice?: string, error?: string): Html =>
   html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}${
     error ? html`<div class="summary" role="alert"><p class="error">${error}</p></div>` : ''

@@ -3,15 +3,13 @@ import type { Customer } from '../modules/customers';
 import type { SessionRequest, SessionRequestDetail } from '../modules/sessionrequests';
 import type { Session } from '../modules/sessions';
 import { type Html, html } from '../platform/web/html';
-import { type StaffUser, staffLayout } from './staff-layout';
+import { csrfField, type StaffUser, staffLayout, when } from './staff-layout';
 
 export interface DeskFrame {
   me: StaffUser;
   csrf: string;
 }
 
-const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
-const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
 const notices = (notice?: string, error?: string): Html =>
   html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}${
     error ? html`<div class="summary" role="alert"><p class="error">${error}</p></div>` : ''

@@ -2,10 +2,8 @@ import type { AuditEvent } from '../modules/audit';
 import type { SsoProvider } from '../modules/sso';
 import { type Html, html, joinHtml } from '../platform/web/html';
 import type { AdminFrame } from './staff-admin-pages';
-import { staffLayout } from './staff-layout';
+import { csrfField, staffLayout, when } from './staff-layout';
 
-const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
-const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
 const typeNames: Record<string, string> = {
   google: 'Google-type (Google Workspace)',
   microsoft: 'Microsoft-type (Microsoft Entra ID directory)',

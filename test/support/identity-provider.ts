@@ -1,4 +1,4 @@
-import type { Harness } from './harness';
+import { freePort, type Harness, startHarness } from './harness';
 
 type MockServer = InstanceType<typeof import('oauth2-mock-server')['OAuth2Server']>;
 
@@ -92,4 +92,13 @@ export async function startIdentityProvider(h: Harness): Promise<IdentityProvide
       }),
     stop: () => server.stop(),
   };
+}
+
+/**
+ * The app for single sign-on tests: providers on 127.0.0.1 allowed, and BASE_URL the address it
+ * listens on (the provider sends the browser back there).
+ */
+export async function startSsoHarness(): Promise<Harness> {
+  const port = await freePort();
+  return startHarness({ SSO_ALLOW_PRIVATE: 'true', BASE_URL: `http://127.0.0.1:${port}` }, { port });
 }

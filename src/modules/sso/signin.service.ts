@@ -158,13 +158,11 @@ function sessionStateStore(clock: Clock, pending: Omit<PendingSignIn, 'verifier'
 
 /** The pending sign-in of this `state`, taken out of the session (single use); undefined if none. */
 function takePending(req: Request, clock: Clock, state: unknown): PendingSignIn | undefined {
-  const all = req.session?.ssoPending;
-  if (!all || typeof state !== 'string' || !Object.hasOwn(all, state)) return undefined;
-  const pending = all[state];
-  delete all[state];
-  req.session.ssoPending = { ...all };
-  if (!pending || clock.now().getTime() - pending.startedAt >= PENDING_MS) return undefined;
-  return pending;
+  const pending = peekPending(req, state);
+  if (!pending) return undefined;
+  const { [state as string]: _spent, ...rest } = req.session.ssoPending ?? {};
+  req.session.ssoPending = rest;
+  return clock.now().getTime() - pending.startedAt < PENDING_MS ? pending : undefined;
 }
 
 /** The pending sign-in of this `state` without taking it (to know which provider to ask). */

@@ -5,8 +5,11 @@ import { z } from '../../platform/zod';
 
 export const providerTypes = ['google', 'microsoft', 'oidc'] as const;
 
-/** An issuer: https, or http on the loopback address (a provider run by a test on 127.0.0.1). */
-const IssuerUrl = z
+/**
+ * A provider's or directory's base address: https, or http on the loopback address (a provider run by
+ * a test on 127.0.0.1); no query, fragment or credentials.
+ */
+const BaseUrl = z
   .string()
   .max(500)
   .refine((value) => {
@@ -47,7 +50,7 @@ const fields = {
   tenantId: TenantId.meta({
     description: 'microsoft: the directory (tenant) id or domain; required for that type',
   }),
-  issuer: IssuerUrl.meta({
+  issuer: BaseUrl.meta({
     description:
       'oidc: the issuer URL (required). google and microsoft: derived (https://accounts.google.com, https://login.microsoftonline.com/{tenantId}/v2.0); may be overridden (a sovereign cloud, a test provider)',
   }),
@@ -72,20 +75,12 @@ const fields = {
   }),
 };
 
-/** Microsoft Graph's base URL: https, or http on the loopback address (a test's directory). */
-const DirectoryUrl = z
-  .string()
-  .max(500)
-  .refine((value) => {
-    const url = secureOrLoopbackUrl(value);
-    return url !== undefined && !url.hash && !url.search && !url.username && !url.password;
-  }, 'must be an https URL without query or fragment (http only on 127.0.0.1, [::1] or localhost)');
 const sync = {
   directorySync: z.boolean().meta({
     description:
       'microsoft only: read the directory every DIRECTORY_SYNC_MINUTES (default 60) and deactivate the users it manages that are gone or disabled there',
   }),
-  directoryUrl: DirectoryUrl.meta({
+  directoryUrl: BaseUrl.meta({
     description: 'The Microsoft Graph base URL; default https://graph.microsoft.com/v1.0',
   }),
   groupMapping: z
