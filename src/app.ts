@@ -3,7 +3,7 @@ import express, { type Express, Router } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import { accountRoutes } from './modules/accounts';
-import { adminRoutes } from './modules/admin';
+import { adminRoutes, organisationApiLimit } from './modules/admin';
 import { auditRoutes } from './modules/audit';
 import { customerRoutes } from './modules/customers';
 import { deskPageRoutes, deskRoutes, providerPageRoutes, staffUserOf, userPageRoutes } from './modules/desk';
@@ -37,6 +37,7 @@ import {
   SessionAuthenticator,
 } from './platform/http/auth';
 import { errorHandler, unknownRoute } from './platform/http/error-handler';
+import { RateLimits } from './platform/http/rate-limit';
 import { jsonBodyParser, Routes, type WebKit } from './platform/http/routes';
 import type { JobSignal } from './platform/jobs/worker';
 import { type Logger, redactUrl, serializeError } from './platform/logger';
@@ -161,6 +162,12 @@ export function createApp(deps: AppDeps): Express {
     web.csrf.staff,
   );
 
+  const limits = new RateLimits({
+    database,
+    clock,
+    config: config.rateLimits,
+    organisationLimit: (ctx) => organisationApiLimit(database, ctx),
+  });
   const fileDeps = {
     database,
     clock,
@@ -170,7 +177,7 @@ export function createApp(deps: AppDeps): Express {
   };
   const previews = new DocumentPreviews();
   const root = Router();
-  const rootRoutes = new Routes(root, registry, gate, '', bodyParser, deps.checkResponses, web);
+  const rootRoutes = new Routes(root, registry, gate, '', bodyParser, deps.checkResponses, web, limits);
   healthRoutes(rootRoutes, { database, clock, startedAt: Date.now() });
   respondentRoutes(rootRoutes, {
     ...fileDeps,
@@ -181,13 +188,15 @@ export function createApp(deps: AppDeps): Express {
     box,
     phoneRegion: config.phoneRegion,
     previews,
+    wrongCodes: limits.counter('wrong_codes', config.rateLimits.wrongCodes),
+    newVisitors: limits.counter('new_visitors', config.rateLimits.newVisitors),
   });
   fileDownloadRoutes(rootRoutes, fileDeps);
   oauthMetadataRoutes(rootRoutes, config.baseUrl);
   apiReferenceRoutes(root);
 
   const api = Router();
-  const routes = new Routes(api, registry, gate, '/api/v1', bodyParser, deps.checkResponses, web);
+  const routes = new Routes(api, registry, gate, '/api/v1', bodyParser, deps.checkResponses, web, limits);
   const accountDeps = { database, clock, box, passwordLinkMs: config.staff.passwordLinkMs };
   accountRoutes(rootRoutes, routes, accountDeps);
   deskRoutes(rootRoutes, { database, clock });
@@ -196,7 +205,7 @@ export function createApp(deps: AppDeps): Express {
   const moduleDeps = { database, clock };
   customerRoutes(routes, { ...moduleDeps, storage: fileDeps.storage });
   portfolioRoutes(routes, moduleDeps);
-  adminRoutes(routes, moduleDeps);
+  adminRoutes(routes, { ...moduleDeps, limits });
   oauthClientRoutes(routes, moduleDeps);
   tokenRoutes(routes, { ...moduleDeps, ...config.oauth });
   authorizeRoutes(routes, { ...moduleDeps, issuer: config.baseUrl });

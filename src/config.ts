@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type EncryptionKey, parseEncryptionKeys } from './platform/crypto/sealed';
 import type { ServerLimits } from './platform/db/database';
+import type { RateLimitConfig } from './platform/http/rate-limit';
 import { isPhoneRegion } from './platform/phone';
 import { type QualifiedSigningConfig, qualifiedProvider } from './platform/signing/qualified';
 import type { SealKeyConfig } from './platform/signing/seal-key';
@@ -113,6 +114,12 @@ const envSchema = z.object({
   WEBHOOK_TIMEOUT_SECONDS: intFrom(1, 30).default(10),
   SSO_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   DIRECTORY_SYNC_MINUTES: intFrom(5, 10_080).default(60),
+  RATE_LIMIT_API_PER_MINUTE: intFrom(1, 1_000_000).default(600),
+  RATE_LIMIT_PUBLIC_PER_MINUTE: intFrom(1, 1_000_000).default(300),
+  RATE_LIMIT_SIGNIN_PER_15_MINUTES: intFrom(1, 1_000_000).default(300),
+  RATE_LIMIT_TOKEN_PER_MINUTE: intFrom(1, 1_000_000).default(120),
+  RATE_LIMIT_WRONG_CODES_PER_10_MINUTES: intFrom(1, 1_000_000).default(30),
+  RATE_LIMIT_NEW_VISITORS_PER_10_MINUTES: intFrom(1, 1_000_000).default(20),
 });
 
 export interface Config {
@@ -192,6 +199,7 @@ export interface Config {
    * test's provider on 127.0.0.1): off by default, so that a provider's address cannot reach inside.
    */
   readonly sso: { readonly allowPrivate: boolean; readonly directorySyncMs: number };
+  readonly rateLimits: RateLimitConfig;
 }
 
 function bytesOf(size: string): number {
@@ -324,6 +332,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowHttp: e.WEBHOOK_ALLOW_HTTP === 'true',
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
       timeoutMs: e.WEBHOOK_TIMEOUT_SECONDS * 1000,
+    }),
+    rateLimits: Object.freeze({
+      api: { limit: e.RATE_LIMIT_API_PER_MINUTE, windowMs: 60_000 },
+      public: { limit: e.RATE_LIMIT_PUBLIC_PER_MINUTE, windowMs: 60_000 },
+      signin: { limit: e.RATE_LIMIT_SIGNIN_PER_15_MINUTES, windowMs: 15 * 60_000 },
+      token: { limit: e.RATE_LIMIT_TOKEN_PER_MINUTE, windowMs: 60_000 },
+      wrongCodes: { limit: e.RATE_LIMIT_WRONG_CODES_PER_10_MINUTES, windowMs: 10 * 60_000 },
+      newVisitors: { limit: e.RATE_LIMIT_NEW_VISITORS_PER_10_MINUTES, windowMs: 10 * 60_000 },
     }),
     sso: Object.freeze({
       allowPrivate: e.SSO_ALLOW_PRIVATE === 'true',

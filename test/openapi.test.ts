@@ -4,7 +4,10 @@ import { type Harness, startHarness } from './support/harness';
 let h: Harness;
 let doc: {
   openapi: string;
-  paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+  paths: Record<
+    string,
+    Record<string, { security?: unknown[]; responses: Record<string, { headers?: unknown }> }>
+  >;
 };
 
 beforeAll(async () => {
@@ -44,7 +47,7 @@ describe('GET /api/v1/openapi.json', () => {
     );
     expect(
       Object.keys(doc.paths['/api/v1/sessionrequests/{actionId}/reopen']?.post?.responses ?? {}).sort(),
-    ).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '500', '503']);
+    ).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503']);
     expect(Object.keys(doc.paths['/action/{code}']?.get?.responses ?? {}).sort()).toEqual([
       '200',
       '404',
@@ -58,9 +61,15 @@ describe('GET /api/v1/openapi.json', () => {
       '401',
       '403',
       '404',
+      '429',
       '500',
       '503',
     ]);
+    expect(getOne?.responses?.['429']?.headers).toEqual({
+      'Retry-After': expect.objectContaining({ schema: { type: 'integer' } }),
+      RateLimit: expect.objectContaining({ schema: { type: 'string' } }),
+      'RateLimit-Policy': expect.objectContaining({ schema: { type: 'string' } }),
+    });
     expect(getOne?.security).toEqual([{ ApiKey: [] }, { OAuth2: ['read'] }]);
     expect(doc.paths['/health']?.get?.security).toEqual([]);
     expect(Object.keys(doc.paths['/api/v1/customers']?.post?.responses ?? {})).toEqual(

@@ -5,6 +5,7 @@ export * from './enums';
 export * from './events';
 export * from './files';
 export * from './jobs';
+export * from './limits';
 export * from './oauth';
 export * from './questionlists';
 export * from './sessionrequests';

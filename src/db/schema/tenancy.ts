@@ -18,6 +18,8 @@ export const organisations = pgTable('organisations', {
   name: text('name').notNull(),
   /** Staff may sign in with a password; off once single sign-on works (administrators keep it: break-glass). */
   passwordSignIn: boolean('password_sign_in').notNull().default(true),
+  /** Requests per minute allowed to each of its API keys, OAuth clients and staff users; null: the default. */
+  apiRateLimit: integer('api_rate_limit'),
   createdAt: ts('created_at').notNull(),
 });
 

@@ -106,6 +106,7 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
       ...common,
       method: 'post',
       path: '/signin',
+      rateLimit: 'signin',
       summary: 'Sign in with e-mail and password (form post)',
       description: `Fields: \`_csrf\`, \`email\`, \`password\`, \`organisationId\` (when the e-mail has accounts in several organisations), \`next\`. Success starts a server-side session (cookie \`adk_staff\`, HttpOnly, SameSite=Lax; \`__Host-adk_staff\` and Secure over HTTPS) and goes to \`next\`. Wrong e-mail or password → 401 with the form again, the same answer for an unknown e-mail. At most 5 failures per account and 30 per address in 15 minutes: then 429 with Retry-After.`,
       form: SignInForm,
@@ -180,6 +181,7 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
       ...common,
       method: 'post',
       path: '/password/forgot',
+      rateLimit: 'signin',
       summary: 'Send a password reset link (form post)',
       description:
         'Fields: `_csrf`, `email`. Every active staff account with this e-mail gets a single-use link (valid `PASSWORD_LINK_HOURS`, default 24) by e-mail; the page says the same whether or not an account exists. At most one link a minute per account.',
@@ -231,6 +233,7 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
       ...common,
       method: 'post',
       path: '/password/{token}',
+      rateLimit: 'signin',
       summary: 'Set the password through the link (form post), then signed in',
       description:
         'Fields: `_csrf`, `password`, `confirm`. The link is spent with the change (a second use → 410); the user’s other browser sessions end; this browser is signed in.',

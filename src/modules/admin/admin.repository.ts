@@ -167,6 +167,12 @@ export function organisationRepository(q: Queryable, ctx: RequestContext) {
       const [row] = opts.forUpdate ? await query.for('update') : await query;
       return row;
     },
+    async setApiRateLimit(limit: number | null): Promise<void> {
+      await q
+        .update(organisations)
+        .set({ apiRateLimit: limit })
+        .where(eq(organisations.id, ctx.organisationId));
+    },
     async setPasswordSignIn(on: boolean): Promise<void> {
       await q
         .update(organisations)

@@ -1,3 +1,4 @@
+import type { RateLimits } from '../../platform/http/rate-limit';
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
@@ -8,6 +9,8 @@ import {
   CreatedApiKey,
   CreateUser,
   ListApiKeysQuery,
+  RateLimitSettings,
+  UpdateRateLimits,
   UpdateUser,
   User,
   UserList,
@@ -24,13 +27,40 @@ import {
   setUserStatus,
   updateUser,
 } from './admin.service';
+import { getRateLimits, setRateLimits } from './limits.service';
 
 const UserParams = z.object({ userId: idParam('userId') });
 const KeyParams = z.object({ userId: idParam('userId'), keyId: idParam('keyId') });
 const users = ['Admin: users'];
 const keys = ['Admin: API keys'];
 
-export function adminRoutes(routes: Routes, deps: AdminDeps): void {
+export function adminRoutes(routes: Routes, deps: AdminDeps & { limits: RateLimits }): void {
+  routes.add(
+    {
+      method: 'get',
+      path: '/admin/rate-limits',
+      summary: 'The organisation’s rate limits',
+      description: 'See docs/api.md#rate-limits for every limit and the back-off clients should use.',
+      tags: ['Admin: rate limits'],
+      permission: 'admin',
+      response: RateLimitSettings,
+    },
+    ({ ctx }) => getRateLimits(deps, ctx),
+  );
+  routes.add(
+    {
+      method: 'patch',
+      path: '/admin/rate-limits',
+      summary: 'Set the organisation’s API rate limit',
+      description:
+        'Requests a minute allowed to each API key, OAuth client and staff user of the organisation (null: the service default). Applies at once on the instance that answers, within 30 seconds on the others. Audited.',
+      tags: ['Admin: rate limits'],
+      permission: 'admin',
+      body: UpdateRateLimits,
+      response: RateLimitSettings,
+    },
+    ({ ctx, body }) => setRateLimits(deps, ctx, body),
+  );
   routes.add(
     {
       method: 'get',

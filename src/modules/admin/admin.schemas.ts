@@ -75,3 +75,40 @@ export type User = z.infer<typeof User>;
 export type CreateUser = z.infer<typeof CreateUser>;
 export type UpdateUser = z.infer<typeof UpdateUser>;
 export type ApiKey = z.infer<typeof ApiKey>;
+
+const AddressLimit = z.object({
+  limit: z.number().int().meta({ description: 'Requests (or attempts) allowed per address in each window' }),
+  windowSeconds: z.number().int(),
+});
+
+export const RateLimitSettings = z
+  .object({
+    apiPerMinute: z.number().int().meta({
+      description:
+        'Requests a minute allowed to each API key, OAuth client and staff user of the organisation',
+    }),
+    organisationSetting: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'The organisation’s own setting, or null when the service default applies' }),
+    defaultApiPerMinute: z
+      .number()
+      .int()
+      .meta({ description: 'The service default (RATE_LIMIT_API_PER_MINUTE)' }),
+    perAddress: z
+      .object({ public: AddressLimit, signin: AddressLimit, token: AddressLimit })
+      .meta({ description: 'The per-address limits (set by the operator), for reference' }),
+  })
+  .meta({ id: 'RateLimitSettings' });
+
+export const UpdateRateLimits = z
+  .strictObject({
+    apiPerMinute: z.number().int().min(1).max(1_000_000).nullable().meta({
+      description: 'Requests a minute per API key, OAuth client and staff user; null: back to the default',
+    }),
+  })
+  .meta({ id: 'UpdateRateLimits' });
+
+export type RateLimitSettings = z.infer<typeof RateLimitSettings>;
+export type UpdateRateLimits = z.infer<typeof UpdateRateLimits>;

@@ -13,3 +13,4 @@ export {
   updateUser,
 } from './admin.service';
 export { bootstrapOrganisation } from './bootstrap.service';
+export { organisationApiLimit } from './limits.service';

@@ -36,6 +36,7 @@ export function healthRoutes(routes: Routes, deps: { database: Database; clock: 
     {
       method: 'get',
       path: '/health',
+      rateLimit: false,
       summary: 'Liveness and database connection (public)',
       tags: ['Health'],
       response: Health,

@@ -87,6 +87,7 @@ export function oauthEndpointRoutes(routes: Routes, deps: EndpointDeps): void {
       form: TokenForm('RevocationRequest'),
       response: z.object({}).meta({ id: 'RevocationResponse' }),
       errors,
+      rateLimit: 'token',
     },
     ({ req }) => revoke(deps, req),
   );
@@ -100,6 +101,7 @@ export function oauthEndpointRoutes(routes: Routes, deps: EndpointDeps): void {
       form: TokenForm('IntrospectionRequest'),
       response: IntrospectionResponse,
       errors,
+      rateLimit: 'token',
     },
     ({ req }) => introspect(deps, req),
   );

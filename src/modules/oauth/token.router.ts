@@ -67,6 +67,7 @@ export function tokenRoutes(routes: Routes, deps: TokenDeps): void {
       tags: ['OAuth 2.0'],
       form: TokenRequest,
       response: TokenResponse,
+      rateLimit: 'token',
       errors: [
         {
           status: 400,

@@ -1,5 +1,4 @@
 // The respondent module's public entry: the contact's pages behind the public link /action/<code>.
 
 export { sessionReportHandler, sessionReportJob } from './report.job';
-export { AddressLimiter } from './respondent.limiter';
 export { type RespondentRouteDeps, respondentRoutes } from './respondent.router';

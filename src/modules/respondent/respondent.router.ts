@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { addressKey, type SharedCounter } from '../../platform/http/rate-limit';
 import type { Routes } from '../../platform/http/routes';
 import type { CsrfGuard } from '../../platform/web/csrf';
 import { z } from '../../platform/zod';
@@ -18,7 +19,6 @@ import {
 import { respondentTexts } from '../../web/respondent-texts';
 import { startVisitor, visitorFields } from './campaign.service';
 import { setVisitorCookie, signerToken, visitorToken } from './respondent.cookies';
-import { AddressLimiter } from './respondent.limiter';
 import { contactQuery } from './respondent.query';
 import { type Respondent, respondentLanguage, saveStep } from './respondent.service';
 import { needsVisitor, type OpenAction, type RespondentView } from './respondent.view';
@@ -59,17 +59,14 @@ export interface RespondentRouteDeps extends SigningRouteDeps {
   secureCookies: boolean;
   /** The contact pages' CSRF guard (checked by the platform on every form post; tokens made here). */
   csrf: CsrfGuard;
-  /** Unknown codes per address (30 per 10 minutes). */
-  wrongCodes?: AddressLimiter;
-  /** New campaign visitors per address (20 per 10 minutes). */
-  newVisitors?: AddressLimiter;
+  /** Unknown codes per address (30 per 10 minutes by default), counted in the shared store. */
+  wrongCodes: SharedCounter;
+  /** New campaign visitors per address (20 per 10 minutes by default). */
+  newVisitors: SharedCounter;
 }
 
 export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): void {
-  const wrongCodes = deps.wrongCodes ?? new AddressLimiter(30);
-  const newVisitors = deps.newVisitors ?? new AddressLimiter(20);
-  const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
-  const now = () => deps.clock.now().getTime();
+  const { wrongCodes, newVisitors } = deps;
   const respondentOf = (req: Request): Respondent => ({
     visitorToken: visitorToken(req),
     signerToken: signerToken(req),
@@ -87,11 +84,11 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
    * Answers unknown and gone actions; null when the page can go on. Only unknown codes are counted and
    * limited: a valid link always works, whatever a colleague behind the same address mistyped.
    */
-  const gate = (req: Request, res: Response, view: RespondentView): Page | null => {
+  const gate = async (req: Request, res: Response, view: RespondentView): Promise<Page | null> => {
     if (view.outcome === 'unknown') {
-      const wait = wrongCodes.blocked(addressOf(req), now());
+      const wait = await wrongCodes.blocked(addressKey(req));
       if (wait > 0) return tooMany(res, wait, 'Too many unknown links from your address.');
-      wrongCodes.record(addressOf(req), now());
+      await wrongCodes.hit(addressKey(req));
       return unknownPage();
     }
     if (view.outcome === 'gone') return gonePage(view.language, view.declined);
@@ -149,7 +146,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       const open = req.method === 'GET';
       const hit = await viewForSigning(deps, p.code, respondentOf(req), open);
       const view = hit.view;
-      const stop = gate(req, res, view);
+      const stop = await gate(req, res, view);
       if (stop || view.outcome !== 'ok') return stop ?? unknownPage();
       const ctx = contextOf(req, res, view, nonce);
       if (hit.facts && view.signer) return signerPage(deps, kit, req, ctx, view, hit.facts);
@@ -180,7 +177,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       },
     },
     async ({ params: p, req, res, nonce }) => {
-      const wait = newVisitors.blocked(addressOf(req), now());
+      const wait = await newVisitors.blocked(addressKey(req));
       if (wait > 0) return tooMany(res, wait, 'Too many new answers from your address.');
       const details = {
         firstName: fieldOf(req.body, 'firstName'),
@@ -188,7 +185,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         email: fieldOf(req.body, 'email'),
       };
       const result = await startVisitor(deps, p.code, details);
-      const stop = gate(req, res, result.view);
+      const stop = await gate(req, res, result.view);
       if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
       const view = result.view;
       const ctx = contextOf(req, res, view, nonce);
@@ -198,7 +195,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         return startPage(view, ctx, { issues: result.issues, sent });
       }
       if (result.token) {
-        newVisitors.record(addressOf(req), now());
+        await newVisitors.hit(addressKey(req));
         setVisitorCookie(res, view.action.code, result.token, deps.secureCookies);
       }
       return { redirect: base };
@@ -239,7 +236,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         answersOf(req.body),
         nav === 'next',
       );
-      const stop = gate(req, res, result.view);
+      const stop = await gate(req, res, result.view);
       if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
       const view = result.view;
       const ctx = contextOf(req, res, view, nonce);
@@ -283,7 +280,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
     },
     async ({ params: p, req, res, nonce }) => {
       const result = await submitAnswers(deps, p.code, respondentOf(req), req.query.lang);
-      const stop = gate(req, res, result.view);
+      const stop = await gate(req, res, result.view);
       if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
       const ctx = contextOf(req, res, result.view, nonce);
       if (result.incomplete) {

@@ -64,7 +64,7 @@ function sendPdf(res: Response, bytes: Buffer, fallbackName: string, fileName: s
 /** What the contact's router shares with the signing routes. */
 export interface PageKit {
   respondentOf(req: Request): Respondent;
-  gate(req: Request, res: Response, view: RespondentView): Page | null;
+  gate(req: Request, res: Response, view: RespondentView): Promise<Page | null>;
   contextOf(req: Request, res: Response, view: OpenAction, nonce: string): PageContext;
   expired(): Page;
   fieldOf(body: unknown, name: string): string;
@@ -155,7 +155,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
     result: SigningResult,
     typedName?: string,
   ): Promise<Page | { redirect: string }> => {
-    const stop = kit.gate(req, res, result.view);
+    const stop = await kit.gate(req, res, result.view);
     if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
     const ctx = kit.contextOf(req, res, result.view, nonce);
     const back = { redirect: `/action/${ctx.code}?lang=${ctx.lang}` };
@@ -279,7 +279,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
     async ({ params: p, req, res, nonce }) => {
       const reason = typeof req.body?.reason === 'string' ? req.body.reason : '';
       const result = await decline(deps, p.code, kit.respondentOf(req), reason);
-      const stop = kit.gate(req, res, result.view);
+      const stop = await kit.gate(req, res, result.view);
       if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
       const ctx = kit.contextOf(req, res, result.view, nonce);
       if (result.problem && result.problem !== 'closed')

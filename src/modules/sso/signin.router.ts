@@ -67,6 +67,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
       ...common,
       method: 'post',
       path: '/signin/sso',
+      rateLimit: 'signin',
       summary: 'Single sign-on, e-mail first: the sign-in buttons for an address (form post)',
       description:
         'Fields: `_csrf`, `email`, `next`. Answers the buttons of the enabled sign-in providers of each organisation where the address has a staff account (or whose provider creates users of its domain just in time). None → the sign-in page again, saying so. The answer shows which organisations use single sign-on for an address that has an account there (as most e-mail-first sign-ins do); it never tells whether a password is set.',
@@ -156,6 +157,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
     {
       ...common,
       path: '/signin/sso/start',
+      rateLimit: 'signin',
       summary: 'Start single sign-on at a provider (the sign-in button’s link)',
       description:
         'Sends the browser to the provider’s authorization endpoint: authorization code with PKCE (S256), `nonce`, and a `state` bound to this browser’s session, the organisation and the provider, valid once for 10 minutes. The link carries the CSRF token of the page that showed it (`_csrf`): another site cannot start a sign-in in the browser. A browser already signed in goes on to `next`. A disabled or unknown provider → the sign-in problem page.',
@@ -192,6 +194,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
     {
       ...common,
       path: '/auth/oauth/callback',
+      rateLimit: 'signin',
       summary: 'Redirect address for staff single sign-on (register it at the provider)',
       description:
         'The provider sends the browser back here with `code` and `state`. The state must be the one this browser started (once, within 10 minutes); the code is exchanged with the PKCE verifier; the ID token’s signature (the provider’s published keys), issuer, audience, expiry and nonce are verified; the staff user is found by the provider’s subject once linked, else by the verified e-mail address, within the organisation the sign-in was started for. Signed in → `next` (the deep link the sign-in started from) or the actions. Refused (tampered or replayed state, disabled provider, unverified e-mail, another domain, no account, deactivated account, a token that fails verification) → a sign-in problem page that says why; nothing is created or linked.',

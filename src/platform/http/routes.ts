@@ -13,6 +13,7 @@ import { nonceOf, pageHeaders } from '../web/headers';
 import { API_CREDENTIALS, type AuthGate, SessionEnded, scopeFor } from './auth';
 import { settleError } from './error-handler';
 import { assertPlainInput } from './plain-input';
+import type { AddressLimit, RateLimits } from './rate-limit';
 import { fromZodError, invalid, type Location } from './validation';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -26,6 +27,19 @@ const NO_QUERY = z.strictObject({});
 const formParser = express.urlencoded({ extended: false, limit: '200kb', parameterLimit: 1000 });
 type AnySchema = z.ZodType;
 
+/** The headers of a 429 (every limited answer carries the two RateLimit ones). */
+const rateLimitHeaders = {
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' as const } },
+  RateLimit: {
+    description: 'IETF draft 8: `"<limit>"; r=<left>; t=<seconds until the window ends>`',
+    schema: { type: 'string' as const },
+  },
+  'RateLimit-Policy': {
+    description: 'IETF draft 8: `"<limit>"; q=<requests>; w=<window seconds>; pk=:<partition>:`',
+    schema: { type: 'string' as const },
+  },
+};
+
 const errorDescriptions: Record<number, string> = {
   400: 'Invalid input; `details` names each failing field',
   401: 'Missing, malformed, unknown or revoked credentials, or the user no longer exists',
@@ -34,6 +48,7 @@ const errorDescriptions: Record<number, string> = {
   409: 'Conflicts with the current state',
   410: 'Existed, but can no longer be used (expired or used up)',
   413: 'Request body over the size limit',
+  429: 'Too many requests: wait the `Retry-After` seconds, then back off exponentially (docs/api.md#rate-limits)',
   415: 'The body is not of the Content-Type the route takes (application/json, or multipart/form-data for uploads)',
   500: 'Unexpected error (no internals are revealed)',
   503: 'A dependency is unavailable',
@@ -63,6 +78,11 @@ interface RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySchem
   errors?: number[];
   /** Other answers with a body of their own (e.g. health's 503). */
   alsoResponds?: { status: number; description: string; schema: AnySchema }[];
+  /**
+   * Routes without credentials: the per-address limit they count against (default `public`), or
+   * false for none (health: load balancers poll it). Authenticated routes count per credential.
+   */
+  rateLimit?: AddressLimit | false;
 }
 
 /** Who a page is for: its CSRF cookie and, for staff, its sign-in. */
@@ -97,6 +117,8 @@ export interface PageSpec<P extends AnySchema, Q extends AnySchema, F extends An
    * checked like a form post, so another site cannot start it in the browser.
    */
   csrfOnGet?: boolean;
+  /** The per-address limit the page counts against (default `public`; staff pages count none). */
+  rateLimit?: AddressLimit | false;
 }
 
 export interface PageInput<P extends AnySchema, Q extends AnySchema, F extends AnySchema> {
@@ -139,7 +161,15 @@ export class Routes {
     private readonly checkResponses = false,
     /** Browser plumbing for pages (CSRF guards, where to sign in). */
     private readonly web?: WebKit,
+    /** The rate limits; none when absent (a router built for a tool). */
+    private readonly limits?: RateLimits,
   ) {}
+
+  /** The per-address limiter of a route without credentials, if any. */
+  private byAddress(limit: AddressLimit | false | undefined): RequestHandler[] {
+    if (!this.limits || limit === false) return [];
+    return [this.limits.address(limit ?? 'public')];
+  }
 
   /** An authenticated route requiring `permission`; the handler receives the request context. */
   add<
@@ -155,7 +185,8 @@ export class Routes {
     },
     handler: (input: HandlerInput<P, Q, B> & { ctx: RequestContext }) => Promise<Output<R>>,
   ): void {
-    this.mount(spec, [this.gate.require(spec.permission, spec.accepts)], (input) =>
+    const limited = this.limits ? [this.limits.caller()] : [];
+    this.mount(spec, [this.gate.require(spec.permission, spec.accepts), ...limited], (input) =>
       handler({ ...input, ctx: input.req.ctx as RequestContext }),
     );
   }
@@ -167,7 +198,7 @@ export class Routes {
     B extends AnySchema = z.ZodNever,
     R extends AnySchema = z.ZodNever,
   >(spec: RouteSpec<P, Q, B, R>, handler: (input: HandlerInput<P, Q, B>) => Promise<Output<R>>): void {
-    this.mount(spec, [], handler);
+    this.mount(spec, this.byAddress(spec.rateLimit), handler);
   }
 
   /**
@@ -184,6 +215,7 @@ export class Routes {
       form: F;
       response: R;
       errors: { status: number; description: string; schema: AnySchema }[];
+      rateLimit: AddressLimit;
     },
     handler: (input: {
       req: Request;
@@ -205,6 +237,11 @@ export class Routes {
       },
       responses: {
         200: { description: 'Success', content: { 'application/json': { schema: spec.response as never } } },
+        429: {
+          headers: rateLimitHeaders,
+          description: errorDescriptions[429] as string,
+          content: { 'application/json': { schema: ErrorBody as never } },
+        },
         ...Object.fromEntries(
           spec.errors.map((e) => [
             e.status,
@@ -213,16 +250,21 @@ export class Routes {
         ),
       },
     });
-    this.router.post(spec.path, formParser, async (req: Request, res: Response) => {
-      assertPlainInput(req.body ?? {}, 'body');
-      const answer = await handler({ req, res });
-      res.status(answer.status);
-      for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-      res.setHeader('Cache-Control', 'no-store');
-      res.setHeader('Pragma', 'no-cache');
-      res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.end(JSON.stringify(answer.body));
-    });
+    this.router.post(
+      spec.path,
+      ...this.byAddress(spec.rateLimit),
+      formParser,
+      async (req: Request, res: Response) => {
+        assertPlainInput(req.body ?? {}, 'body');
+        const answer = await handler({ req, res });
+        res.status(answer.status);
+        for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('Pragma', 'no-cache');
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.end(JSON.stringify(answer.body));
+      },
+    );
   }
 
   /**
@@ -234,7 +276,7 @@ export class Routes {
     spec: PageSpec<P, Q, F>,
     handler: (input: PageInput<P, Q, F>) => Promise<PageResult>,
   ): void {
-    this.mountPage(spec, async (input) => handler(input));
+    this.mountPage(spec, this.byAddress(spec.rateLimit), async (input) => handler(input));
   }
 
   /**
@@ -246,7 +288,7 @@ export class Routes {
     spec: PageSpec<P, Q, F> & { permission: Permission },
     handler: (input: PageInput<P, Q, F> & { ctx: RequestContext }) => Promise<PageResult>,
   ): void {
-    this.mountPage({ ...spec, audience: 'staff' }, async (input) => {
+    this.mountPage({ ...spec, audience: 'staff' }, this.byAddress(spec.rateLimit ?? false), async (input) => {
       let ctx: RequestContext;
       try {
         ctx = await this.gate.contextOf(input.req, spec.permission, ['session']);
@@ -271,6 +313,7 @@ export class Routes {
    */
   private mountPage<P extends AnySchema, Q extends AnySchema, F extends AnySchema>(
     spec: PageSpec<P, Q, F>,
+    limited: RequestHandler[],
     handler: (input: PageInput<P, Q, F>) => Promise<PageResult>,
   ): void {
     const method = spec.method ?? 'get';
@@ -301,6 +344,9 @@ export class Routes {
           ...(method === 'post' || spec.csrfOnGet
             ? { 403: 'The form’s CSRF token is missing or stale' }
             : {}),
+          ...(limited.length
+            ? { 429: 'Too many requests from this address: wait the `Retry-After` seconds' }
+            : {}),
         }).map(([status, description]) => [
           status,
           status === '303'
@@ -311,7 +357,7 @@ export class Routes {
     });
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
     const csrf = this.web?.csrf[spec.audience];
-    const before = method === 'post' ? [pageHeaders, formParser] : [pageHeaders];
+    const before = method === 'post' ? [pageHeaders, ...limited, formParser] : [pageHeaders, ...limited];
     this.router[method](
       expressPath,
       ...before,
@@ -413,6 +459,7 @@ export class Routes {
   ) {
     const status = spec.status ?? 200;
     const codes = new Set<number>([400, 500, 503, ...(spec.errors ?? [])]);
+    if (this.limits && (spec.permission || spec.rateLimit !== false)) codes.add(429);
     if (spec.method !== 'get') {
       codes.add(413);
       codes.add(415);
@@ -437,6 +484,7 @@ export class Routes {
     };
     for (const code of [...codes].sort()) {
       responses[code] = {
+        ...(code === 429 ? { headers: rateLimitHeaders } : {}),
         description: errorDescriptions[code] ?? 'Error',
         content: { 'application/json': { schema: code === 401 || code === 403 ? AuthErrorBody : ErrorBody } },
       };
