@@ -37,6 +37,7 @@ import {
   SessionAuthenticator,
 } from './platform/http/auth';
 import { errorHandler, unknownRoute } from './platform/http/error-handler';
+import { Idempotency } from './platform/http/idempotency';
 import { RateLimits } from './platform/http/rate-limit';
 import { jsonBodyParser, Routes, type WebKit } from './platform/http/routes';
 import type { JobSignal } from './platform/jobs/worker';
@@ -162,6 +163,7 @@ export function createApp(deps: AppDeps): Express {
     web.csrf.staff,
   );
 
+  const idempotency = new Idempotency({ database, clock });
   const limits = new RateLimits({
     database,
     clock,
@@ -177,7 +179,17 @@ export function createApp(deps: AppDeps): Express {
   };
   const previews = new DocumentPreviews();
   const root = Router();
-  const rootRoutes = new Routes(root, registry, gate, '', bodyParser, deps.checkResponses, web, limits);
+  const rootRoutes = new Routes(
+    root,
+    registry,
+    gate,
+    '',
+    bodyParser,
+    deps.checkResponses,
+    web,
+    limits,
+    idempotency,
+  );
   healthRoutes(rootRoutes, { database, clock, startedAt: Date.now() });
   respondentRoutes(rootRoutes, {
     ...fileDeps,
@@ -196,7 +208,17 @@ export function createApp(deps: AppDeps): Express {
   apiReferenceRoutes(root);
 
   const api = Router();
-  const routes = new Routes(api, registry, gate, '/api/v1', bodyParser, deps.checkResponses, web, limits);
+  const routes = new Routes(
+    api,
+    registry,
+    gate,
+    '/api/v1',
+    bodyParser,
+    deps.checkResponses,
+    web,
+    limits,
+    idempotency,
+  );
   const accountDeps = { database, clock, box, passwordLinkMs: config.staff.passwordLinkMs };
   accountRoutes(rootRoutes, routes, accountDeps);
   deskRoutes(rootRoutes, { database, clock });

@@ -50,6 +50,7 @@ const tenantTables = [
   'sso_providers',
   'sso_identities',
   'audit_events',
+  'idempotency_keys',
 ];
 
 describe('row-level security', () => {

@@ -47,7 +47,7 @@ describe('GET /api/v1/openapi.json', () => {
     );
     expect(
       Object.keys(doc.paths['/api/v1/sessionrequests/{actionId}/reopen']?.post?.responses ?? {}).sort(),
-    ).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503']);
+    ).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
     expect(Object.keys(doc.paths['/action/{code}']?.get?.responses ?? {}).sort()).toEqual([
       '200',
       '404',
@@ -72,9 +72,24 @@ describe('GET /api/v1/openapi.json', () => {
     });
     expect(getOne?.security).toEqual([{ ApiKey: [] }, { OAuth2: ['read'] }]);
     expect(doc.paths['/health']?.get?.security).toEqual([]);
-    expect(Object.keys(doc.paths['/api/v1/customers']?.post?.responses ?? {})).toEqual(
-      expect.arrayContaining(['201', '400', '401', '403', '409', '413']),
+    const createCustomer = doc.paths['/api/v1/customers']?.post as {
+      parameters?: { name: string; in: string; required?: boolean }[];
+      responses: Record<string, { headers?: unknown }>;
+    };
+    expect(Object.keys(createCustomer.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '409', '413', '422', '429']),
     );
+    expect(createCustomer.parameters).toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false }),
+    );
+    expect(createCustomer.responses['201']?.headers).toHaveProperty('Idempotent-Replayed');
+    // Every POST of the API with credentials takes the key.
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      const postOp = methods.post as { security?: unknown[]; parameters?: { name: string }[] } | undefined;
+      if (!postOp || !path.startsWith('/api/v1/') || !postOp.security?.length) continue;
+      if (path.startsWith('/api/v1/auth/oauth/')) continue;
+      expect([path, postOp.parameters?.some((p) => p.name === 'Idempotency-Key')]).toEqual([path, true]);
+    }
   });
 
   it('when every documented route is called, then each one exists (no route-not-found answer)', async () => {

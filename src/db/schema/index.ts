@@ -4,6 +4,7 @@ export * from './customers';
 export * from './enums';
 export * from './events';
 export * from './files';
+export * from './idempotency';
 export * from './jobs';
 export * from './limits';
 export * from './oauth';

@@ -1,4 +1,5 @@
 import { pipeline } from 'node:stream/promises';
+import { fingerprintBody } from '../../platform/http/idempotency';
 import { receiveFile } from '../../platform/http/multipart';
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
@@ -46,6 +47,8 @@ export function fileRoutes(routes: Routes, deps: FileDeps): void {
         (upload) => storeUploadBytes(deps, ctx, upload),
         (made) => discardUploadBytes(deps, made),
       );
+      // A retry with the same Idempotency-Key must send the same file under the same name.
+      fingerprintBody(req, { fileName: stored.fileName, sha256: stored.sha256 });
       return recordUpload(deps, ctx, stored);
     },
   );

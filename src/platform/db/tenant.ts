@@ -1,4 +1,5 @@
-import type { SQL } from 'drizzle-orm';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { type SQL, sql } from 'drizzle-orm';
 import type { RequestContext } from '../context';
 import { Unauthenticated } from '../errors';
 import { type Database, enter, queryRows, type Row, type TenantEntry, type Tx } from './database';
@@ -21,6 +22,12 @@ export async function inTenant<T>(
   ctx: RequestContext,
   fn: (tx: Tx) => Promise<T>,
 ): Promise<T> {
+  const request = held.getStore();
+  if (request && request.ctx.organisationId === ctx.organisationId) return request.join(fn);
+  return openTenant(database, ctx, fn);
+}
+
+function openTenant<T>(database: Database, ctx: RequestContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return database.tenantTransaction(entryOf(ctx), async (tx, entered) => {
     if (entered === 'stale') {
       if (!ctx.revalidate) throw new Unauthenticated('Credentials are no longer valid');
@@ -45,11 +52,100 @@ export async function batchInTenant(
   opts: { writes?: boolean } = {},
 ): Promise<Row[][]> {
   if (opts.writes && ctx.userId !== null) throw new Error('batchInTenant: writes need a system context');
+  const request = held.getStore();
+  if (request && request.ctx.organisationId === ctx.organisationId)
+    return request.join((tx) => runEach(tx, statements));
   const batch = await database.tenantBatch(entryOf(ctx), statements);
   if (batch.entered === 'ok') return batch.rows;
-  return inTenant(database, ctx, async (tx) => {
-    const rows: Row[][] = [];
-    for (const statement of statements) rows.push(await queryRows<Row>(tx, statement));
-    return rows;
-  });
+  return inTenant(database, ctx, (tx) => runEach(tx, statements));
+}
+
+async function runEach(tx: Tx, statements: SQL[]): Promise<Row[][]> {
+  const rows: Row[][] = [];
+  for (const statement of statements) rows.push(await queryRows<Row>(tx, statement));
+  return rows;
+}
+
+/**
+ * One transaction held open for a whole request: the first `inTenant` of the request opens it (running
+ * `onOpen` first), every later one joins it in a savepoint, one at a time, and the route decides at the
+ * end whether it commits (with what `finish` writes) or rolls back. Used for requests whose answer must
+ * commit with their work (Idempotency-Key).
+ */
+export class HeldTransaction {
+  private tx?: Promise<Tx>;
+  private release?: (how: { commit: (tx: Tx) => Promise<void> } | { rollback: unknown }) => void;
+  private settled?: Promise<void>;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly database: Database,
+    readonly ctx: RequestContext,
+    private readonly onOpen: (tx: Tx) => Promise<void>,
+  ) {}
+
+  get opened(): boolean {
+    return this.tx !== undefined;
+  }
+
+  /** The held transaction, opened on first use. */
+  open(): Promise<Tx> {
+    if (this.tx) return this.tx;
+    const released = new Promise<Parameters<NonNullable<typeof this.release>>[0]>((resolve) => {
+      this.release = resolve;
+    });
+    this.tx = new Promise<Tx>((resolve, reject) => {
+      this.settled = openTenant(this.database, this.ctx, async (tx) => {
+        await this.onOpen(tx);
+        resolve(tx);
+        const how = await released;
+        if ('rollback' in how) throw how.rollback;
+        await how.commit(tx);
+      });
+      this.settled.catch(reject);
+    });
+    return this.tx;
+  }
+
+  /**
+   * Runs `fn` in the held transaction, in a savepoint: a failure undoes only its own statements, as if
+   * it had been a transaction of its own. One at a time.
+   */
+  async join<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const tx = await this.open();
+    const run = this.queue.then(async () => {
+      await tx.execute(sql.raw('SAVEPOINT joined'));
+      try {
+        const value = await fn(tx);
+        await tx.execute(sql.raw('RELEASE SAVEPOINT joined'));
+        return value;
+      } catch (err) {
+        await tx.execute(sql.raw('ROLLBACK TO SAVEPOINT joined')).catch(() => undefined);
+        throw err;
+      }
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Commits, writing `last` first; throws when the commit fails. */
+  async commit(last: (tx: Tx) => Promise<void>): Promise<void> {
+    await this.open();
+    this.release?.({ commit: last });
+    await this.settled;
+  }
+
+  /** Rolls back whatever was done (nothing when it never opened). */
+  async rollback(reason: unknown): Promise<void> {
+    if (!this.tx) return;
+    this.release?.({ rollback: reason });
+    await this.settled?.catch(() => undefined);
+  }
+}
+
+const held = new AsyncLocalStorage<HeldTransaction>();
+
+/** Runs `fn` with `transaction` as the request's held transaction. */
+export function holding<T>(transaction: HeldTransaction, fn: () => Promise<T>): Promise<T> {
+  return held.run(transaction, fn);
 }

@@ -12,6 +12,7 @@ import type { CsrfGuard } from '../web/csrf';
 import { nonceOf, pageHeaders } from '../web/headers';
 import { API_CREDENTIALS, type AuthGate, SessionEnded, scopeFor } from './auth';
 import { settleError } from './error-handler';
+import { type Idempotency, idempotencyKeyOf } from './idempotency';
 import { assertPlainInput } from './plain-input';
 import type { AddressLimit, RateLimits } from './rate-limit';
 import { fromZodError, invalid, type Location } from './validation';
@@ -26,6 +27,21 @@ const NO_QUERY = z.strictObject({});
 /** Form posts of the public pages: small, flat (no nested objects). */
 const formParser = express.urlencoded({ extended: false, limit: '200kb', parameterLimit: 1000 });
 type AnySchema = z.ZodType;
+
+/** The header idempotent POSTs take (docs/api.md#idempotent-requests). */
+const IdempotencyHeader = z.object({
+  'Idempotency-Key': z.string().min(1).max(255).optional().meta({
+    description:
+      'Makes the POST safe to retry: the same key with the same request within 24 hours answers the first answer again without doing the work twice; with another request, 422. 1–255 visible ASCII characters; a new UUID per operation.',
+  }),
+});
+
+const replayedHeader = {
+  'Idempotent-Replayed': {
+    description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string' as const },
+  },
+};
 
 /** The headers of a 429 (every limited answer carries the two RateLimit ones). */
 const rateLimitHeaders = {
@@ -48,6 +64,7 @@ const errorDescriptions: Record<number, string> = {
   409: 'Conflicts with the current state',
   410: 'Existed, but can no longer be used (expired or used up)',
   413: 'Request body over the size limit',
+  422: 'The Idempotency-Key was used for another request in the last 24 hours',
   429: 'Too many requests: wait the `Retry-After` seconds, then back off exponentially (docs/api.md#rate-limits)',
   415: 'The body is not of the Content-Type the route takes (application/json, or multipart/form-data for uploads)',
   500: 'Unexpected error (no internals are revealed)',
@@ -163,6 +180,8 @@ export class Routes {
     private readonly web?: WebKit,
     /** The rate limits; none when absent (a router built for a tool). */
     private readonly limits?: RateLimits,
+    /** Stored answers of POSTs sent with an Idempotency-Key. */
+    private readonly idempotency?: Idempotency,
   ) {}
 
   /** The per-address limiter of a route without credentials, if any. */
@@ -417,6 +436,8 @@ export class Routes {
     const querySchema = strictQuery(spec.query);
     const bodySchema = spec.body ?? NO_BODY;
     const takesBody = spec.method !== 'get' && !spec.multipart;
+    // POSTs of authenticated routes take an Idempotency-Key (docs/api.md#idempotent-requests).
+    const idempotent = spec.method === 'post' && Boolean(spec.permission) && !spec.binary;
     const run: RequestHandler = async (req, res) => {
       const params = parse(spec.params, req.params, 'path');
       const query = parseQuery(querySchema, req.query);
@@ -426,22 +447,34 @@ export class Routes {
         if (sent === undefined && spec.body && !spec.optionalBody) throw bodyRequired();
         body = parse(bodySchema, sent ?? {}, 'body');
       }
-      const result = await handler({ params, query, body, req, res } as HandlerInput<P, Q, B>);
+      const produce = async (): Promise<string | undefined> => {
+        const result = await handler({ params, query, body, req, res } as HandlerInput<P, Q, B>);
+        if (status === 204 || result === undefined || res.headersSent) return undefined;
+        if (this.checkResponses && spec.response) {
+          const checked = spec.response.safeParse(result);
+          if (!checked.success) {
+            throw new AppError(500, 'Response does not match its schema', undefined, {
+              cause: checked.error,
+            });
+          }
+        }
+        return JSON.stringify(result);
+      };
+      const key = idempotent && req.ctx ? idempotencyKeyOf(req) : null;
+      const answer =
+        key && this.idempotency && req.ctx
+          ? await this.idempotency.run(req.ctx, req, key, status, produce)
+          : { status, body: await produce(), replayed: false };
       if (res.headersSent) return;
-      if (status === 204 || result === undefined) {
-        res.status(status).end();
+      if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      if (answer.body === undefined) {
+        res.status(answer.status).end();
         return;
       }
-      if (this.checkResponses && spec.response) {
-        const checked = spec.response.safeParse(result);
-        if (!checked.success) {
-          throw new AppError(500, 'Response does not match its schema', undefined, { cause: checked.error });
-        }
-      }
       // Straight to node's response: one string, its length known, none of res.json's extra passes.
-      res.statusCode = status;
+      res.statusCode = answer.status;
       res.setHeader('Content-Type', 'application/json; charset=utf-8');
-      res.end(JSON.stringify(result));
+      res.end(answer.body);
     };
     this.router[spec.method](
       expressPath,
@@ -469,6 +502,11 @@ export class Routes {
       codes.add(403);
     }
     if (spec.params) codes.add(404);
+    const idempotent = spec.method === 'post' && Boolean(spec.permission) && !spec.binary;
+    if (idempotent) {
+      codes.add(409);
+      codes.add(422);
+    }
     const responses: RouteConfig['responses'] = {
       [status]: spec.binary
         ? {
@@ -477,6 +515,7 @@ export class Routes {
           }
         : {
             description: spec.responseDescription ?? 'Success',
+            ...(idempotent ? { headers: replayedHeader } : {}),
             ...(spec.response && status !== 204
               ? { content: { 'application/json': { schema: spec.response } } }
               : {}),
@@ -485,7 +524,10 @@ export class Routes {
     for (const code of [...codes].sort()) {
       responses[code] = {
         ...(code === 429 ? { headers: rateLimitHeaders } : {}),
-        description: errorDescriptions[code] ?? 'Error',
+        description:
+          code === 409 && idempotent
+            ? `${errorDescriptions[409]}; or a request with the same Idempotency-Key is still in progress (retry in a moment)`
+            : (errorDescriptions[code] ?? 'Error'),
         content: { 'application/json': { schema: code === 401 || code === 403 ? AuthErrorBody : ErrorBody } },
       };
     }
@@ -515,6 +557,7 @@ export class Routes {
       request: {
         params: spec.params as never,
         query: spec.query as never,
+        ...(idempotent ? { headers: IdempotencyHeader } : {}),
         body: spec.body
           ? { required: !spec.optionalBody, content: { 'application/json': { schema: spec.body } } }
           : spec.multipart
