@@ -6,7 +6,14 @@ import { accountRoutes } from './modules/accounts';
 import { adminRoutes, organisationApiLimit } from './modules/admin';
 import { auditRoutes } from './modules/audit';
 import { customerRoutes } from './modules/customers';
-import { deskPageRoutes, deskRoutes, providerPageRoutes, staffUserOf, userPageRoutes } from './modules/desk';
+import {
+  auditPageRoutes,
+  deskPageRoutes,
+  deskRoutes,
+  providerPageRoutes,
+  staffUserOf,
+  userPageRoutes,
+} from './modules/desk';
 import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
 import { healthRoutes } from './modules/health';
@@ -163,7 +170,7 @@ export function createApp(deps: AppDeps): Express {
     web.csrf.staff,
   );
 
-  const idempotency = new Idempotency({ database, clock });
+  const idempotency = new Idempotency({ database, box });
   const limits = new RateLimits({
     database,
     clock,
@@ -235,6 +242,7 @@ export function createApp(deps: AppDeps): Express {
   ssoProviderRoutes(routes, { ...moduleDeps, box, baseUrl: config.baseUrl });
   auditRoutes(routes, moduleDeps);
   providerPageRoutes(rootRoutes, { ...moduleDeps, box, baseUrl: config.baseUrl });
+  auditPageRoutes(rootRoutes, moduleDeps);
   ssoSignInRoutes(rootRoutes, routes, {
     ...moduleDeps,
     box,

@@ -50,7 +50,13 @@ const envSchema = z.object({
     .regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 512kb or 20mb')
     .default('20mb'),
   AUTH_CACHE_TTL_SECONDS: intFrom(0, 3600).default(60),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(true|false|\d{1,2}|[0-9A-Za-z.:/, ]{1,500})$/,
+      'must be false, the number of proxies in front of the service (e.g. 1), or their addresses (e.g. loopback, 10.0.0.0/8)',
+    )
+    .default('false'),
   SMTP_URL: z
     .url({
       protocol: /^smtps?$/,
@@ -145,7 +151,8 @@ export interface Config {
   /** Where file contents are stored (local disk now). */
   readonly filesDir: string;
   readonly authCacheTtlMs: number;
-  readonly trustProxy: boolean;
+  /** Express's `trust proxy`: false, true (any proxy: the client can name its own address), a hop count or addresses. */
+  readonly trustProxy: boolean | number | string;
   /** Where e-mail goes: an SMTP server, or .eml files in DATA_DIR/outbox when none is configured. */
   readonly mail:
     | { readonly kind: 'smtp'; readonly url: string; readonly from: string }
@@ -278,7 +285,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxFileBytes: bytesOf(e.MAX_FILE_SIZE),
     filesDir: path.join(dataDir, 'files'),
     authCacheTtlMs: e.AUTH_CACHE_TTL_SECONDS * 1000,
-    trustProxy: e.TRUST_PROXY === 'true',
+    trustProxy:
+      e.TRUST_PROXY === 'true'
+        ? true
+        : e.TRUST_PROXY === 'false'
+          ? false
+          : /^\d+$/.test(e.TRUST_PROXY)
+            ? Number(e.TRUST_PROXY)
+            : e.TRUST_PROXY,
     mail: Object.freeze(
       e.SMTP_URL
         ? { kind: 'smtp' as const, url: e.SMTP_URL, from }

@@ -10,6 +10,7 @@ import {
   tenantRows,
 } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
+import { until } from './support/until';
 
 let h: Harness;
 let org: TestOrg;
@@ -187,7 +188,57 @@ describe('Idempotency-Key on POST', () => {
     expect(await count('files')).toBe(before + 1);
   });
 
-  it('when the key is empty, too long, not ASCII or given twice, then 400 names the header', async () => {
+  it('when a new API key is made with an Idempotency-Key, then the retry shows the same key, and the stored answer is sealed (the key is not in the database)', async () => {
+    const idem = randomUUID();
+    const make = () => post(`/api/v1/admin/users/${org.adminId}/apikeys`, idem, { name: 'retried key' });
+    const first = await make();
+    const again = await make();
+    expect(first.status).toBe(201);
+    expect(again.body.apiKey).toBe(first.body.apiKey);
+    const stored = await tenantRows<{ body: string }>(
+      h,
+      org.organisationId,
+      sql`SELECT body FROM idempotency_keys WHERE key = ${idem}`,
+    );
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.body).not.toContain(first.body.apiKey);
+    expect(stored[0]?.body).not.toContain('retried key');
+  });
+
+  it('when the worker runs in the same process, then the jobs of an idempotent request run after it (no request’s transaction is carried into them)', async () => {
+    const w = await startHarness({}, { startWorker: true });
+    try {
+      const o = await createOrg(w);
+      const t = await createTemplate(w, o);
+      const c = await createContact(w, o, { Voornaam: 'Jan', Email: 'jan@example.test' });
+      const res = await w
+        .api()
+        .post('/api/v1/sessionrequests')
+        .set('x-api-key', o.adminKey)
+        .set('Idempotency-Key', randomUUID())
+        .send({ type: 'qlist', customerId: c, questionListIds: [t], notificationEmail: { send: true } });
+      expect(res.status).toBe(201);
+      await until(async () => {
+        const rows = await tenantRows<{ status: string }>(
+          w,
+          o.organisationId,
+          sql`SELECT status FROM jobs WHERE subject_id = ${res.body._id}::uuid`,
+        );
+        return rows.length > 0 && rows.every((r) => r.status === 'done');
+      });
+      const later = await w
+        .api()
+        .post('/api/v1/customers')
+        .set('x-api-key', o.adminKey)
+        .set('Idempotency-Key', randomUUID())
+        .send({ data: { Voornaam: 'Na' } });
+      expect(later.status).toBe(201);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('when the key is empty, too long, not ASCII or holds a space (as two keys given at once arrive: `a, b`), then 400 names the header', async () => {
     for (const bad of ['', 'x'.repeat(256), 'sleutel-é', 'a b']) {
       const res = await h
         .api()

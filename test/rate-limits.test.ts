@@ -120,7 +120,7 @@ describe('rate limits on the API (per credential, shared store)', () => {
     expect(back.body).toMatchObject({ apiPerMinute: 600, organisationSetting: null });
     const events = await h
       .api()
-      .get('/api/v1/audit-events?targetType=organisation')
+      .get('/api/v1/audit-events?action=organisation.updated')
       .set('x-api-key', org.adminKey);
     expect(events.body.events.map((e: { summary: unknown }) => e.summary)).toEqual([
       { apiRateLimit: { before: 5, after: null } },
@@ -206,6 +206,21 @@ describe('rate limits per address (sign-in, token, public)', () => {
     expect(refused.body.error).toMatch(
       /^Too many token requests from your address: at most 2 a minute; retry after 60 seconds$/,
     );
+  });
+
+  it('when an address sends requests with a wrong API key, then past the public limit they get 429, while a valid key from that address still works', async () => {
+    h.clock.set('2026-03-02T09:20:00.000Z');
+    const org = await createOrg(h);
+    for (let i = 0; i < 4; i++) {
+      const res = await h.api().get('/api/v1/customers').set('x-api-key', `adk_wrong${i}`);
+      expect(res.status).toBe(401);
+    }
+    const refused = await h.api().get('/api/v1/customers').set('x-api-key', 'adk_wrong');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe(
+      'Too many requests without valid credentials from your address: at most 4 a minute; retry after 60 seconds',
+    );
+    expect((await h.api().get('/api/v1/customers').set('x-api-key', org.adminKey)).status).toBe(200);
   });
 
   it('when an address reads the public OpenAPI document a 5th time, then 429; health is never limited', async () => {

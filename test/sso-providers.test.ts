@@ -126,11 +126,14 @@ describe('sign-in providers (spec 5.3)', () => {
       expect.objectContaining({ action: 'sso_provider.created', at: '2026-03-02T09:00:00.000Z' }),
     ]);
     // One a page: the cursor walks to the older one.
-    const first = await h.api().get('/api/v1/audit-events?limit=1').set('x-api-key', org.adminKey);
+    const first = await h
+      .api()
+      .get('/api/v1/audit-events?targetType=sso_provider&limit=1')
+      .set('x-api-key', org.adminKey);
     expect(first.body).toMatchObject({ hasMore: true, events: [{ action: 'sso_provider.updated' }] });
     const second = await h
       .api()
-      .get(`/api/v1/audit-events?limit=1&startingAfter=${first.body.nextCursor}`)
+      .get(`/api/v1/audit-events?targetType=sso_provider&limit=1&startingAfter=${first.body.nextCursor}`)
       .set('x-api-key', org.adminKey);
     expect(second.body).toMatchObject({ hasMore: false, events: [{ action: 'sso_provider.created' }] });
     const removed = await h.api().delete(`/api/v1/admin/sso/providers/${id}`).set('x-api-key', org.adminKey);

@@ -206,7 +206,11 @@ async function oauthClient(args: string[], io: CliIo): Promise<void> {
     throw new UsageError(`oauth-client create: ${problems.join('; ')}`);
   }
   const created = await withDatabase(loadConfig(io.env), 'cli oauth-client', (database) =>
-    createClient({ database, clock: systemClock }, systemContext(values.org!, new Date()), parsed.data),
+    createClient(
+      { database, clock: systemClock },
+      systemContext(values.org!, new Date(), 'command line'),
+      parsed.data,
+    ),
   );
   if (values.json) {
     io.stdout.write(
@@ -235,7 +239,7 @@ async function org(args: string[], io: CliIo): Promise<void> {
   const result = await withDatabase(config, 'cli org', (database) =>
     setSignInSettings(
       { database, clock: systemClock, box: openSecretBox(config.encryption), baseUrl: config.baseUrl },
-      systemContext(values.org!, new Date()),
+      systemContext(values.org!, new Date(), 'command line'),
       { passwordSignIn: values.on === true },
     ),
   );

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { auditEvents } from '../db/schema/audit';
 import type { RequestContext } from './context';
 import type { Queryable } from './db/database';
@@ -55,25 +55,36 @@ export function auditRepository(q: Queryable, ctx: RequestContext) {
           ...(e.actorUserId
             ? { actorType: 'user' as const, actorUserId: e.actorUserId, actorCredentialId: null }
             : actor),
-          actorLabel: e.actorLabel ?? null,
+          actorLabel: e.actorLabel ?? ctx.label ?? null,
           action: e.action,
           targetType: e.targetType,
           targetId: e.targetId,
           summary: e.summary,
-          requestId: ctx.requestId === 'system' ? null : ctx.requestId,
+          requestId: ctx.requestId === 'system' || ctx.requestId === 'contact' ? null : ctx.requestId,
+          address: ctx.address ?? null,
         })),
       );
     },
-    /** Newest first; `before` is the last event of the previous page (its time and id). */
+    /**
+     * The caller records its own events for the changes of this transaction (telling more than the
+     * rows' changed fields): the database's row records are switched off until it ends.
+     */
+    async replaceRowRecords(): Promise<void> {
+      await q.execute(sql`SELECT set_config('app.audit_rows', 'off', true)`);
+    },
+    /** Newest first; `before` is the last event of the previous page (its time and place in order). */
     async list(filter: {
       targetType?: string;
       targetId?: string;
       action?: string;
       actorUserId?: string;
+      actorType?: AuditRow['actorType'];
+      actorCredentialId?: string;
+      requestId?: string;
       actorLabel?: string;
       since?: Date;
       until?: Date;
-      before?: { at: Date; id: string };
+      before?: { at: Date; seq: number };
       limit: number;
     }): Promise<AuditRow[]> {
       const where: SQL[] = [org];
@@ -82,19 +93,22 @@ export function auditRepository(q: Queryable, ctx: RequestContext) {
       if (filter.action) where.push(eq(auditEvents.action, filter.action));
       if (filter.actorUserId) where.push(eq(auditEvents.actorUserId, filter.actorUserId));
       if (filter.actorLabel) where.push(eq(auditEvents.actorLabel, filter.actorLabel));
+      if (filter.actorType) where.push(eq(auditEvents.actorType, filter.actorType));
+      if (filter.actorCredentialId) where.push(eq(auditEvents.actorCredentialId, filter.actorCredentialId));
+      if (filter.requestId) where.push(eq(auditEvents.requestId, filter.requestId));
       if (filter.since) where.push(gte(auditEvents.at, filter.since));
       if (filter.until) where.push(lte(auditEvents.at, filter.until));
       if (filter.before) {
         const b = filter.before;
         where.push(
-          or(lt(auditEvents.at, b.at), and(eq(auditEvents.at, b.at), lt(auditEvents.id, b.id))) as SQL,
+          or(lt(auditEvents.at, b.at), and(eq(auditEvents.at, b.at), lt(auditEvents.seq, b.seq))) as SQL,
         );
       }
       return q
         .select()
         .from(auditEvents)
         .where(and(...where))
-        .orderBy(desc(auditEvents.at), desc(auditEvents.id))
+        .orderBy(desc(auditEvents.at), desc(auditEvents.seq))
         .limit(filter.limit);
     },
     async find(id: string): Promise<AuditRow | undefined> {

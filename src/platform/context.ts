@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Tx } from './db/database';
 import type { Permission } from './permissions';
 
@@ -27,6 +28,10 @@ export interface RequestContext {
   permissions: ReadonlySet<Permission>;
   readonly requestId: string;
   readonly at: Date;
+  /** The client's address, when the context serves a request (the audit trail records it). */
+  readonly address?: string | null;
+  /** For the system: which part acts (a job's kind, an operator tool), as the audit trail names it. */
+  readonly label?: string | null;
   /**
    * Called inside the transaction when the database reports the cached credentials out of date:
    * re-reads them (updating this context) or throws 401/403.
@@ -37,17 +42,37 @@ export interface RequestContext {
 const EVERYTHING: ReadonlySet<Permission> = new Set(['read', 'create', 'update', 'delete', 'admin']);
 
 /** Context for operator tools and background jobs: acts for the organisation without a user. */
-export function systemContext(organisationId: string, at: Date = new Date()): RequestContext {
+export function systemContext(organisationId: string, at: Date = new Date(), label?: string): RequestContext {
+  const from = origin.getStore();
   return {
+    label: label ?? null,
+    address: from?.address ?? null,
     organisationId,
     caller: { kind: 'system' },
     userId: null,
     apiKeyId: null,
     authVersion: 0,
     permissions: EVERYTHING,
-    requestId: 'system',
+    requestId: from?.requestId ?? 'system',
     at,
   };
+}
+
+/** The request being served: its id and the client's address. */
+export interface Origin {
+  requestId: string;
+  address: string | null;
+}
+
+const origin = new AsyncLocalStorage<Origin>();
+
+/**
+ * Runs a route's handler with its request's origin: a system context made while serving it (the token
+ * endpoint, a sign-in) carries the request's id and address into the audit trail. Background jobs run
+ * outside any request and carry none.
+ */
+export function servingRequest<T>(from: Origin, fn: () => T): T {
+  return origin.run(from, fn);
 }
 
 /**
@@ -59,8 +84,10 @@ export function contactContext(
   actionCode: string,
   at: Date,
   requestId = 'contact',
+  address: string | null = null,
 ): RequestContext {
   return {
+    address,
     organisationId,
     caller: { kind: 'contact', actionCode },
     userId: null,

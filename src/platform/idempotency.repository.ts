@@ -52,13 +52,13 @@ export function idempotencyRepository(q: Queryable, ctx: RequestContext) {
         .set({ status, body })
         .where(and(org, eq(idempotencyKeys.credential, credential), eq(idempotencyKeys.key, key)));
     },
-    /** Drops up to 100 of the organisation's keys whose 24 hours are over. */
+    /** Drops up to 100 of the organisation's keys whose 24 hours are over (none another request holds). */
     async prune(now: Date): Promise<void> {
       await q.execute(
         sql`DELETE FROM idempotency_keys WHERE ctid IN (
               SELECT ctid FROM idempotency_keys
               WHERE organisation_id = ${ctx.organisationId}::uuid AND expires_at < ${now.toISOString()}::timestamptz
-              LIMIT 100)`,
+              LIMIT 100 FOR UPDATE SKIP LOCKED)`,
       );
     },
     /** How long the next statements wait for a row another transaction holds (then they fail, 55P03). */

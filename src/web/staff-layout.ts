@@ -44,7 +44,7 @@ export const when = (iso: string | null | undefined) => (iso ? iso.replace('T', 
 /** The hidden field that carries a staff form's CSRF token. */
 export const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
 
-export type StaffArea = 'actions' | 'contacts' | 'users' | 'integrations';
+export type StaffArea = 'actions' | 'contacts' | 'users' | 'integrations' | 'audit';
 
 export interface StaffUser {
   name: string;
@@ -70,7 +70,7 @@ export function staffLayout(f: StaffFrame): string {
     ? html`<header class="bar"><div class="in"><a class="brand" href="/staff">ActionDesk</a>
 <nav aria-label="Main"><ul>${link('actions', '/staff/actions', 'Actions')}${link('contacts', '/staff/contacts', 'Contacts')}${
         f.user.administrator
-          ? html`${link('users', '/staff/users', 'Users')}${link('integrations', '/staff/integrations', 'Integrations')}`
+          ? html`${link('users', '/staff/users', 'Users')}${link('integrations', '/staff/integrations', 'Integrations')}${link('audit', '/staff/audit', 'Audit trail')}`
           : ''
       }</ul></nav>
 <div class="me"><span>${f.user.name}</span><form method="post" action="/signout"><input type="hidden" name="_csrf" value="${f.user.csrf}"><button type="submit">Sign out</button></form></div></div></header>`

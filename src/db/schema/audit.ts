@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { organisations } from './tenancy';
 
@@ -12,6 +12,8 @@ export const auditEvents = pgTable(
   'audit_events',
   {
     id: uuid('id').primaryKey(),
+    /** Insertion order (events of one moment are listed in the order they were written). */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -30,10 +32,14 @@ export const auditEvents = pgTable(
     targetId: text('target_id').notNull(),
     summary: jsonb('summary').$type<Record<string, unknown>>().notNull(),
     requestId: text('request_id'),
+    /** The client's address (the request's), when the change came through a request. */
+    address: text('address'),
   },
   (t) => [
     unique('audit_events_org_id_key').on(t.organisationId, t.id),
-    index('audit_events_org_at_idx').on(t.organisationId, t.at, t.id),
+    index('audit_events_org_at_seq_idx').on(t.organisationId, t.at, t.seq),
     index('audit_events_org_target_idx').on(t.organisationId, t.targetType, t.targetId, t.at),
+    index('audit_events_org_actor_idx').on(t.organisationId, t.actorUserId, t.at),
+    index('audit_events_org_request_idx').on(t.organisationId, t.requestId),
   ],
 );

@@ -33,7 +33,7 @@ export function passwordLinkHandler(
   deps: PasswordLinkDeps,
 ): JobHandler<z.output<typeof passwordLinkJob.payload>> {
   return async (job) => {
-    const ctx = systemContext(job.organisationId, deps.clock.now());
+    const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
     const facts = await inTenant(deps.database, ctx, async (tx) => {
       const token = await passwordTokenRepository(tx, ctx).find(job.payload.tokenId);
       if (!token) return null;

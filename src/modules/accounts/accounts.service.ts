@@ -110,20 +110,29 @@ export async function signIn(
   await failures.prune(since);
   await pruneExpiredSessions(deps.database.db, now);
   const breakGlass = !user.password_sign_in;
-  if (breakGlass) {
-    // An administrator's way in past single sign-on: recorded for the other administrators to see.
-    const ctx = systemContext(user.organisation_id, now);
-    await inTenant(deps.database, ctx, (tx) =>
-      auditRepository(tx, ctx).record({
-        action: 'user.break_glass_sign_in',
-        targetType: 'user',
-        targetId: user.user_id,
-        actorUserId: user.user_id,
-        actorLabel: 'password sign-in while it is off (break-glass)',
-        summary: { via: 'password', address: input.address },
-      }),
-    );
-  }
+  // Every sign-in is in the audit trail; an administrator's way in past single sign-on (break-glass)
+  // under its own name, for the other administrators to see.
+  const ctx = systemContext(user.organisation_id, now, 'password sign-in');
+  await inTenant(deps.database, ctx, (tx) =>
+    auditRepository(tx, ctx).record(
+      breakGlass
+        ? {
+            action: 'user.break_glass_sign_in',
+            targetType: 'user',
+            targetId: user.user_id,
+            actorUserId: user.user_id,
+            actorLabel: 'password sign-in while it is off (break-glass)',
+            summary: { via: 'password', address: input.address },
+          }
+        : {
+            action: 'user.signed_in',
+            targetType: 'user',
+            targetId: user.user_id,
+            actorUserId: user.user_id,
+            summary: { via: 'password' },
+          },
+    ),
+  );
   return { kind: 'signed-in', organisationId: user.organisation_id, userId: user.user_id, breakGlass };
 }
 
@@ -195,7 +204,13 @@ export async function sendPasswordLink(
 export async function forgotPassword(deps: AccountsDeps, email: string): Promise<void> {
   const candidates = await findLoginCandidates(deps.database.db, normalEmail(email).slice(0, 320));
   for (const c of candidates.filter((x) => x.user_status === 'active')) {
-    await issueLink(deps, systemContext(c.organisation_id, deps.clock.now()), c.user_id, 'reset', 60_000);
+    await issueLink(
+      deps,
+      systemContext(c.organisation_id, deps.clock.now(), 'forgotten password'),
+      c.user_id,
+      'reset',
+      60_000,
+    );
   }
 }
 
@@ -214,7 +229,7 @@ export async function passwordLinkState(deps: AccountsDeps, token: string): Prom
   if (!hit) return { state: 'unknown' };
   if (hit.used_at) return { state: 'used' };
   if (new Date(hit.expires_at) <= deps.clock.now()) return { state: 'expired' };
-  const ctx = systemContext(hit.organisation_id, deps.clock.now());
+  const ctx = systemContext(hit.organisation_id, deps.clock.now(), 'password link');
   const user = await inTenant(deps.database, ctx, (tx) => userRepository(tx, ctx).find(hit.user_id));
   if (user?.status !== 'active') return { state: 'unknown' };
   return {
@@ -240,7 +255,7 @@ export async function setPasswordWithLink(
 > {
   const hit = await linkOf(deps, token);
   if (!hit) return { ok: false, problem: 'This link is not valid.', state: 'unknown' };
-  const ctx = systemContext(hit.organisation_id, deps.clock.now());
+  const ctx = systemContext(hit.organisation_id, deps.clock.now(), 'password link');
   const passwordHashed = { value: '' };
   return inTenant(deps.database, ctx, async (tx) => {
     const tokens = passwordTokenRepository(tx, ctx);
@@ -318,12 +333,12 @@ export async function setPasswordByEmail(
   email: string,
   password: string,
 ): Promise<void> {
-  const ctx = systemContext(organisationId, deps.clock.now());
+  const ctx = systemContext(organisationId, deps.clock.now(), 'staff sign-in');
   await setPasswordByAdministrator(deps, ctx, await userIdByEmail(deps, ctx, email), password);
 }
 
 /** The CLI's way: queues a password link for the organisation's staff user with this e-mail. */
 export async function passwordLinkByEmail(deps: AccountsDeps, organisationId: string, email: string) {
-  const ctx = systemContext(organisationId, deps.clock.now());
+  const ctx = systemContext(organisationId, deps.clock.now(), 'staff sign-in');
   return sendPasswordLink(deps, ctx, await userIdByEmail(deps, ctx, email));
 }

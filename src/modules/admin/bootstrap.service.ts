@@ -26,7 +26,7 @@ export async function bootstrapOrganisation(
   input: BootstrapInput,
 ): Promise<BootstrapResult> {
   const now = deps.clock.now();
-  const ctx = systemContext(newId(now.getTime()), now);
+  const ctx = systemContext(newId(now.getTime()), now, 'bootstrap');
   return inTenant(deps.database, ctx, async (tx) => {
     await organisationRepository(tx, ctx).insert(input.organisation, now);
     const user = await userRepository(tx, ctx).insert({

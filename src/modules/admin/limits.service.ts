@@ -43,6 +43,7 @@ export async function setRateLimits(
 ): Promise<RateLimitSettings> {
   const setting = await inTenant(deps.database, ctx, async (tx) => {
     const orgs = organisationRepository(tx, ctx);
+    await auditRepository(tx, ctx).replaceRowRecords();
     const before = (await orgs.find({ forUpdate: true }))?.apiRateLimit ?? null;
     if (before !== input.apiPerMinute) {
       await orgs.setApiRateLimit(input.apiPerMinute);

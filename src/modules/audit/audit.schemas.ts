@@ -7,7 +7,13 @@ export const ListAuditEventsQuery = z.object({
   targetType: text(50, 'Only changes of this kind of thing: sso_provider, user, …').optional(),
   targetId: text(200, 'Only changes of this one thing (with targetType)').optional(),
   action: text(100, 'Only this action, e.g. sso_provider.updated').optional(),
+  actorType: z.enum(['user', 'api_key', 'oauth_client', 'contact', 'system']).optional().meta({
+    description:
+      'Only changes made this way: a staff user in the browser, an API key, an OAuth client, a contact, the system',
+  }),
   actorUserId: text(200, 'Only changes made by (or through the credentials of) this user').optional(),
+  actorCredentialId: text(200, 'Only changes made through this API key or OAuth client (its id)').optional(),
+  requestId: text(200, 'Only the changes of this request (its X-Request-Id)').optional(),
   actorLabel: text(100, 'Only changes made by this part of the system, e.g. `directory sync`').optional(),
   since: instantParam('Only changes at or after this moment').optional(),
   until: instantParam('Only changes at or before this moment').optional(),
@@ -33,10 +39,18 @@ export const AuditEvent = z
       .meta({ id: 'AuditActor' }),
     action: z.string().meta({ description: '`{target}.{verb}`, e.g. `sso_provider.updated`' }),
     target: z.object({ type: z.string(), id: z.string() }).meta({ id: 'AuditTarget' }),
-    summary: z
-      .record(z.string(), z.unknown())
-      .meta({ description: 'What changed: field names with before and after; never a secret' }),
-    requestId: z.string().nullable(),
+    summary: z.record(z.string(), z.unknown()).meta({
+      description:
+        'What changed, by field: `{before, after}` for plain values, `{keys: [...]}` for the changed keys of a record such as a contact’s `data` (never its values), `set`/`replaced`/`removed` for secrets, `changed` for large values',
+    }),
+    requestId: z
+      .string()
+      .nullable()
+      .meta({ description: 'The X-Request-Id of the request that made the change' }),
+    address: z
+      .string()
+      .nullable()
+      .meta({ description: 'The client’s address (IP), when a request made the change' }),
   })
   .meta({ id: 'AuditEvent' });
 export type AuditEvent = z.infer<typeof AuditEvent>;

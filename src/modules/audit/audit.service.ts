@@ -27,6 +27,7 @@ export function toAuditEvent(row: AuditRow): AuditEvent {
     target: { type: row.targetType, id: row.targetId },
     summary: row.summary,
     requestId: row.requestId,
+    address: row.address,
   };
 }
 
@@ -36,17 +37,20 @@ export async function listAuditEvents(deps: AuditDeps, ctx: RequestContext, quer
     return { events: [], hasMore: false, nextCursor: null };
   return inTenant(deps.database, ctx, async (tx) => {
     const audit = auditRepository(tx, ctx);
-    let before: { at: Date; id: string } | undefined;
+    let before: { at: Date; seq: number } | undefined;
     if (query.startingAfter !== undefined) {
       const last = isId(query.startingAfter) ? await audit.find(query.startingAfter) : undefined;
       if (!last) throw BadRequest.field('startingAfter', 'is not a cursor of this list');
-      before = { at: last.at, id: last.id };
+      before = { at: last.at, seq: last.seq };
     }
     const rows = await audit.list({
       targetType: query.targetType,
       targetId: query.targetId,
       action: query.action,
       actorUserId: query.actorUserId,
+      actorType: query.actorType,
+      actorCredentialId: query.actorCredentialId,
+      requestId: query.requestId,
       actorLabel: query.actorLabel,
       since: query.since ? new Date(query.since) : undefined,
       until: query.until ? new Date(query.until) : undefined,

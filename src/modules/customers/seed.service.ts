@@ -19,7 +19,7 @@ export async function seedContacts(
   count: number,
   onProgress: (done: number) => void = () => undefined,
 ): Promise<{ portfolioId: string; created: number }> {
-  const ctx = systemContext(organisationId, deps.clock.now());
+  const ctx = systemContext(organisationId, deps.clock.now(), 'seed');
   const portfolioId = await inTenant(deps.database, ctx, async (tx) => {
     if (!(await organisationRepository(tx, ctx).find()))
       throw new NotFound(`Organisation ${organisationId} not found`);

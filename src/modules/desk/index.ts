@@ -1,6 +1,7 @@
 // The adviser's desk: the staff pages.
 
 export { deskPageRoutes } from './actions.router';
+export { auditPageRoutes } from './audit.router';
 export { deskRoutes, staffUserOf } from './desk.router';
 export { providerPageRoutes } from './providers.router';
 export { userPageRoutes } from './users.router';

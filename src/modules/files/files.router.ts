@@ -56,6 +56,7 @@ export function fileRoutes(routes: Routes, deps: FileDeps): void {
     {
       method: 'post',
       path: '/files/verify',
+      idempotent: false,
       summary: 'Verify the signatures of a PDF you send (multipart/form-data, field `file`)',
       description:
         'The same check as GET /files/{fileId}/verification, for a PDF that is not stored here (e.g. one a contact sends back): it is read in memory and never stored. Larger than MAX_FILE_SIZE → 413.',

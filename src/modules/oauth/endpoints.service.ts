@@ -51,7 +51,7 @@ export async function revoke(
   const hit = await ownToken(deps, who.client, token);
   if (hit && !hit.revoked_at) {
     const now = deps.clock.now();
-    const ctx = systemContext(hit.organisation_id, now);
+    const ctx = systemContext(hit.organisation_id, now, 'OAuth revocation endpoint');
     await inTenant(deps.database, ctx, async (tx) => {
       const tokens = oauthTokenRepository(tx, ctx);
       if (hit.kind === 'refresh' && hit.family_id) await tokens.revokeFamily(hit.family_id, now);

@@ -73,7 +73,7 @@ export function oauthModel(
   const realDeadline = (at: Date | string) =>
     new Date(Date.now() + (new Date(at).getTime() - now().getTime()));
   const inOrg = <T>(organisationId: string, work: (tx: Tx, ctx: RequestContext) => Promise<T>) => {
-    const ctx = systemContext(organisationId, now());
+    const ctx = systemContext(organisationId, now(), 'OAuth token endpoint');
     return inTenant(deps.database, ctx, (tx) => work(tx, ctx));
   };
   const activeUser = (organisationId: string, userId: string) =>

@@ -228,7 +228,7 @@ export async function seedTemplates(
   deps: { database: Database; clock: Clock },
   organisationId: string,
 ): Promise<{ added: string[]; existing: string[] }> {
-  const ctx = systemContext(organisationId, deps.clock.now());
+  const ctx = systemContext(organisationId, deps.clock.now(), 'demo templates');
   const present = await inTenant(deps.database, ctx, async (tx) => {
     if (!(await organisationRepository(tx, ctx).find()))
       throw new NotFound(`Organisation ${organisationId} not found`);

@@ -66,7 +66,7 @@ export interface ReportDeps {
 export function sessionReportHandler(deps: ReportDeps): JobHandler<ReportPayload> {
   return async (job) => {
     const p = job.payload;
-    const ctx = systemContext(job.organisationId, deps.clock.now());
+    const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
     const current = await inTenant(deps.database, ctx, (tx) => sessionRepository(tx, ctx).find(p.sessionId));
     if (!current || current.version !== p.version || !current.documentsPending)
       return { cancelled: 'a later submission replaced this one, or its documents are made' };

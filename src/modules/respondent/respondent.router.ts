@@ -73,6 +73,7 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
     client: {
       ip: req.ip ?? req.socket.remoteAddress ?? null,
       userAgent: req.get('user-agent')?.slice(0, 500) ?? null,
+      requestId: String(req.id),
     },
   });
 

@@ -30,7 +30,7 @@ export interface NotificationDeps {
 
 /** Reads what the message needs in one round trip, in the job's organisation; null when the action is gone. */
 async function loadForMessage(deps: NotificationDeps, job: ClaimedJob, signerId: string | null) {
-  const ctx = systemContext(job.organisationId, deps.clock.now());
+  const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
   if (!job.subjectId || !isId(job.subjectId) || (signerId !== null && !isId(signerId))) return null;
   const [[raw] = []] = await batchInTenant(deps.database, ctx, [
     sessionRequestStatements(deps.database.db, ctx).forMessage(job.subjectId, signerId),
@@ -95,7 +95,7 @@ export function expiryHandler(deps: {
 }): JobHandler<Record<string, never>> {
   return async (job) => {
     const now = deps.clock.now();
-    const ctx = systemContext(job.organisationId, now);
+    const ctx = systemContext(job.organisationId, now, job.kind);
     return inTenant(deps.database, ctx, async (tx) => {
       const row = await sessionRequestRepository(tx, ctx).find(job.subjectId ?? '', { forUpdate: true });
       if (!row) return { cancelled: 'the action no longer exists' };

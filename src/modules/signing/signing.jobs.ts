@@ -83,7 +83,7 @@ export interface CodeDeps {
  */
 export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof signingCodeJob.payload>> {
   return async (job) => {
-    const ctx = systemContext(job.organisationId, deps.clock.now());
+    const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
     const { signerId, channel, sealedCode } = job.payload;
     const code = deps.box.open(sealedCode, codeSealContext(signerId));
     const facts = await inTenant(deps.database, ctx, async (tx) => {
@@ -178,7 +178,7 @@ const signedFileName = (name: string) => {
  */
 export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<string, never>> {
   return async (job) => {
-    const ctx = systemContext(job.organisationId, deps.clock.now());
+    const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
     const id = job.subjectId ?? '';
     const facts = await inTenant(deps.database, ctx, async (tx) => {
       const action = await sessionRequestRepository(tx, ctx).find(id);

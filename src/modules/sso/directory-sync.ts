@@ -114,7 +114,7 @@ export async function runDirectorySync(
   providerId: string,
   signal?: AbortSignal,
 ): Promise<SyncOutcome | null> {
-  const ctx = systemContext(organisationId, deps.clock.now());
+  const ctx = systemContext(organisationId, deps.clock.now(), 'directory sync');
   const provider = await inTenant(deps.database, ctx, (tx) =>
     ssoProviderRepository(tx, ctx).find(providerId),
   );
@@ -161,6 +161,7 @@ async function apply(
 ): Promise<SyncOutcome> {
   const users = userRepository(tx, ctx);
   const audit = auditRepository(tx, ctx);
+  await audit.replaceRowRecords();
   // Matched by mail first: a user principal name that is someone else's mail does not take their place.
   const byAddress = new Map<string, DirectoryUser>();
   for (const u of directory) for (const address of u.addresses.slice(1)) byAddress.set(address, u);

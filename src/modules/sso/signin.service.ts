@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from 'express';
 import { Strategy as OAuth2Strategy, type StateStore } from 'passport-oauth2';
+import { auditRepository } from '../../platform/audit.repository';
 import type { Clock } from '../../platform/clock';
 import { systemContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
@@ -97,7 +98,7 @@ export async function organisationSignIn(
   | undefined
 > {
   if (!isId(organisationId)) return undefined;
-  const ctx = systemContext(organisationId, deps.clock.now());
+  const ctx = systemContext(organisationId, deps.clock.now(), 'single sign-on');
   return inTenant(deps.database, ctx, async (tx) => {
     const org = await organisationRepository(tx, ctx).find();
     if (!org) return undefined;
@@ -116,7 +117,7 @@ async function loadProvider(
   providerId: string,
 ): Promise<SsoProviderRow | undefined> {
   if (!isId(organisationId) || !isId(providerId)) return undefined;
-  const ctx = systemContext(organisationId, deps.clock.now());
+  const ctx = systemContext(organisationId, deps.clock.now(), 'single sign-on');
   return inTenant(deps.database, ctx, (tx) => ssoProviderRepository(tx, ctx).find(providerId));
 }
 
@@ -425,7 +426,7 @@ function findOrCreate(
   next: string | undefined,
 ): Promise<FinishOutcome> {
   const now = deps.clock.now();
-  const ctx = systemContext(provider.organisationId, now);
+  const ctx = systemContext(provider.organisationId, now, 'single sign-on');
   return inTenant(deps.database, ctx, async (tx) => {
     const users = userRepository(tx, ctx);
     const identities = ssoIdentityRepository(tx, ctx);
@@ -475,6 +476,13 @@ function findOrCreate(
       email,
       createdAt: now,
       lastSignInAt: now,
+    });
+    await auditRepository(tx, ctx).record({
+      action: 'user.signed_in',
+      targetType: 'user',
+      targetId: user.id,
+      actorUserId: user.id,
+      summary: { via: 'single sign-on', provider: provider.name, ...(created ? { created: true } : {}) },
     });
     return {
       kind: 'signed-in',

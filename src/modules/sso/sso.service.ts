@@ -117,6 +117,7 @@ export async function createProvider(deps: SsoDeps, ctx: RequestContext, input: 
   const tenantId = input.tenantId ?? null;
   const issuer = input.issuer ?? (defaultIssuer(input.type, tenantId) as string);
   return inTenant(deps.database, ctx, async (tx) => {
+    await auditRepository(tx, ctx).replaceRowRecords();
     const row = await ssoProviderRepository(tx, ctx).insert({
       id,
       type: input.type,
@@ -160,6 +161,7 @@ export async function updateProvider(
   input: UpdateSsoProvider,
 ) {
   return inTenant(deps.database, ctx, async (tx) => {
+    await auditRepository(tx, ctx).replaceRowRecords();
     const providers = ssoProviderRepository(tx, ctx);
     const row = await providers.find(id, { forUpdate: true });
     if (!row) throw notFound();
@@ -241,6 +243,7 @@ export async function updateProvider(
 export async function deleteProvider(deps: SsoDeps, ctx: RequestContext, id: string): Promise<void> {
   const now = deps.clock.now();
   await inTenant(deps.database, ctx, async (tx) => {
+    await auditRepository(tx, ctx).replaceRowRecords();
     const providers = ssoProviderRepository(tx, ctx);
     const row = await providers.find(id, { forUpdate: true });
     if (!row) throw notFound();
@@ -289,6 +292,7 @@ export async function setSignInSettings(
 ) {
   const now = deps.clock.now();
   return inTenant(deps.database, ctx, async (tx) => {
+    await auditRepository(tx, ctx).replaceRowRecords();
     const orgs = organisationRepository(tx, ctx);
     const org = await orgs.find({ forUpdate: true });
     if (!org) throw new NotFound('Organisation not found');
@@ -325,6 +329,12 @@ export async function requestSync(deps: SsoDeps, ctx: RequestContext, id: string
     if (!row.directorySync)
       throw new Conflict('Directory synchronisation is off for this provider: switch it on first');
     await queueSync(tx, ctx, id, now);
+    await auditRepository(tx, ctx).record({
+      action: 'sso_provider.sync_requested',
+      targetType: 'sso_provider',
+      targetId: id,
+      summary: { runAt: iso(now) },
+    });
     return { success: true as const, runAt: iso(now) };
   });
 }

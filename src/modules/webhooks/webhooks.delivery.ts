@@ -183,7 +183,8 @@ export async function sendSigned(
  * and their successes recorded in one transaction.
  */
 export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<string, never>> {
-  const ctxOf = (organisationId: string) => systemContext(organisationId, deps.clock.now());
+  const ctxOf = (organisationId: string) =>
+    systemContext(organisationId, deps.clock.now(), 'webhook delivery');
   const load = coalescer<string, DeliveryToSend | undefined>(async (organisationId, ids) => {
     const ctx = ctxOf(organisationId);
     const [rows = []] = await batchInTenant(deps.database, ctx, [deliveryStatements(ctx).load(ids)]);
@@ -341,7 +342,7 @@ export function webhookDisabledNoticeHandler(deps: {
   baseUrl: string;
 }): JobHandler<{ webhookId: string }> {
   return async (job) => {
-    const ctx = systemContext(job.organisationId, deps.clock.now());
+    const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
     const found = await inTenant(deps.database, ctx, async (tx) => ({
       endpoint: await webhookRepository(tx, ctx).find(job.payload.webhookId),
       to: await userRepository(tx, ctx).administratorEmails(),

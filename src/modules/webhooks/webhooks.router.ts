@@ -120,6 +120,7 @@ export function webhookRoutes(routes: Routes, deps: WebhookDeps): void {
     {
       method: 'post',
       path: '/webhooks/{webhookId}/test',
+      idempotent: false,
       summary: 'Send a signed `webhook.test` message now and answer what the endpoint said',
       description:
         'Also works on a disabled webhook (to check it before enabling it). The message is not an event: it is not listed or logged as a delivery.',

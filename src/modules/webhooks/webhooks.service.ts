@@ -1,3 +1,4 @@
+import { auditRepository } from '../../platform/audit.repository';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
@@ -198,6 +199,15 @@ export async function testWebhook(deps: WebhookDeps, ctx: RequestContext, id: st
   if (!row) throw notFound();
   const ping = pingMessage(row.id, ctx.organisationId, deps.clock.now());
   const result = await sendSigned(deps, row, ping.id, ping.body);
+  // Nothing of the webhook changes, but something was sent in the organisation's name: recorded.
+  await inTenant(deps.database, ctx, (tx) =>
+    auditRepository(tx, ctx).record({
+      action: 'webhook.tested',
+      targetType: 'webhook',
+      targetId: row.id,
+      summary: { delivered: result.ok, responseStatus: result.responseStatus },
+    }),
+  );
   return {
     delivered: result.ok,
     responseStatus: result.responseStatus,
@@ -253,6 +263,16 @@ export async function redeliver(deps: WebhookDeps, ctx: RequestContext, delivery
       now,
     );
     const [event] = await repo.eventsByIds([current.eventId]);
+    await auditRepository(tx, ctx).record({
+      action: 'webhook_delivery.redelivered',
+      targetType: 'webhook_delivery',
+      targetId: current.id,
+      summary: {
+        webhookId: current.endpointId,
+        eventType: current.eventType,
+        status: { before: current.status, after: row!.status },
+      },
+    });
     return toDelivery(row!, event);
   });
   deps.jobs.wake();

@@ -34,6 +34,19 @@ export interface TenantEntry {
   tokenId?: string | null;
   authVersion: number;
   at: Date;
+  /** Who acts, for the audit trail the database writes (app.request; see migration 0027). */
+  stamp?: RequestStamp;
+}
+
+/** What the audit trail's rows say about the change's origin. */
+export interface RequestStamp {
+  actor: 'user' | 'api_key' | 'oauth_client' | 'contact' | 'system';
+  user: string | null;
+  credential: string | null;
+  label: string | null;
+  id: string | null;
+  address: string | null;
+  at: string;
 }
 export type EntryResult = 'ok' | 'stale';
 
@@ -93,10 +106,11 @@ export async function queryRows<T>(q: Queryable, query: SQL): Promise<T[]> {
 
 /** The entry as a parameterised statement. */
 function enterStatement(e: TenantEntry): SQL {
+  const stamp = sql`set_config('app.request', ${e.stamp ? JSON.stringify(e.stamp) : ''}, true) AS r`;
   if (e.tokenId) {
-    return sql`SELECT actiondesk_enter(${e.organisationId}::uuid, ${e.userId}::uuid, NULL::uuid, ${e.authVersion}::integer, ${e.at.toISOString()}::timestamptz, ${e.tokenId}::uuid) AS s`;
+    return sql`SELECT actiondesk_enter(${e.organisationId}::uuid, ${e.userId}::uuid, NULL::uuid, ${e.authVersion}::integer, ${e.at.toISOString()}::timestamptz, ${e.tokenId}::uuid) AS s, ${stamp}`;
   }
-  return sql`SELECT actiondesk_enter(${e.organisationId}::uuid, ${e.userId}::uuid, ${e.apiKeyId}::uuid, ${e.authVersion}::integer, ${e.at.toISOString()}::timestamptz) AS s`;
+  return sql`SELECT actiondesk_enter(${e.organisationId}::uuid, ${e.userId}::uuid, ${e.apiKeyId}::uuid, ${e.authVersion}::integer, ${e.at.toISOString()}::timestamptz) AS s, ${stamp}`;
 }
 
 export async function enter(tx: Tx, e: TenantEntry): Promise<EntryResult> {

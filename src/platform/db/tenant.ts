@@ -2,7 +2,15 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { type SQL, sql } from 'drizzle-orm';
 import type { RequestContext } from '../context';
 import { Unauthenticated } from '../errors';
-import { type Database, enter, queryRows, type Row, type TenantEntry, type Tx } from './database';
+import {
+  type Database,
+  enter,
+  queryRows,
+  type RequestStamp,
+  type Row,
+  type TenantEntry,
+  type Tx,
+} from './database';
 
 const entryOf = (ctx: RequestContext): TenantEntry => ({
   organisationId: ctx.organisationId,
@@ -11,7 +19,30 @@ const entryOf = (ctx: RequestContext): TenantEntry => ({
   tokenId: ctx.caller.kind === 'bearer' ? ctx.caller.tokenId : null,
   authVersion: ctx.authVersion,
   at: ctx.at,
+  stamp: stampOf(ctx),
 });
+
+/** Who acts, as the audit trail records it (the database writes it with every changed row). */
+export function stampOf(ctx: RequestContext): RequestStamp {
+  const c = ctx.caller;
+  const actor =
+    c.kind === 'session'
+      ? 'user'
+      : c.kind === 'bearer'
+        ? 'oauth_client'
+        : c.kind === 'api_key'
+          ? 'api_key'
+          : c.kind;
+  return {
+    actor,
+    user: ctx.userId,
+    credential: c.kind === 'api_key' ? c.apiKeyId : c.kind === 'bearer' ? c.clientId : null,
+    label: ctx.label ?? null,
+    id: ctx.requestId === 'system' || ctx.requestId === 'contact' ? null : ctx.requestId,
+    address: ctx.address ?? null,
+    at: ctx.at.toISOString(),
+  };
+}
 
 /**
  * Runs `fn` in one transaction scoped to the context's organisation: row-level security shows it
@@ -23,7 +54,7 @@ export async function inTenant<T>(
   fn: (tx: Tx) => Promise<T>,
 ): Promise<T> {
   const request = held.getStore();
-  if (request && request.ctx.organisationId === ctx.organisationId) return request.join(fn);
+  if (request?.takes(ctx)) return request.join(fn);
   return openTenant(database, ctx, fn);
 }
 
@@ -53,8 +84,7 @@ export async function batchInTenant(
 ): Promise<Row[][]> {
   if (opts.writes && ctx.userId !== null) throw new Error('batchInTenant: writes need a system context');
   const request = held.getStore();
-  if (request && request.ctx.organisationId === ctx.organisationId)
-    return request.join((tx) => runEach(tx, statements));
+  if (request?.takes(ctx)) return request.join((tx) => runEach(tx, statements));
   const batch = await database.tenantBatch(entryOf(ctx), statements);
   if (batch.entered === 'ok') return batch.rows;
   return inTenant(database, ctx, (tx) => runEach(tx, statements));
@@ -77,6 +107,8 @@ export class HeldTransaction {
   private release?: (how: { commit: (tx: Tx) => Promise<void> } | { rollback: unknown }) => void;
   private settled?: Promise<void>;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Set once the request's work is over (committing or rolling back): nothing joins any more. */
+  private closed = false;
 
   constructor(
     private readonly database: Database,
@@ -86,6 +118,11 @@ export class HeldTransaction {
 
   get opened(): boolean {
     return this.tx !== undefined;
+  }
+
+  /** Whether a transaction for `ctx` joins this one: the same organisation, while the request works. */
+  takes(ctx: RequestContext): boolean {
+    return !this.closed && ctx.organisationId === this.ctx.organisationId;
   }
 
   /** The held transaction, opened on first use. */
@@ -130,14 +167,18 @@ export class HeldTransaction {
 
   /** Commits, writing `last` first; throws when the commit fails. */
   async commit(last: (tx: Tx) => Promise<void>): Promise<void> {
+    this.closed = true;
     await this.open();
+    await this.queue;
     this.release?.({ commit: last });
     await this.settled;
   }
 
   /** Rolls back whatever was done (nothing when it never opened). */
   async rollback(reason: unknown): Promise<void> {
+    this.closed = true;
     if (!this.tx) return;
+    await this.queue;
     this.release?.({ rollback: reason });
     await this.settled?.catch(() => undefined);
   }

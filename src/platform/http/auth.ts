@@ -374,6 +374,7 @@ export class AuthGate {
       permissions: granted,
       requestId: String(req.id),
       at: this.clock.now(),
+      address: req.ip ?? req.socket.remoteAddress ?? null,
       revalidate: async (tx) => {
         const fresh = await authenticator.refresh(req, tx);
         if (fresh.organisationId !== ctx.organisationId || fresh.userId !== ctx.userId) {

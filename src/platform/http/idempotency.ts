@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
-import type { Clock } from '../clock';
 import type { RequestContext } from '../context';
+import type { SecretBox } from '../crypto/sealed';
 import type { Database } from '../db/database';
 import { pgErrorCode } from '../db/errors';
 import { HeldTransaction, holding } from '../db/tenant';
@@ -102,7 +102,10 @@ export interface Answer {
  * nothing and may be sent again as it is.
  */
 export class Idempotency {
-  constructor(private readonly deps: { database: Database; clock: Clock }) {}
+  /** Requests of this instance holding a key: a duplicate waits here, not on a database connection. */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly deps: { database: Database; box: SecretBox }) {}
 
   async run(
     ctx: RequestContext,
@@ -112,6 +115,57 @@ export class Idempotency {
     work: () => Promise<string | undefined>,
   ): Promise<Answer> {
     const credential = credentialOf(ctx);
+    const slot = JSON.stringify([ctx.organisationId, credential, key]);
+    const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
+    while (this.inFlight.has(slot)) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw inProgress();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.inFlight.get(slot)?.catch(() => undefined),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, left);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    const running = this.runHeld(ctx, req, key, credential, status, work);
+    this.inFlight.set(slot, running);
+    try {
+      return await running;
+    } finally {
+      if (this.inFlight.get(slot) === running) this.inFlight.delete(slot);
+    }
+  }
+
+  /** Stored answers are sealed: they may hold a secret shown once (a new API key, a client secret). */
+  private seal(
+    body: string | undefined,
+    ctx: RequestContext,
+    credential: string,
+    key: string,
+  ): string | null {
+    return body === undefined
+      ? null
+      : this.deps.box.seal(body, `idempotency:${ctx.organisationId}:${credential}:${key}`);
+  }
+
+  private open(stored: StoredAnswer, ctx: RequestContext): string | undefined {
+    if (stored.body === null) return undefined;
+    return this.deps.box.open(
+      stored.body,
+      `idempotency:${ctx.organisationId}:${stored.credential}:${stored.key}`,
+    );
+  }
+
+  private async runHeld(
+    ctx: RequestContext,
+    req: Request,
+    key: string,
+    credential: string,
+    status: number,
+    work: () => Promise<string | undefined>,
+  ): Promise<Answer> {
     const transaction = new HeldTransaction(this.deps.database, ctx, async (tx) => {
       const keys = idempotencyRepository(tx, ctx);
       const hash = requestHash(req);
@@ -142,13 +196,18 @@ export class Idempotency {
     try {
       const body = await holding(transaction, work);
       await transaction.commit((tx) =>
-        idempotencyRepository(tx, ctx).complete(credential, key, status, body ?? null),
+        idempotencyRepository(tx, ctx).complete(
+          credential,
+          key,
+          status,
+          this.seal(body, ctx, credential, key),
+        ),
       );
       return { status, body, replayed: false };
     } catch (err) {
       await transaction.rollback(err);
       if (err instanceof Replay) {
-        return { status: err.stored.status ?? 200, body: err.stored.body ?? undefined, replayed: true };
+        return { status: err.stored.status ?? 200, body: this.open(err.stored, ctx), replayed: true };
       }
       throw err;
     }

@@ -3,7 +3,7 @@ import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import type { Clock } from '../clock';
 import type { RequestContext } from '../context';
 import type { Database } from '../db/database';
-import { TooManyRequests } from '../errors';
+import { AppError, TooManyRequests } from '../errors';
 import { rateCounterRepository } from '../rate-counters.repository';
 
 /** A limit: at most `limit` requests (or attempts) per client in each fixed window of `windowMs`. */
@@ -37,7 +37,7 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 
 /** The client's address as a limit's key: IPv6 by its /56 network (one subscriber), IPv4 as is. */
 export const addressKey = (req: Request): string =>
-  ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown', 56);
+  ipKeyGenerator((req.ip ?? req.socket.remoteAddress ?? 'unknown').slice(0, 100), 56);
 
 /**
  * A count per client in fixed windows on the app's clock, kept in the database so that every instance
@@ -190,6 +190,37 @@ export class RateLimits {
     return this.callerLimiter;
   }
 
+  /**
+   * Around authentication: a request refused for its credentials (401) counts against its address, as
+   * requests without credentials do (the `public` limit); past it, the answer is 429. Requests with
+   * valid credentials are counted per credential only, so one office's colleagues never block each other.
+   */
+  unauthenticated(authenticate: RequestHandler): RequestHandler {
+    const rule = this.deps.config.public;
+    const counter = this.counter('unauthenticated', rule);
+    return async (req, res, next) => {
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const ran = authenticate(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
+          if (ran instanceof Promise) ran.catch(reject);
+        });
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status !== 401) throw err;
+        // The refusal stands as it is when the count cannot be taken (a malformed key never reached the
+        // database; it may be down).
+        const counted = await counter.hit(addressKey(req)).catch(() => null);
+        if (!counted || counted.hits <= rule.limit) throw err;
+        const { resetAt } = counted;
+        const wait = secondsUntil(resetAt, this.deps.clock.now());
+        throw new TooManyRequests(
+          `Too many requests without valid credentials from your address: at most ${rule.limit} ${perWindow(rule)}; retry after ${wait} second${wait === 1 ? '' : 's'}`,
+          wait,
+        );
+      }
+      next();
+    };
+  }
+
   /** Counts the request against the client's address. */
   address(name: AddressLimit): RequestHandler {
     const known = this.byAddress.get(name);
@@ -227,10 +258,11 @@ export class RateLimits {
       passOnStoreError: false,
       validate: { xForwardedForHeader: false, trustProxy: false },
       handler: (req, _res, next) => {
-        const info = (req as Request & { rateLimit?: { limit: number } }).rateLimit;
+        const info = (req as Request & { rateLimit?: { limit: number; resetTime?: Date } }).rateLimit;
         const limit = info?.limit ?? rule.limit;
-        const end = counter.windowEnd();
-        const wait = secondsUntil(end, this.deps.clock.now());
+        // The window's end as the shared counter has it (another instance's clock may be ahead).
+        const end = info?.resetTime ?? counter.windowEnd();
+        const wait = secondsUntil(end, info?.resetTime ? new Date() : this.deps.clock.now());
         next(
           new TooManyRequests(
             `${how.message(req, limit)}; retry after ${wait} second${wait === 1 ? '' : 's'}`,

@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import express from 'express';
 import { z } from '../zod';
 import './request';
-import type { Credential, RequestContext } from '../context';
+import { type Credential, type Origin, type RequestContext, servingRequest } from '../context';
 import { AppError, UnsupportedMediaType } from '../errors';
 import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../openapi';
 import type { Permission } from '../permissions';
@@ -100,6 +100,11 @@ interface RouteSpec<P extends AnySchema, Q extends AnySchema, B extends AnySchem
    * false for none (health: load balancers poll it). Authenticated routes count per credential.
    */
   rateLimit?: AddressLimit | false;
+  /**
+   * False for a POST that neither creates nor sends anything lasting (checking a PDF, a test ping that
+   * waits for an outside answer): it takes no Idempotency-Key, and holds no transaction open for one.
+   */
+  idempotent?: false;
 }
 
 /** Who a page is for: its CSRF cookie and, for staff, its sign-in. */
@@ -204,10 +209,9 @@ export class Routes {
     },
     handler: (input: HandlerInput<P, Q, B> & { ctx: RequestContext }) => Promise<Output<R>>,
   ): void {
-    const limited = this.limits ? [this.limits.caller()] : [];
-    this.mount(spec, [this.gate.require(spec.permission, spec.accepts), ...limited], (input) =>
-      handler({ ...input, ctx: input.req.ctx as RequestContext }),
-    );
+    const gate = this.gate.require(spec.permission, spec.accepts);
+    const before = this.limits ? [this.limits.unauthenticated(gate), this.limits.caller()] : [gate];
+    this.mount(spec, before, (input) => handler({ ...input, ctx: input.req.ctx as RequestContext }));
   }
 
   /** A route without authentication (health, the OpenAPI document). */
@@ -275,7 +279,7 @@ export class Routes {
       formParser,
       async (req: Request, res: Response) => {
         assertPlainInput(req.body ?? {}, 'body');
-        const answer = await handler({ req, res });
+        const answer = await servingRequest(originOf(req), () => handler({ req, res }));
         res.status(answer.status);
         for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
         res.setHeader('Cache-Control', 'no-store');
@@ -398,15 +402,17 @@ export class Routes {
           }
         }
         if (method === 'post' && spec.form) form = parse(spec.form, req.body ?? {}, 'body') as z.output<F>;
-        const page = await handler({
-          params,
-          query,
-          form,
-          req,
-          res,
-          nonce: nonceOf(res),
-          csrf: () => csrf?.token(req, res) ?? '',
-        });
+        const page = await servingRequest(originOf(req), () =>
+          handler({
+            params,
+            query,
+            form,
+            req,
+            res,
+            nonce: nonceOf(res),
+            csrf: () => csrf?.token(req, res) ?? '',
+          }),
+        );
         if ('redirect' in page) {
           res.redirect(303, page.redirect);
           return;
@@ -436,8 +442,8 @@ export class Routes {
     const querySchema = strictQuery(spec.query);
     const bodySchema = spec.body ?? NO_BODY;
     const takesBody = spec.method !== 'get' && !spec.multipart;
-    // POSTs of authenticated routes take an Idempotency-Key (docs/api.md#idempotent-requests).
-    const idempotent = spec.method === 'post' && Boolean(spec.permission) && !spec.binary;
+    // Most POSTs take an Idempotency-Key (docs/api.md#idempotent-requests).
+    const idempotent = takesIdempotencyKey(spec);
     const run: RequestHandler = async (req, res) => {
       const params = parse(spec.params, req.params, 'path');
       const query = parseQuery(querySchema, req.query);
@@ -448,7 +454,9 @@ export class Routes {
         body = parse(bodySchema, sent ?? {}, 'body');
       }
       const produce = async (): Promise<string | undefined> => {
-        const result = await handler({ params, query, body, req, res } as HandlerInput<P, Q, B>);
+        const result = await servingRequest(originOf(req), () =>
+          handler({ params, query, body, req, res } as HandlerInput<P, Q, B>),
+        );
         if (status === 204 || result === undefined || res.headersSent) return undefined;
         if (this.checkResponses && spec.response) {
           const checked = spec.response.safeParse(result);
@@ -502,7 +510,7 @@ export class Routes {
       codes.add(403);
     }
     if (spec.params) codes.add(404);
-    const idempotent = spec.method === 'post' && Boolean(spec.permission) && !spec.binary;
+    const idempotent = takesIdempotencyKey(spec);
     if (idempotent) {
       codes.add(409);
       codes.add(422);
@@ -586,6 +594,21 @@ export class Routes {
     });
   }
 }
+
+/** POSTs of authenticated routes take an Idempotency-Key, unless the route says it has no use for one. */
+function takesIdempotencyKey(spec: {
+  method: Method;
+  permission?: Permission;
+  binary?: unknown;
+  idempotent?: false;
+}): boolean {
+  return spec.method === 'post' && Boolean(spec.permission) && !spec.binary && spec.idempotent !== false;
+}
+
+const originOf = (req: Request): Origin => ({
+  requestId: String(req.id),
+  address: req.ip ?? req.socket.remoteAddress ?? null,
+});
 
 /** True when the request carries a body (a length above 0, or chunked). */
 function hasBody(req: Request): boolean {

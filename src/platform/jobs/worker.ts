@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock } from '../clock';
 import { coalescer } from '../coalesce';
 import { systemContext } from '../context';
@@ -102,7 +103,7 @@ export class JobWorker implements JobSignal {
    * job's lease was still ours.
    */
   private readonly settle = coalescer<SettleItem, boolean>(async (organisationId, items) => {
-    const ctx = systemContext(organisationId, this.clock.now());
+    const ctx = systemContext(organisationId, this.clock.now(), 'job worker');
     const statement = jobRepository(this.database.db, ctx).settleStatement(items);
     const [rows = []] = await batchInTenant(this.database, ctx, [statement], { writes: true });
     const settled = new Set(rows.map((r) => r.id as string));
@@ -114,6 +115,11 @@ export class JobWorker implements JobSignal {
   private started = false;
   private refilling = false;
   private again = false;
+  /**
+   * Runs the worker's loop in the context the worker was made in: a wake from inside a request must
+   * not carry that request's context (its held transaction) into the jobs.
+   */
+  private readonly detached = AsyncLocalStorage.snapshot();
 
   constructor(
     private readonly database: Database,
@@ -289,7 +295,7 @@ export class JobWorker implements JobSignal {
 
   private runNow(): void {
     if (!this.started || this.running) return;
-    this.running = this.loop().finally(() => {
+    this.running = this.detached(() => this.loop()).finally(() => {
       this.running = undefined;
       if (!this.started) return;
       if (this.again) {

@@ -1,0 +1,149 @@
+import { createContact, createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+import { createReportTemplate, submitAsContact } from './support/submissions';
+
+let h: Harness;
+let org: TestOrg;
+
+beforeAll(async () => {
+  h = await startHarness();
+  org = await createOrg(h, 'Kantoor Audit');
+});
+afterAll(() => h.close());
+
+interface Event {
+  action: string;
+  at: string;
+  actor: { type: string; userId: string | null; credentialId: string | null; label: string | null };
+  target: { type: string; id: string };
+  summary: Record<string, unknown>;
+  requestId: string | null;
+  address: string | null;
+}
+
+async function eventsOf(query: string): Promise<Event[]> {
+  const res = await h.api().get(`/api/v1/audit-events?limit=100&${query}`).set('x-api-key', org.adminKey);
+  expect(res.status).toBe(200);
+  return res.body.events;
+}
+
+describe('the audit trail records every change, in the transaction of the change', () => {
+  it('when a CRM creates and changes a contact with its API key, then each change names the key, the request, the address, the time and the changed fields, never the personal values', async () => {
+    const crm = await createUserWithKey(h, org, ['adviser'], 'service');
+    h.clock.set('2026-03-02T10:00:00.000Z');
+    const created = await h
+      .api()
+      .post('/api/v1/customers')
+      .set('x-api-key', crm.key)
+      .set('X-Request-Id', 'crm-create-1')
+      .send({ thirdpartyId: 'CRM-77', data: { Voornaam: 'Griet', Email: 'griet@example.test' } });
+    expect(created.status).toBe(201);
+    h.clock.set('2026-03-02T10:05:00.000Z');
+    const changed = await h
+      .api()
+      .patch(`/api/v1/customers/${created.body._id}`)
+      .set('x-api-key', crm.key)
+      .send({ data: { Telefoon: '+32470000077' } });
+    expect(changed.status).toBe(200);
+
+    const events = await eventsOf(`targetType=customer&targetId=${created.body._id}`);
+    expect(events).toEqual([
+      {
+        _id: expect.any(String),
+        action: 'customer.updated',
+        at: '2026-03-02T10:05:00.000Z',
+        actor: { type: 'api_key', userId: crm.userId, credentialId: crm.keyId, label: null },
+        target: { type: 'customer', id: created.body._id },
+        summary: { data: { keys: ['Telefoon'] } },
+        requestId: changed.headers['x-request-id'],
+        address: '127.0.0.1',
+      },
+      {
+        _id: expect.any(String),
+        action: 'customer.created',
+        at: '2026-03-02T10:00:00.000Z',
+        actor: { type: 'api_key', userId: crm.userId, credentialId: crm.keyId, label: null },
+        target: { type: 'customer', id: created.body._id },
+        summary: {
+          data: { keys: ['Email', 'Voornaam'] },
+          portfolioId: { before: null, after: org.portfolioId },
+          thirdpartyId: { before: null, after: 'CRM-77' },
+        },
+        requestId: 'crm-create-1',
+        address: '127.0.0.1',
+      },
+    ]);
+    expect(JSON.stringify(events)).not.toContain('griet@example.test');
+    expect(JSON.stringify(events)).not.toContain('+32470000077');
+
+    // The filters: by credential, by request, by type of actor, by period.
+    expect((await eventsOf(`actorCredentialId=${crm.keyId}`)).map((e) => e.action)).toEqual([
+      'customer.updated',
+      'customer.created',
+    ]);
+    expect((await eventsOf('requestId=crm-create-1')).map((e) => e.action)).toEqual(['customer.created']);
+    expect((await eventsOf('actorType=api_key&since=2026-03-02T10:01:00Z')).map((e) => e.action)).toEqual([
+      'customer.updated',
+    ]);
+  });
+
+  it('when an administrator regroups a user and makes a key, then the groups show before and after and the key’s secret only as set', async () => {
+    const adviser = await createUserWithKey(h, org, ['adviser']);
+    const regrouped = await h
+      .api()
+      .patch(`/api/v1/admin/users/${adviser.userId}`)
+      .set('x-api-key', org.adminKey)
+      .send({ groups: ['read-only'] });
+    expect(regrouped.status).toBe(200);
+    const key = await h
+      .api()
+      .post(`/api/v1/admin/users/${adviser.userId}/apikeys`)
+      .set('x-api-key', org.adminKey)
+      .send({ name: 'second key' });
+    expect(key.status).toBe(201);
+    const [groups] = await eventsOf(`requestId=${regrouped.headers['x-request-id']}`);
+    expect(groups).toMatchObject({
+      action: 'user.updated',
+      actor: { type: 'api_key', userId: org.adminId },
+      summary: { groups: { before: ['adviser'], after: ['read-only'] } },
+    });
+    const [made] = await eventsOf(`requestId=${key.headers['x-request-id']}`);
+    expect(made).toMatchObject({
+      action: 'api_key.created',
+      target: { type: 'api_key', id: key.body._id },
+      summary: { name: { before: null, after: 'second key' }, secretHash: 'set' },
+    });
+    expect(JSON.stringify(made)).not.toContain(key.body.apiKey);
+  });
+
+  it('when a contact answers through the public link, then the change is the contact’s, with the request and address; the job that completes it is the system’s', async () => {
+    const template = await createReportTemplate(h, org);
+    const contact = await createContact(h, org, { Voornaam: 'Hilde', Email: 'hilde@example.test' });
+    const action = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', org.adminKey)
+      .send({ type: 'qlist', customerId: contact, questionListIds: [template] });
+    expect(action.status).toBe(201);
+    await submitAsContact(h, action.body.code, 'Antwoord-Hilde');
+    const events = await eventsOf('actorType=contact');
+    expect(events.length).toBeGreaterThan(0);
+    for (const e of events) {
+      expect(e.actor).toEqual({ type: 'contact', userId: null, credentialId: null, label: null });
+      expect(e.requestId).toEqual(expect.any(String));
+      expect(e.address).toBe('127.0.0.1');
+    }
+    expect(events.map((e) => e.action)).toEqual(expect.arrayContaining(['session.created']));
+    expect(JSON.stringify(events)).not.toContain('Antwoord-Hilde'); // answers are never in the trail
+
+    // The report is made by a background job, which completes the action: the system, named by the job.
+    const system = (await eventsOf(`actorType=system&targetId=${action.body._id}`)).filter(
+      (e) => e.action === 'session_request.updated',
+    );
+    expect(system.map((e) => [e.actor.label, e.requestId, e.summary.status])).toContainEqual([
+      expect.any(String),
+      null,
+      { before: expect.any(String), after: 'completed' },
+    ]);
+  });
+});

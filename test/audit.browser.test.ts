@@ -1,0 +1,102 @@
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, seriousA11yViolations } from './support/browser';
+import { createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+import { STAFF_PASSWORD, staffUser } from './support/staff';
+
+const shots = path.join(__dirname, '..', 'docs', 'screenshots');
+let h: Harness;
+let browser: Browser;
+let org: TestOrg;
+
+beforeAll(async () => {
+  h = await startHarness();
+  browser = await launchBrowser();
+  org = await createOrg(h, 'Kantoor Spoor');
+});
+afterAll(async () => {
+  await browser.close();
+  await h.close();
+});
+
+async function signedInPage(email: string, next: string, width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${h.baseUrl}${next}`);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(STAFF_PASSWORD);
+  await page.getByLabel('Password').press('Enter');
+  await page.waitForLoadState('load');
+  return page;
+}
+
+describe('the audit trail on the staff pages', () => {
+  it('when an administrator opens Audit trail, then the changes show who, what, the changed fields, the address and the request; filters and older pages work by keyboard', async () => {
+    const admin = await staffUser(h, org, ['administrator'], 'Ann Admin');
+    const crm = await createUserWithKey(h, org, ['adviser'], 'service');
+    h.clock.set('2026-03-02T11:00:00.000Z');
+    const contact = await h
+      .api()
+      .post('/api/v1/customers')
+      .set('x-api-key', crm.key)
+      .set('X-Request-Id', 'crm-sync-42')
+      .send({ data: { Voornaam: 'Jef', Email: 'jef@example.test' } });
+    expect(contact.status).toBe(201);
+    for (let i = 0; i < 55; i++) {
+      await h
+        .api()
+        .post('/api/v1/portfolios')
+        .set('x-api-key', org.adminKey)
+        .send({ name: `Team ${i}` });
+    }
+
+    const page = await signedInPage(admin.email, '/staff/audit');
+    expect(new URL(page.url()).pathname).toBe('/staff/audit');
+    expect(await page.getByRole('link', { name: 'Audit trail' }).getAttribute('aria-current')).toBe('page');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, 'staff-audit-laptop.png') });
+
+    // Filter by keyboard: contacts changed through an API key.
+    await page.getByLabel('Who').focus();
+    await page.getByLabel('Who').selectOption('api_key');
+    await page.getByLabel('What').selectOption('customer');
+    await page.getByRole('button', { name: 'Show' }).press('Enter');
+    await page.waitForLoadState('load');
+    const rows = page.getByRole('row');
+    expect(await rows.count()).toBe(2);
+    const row = await rows.nth(1).innerText();
+    expect(row).toContain('2026-03-02 11:00');
+    expect(row).toContain('(API key)');
+    expect(row).toContain('customer.created');
+    expect(row).toContain('data: Email, Voornaam');
+    expect(row).toContain('127.0.0.1');
+    expect(row).toContain('crm-sync-42');
+    expect(row).not.toContain('jef@example.test');
+    await page.getByRole('link', { name: 'customer' }).click();
+    expect(new URL(page.url()).pathname).toBe(`/staff/contacts/${contact.body._id}`);
+
+    // 55 portfolios and more: 50 a page, then the older ones.
+    await page.goto(`${h.baseUrl}/staff/audit?targetType=portfolio`);
+    expect(await page.getByRole('row').count()).toBe(51);
+    await page.getByRole('link', { name: 'Older changes →' }).click();
+    await page.waitForLoadState('load');
+    expect(await page.getByRole('row').count()).toBeGreaterThan(1);
+    expect(await page.getByRole('link', { name: 'Newest' }).isVisible()).toBe(true);
+    await page.context().close();
+  });
+
+  it('when an adviser opens the audit trail, then it is not allowed; a bad date filter is named', async () => {
+    const adviser = await staffUser(h, org, ['adviser']);
+    const page = await signedInPage(adviser.email, '/staff/audit');
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Not allowed');
+    const admin = await staffUser(h, org, ['administrator']);
+    const other = await signedInPage(admin.email, '/staff/audit', 390);
+    expect(await seriousA11yViolations(other)).toEqual([]);
+    await other.screenshot({ path: path.join(shots, 'staff-audit-phone.png') });
+    await other.goto(`${h.baseUrl}/staff/audit?since=yesterday`);
+    expect(await other.locator('main').innerText()).toContain('since');
+    await page.context().close();
+    await other.context().close();
+  });
+});
