@@ -83,18 +83,19 @@ export function contactContext(
   organisationId: string,
   actionCode: string,
   at: Date,
-  requestId = 'contact',
-  address: string | null = null,
+  requestId?: string,
+  address?: string | null,
 ): RequestContext {
+  const from = origin.getStore();
   return {
-    address,
+    address: address ?? from?.address ?? null,
     organisationId,
     caller: { kind: 'contact', actionCode },
     userId: null,
     apiKeyId: null,
     authVersion: 0,
     permissions: EVERYTHING,
-    requestId,
+    requestId: requestId ?? from?.requestId ?? 'contact',
     at,
   };
 }
