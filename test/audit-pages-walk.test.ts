@@ -534,5 +534,28 @@ describe('the audit trail, walked over the pages of the OpenAPI document', () =>
         .set('x-api-key', org.adminKey);
       expect([op, events.body.events.length > 0]).toEqual([op, true]);
     }
+    // Nothing a person typed that is theirs alone went into the trail: passwords, a reason to decline,
+    // answers; nor the codes of links, the client secret or the provider's.
+    const all: unknown[] = [];
+    for (let cursor = ''; ; ) {
+      const page = await h
+        .api()
+        .get(`/api/v1/audit-events?limit=100${cursor ? `&startingAfter=${cursor}` : ''}`)
+        .set('x-api-key', org.adminKey);
+      all.push(...page.body.events);
+      if (!page.body.nextCursor) break;
+      cursor = page.body.nextCursor;
+    }
+    const trail = JSON.stringify(all);
+    for (const secret of [
+      'a new staff passphrase',
+      'The amount is wrong',
+      'page-secret',
+      ids.clientSecret,
+      ids.code,
+      ids.signCode,
+    ]) {
+      expect([secret, trail.includes(String(secret))]).toEqual([secret, false]);
+    }
   });
 });

@@ -1,4 +1,6 @@
-import { createContact, createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
+import { sql } from 'drizzle-orm';
+import { seedContacts } from '../src/modules/customers/seed.service';
+import { createContact, createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { createReportTemplate, submitAsContact } from './support/submissions';
 
@@ -85,6 +87,37 @@ describe('the audit trail records every change, in the transaction of the change
     expect((await eventsOf('actorType=api_key&since=2026-03-02T10:01:00Z')).map((e) => e.action)).toEqual([
       'customer.updated',
     ]);
+  });
+
+  it('when a contact is deleted, then the event keeps what told it apart; the trail itself cannot be rewritten; a seed is one event', async () => {
+    const made = await h
+      .api()
+      .post('/api/v1/customers')
+      .set('x-api-key', org.adminKey)
+      .send({ thirdpartyId: 'CRM-GONE', data: { Voornaam: 'Weg' } });
+    const gone = await h.api().delete(`/api/v1/customers/${made.body._id}`).set('x-api-key', org.adminKey);
+    expect(gone.status).toBe(204);
+    const [deleted] = await eventsOf(`requestId=${gone.headers['x-request-id']}`);
+    expect(deleted).toMatchObject({
+      action: 'customer.deleted',
+      target: { type: 'customer', id: made.body._id },
+      summary: { thirdpartyId: { before: 'CRM-GONE', after: null }, data: { keys: ['Voornaam'] } },
+    });
+    const refusal = (q: ReturnType<typeof sql>) =>
+      tenantRows(h, org.organisationId, q).then(
+        () => 'allowed',
+        (err: { cause?: { message?: string } }) => String(err.cause?.message),
+      );
+    expect(await refusal(sql`UPDATE audit_events SET action = 'nothing' RETURNING id`)).toMatch(
+      /permission denied/,
+    );
+    expect(await refusal(sql`DELETE FROM audit_events RETURNING id`)).toMatch(/permission denied/);
+
+    const seeded = await seedContacts(h, org.organisationId, 3);
+    expect(seeded.created).toBe(3);
+    const seedEvents = await eventsOf('actorType=system&since=2026-03-02T00:00:00Z');
+    const bySeed = seedEvents.filter((e) => e.actor.label === 'seed');
+    expect(bySeed.map((e) => [e.action, e.summary.created])).toEqual([['customer.seeded', 3]]);
   });
 
   it('when an administrator regroups a user and makes a key, then the groups show before and after and the key’s secret only as set', async () => {

@@ -129,7 +129,10 @@ const option = (value: string, label: string, chosen: string | undefined) =>
 export function auditPage(f: AdminFrame, v: AuditPageView): string {
   const rows: Html[] = v.events.map((e) => {
     const link = targetLink(e.target.type, e.target.id);
-    const target = link ? html`<a href="${link}">${e.target.type}</a>` : html`${e.target.type}`;
+    const label = `${e.target.type} ${e.target.id.slice(0, 8)}`;
+    const target = link
+      ? html`<a href="${link}" title="${e.target.id}">${label}</a>`
+      : html`<span title="${e.target.id}">${label}</span>`;
     return html`<tr><td>${when(e.at)}</td><td>${who(e, v.names)}</td><td><code>${e.action}</code> ${target}</td><td>${changesText(e.summary)}</td><td>${e.address ?? '—'}</td><td><code>${e.requestId ?? '—'}</code></td></tr>`;
   });
   return staffLayout({

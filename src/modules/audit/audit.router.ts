@@ -10,7 +10,7 @@ export function auditRoutes(routes: Routes, deps: AuditDeps): void {
       path: '/audit-events',
       summary: 'The audit trail: who changed what, when, through which credentials',
       description:
-        'Newest first. Recorded in the same transaction as each change: sign-in providers (added, changed — the secret only as `replaced` —, removed) and the changes directory synchronisation makes to users. Page with `startingAfter` = the previous page’s `nextCursor`.',
+        'Every change to the organisation’s records, newest first, each recorded in the same transaction as its change: who (actor type, user, API key or OAuth client, the system’s part), what (action, target, the changed fields — secrets only as set/replaced, contacts’ data and answers only by key or count), when, from which address, under which request id. Filters combine; page with `startingAfter` = the previous page’s `nextCursor`. See docs/api.md#audit-trail-permission-admin.',
       tags: ['Admin: audit'],
       permission: 'admin',
       query: ListAuditEventsQuery,

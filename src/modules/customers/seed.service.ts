@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { auditRepository } from '../../platform/audit.repository';
 import type { Clock } from '../../platform/clock';
 import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
@@ -32,7 +33,9 @@ export async function seedContacts(
   while (done < count) {
     const size = Math.min(BATCH, count - done);
     const start = done;
-    await inTenant(deps.database, ctx, (tx) => {
+    await inTenant(deps.database, ctx, async (tx) => {
+      // One event for the whole seed (below), not one per demo contact.
+      await auditRepository(tx, ctx).replaceRowRecords();
       const base = deps.clock.now().getTime();
       return customerRepository(tx, ctx).insert(
         Array.from({ length: size }, (_, i) => {
@@ -52,5 +55,13 @@ export async function seedContacts(
     done += size;
     onProgress(done);
   }
+  await inTenant(deps.database, ctx, (tx) =>
+    auditRepository(tx, ctx).record({
+      action: 'customer.seeded',
+      targetType: 'portfolio',
+      targetId: portfolioId,
+      summary: { created: done, thirdpartyIds: `seed-${run}-1 … seed-${run}-${done}` },
+    }),
+  );
   return { portfolioId, created: done };
 }

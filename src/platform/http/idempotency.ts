@@ -152,6 +152,7 @@ export class Idempotency {
 
   private open(stored: StoredAnswer, ctx: RequestContext): string | undefined {
     if (stored.body === null) return undefined;
+    if (!stored.body.startsWith('v1.')) return stored.body; // stored before answers were sealed
     return this.deps.box.open(
       stored.body,
       `idempotency:${ctx.organisationId}:${stored.credential}:${stored.key}`,
