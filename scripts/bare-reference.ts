@@ -10,6 +10,7 @@ import pg from 'pg';
 import { customerStatements, searchTerms } from '../src/modules/customers/customers.repository';
 import { customerTotalStatement } from '../src/modules/portfolios/portfolios.repository';
 import { systemContext } from '../src/platform/context';
+import { keysetOf } from '../src/platform/cursor';
 
 type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -48,15 +49,21 @@ async function main() {
     const page = Number(url.searchParams.get('page') ?? 1);
     const limit = Number(url.searchParams.get('limit') ?? 25);
     const search = url.searchParams.get('search') ?? undefined;
+    const startingAfter = url.searchParams.get('startingAfter') ?? undefined;
     // The API's own statements, sent the ordinary way: one parameterised query each.
     const ctx = systemContext(organisationId);
-    const list = compile(customerStatements.page(ctx, { search }, { page, limit }));
+    const keyset = startingAfter ? keysetOf({ startingAfter }) : null;
+    const list = compile(
+      keyset
+        ? customerStatements.keyset(ctx, { search }, keyset, limit)
+        : customerStatements.page(ctx, { search }, { page, limit }),
+    );
     const count = compile(
       searchTerms(search).length > 0
         ? customerStatements.count(ctx, { search })
         : customerTotalStatement(ctx),
     );
-    const rows = await query(list.sql, list.params);
+    const rows = (await query(list.sql, list.params)).slice(0, limit);
     const totalRows = await query(count.sql, count.params);
     const total = Number(totalRows[0]?.n ?? 0);
     const body = JSON.stringify({

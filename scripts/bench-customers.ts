@@ -25,7 +25,23 @@ const scenarios: { name: string; query: string; bearer?: boolean }[] = [
   { name: 'plain page, bearer token', query: '', bearer: true },
   { name: `deep page (${(CONTACTS / 2 / 25) | 0})`, query: `?page=${Math.floor(CONTACTS / 2 / 25)}` },
   { name: 'search "peeters"', query: '?search=peeters' },
+  // The same depth by cursor (issue 14: within 20% of the first page); its cursor is asked for at start.
+  {
+    name: `deep page by cursor (after ${((CONTACTS / 2) | 0).toLocaleString('en')})`,
+    query: '?startingAfter=',
+  },
 ];
+
+/** The cursor of the contact where the deep page starts, from the API itself. */
+async function deepCursor(port: number, apiKey: string): Promise<string> {
+  const page = Math.floor(CONTACTS / 2 / 25);
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/customers?limit=25&page=${page}`, {
+    headers: { 'x-api-key': apiKey },
+  });
+  const body = (await res.json()) as { nextCursor?: string };
+  if (!body.nextCursor) throw new Error(`no cursor: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+  return body.nextCursor;
+}
 
 interface Figures {
   rps: number;
@@ -100,6 +116,8 @@ async function measure(label: string, env: Record<string, string>, apiKey: strin
   };
   const withToken = async <T extends { port: number }>(p: T): Promise<T> => {
     tokens.set(p.port, await bearerToken(p.port, apiKey));
+    const cursor = scenarios.find((s) => s.query.startsWith('?startingAfter='));
+    if (cursor) cursor.query = `?startingAfter=${await deepCursor(p.port, apiKey)}`;
     return p;
   };
 

@@ -212,7 +212,13 @@ describe('GET /api/v1/customers', () => {
   it('when looking up a thirdpartyId, then exactly that contact is returned', async () => {
     const res = await list('?thirdpartyId=tp-2');
     expect(res.body).toMatchObject({ total: 1, customers: [{ _id: ids[2], thirdpartyId: 'tp-2' }] });
-    expect((await list('?thirdpartyId=nope')).body).toEqual({ customers: [], total: 0 });
+    expect((await list('?thirdpartyId=nope')).body).toEqual({
+      customers: [],
+      total: 0,
+      totalIsEstimate: false,
+      hasMore: false,
+      nextCursor: null,
+    });
   });
 
   it.each([
@@ -230,9 +236,21 @@ describe('GET /api/v1/customers', () => {
 
   it('when another organisation lists, then it sees none of these contacts', async () => {
     const res = await list(`?thirdpartyId=tp-2`, other.adminKey);
-    expect(res.body).toEqual({ customers: [], total: 0 });
+    expect(res.body).toEqual({
+      customers: [],
+      total: 0,
+      totalIsEstimate: false,
+      hasMore: false,
+      nextCursor: null,
+    });
     const byPortfolio = await list(`?portfolioId=${second}`, other.adminKey);
-    expect(byPortfolio.body).toEqual({ customers: [], total: 0 });
+    expect(byPortfolio.body).toEqual({
+      customers: [],
+      total: 0,
+      totalIsEstimate: false,
+      hasMore: false,
+      nextCursor: null,
+    });
   });
 
   it('when contacts are moved or deleted, then the totals follow', async () => {

@@ -363,7 +363,7 @@ describe('respondent pages', () => {
       .api()
       .get(`/api/v1/sessions?sessionRequestId=${_id}`)
       .set('x-api-key', other.adminKey);
-    expect(theirs.body).toEqual({ sessions: [], total: 0 });
+    expect(theirs.body).toEqual({ sessions: [], total: 0, hasMore: false, nextCursor: null });
   });
 
   it('when one address tries too many unknown codes, then it gets 429 with Retry-After', async () => {

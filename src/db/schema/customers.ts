@@ -31,6 +31,8 @@ export const customers = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // Syncs page by (updated_at, id) from a moment on (`updatedSince`).
+    index('customers_org_updated_idx').on(t.organisationId, t.updatedAt, t.id),
     index('customers_org_portfolio_created_idx').on(
       t.organisationId,
       t.portfolioId,

@@ -78,6 +78,9 @@ export const sessions = pgTable(
       foreignColumns: [campaignVisitors.organisationId, campaignVisitors.id],
     }).onDelete('cascade'),
     index('sessions_org_customer_idx').on(t.organisationId, t.customerId),
+    // Lists page by keyset: newest first, or oldest change first for a sync.
+    index('sessions_org_created_idx').on(t.organisationId, t.createdAt, t.id),
+    index('sessions_org_updated_idx').on(t.organisationId, t.updatedAt, t.id),
   ],
 );
 

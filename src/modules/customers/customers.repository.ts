@@ -1,6 +1,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { customers } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
+import type { Keyset } from '../../platform/cursor';
 import { type Queryable, queryRows } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
@@ -68,6 +69,29 @@ export const customerStatements = {
     }
     return sql`SELECT ${pageColumns} FROM customers WHERE ${whereOf(ctx, filter)}
       ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${offsetOf(page)}`;
+  },
+  /**
+   * A page by keyset (one more row than `limit`, to tell whether more follow): newest first after the
+   * cursor's contact, or with `since` oldest change first. Served by the (created_at, id) and
+   * (updated_at, id) indexes: as cheap deep in the list as at its start.
+   */
+  keyset(ctx: RequestContext, filter: CustomerFilter, keyset: Keyset, limit: number): SQL {
+    const where = whereOf(ctx, filter);
+    const after = keyset.after;
+    if (keyset.order === 'updated') {
+      return sql`SELECT ${pageColumns} FROM customers WHERE ${where}
+        ${keyset.since ? sql`AND updated_at >= ${keyset.since.toISOString()}::timestamptz` : sql``}
+        ${after ? sql`AND (updated_at, id) > (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)` : sql``}
+        ORDER BY updated_at, id LIMIT ${limit + 1}`;
+    }
+    return sql`SELECT ${pageColumns} FROM customers WHERE ${where}
+      ${after ? sql`AND (created_at, id) < (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)` : sql``}
+      ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`;
+  },
+  /** How many contacts changed since `since` (for the total of a sync), counted up to `cap` + 1. */
+  changedCount(ctx: RequestContext, filter: CustomerFilter, since: Date, cap: number): SQL {
+    return sql`SELECT count(*) AS n FROM (SELECT 1 FROM customers WHERE ${whereOf(ctx, filter)}
+      AND updated_at >= ${since.toISOString()}::timestamptz LIMIT ${cap + 1}) c`;
   },
   count(ctx: RequestContext, filter: CustomerFilter): SQL {
     const search = searchArguments(filter);

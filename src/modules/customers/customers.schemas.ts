@@ -1,3 +1,4 @@
+import { cursorAnswer, cursorQuery } from '../../platform/cursor';
 import { pageQuery } from '../../platform/pagination';
 import { cascadeParam, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
@@ -68,7 +69,15 @@ export const Customer = z
   .meta({ id: 'Customer' });
 
 export const CustomerList = z
-  .object({ customers: z.array(Customer), total: z.number().int() })
+  .object({
+    customers: z.array(Customer),
+    total: z.number().int().meta({ description: 'How many contacts match the filter (all pages)' }),
+    totalIsEstimate: z.boolean().meta({
+      description:
+        'True when more than 10,000 contacts changed since `updatedSince`: `total` is then 10,000, a lower bound',
+    }),
+    ...cursorAnswer,
+  })
   .meta({ id: 'CustomerList' });
 
 export const ListCustomersQuery = z.object({
@@ -83,6 +92,7 @@ export const ListCustomersQuery = z.object({
     .optional()
     .meta({ description: 'Only the contact with this external reference' }),
   ...pageQuery,
+  ...cursorQuery,
 });
 
 const thirdpartyId = z.string().trim().min(1).max(200);

@@ -1,5 +1,7 @@
+import type { SQL } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
+import { type KeysetOrder, keysetOf, keysetPage } from '../../platform/cursor';
 import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
@@ -65,6 +67,14 @@ export function toCustomer(row: CustomerRecord): Customer {
 }
 
 /** A row of customerStatements.page (snake_case columns) in the API's shape. */
+/** Above this, the number of contacts changed since a moment is not counted further. */
+const TOTAL_CAP = 10_000;
+
+const keyOf = (row: Row, order: KeysetOrder) => ({
+  at: new Date(isoTimestamp(order === 'updated' ? row.updated_at : row.created_at)),
+  id: row.id as string,
+});
+
 function customerFromRow(row: Row): Customer {
   return {
     _id: row.id as string,
@@ -98,14 +108,42 @@ export async function listCustomers(deps: CustomerDeps, ctx: RequestContext, que
     throw BadRequest.field('portfolioId', 'is not a valid portfolio id', 'query');
   }
   const filter = { portfolioId: query.portfolioId, thirdpartyId: query.thirdpartyId, search: query.search };
-  const filtered = filter.thirdpartyId !== undefined || searchTerms(filter.search).length > 0;
+  const searching = searchTerms(filter.search).length > 0;
+  const filtered = filter.thirdpartyId !== undefined || searching;
+  const keyset = keysetOf(query);
+  const totalOf = (): SQL =>
+    keyset?.since
+      ? customerStatements.changedCount(ctx, filter, keyset.since, TOTAL_CAP)
+      : filtered
+        ? customerStatements.count(ctx, filter)
+        : customerTotalStatement(ctx, filter.portfolioId);
+  if (keyset && searching)
+    throw BadRequest.field(
+      'startingAfter',
+      'cannot be combined with search: page a search with page',
+      'query',
+    );
   const [rows = [], totals = []] = await batchInTenant(deps.database, ctx, [
-    customerStatements.page(ctx, filter, query),
-    filtered ? customerStatements.count(ctx, filter) : customerTotalStatement(ctx, filter.portfolioId),
+    keyset
+      ? customerStatements.keyset(ctx, filter, keyset, query.limit)
+      : customerStatements.page(ctx, filter, query),
+    totalOf(),
   ]);
+  const counted = Number(totals[0]?.n ?? 0);
+  const total = keyset?.since ? Math.min(counted, TOTAL_CAP) : counted;
+  const order = keyset?.order ?? 'created';
+  const page = keyset
+    ? keysetPage(rows, query.limit, order, (r) => keyOf(r, order), keyset.since)
+    : {
+        ...keysetPage(rows, query.limit, 'created', (r) => keyOf(r, 'created')),
+        hasMore: (query.page - 1) * query.limit + rows.length < total,
+      };
   return {
-    customers: rows.map(customerFromRow),
-    total: Number(totals[0]?.n ?? 0),
+    customers: page.items.map(customerFromRow),
+    total,
+    totalIsEstimate: Boolean(keyset?.since) && counted > TOTAL_CAP,
+    hasMore: page.hasMore,
+    nextCursor: searching ? null : page.nextCursor,
   };
 }
 

@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { jobs, type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
+import type { Keyset } from '../../platform/cursor';
 import { type Queryable, queryRows, type Row, rowMapper, uuidArray } from '../../platform/db/database';
+import { keysetSql } from '../../platform/db/keyset';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository, type NewJob } from '../../platform/jobs/jobs.repository';
 import { offsetOf, type Page } from '../../platform/pagination';
@@ -126,6 +128,21 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
         .orderBy(...order)
         .limit(page.limit)
         .offset(offsetOf(page))
+        .getSQL();
+    },
+    /** A page by keyset (`limit` + 1 rows): as cheap deep in the list as at its start. */
+    keyset(filter: SessionRequestFilter, keyset: Keyset, limit: number): SQL {
+      const k = keysetSql(keyset, {
+        created: sessionRequests.createdAt,
+        updated: sessionRequests.updatedAt,
+        id: sessionRequests.id,
+      });
+      return q
+        .select(withSigners)
+        .from(sessionRequests)
+        .where(and(whereOf(ctx, filter), k.where))
+        .orderBy(...k.orderBy)
+        .limit(limit + 1)
         .getSQL();
     },
     count(filter: SessionRequestFilter): SQL {

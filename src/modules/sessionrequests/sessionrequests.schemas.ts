@@ -5,6 +5,7 @@ import {
   signerStatuses,
   signingOrders,
 } from '../../db/schema/enums';
+import { cursorAnswer, cursorQuery } from '../../platform/cursor';
 import { pageQuery } from '../../platform/pagination';
 import { instantParam, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
@@ -187,16 +188,14 @@ export const SessionRequestDetail = SessionRequest.extend({
 }).meta({ id: 'SessionRequestDetail' });
 
 export const SessionRequestList = z
-  .object({ sessionRequests: z.array(SessionRequest), total: z.number().int() })
+  .object({ sessionRequests: z.array(SessionRequest), total: z.number().int(), ...cursorAnswer })
   .meta({ id: 'SessionRequestList' });
 
 export const ListSessionRequestsQuery = z.object({
   status: z.enum(sessionRequestStatuses).optional(),
   customerId: ref.optional(),
   type: z.enum(sessionRequestTypes).optional(),
-  updatedSince: instantParam(
-    'Only actions changed at or after this moment, oldest change first (for sync loops)',
-  ).optional(),
+  ...cursorQuery,
   search: z.string().max(200).optional().meta({
     description:
       'Words that must all be in the contact’s name or e-mail (case- and accent-insensitive), or all in the document’s title',

@@ -2,7 +2,8 @@ import type { Language } from '../../db/schema';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import { newActionCode } from '../../platform/crypto/codes';
-import type { Database, Tx } from '../../platform/db/database';
+import { keysetOf, keysetPage } from '../../platform/cursor';
+import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/db/database';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
@@ -381,23 +382,33 @@ export async function listSessionRequests(
 ) {
   if (query.customerId !== undefined && !isId(query.customerId))
     throw BadRequest.field('customerId', 'is not a valid contact id', 'query');
+  const keyset = keysetOf(query);
   const filter = {
     status: query.status,
     customerId: query.customerId,
     type: query.type,
-    updatedSince: query.updatedSince ? new Date(query.updatedSince) : undefined,
+    updatedSince: keyset?.since,
     search: query.search,
   };
   const statements = sessionRequestStatements(deps.database.db, ctx);
   const [rows = [], totals = []] = await batchInTenant(deps.database, ctx, [
-    statements.page(filter, query),
+    keyset ? statements.keyset(filter, keyset, query.limit) : statements.page(filter, query),
     statements.count(filter),
   ]);
+  const total = Number(totals[0]?.n ?? 0);
+  const order = keyset?.order ?? 'created';
+  const keyOf = (r: Row) => ({
+    at: new Date(isoTimestamp(order === 'updated' ? r.updated_at : r.created_at)),
+    id: r.id as string,
+  });
+  const page = keysetPage(rows, query.limit, order, keyOf, keyset?.since);
   return {
-    sessionRequests: rows.map((r) =>
+    sessionRequests: page.items.map((r) =>
       toSessionRequest(sessionRequestFromRaw(r), signerSummariesFromRaw(r), deps.baseUrl),
     ),
-    total: Number(totals[0]?.n ?? 0),
+    total,
+    hasMore: keyset ? page.hasMore : (query.page - 1) * query.limit + rows.length < total,
+    nextCursor: page.nextCursor,
   };
 }
 

@@ -1,7 +1,9 @@
-import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, type SQL } from 'drizzle-orm';
 import { sessions, sessionVersions } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
+import type { Keyset } from '../../platform/cursor';
 import type { Queryable } from '../../platform/db/database';
+import { keysetSql } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 
@@ -113,20 +115,29 @@ export function sessionRepository(q: Queryable, ctx: RequestContext) {
         )
         .orderBy(desc(sessionVersions.version));
     },
-    async list(filter: { sessionRequestId?: string; customerId?: string }, page: Page) {
+    /** A page by `page`, or by keyset (then `limit` + 1 rows, to tell whether more follow). */
+    async list(
+      filter: { sessionRequestId?: string; customerId?: string },
+      page: Page,
+      keyset: Keyset | null,
+    ) {
       const where: SQL | undefined = and(
         org,
         filter.sessionRequestId ? eq(sessions.sessionRequestId, filter.sessionRequestId) : undefined,
         filter.customerId ? eq(sessions.customerId, filter.customerId) : undefined,
       );
+      const k = keyset
+        ? keysetSql(keyset, { created: sessions.createdAt, updated: sessions.updatedAt, id: sessions.id })
+        : null;
       const rows = await q
         .select()
         .from(sessions)
-        .where(where)
-        .orderBy(desc(sessions.createdAt), desc(sessions.id))
-        .limit(page.limit)
-        .offset(offsetOf(page));
-      const total = await q.$count(sessions, where);
+        .where(and(where, k?.where))
+        .orderBy(...(k?.orderBy ?? [desc(sessions.createdAt), desc(sessions.id)]))
+        .limit(k ? page.limit + 1 : page.limit)
+        .offset(k ? 0 : offsetOf(page));
+      const since = keyset?.since;
+      const total = await q.$count(sessions, and(where, since ? gte(sessions.updatedAt, since) : undefined));
       return { rows, total };
     },
   };

@@ -1,3 +1,4 @@
+import { cursorAnswer, cursorQuery } from '../../platform/cursor';
 import { pageQuery } from '../../platform/pagination';
 import { timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
@@ -55,13 +56,14 @@ export const SessionDetail = Session.extend({
 }).meta({ id: 'SessionDetail' });
 
 export const SessionList = z
-  .object({ sessions: z.array(Session), total: z.number().int() })
+  .object({ sessions: z.array(Session), total: z.number().int(), ...cursorAnswer })
   .meta({ id: 'SessionList' });
 
 export const ListSessionsQuery = z.object({
   sessionRequestId: z.string().max(200).optional(),
   customerId: z.string().max(200).optional(),
   ...pageQuery,
+  ...cursorQuery,
 });
 
 export type Session = z.infer<typeof Session>;

@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
+import { keysetOf, keysetPage } from '../../platform/cursor';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, NotFound } from '../../platform/errors';
@@ -54,11 +55,26 @@ export async function listSessions(deps: SessionDeps, ctx: RequestContext, query
     const value = query[key];
     if (value !== undefined && !isId(value)) throw BadRequest.field(key, 'is not a valid id', 'query');
   }
+  const keyset = keysetOf(query);
   const { rows, total } = await inTenant(deps.database, ctx, (tx) =>
     sessionRepository(tx, ctx).list(
       { sessionRequestId: query.sessionRequestId, customerId: query.customerId },
       query,
+      keyset,
     ),
   );
-  return { sessions: rows.map(toSession), total };
+  const order = keyset?.order ?? 'created';
+  const page = keysetPage(
+    rows,
+    query.limit,
+    order,
+    (r) => ({ at: order === 'updated' ? r.updatedAt : r.createdAt, id: r.id }),
+    keyset?.since,
+  );
+  return {
+    sessions: page.items.map(toSession),
+    total,
+    hasMore: keyset ? page.hasMore : (query.page - 1) * query.limit + rows.length < total,
+    nextCursor: page.nextCursor,
+  };
 }
