@@ -52,7 +52,7 @@ async function main() {
     const startingAfter = url.searchParams.get('startingAfter') ?? undefined;
     // The API's own statements, sent the ordinary way: one parameterised query each.
     const ctx = systemContext(organisationId);
-    const keyset = startingAfter ? keysetOf({ startingAfter }) : null;
+    const keyset = startingAfter ? keysetOf('customers', { startingAfter }) : null;
     const list = compile(
       keyset
         ? customerStatements.keyset(ctx, { search }, keyset, limit)

@@ -115,7 +115,7 @@ describe('syncing contacts page by page (keyset cursor)', () => {
     expect(rest).toEqual([...ids.slice(3), ids[1]]);
     // Nothing new: the kept cursor answers an empty page, and keeps working for later changes.
     const idle = await list(`limit=3&startingAfter=${cursor}`);
-    expect(idle).toMatchObject({ customers: [], hasMore: false, nextCursor: null });
+    expect(idle).toMatchObject({ customers: [], hasMore: false, nextCursor: cursor });
     h.clock.advance(1_000);
     const later = await create('Later');
     expect((await list(`limit=3&startingAfter=${cursor}`)).customers.map((c) => c._id)).toEqual([later]);
@@ -142,7 +142,18 @@ describe('syncing contacts page by page (keyset cursor)', () => {
   });
 
   it('when the cursor is not one of ours, is combined with a search or a different updatedSince, then 400 names it', async () => {
-    for (const bad of ['nope', Buffer.from('{"o":"created","t":"x","i":"y"}').toString('base64url')]) {
+    const sessionsCursor = Buffer.from(
+      JSON.stringify({ l: 'sessions', o: 'created', t: '2026-03-02T09:00:00.000Z', i: org.adminId }),
+    ).toString('base64url');
+    const farFuture = Buffer.from(
+      JSON.stringify({ l: 'customers', o: 'created', t: '+010000-01-01T00:00:00.000Z', i: org.adminId }),
+    ).toString('base64url');
+    for (const bad of [
+      'nope',
+      Buffer.from('{"l":"customers","o":"created","t":"x","i":"y"}').toString('base64url'),
+      farFuture,
+      sessionsCursor, // another list's cursor
+    ]) {
       const res = await h.api().get(`/api/v1/customers?startingAfter=${bad}`).set('x-api-key', org.adminKey);
       expect(res.status).toBe(400);
       expect(res.body.details[0]).toMatchObject({ field: 'startingAfter', in: 'query' });
@@ -195,6 +206,12 @@ describe('actions and sessions by cursor', () => {
     const newestFirst = await walk('limit=2');
     expect(newestFirst.slice(0, 5)).toEqual([...made].reverse());
     expect(new Set(newestFirst).size).toBe(newestFirst.length);
+    // Paging a sync by page, as before cursors, still works (in update order).
+    const second = await h
+      .api()
+      .get('/api/v1/sessionrequests?updatedSince=2026-03-04T08:00:00Z&limit=2&page=2')
+      .set('x-api-key', org.adminKey);
+    expect(second.body.sessionRequests.map((a: { _id: string }) => a._id)).toEqual(made.slice(2, 4));
   });
 
   it('when the sessions are walked by cursor, then each comes once', async () => {

@@ -45,6 +45,8 @@ export const cursorAnswer = {
 };
 
 interface Encoded {
+  /** The list it belongs to: a cursor of one list is refused by another. */
+  l: string;
   o: KeysetOrder;
   t: string;
   i: string;
@@ -52,8 +54,9 @@ interface Encoded {
 }
 
 /** The cursor text: opaque to clients (base64url of the order, the last record's time and id). */
-export function encodeCursor(order: KeysetOrder, at: Date, id: string, since?: Date): string {
+export function encodeCursor(list: string, order: KeysetOrder, at: Date, id: string, since?: Date): string {
   const body: Encoded = {
+    l: list,
     o: order,
     t: at.toISOString(),
     i: id,
@@ -69,7 +72,12 @@ const badCursor = () =>
     'query',
   );
 
-function decodeCursor(text: string): Encoded {
+const inRange = (iso: string) => {
+  const year = new Date(iso).getUTCFullYear();
+  return !Number.isNaN(year) && year >= 1 && year <= 9999;
+};
+
+function decodeCursor(text: string, list: string): Encoded {
   let body: unknown;
   try {
     body = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
@@ -80,12 +88,13 @@ function decodeCursor(text: string): Encoded {
   if (
     !b ||
     typeof b !== 'object' ||
+    b.l !== list ||
     (b.o !== 'created' && b.o !== 'updated') ||
     typeof b.t !== 'string' ||
-    Number.isNaN(Date.parse(b.t)) ||
+    !inRange(b.t) ||
     typeof b.i !== 'string' ||
     !isId(b.i) ||
-    (b.s !== undefined && (typeof b.s !== 'string' || Number.isNaN(Date.parse(b.s))))
+    (b.s !== undefined && (typeof b.s !== 'string' || !inRange(b.s)))
   )
     throw badCursor();
   return b as Encoded;
@@ -95,11 +104,10 @@ function decodeCursor(text: string): Encoded {
  * The keyset a list request asks for, or null for the classic `page`/`limit`. A cursor carries its
  * order and `updatedSince`; an `updatedSince` given beside a cursor must be the same.
  */
-export function keysetOf(query: {
-  updatedSince?: string;
-  startingAfter?: string;
-  page?: number;
-}): Keyset | null {
+export function keysetOf(
+  list: string,
+  query: { updatedSince?: string; startingAfter?: string; page?: number },
+): Keyset | null {
   const since = query.updatedSince !== undefined ? new Date(query.updatedSince) : undefined;
   if ((since || query.startingAfter !== undefined) && (query.page ?? 1) > 1)
     throw BadRequest.field(
@@ -108,7 +116,7 @@ export function keysetOf(query: {
       'query',
     );
   if (query.startingAfter === undefined) return since ? { order: 'updated', since } : null;
-  const c = decodeCursor(query.startingAfter);
+  const c = decodeCursor(query.startingAfter, list);
   const cursorSince = c.s !== undefined ? new Date(c.s) : undefined;
   if (since && cursorSince?.getTime() !== since.getTime())
     throw BadRequest.field(
@@ -121,14 +129,16 @@ export function keysetOf(query: {
 
 /**
  * A page of a keyset walk: `rows` were read with one more than `limit` (to know whether more follow).
- * `nextCursor` is given on every page, also the last (a sync keeps it and asks again later).
+ * `nextCursor` is given on every page, also the last (a sync keeps it and asks again later); an empty
+ * page answers the cursor it was asked with, so a client that always keeps `nextCursor` keeps its place.
  */
 export function keysetPage<T>(
+  list: string,
   rows: T[],
   limit: number,
   order: KeysetOrder,
   keyOf: (row: T) => { at: Date; id: string },
-  since?: Date,
+  opts: { since?: Date; askedWith?: string } = {},
 ): { items: T[]; hasMore: boolean; nextCursor: string | null } {
   const items = rows.slice(0, limit);
   const last = items.at(-1);
@@ -136,6 +146,6 @@ export function keysetPage<T>(
   return {
     items,
     hasMore: rows.length > limit,
-    nextCursor: key ? encodeCursor(order, key.at, key.id, since) : null,
+    nextCursor: key ? encodeCursor(list, order, key.at, key.id, opts.since) : (opts.askedWith ?? null),
   };
 }

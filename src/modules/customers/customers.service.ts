@@ -110,7 +110,7 @@ export async function listCustomers(deps: CustomerDeps, ctx: RequestContext, que
   const filter = { portfolioId: query.portfolioId, thirdpartyId: query.thirdpartyId, search: query.search };
   const searching = searchTerms(filter.search).length > 0;
   const filtered = filter.thirdpartyId !== undefined || searching;
-  const keyset = keysetOf(query);
+  const keyset = keysetOf('customers', query);
   const totalOf = (): SQL =>
     keyset?.since
       ? customerStatements.changedCount(ctx, filter, keyset.since, TOTAL_CAP)
@@ -133,9 +133,12 @@ export async function listCustomers(deps: CustomerDeps, ctx: RequestContext, que
   const total = keyset?.since ? Math.min(counted, TOTAL_CAP) : counted;
   const order = keyset?.order ?? 'created';
   const page = keyset
-    ? keysetPage(rows, query.limit, order, (r) => keyOf(r, order), keyset.since)
+    ? keysetPage('customers', rows, query.limit, order, (r) => keyOf(r, order), {
+        since: keyset.since,
+        askedWith: query.startingAfter,
+      })
     : {
-        ...keysetPage(rows, query.limit, 'created', (r) => keyOf(r, 'created')),
+        ...keysetPage('customers', rows, query.limit, 'created', (r) => keyOf(r, 'created')),
         hasMore: (query.page - 1) * query.limit + rows.length < total,
       };
   return {

@@ -382,12 +382,15 @@ export async function listSessionRequests(
 ) {
   if (query.customerId !== undefined && !isId(query.customerId))
     throw BadRequest.field('customerId', 'is not a valid contact id', 'query');
-  const keyset = keysetOf(query);
+  // `updatedSince` with `page` (before cursors, the way to page a sync): still by offset, in update order.
+  const byOffset = query.page > 1 && query.updatedSince !== undefined && query.startingAfter === undefined;
+  const keyset = byOffset ? null : keysetOf('sessionrequests', query);
+  const since = keyset?.since ?? (byOffset ? new Date(query.updatedSince as string) : undefined);
   const filter = {
     status: query.status,
     customerId: query.customerId,
     type: query.type,
-    updatedSince: keyset?.since,
+    updatedSince: since,
     search: query.search,
   };
   const statements = sessionRequestStatements(deps.database.db, ctx);
@@ -396,12 +399,15 @@ export async function listSessionRequests(
     statements.count(filter),
   ]);
   const total = Number(totals[0]?.n ?? 0);
-  const order = keyset?.order ?? 'created';
+  const order = keyset?.order ?? (since ? 'updated' : 'created');
   const keyOf = (r: Row) => ({
     at: new Date(isoTimestamp(order === 'updated' ? r.updated_at : r.created_at)),
     id: r.id as string,
   });
-  const page = keysetPage(rows, query.limit, order, keyOf, keyset?.since);
+  const page = keysetPage('sessionrequests', rows, query.limit, order, keyOf, {
+    since,
+    askedWith: query.startingAfter,
+  });
   return {
     sessionRequests: page.items.map((r) =>
       toSessionRequest(sessionRequestFromRaw(r), signerSummariesFromRaw(r), deps.baseUrl),

@@ -55,7 +55,7 @@ export async function listSessions(deps: SessionDeps, ctx: RequestContext, query
     const value = query[key];
     if (value !== undefined && !isId(value)) throw BadRequest.field(key, 'is not a valid id', 'query');
   }
-  const keyset = keysetOf(query);
+  const keyset = keysetOf('sessions', query);
   const { rows, total } = await inTenant(deps.database, ctx, (tx) =>
     sessionRepository(tx, ctx).list(
       { sessionRequestId: query.sessionRequestId, customerId: query.customerId },
@@ -65,11 +65,12 @@ export async function listSessions(deps: SessionDeps, ctx: RequestContext, query
   );
   const order = keyset?.order ?? 'created';
   const page = keysetPage(
+    'sessions',
     rows,
     query.limit,
     order,
     (r) => ({ at: order === 'updated' ? r.updatedAt : r.createdAt, id: r.id }),
-    keyset?.since,
+    { since: keyset?.since, askedWith: query.startingAfter },
   );
   return {
     sessions: page.items.map(toSession),
