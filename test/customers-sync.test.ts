@@ -1,5 +1,10 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { customerStatements } from '../src/modules/customers/customers.repository';
 import { seedContacts } from '../src/modules/customers/seed.service';
-import { createOrg, createTemplate, type TestOrg } from './support/fixtures';
+import { systemContext } from '../src/platform/context';
+import { queryRows } from '../src/platform/db/database';
+import { inTenant } from '../src/platform/db/tenant';
+import { createContact, createOrg, createTemplate, type TestOrg, untilSettled } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { createReportTemplate, submittedSession } from './support/submissions';
 
@@ -24,6 +29,11 @@ const list = async (query: string): Promise<Listed> => {
   const res = await h.api().get(`/api/v1/customers?${query}`).set('x-api-key', org.adminKey);
   expect([res.status, res.body.error]).toEqual([200, undefined]);
   return res.body;
+};
+/** A list that passes every change made so far (see untilSettled): for reads with `updatedSince`. */
+const sync = async (query: string): Promise<Listed> => {
+  await untilSettled(h, org.organisationId);
+  return list(query);
 };
 const create = async (name: string) => {
   const res = await h
@@ -93,7 +103,7 @@ describe('syncing contacts page by page (keyset cursor)', () => {
       h.clock.advance(1_000);
       ids.push(await create(`Sync ${i}`));
     }
-    const firstPage = await list(`updatedSince=${since}&limit=3`);
+    const firstPage = await sync(`updatedSince=${since}&limit=3`);
     expect(firstPage.customers.map((c) => c._id)).toEqual(ids.slice(0, 3));
     expect(firstPage).toMatchObject({ total: 7, totalIsEstimate: false, hasMore: true });
     // A contact already seen changes while the CRM pages on: it comes again, after the others.
@@ -107,18 +117,18 @@ describe('syncing contacts page by page (keyset cursor)', () => {
     const rest: string[] = [];
     let cursor = firstPage.nextCursor;
     for (;;) {
-      const page = await list(`limit=3&startingAfter=${cursor}`);
+      const page = await sync(`limit=3&startingAfter=${cursor}`);
       rest.push(...page.customers.map((c) => c._id));
       cursor = page.nextCursor;
       if (!page.hasMore) break;
     }
     expect(rest).toEqual([...ids.slice(3), ids[1]]);
     // Nothing new: the kept cursor answers an empty page, and keeps working for later changes.
-    const idle = await list(`limit=3&startingAfter=${cursor}`);
+    const idle = await sync(`limit=3&startingAfter=${cursor}`);
     expect(idle).toMatchObject({ customers: [], hasMore: false, nextCursor: cursor });
     h.clock.advance(1_000);
     const later = await create('Later');
-    expect((await list(`limit=3&startingAfter=${cursor}`)).customers.map((c) => c._id)).toEqual([later]);
+    expect((await sync(`limit=3&startingAfter=${cursor}`)).customers.map((c) => c._id)).toEqual([later]);
   });
 
   it('when the first page is asked by page, then its nextCursor continues exactly where page 2 starts', async () => {
@@ -164,10 +174,10 @@ describe('syncing contacts page by page (keyset cursor)', () => {
       .get(`/api/v1/customers?search=sync&startingAfter=${page.nextCursor}`)
       .set('x-api-key', org.adminKey);
     expect(searched.status).toBe(400);
-    const sync = await list('updatedSince=2026-03-03T08:00:00Z&limit=1');
+    const synced = await sync('updatedSince=2026-03-03T08:00:00Z&limit=1');
     const mismatch = await h
       .api()
-      .get(`/api/v1/customers?updatedSince=2026-01-01T00:00:00Z&startingAfter=${sync.nextCursor}`)
+      .get(`/api/v1/customers?updatedSince=2026-01-01T00:00:00Z&startingAfter=${synced.nextCursor}`)
       .set('x-api-key', org.adminKey);
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.details[0]).toMatchObject({ field: 'updatedSince' });
@@ -190,6 +200,7 @@ describe('actions and sessions by cursor', () => {
       made.push(res.body._id);
     }
     const walk = async (first: string) => {
+      await untilSettled(h, org.organisationId);
       const ids: string[] = [];
       let res = await h.api().get(`/api/v1/sessionrequests?${first}`).set('x-api-key', org.adminKey);
       ids.push(...res.body.sessionRequests.map((a: { _id: string }) => a._id));
@@ -206,7 +217,7 @@ describe('actions and sessions by cursor', () => {
     const newestFirst = await walk('limit=2');
     expect(newestFirst.slice(0, 5)).toEqual([...made].reverse());
     expect(new Set(newestFirst).size).toBe(newestFirst.length);
-    // Paging a sync by page, as before cursors, still works (in update order).
+    // Paging a sync by page, as before cursors, still works (in commit order).
     const second = await h
       .api()
       .get('/api/v1/sessionrequests?updatedSince=2026-03-04T08:00:00Z&limit=2&page=2')
@@ -226,5 +237,169 @@ describe('actions and sessions by cursor', () => {
     expect(rest.body.hasMore).toBe(false);
     const ids = [...first.body.sessions, ...rest.body.sessions].map((s: { _id: string }) => s._id);
     expect(new Set(ids).size).toBe(3);
+  });
+});
+
+describe('syncs read in commit order', () => {
+  const syncAll = async (first: string) => {
+    const ids: string[] = [];
+    let page = await sync(first);
+    ids.push(...page.customers.map((c) => c._id));
+    while (page.hasMore) {
+      page = await sync(`limit=2&startingAfter=${page.nextCursor}`);
+      ids.push(...page.customers.map((c) => c._id));
+    }
+    return { ids, cursor: page.nextCursor };
+  };
+
+  it('when contacts share one timestamp, then a walk and a sync by cursor still return each exactly once (the id breaks ties)', async () => {
+    h.clock.set('2026-03-05T08:00:00.000Z');
+    const same: string[] = [];
+    for (let i = 0; i < 5; i++) same.push(await create(`Tie ${i}`));
+    const newest = await list('limit=2');
+    const walked: string[] = newest.customers.map((c) => c._id);
+    let page = newest;
+    while (walked.length < 5) {
+      page = await list(`limit=2&startingAfter=${page.nextCursor}`);
+      walked.push(...page.customers.map((c) => c._id));
+    }
+    expect(walked.slice(0, 5).sort()).toEqual([...same].sort());
+    expect(walked.slice(0, 5)).toEqual([...same].sort().reverse());
+    const { ids } = await syncAll('updatedSince=2026-03-05T08:00:00Z&limit=2');
+    expect(ids).toEqual(same);
+  });
+
+  it('when a change commits after a later one, then a sync does not pass it: it comes once it committed', async () => {
+    h.clock.set('2026-03-06T08:00:00.000Z');
+    const early = await create('Early');
+    const { cursor } = await syncAll('updatedSince=2026-03-06T08:00:00Z&limit=2');
+    const ctx = systemContext(org.organisationId, h.clock.now());
+    const late = customerStatements.keyset(
+      ctx,
+      {},
+      { order: 'updated', since: new Date('2026-03-06T08:00:00Z') },
+      100,
+    );
+    if (process.env.DATABASE_URL) {
+      // On a server: a transaction changes `early` (at 08:00:01) and stays open while a later change
+      // (08:00:02) commits. A sync meanwhile must not list the later one, or its cursor would pass
+      // the change still to come.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let changed = () => {};
+      const inside = new Promise<void>((resolve) => {
+        changed = resolve;
+      });
+      const slow = inTenant(h.database, ctx, async (tx) => {
+        await tx.execute(
+          sql`UPDATE customers SET data = data || '{"Gemeente":"Laat"}', updated_at = '2026-03-06T08:00:01Z' WHERE id = ${early}::uuid`,
+        );
+        changed();
+        await held;
+      });
+      await inside;
+      h.clock.set('2026-03-06T08:00:02.000Z');
+      const after = await create('After');
+      const meanwhile = await list(`limit=10&startingAfter=${cursor}`);
+      expect(meanwhile.customers.map((c) => c._id)).toEqual([]);
+      release();
+      await slow;
+      const caughtUp = await sync(`limit=10&startingAfter=${cursor}`);
+      expect(caughtUp.customers.map((c) => c._id)).toEqual([early, after]);
+    } else {
+      // Embedded (one connection): inside a transaction that changed a contact, the sync's own
+      // statement does not list that change: only changes of finished transactions are passed.
+      const seen = await inTenant(h.database, ctx, async (tx) => {
+        await tx.execute(
+          sql`UPDATE customers SET data = data || '{"Gemeente":"Laat"}' WHERE id = ${early}::uuid`,
+        );
+        return queryRows<{ id: string }>(tx, late);
+      });
+      expect(seen.map((r) => r.id)).not.toContain(early);
+      const caughtUp = await sync(`limit=10&startingAfter=${cursor}`);
+      expect(caughtUp.customers.map((c) => c._id)).toEqual([early]);
+    }
+  });
+
+  it('when a cursor is used with other filters than its first page, then 400 names startingAfter', async () => {
+    for (const [first, then] of [
+      ['limit=1', 'limit=1&thirdpartyId=X'],
+      ['limit=1&updatedSince=2026-01-01T00:00:00Z', 'limit=1&thirdpartyId=Y'],
+    ] as const) {
+      const page = await sync(first);
+      expect(page.nextCursor).not.toBeNull();
+      const res = await h
+        .api()
+        .get(`/api/v1/customers?${then}&startingAfter=${page.nextCursor}`)
+        .set('x-api-key', org.adminKey);
+      expect(res.status).toBe(400);
+      expect(res.body.details[0]).toMatchObject({ field: 'startingAfter', in: 'query' });
+      expect(res.body.details[0].message).toContain('other filters');
+    }
+  });
+
+  it('when a deep page is read by cursor, then the database walks an index with no sort', async () => {
+    const ctx = systemContext(org.organisationId, h.clock.now());
+    const deep = await list('limit=100&page=5');
+    const last = deep.customers.at(-1)!;
+    const plans = await inTenant(h.database, ctx, async (tx) => {
+      // Whatever the table's statistics, a sort means no index serves the page's order.
+      await tx.execute(sql`SET LOCAL enable_sort = off`);
+      await tx.execute(sql`SET LOCAL enable_bitmapscan = off`);
+      const walk = customerStatements.keyset(
+        ctx,
+        {},
+        { order: 'created', after: { at: new Date(last.updatedAt), id: last._id } },
+        100,
+      );
+      const sync = customerStatements.keyset(
+        ctx,
+        {},
+        { order: 'updated', since: new Date('2000-01-01T00:00:00Z'), after: { txid: '1', id: last._id } },
+        100,
+      );
+      const explain = async (q: SQL) =>
+        (await queryRows<{ 'QUERY PLAN': string }>(tx, sql`EXPLAIN ${q}`))
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
+      return { walk: await explain(walk), sync: await explain(sync) };
+    });
+    expect(plans.walk).toMatch(/Index Scan (Backward )?using customers_org_created_idx/);
+    expect(plans.sync).toMatch(/Index Scan using customers_org_change_idx/);
+    for (const plan of Object.values(plans)) expect(plan).not.toMatch(/Sort/);
+  });
+});
+
+describe('what an action sync sees', () => {
+  it('when a signer of a signing action changes, then the action comes again in the sync, with its totals marked exact', async () => {
+    const template = await createReportTemplate(h, org);
+    const one = await createContact(h, org, { Voornaam: 'Signer A', Email: 'a@example.test' });
+    const two = await createContact(h, org, { Voornaam: 'Signer B', Email: 'b@example.test' });
+    h.clock.set('2026-03-07T08:00:00.000Z');
+    const made = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', org.adminKey)
+      .send({ type: 'multisigning', customerIds: [one, two], questionListIds: [template] });
+    expect([made.status, made.body.error]).toEqual([201, undefined]);
+    await untilSettled(h, org.organisationId);
+    const first = await h
+      .api()
+      .get('/api/v1/sessionrequests?updatedSince=2026-03-07T08:00:00Z')
+      .set('x-api-key', org.adminKey);
+    expect(first.body).toMatchObject({ total: 1, totalIsEstimate: false, hasMore: false });
+    h.clock.advance(60_000);
+    const secondCode = (made.body.signers[1].url as string).split('/action/')[1];
+    expect((await h.api().get(`/action/${secondCode}`)).status).toBe(200);
+    await untilSettled(h, org.organisationId);
+    const again = await h
+      .api()
+      .get(`/api/v1/sessionrequests?startingAfter=${first.body.nextCursor}`)
+      .set('x-api-key', org.adminKey);
+    expect(again.body.sessionRequests.map((a: { _id: string }) => a._id)).toEqual([made.body._id]);
+    expect(again.body.sessionRequests[0].updatedAt).toBe('2026-03-07T08:01:00.000Z');
+    expect(again.body.sessionRequests[0].signers[1].openedAt).toBe('2026-03-07T08:01:00.000Z');
   });
 });

@@ -89,7 +89,7 @@ describe('domain events', () => {
       .set('x-api-key', org.adminKey);
     await h.api().delete(`/api/v1/customers/${contactId}?cascade=true`).set('x-api-key', org.adminKey);
 
-    const { events } = await visible(start, 12);
+    const { events } = await visible(start, 14);
     expect(events.map((e) => e.type)).toEqual([
       'customer.created',
       'customer.updated',
@@ -101,6 +101,8 @@ describe('domain events', () => {
       'sessionrequest.completed',
       'sessionrequest.reopened',
       'sessionrequest.deactivated',
+      'sessionrequest.deleted',
+      'session.deleted',
       'customer.deleted',
       'file.deleted',
     ]);
@@ -128,6 +130,15 @@ describe('domain events', () => {
     ]);
     expect(byType['session.submitted']!.data.sessionId).toBe(completed.sessionId);
     expect(byType['customer.deleted']!.data).toEqual({ customer: { _id: contactId, thirdpartyId: 'EV-1' } });
+    // What went with the contact is announced too, so a sync drops its copies.
+    expect(byType['sessionrequest.deleted']!.data).toEqual({
+      sessionRequest: { _id: action.body._id, type: 'qlist', status: 'deactivated' },
+      customer: { _id: contactId },
+    });
+    expect(byType['session.deleted']!.data).toEqual({
+      session: { _id: completed.sessionId, sessionRequestId: action.body._id },
+      customer: { _id: contactId },
+    });
     expect(byType['file.deleted']!.data.file._id).toBe(byType['file.created']!.data.file._id);
   });
 

@@ -363,7 +363,13 @@ describe('respondent pages', () => {
       .api()
       .get(`/api/v1/sessions?sessionRequestId=${_id}`)
       .set('x-api-key', other.adminKey);
-    expect(theirs.body).toEqual({ sessions: [], total: 0, hasMore: false, nextCursor: null });
+    expect(theirs.body).toEqual({
+      sessions: [],
+      total: 0,
+      totalIsEstimate: false,
+      hasMore: false,
+      nextCursor: null,
+    });
   });
 
   it('when one address tries too many unknown codes, then it gets 429 with Retry-After', async () => {

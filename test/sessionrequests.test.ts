@@ -17,6 +17,7 @@ import {
   createUserWithKey,
   type TestOrg,
   unknownId,
+  untilSettled,
 } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 
@@ -698,6 +699,7 @@ describe('GET /api/v1/sessionrequests', () => {
       b._id,
     ]);
     // Oldest change first: b changed at 10:00, a at 11:00.
+    await untilSettled(h, org.organisationId);
     const changed = await list('updatedSince=2026-04-01T09:30:00Z');
     expect(changed.sessionRequests.map((s) => s._id)).toEqual([b._id, a._id]);
     const page = await list(`customerId=${second}&limit=1&page=2`);

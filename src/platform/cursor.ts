@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { BadRequest } from './errors';
 import { isId } from './ids';
 import { instantParam } from './schemas';
@@ -11,18 +12,35 @@ import { z } from './zod';
  *
  * Two orders:
  * - `created`: newest first (the list's usual order), `(created_at, id)` descending;
- * - `updated`: with `updatedSince`, oldest change first, `(updated_at, id)` ascending, so that a CRM
- *   that keeps the last `updatedAt` it saw gets every later change, each change once.
+ * - `updated`: with `updatedSince`, oldest change first in commit order, `(change_txid, id)` ascending,
+ *   reading only changes of transactions older than every one still running (as GET /events does): a
+ *   CRM that keeps the last cursor gets every later change, also one that committed late.
+ *
+ * A cursor carries its list, order, position, `updatedSince` and a hash of the list's filters: it is
+ * refused by another list or with other filters.
  */
 export type KeysetOrder = 'created' | 'updated';
+
+/** A sync's total (`updatedSince`) is counted up to this many; above, it is a lower bound (`totalIsEstimate`). */
+export const SYNC_TOTAL_CAP = 10_000;
 
 export interface Keyset {
   order: KeysetOrder;
   /** Only records changed at or after this moment (`updated` order). */
   since?: Date;
-  /** The last record of the previous page. */
-  after?: { at: Date; id: string };
+  /** The last record of the previous page: its creation time (`created`) or change transaction (`updated`). */
+  after?: { at?: Date; txid?: string; id: string };
 }
+
+/** Where a row stands in a walk: its creation time and id, and its change transaction for syncs. */
+export interface KeyOf {
+  at: Date;
+  txid?: string;
+  id: string;
+}
+
+/** Filters of a list, bound into its cursors (undefined values are left out). */
+export type CursorFilters = Record<string, string | number | boolean | undefined | null>;
 
 export const cursorQuery = {
   updatedSince: instantParam(
@@ -37,6 +55,10 @@ export const cursorQuery = {
 
 /** What a list answers beside its items and total: whether more follow, and the cursor to them. */
 export const cursorAnswer = {
+  totalIsEstimate: z.boolean().meta({
+    description:
+      'True when `total` was counted only up to 10,000 (a sync with `updatedSince`, or a walk by cursor) and more match: `total` is then 10,000, a lower bound',
+  }),
   hasMore: z.boolean().meta({ description: 'More records follow this page' }),
   nextCursor: z
     .string()
@@ -48,19 +70,41 @@ interface Encoded {
   /** The list it belongs to: a cursor of one list is refused by another. */
   l: string;
   o: KeysetOrder;
-  t: string;
+  /** `created`: the last record's creation time. */
+  t?: string;
+  /** `updated`: the last record's change transaction. */
+  x?: string;
   i: string;
   s?: string;
+  /** Hash of the filters the walk was asked with (`-`: none; absent in cursors made before filters were bound). */
+  f?: string;
 }
 
-/** The cursor text: opaque to clients (base64url of the order, the last record's time and id). */
-export function encodeCursor(list: string, order: KeysetOrder, at: Date, id: string, since?: Date): string {
+function filterHash(filters: CursorFilters): string {
+  const entries = Object.entries(filters)
+    .filter(([, v]) => v !== undefined && v !== null)
+    .sort(([a], [b]) => a.localeCompare(b));
+  if (entries.length === 0) return '-';
+  return createHash('sha256').update(JSON.stringify(entries)).digest('base64url').slice(0, 12);
+}
+
+/** The cursor text: opaque to clients (base64url of the list, order, last record's key, since, filters). */
+function encodeCursor(
+  list: string,
+  order: KeysetOrder,
+  key: KeyOf,
+  since: Date | undefined,
+  f?: string,
+): string {
+  if (order === 'updated' && key.txid === undefined)
+    throw new Error(`${list}: a sync row without change_txid`);
   const body: Encoded = {
     l: list,
     o: order,
-    t: at.toISOString(),
-    i: id,
+    ...(order === 'updated' ? { x: String(key.txid) } : { t: key.at.toISOString() }),
+    i: key.id,
     ...(since ? { s: since.toISOString() } : {}),
+    f,
   };
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
@@ -77,6 +121,8 @@ const inRange = (iso: string) => {
   return !Number.isNaN(year) && year >= 1 && year <= 9999;
 };
 
+const optionalIso = (v: unknown) => v === undefined || (typeof v === 'string' && inRange(v));
+
 function decodeCursor(text: string, list: string): Encoded {
   let body: unknown;
   try {
@@ -90,11 +136,14 @@ function decodeCursor(text: string, list: string): Encoded {
     typeof b !== 'object' ||
     b.l !== list ||
     (b.o !== 'created' && b.o !== 'updated') ||
-    typeof b.t !== 'string' ||
-    !inRange(b.t) ||
+    !optionalIso(b.t) ||
+    (b.x !== undefined && (typeof b.x !== 'string' || !/^\d{1,19}$/.test(b.x))) ||
+    (b.o === 'created' && b.t === undefined) ||
+    (b.o === 'updated' && b.x === undefined && b.t === undefined) ||
     typeof b.i !== 'string' ||
     !isId(b.i) ||
-    (b.s !== undefined && (typeof b.s !== 'string' || !inRange(b.s)))
+    !optionalIso(b.s) ||
+    (b.f !== undefined && typeof b.f !== 'string')
   )
     throw badCursor();
   return b as Encoded;
@@ -102,11 +151,13 @@ function decodeCursor(text: string, list: string): Encoded {
 
 /**
  * The keyset a list request asks for, or null for the classic `page`/`limit`. A cursor carries its
- * order and `updatedSince`; an `updatedSince` given beside a cursor must be the same.
+ * order and `updatedSince`; an `updatedSince` given beside a cursor must be the same, and so must the
+ * list's filters.
  */
 export function keysetOf(
   list: string,
   query: { updatedSince?: string; startingAfter?: string; page?: number },
+  filters: CursorFilters = {},
 ): Keyset | null {
   const since = query.updatedSince !== undefined ? new Date(query.updatedSince) : undefined;
   if ((since || query.startingAfter !== undefined) && (query.page ?? 1) > 1)
@@ -117,6 +168,12 @@ export function keysetOf(
     );
   if (query.startingAfter === undefined) return since ? { order: 'updated', since } : null;
   const c = decodeCursor(query.startingAfter, list);
+  if (c.f !== undefined && c.f !== filterHash(filters))
+    throw BadRequest.field(
+      'startingAfter',
+      'was made for other filters: ask with the filters of the first page, or start again without it',
+      'query',
+    );
   const cursorSince = c.s !== undefined ? new Date(c.s) : undefined;
   if (since && cursorSince?.getTime() !== since.getTime())
     throw BadRequest.field(
@@ -124,7 +181,16 @@ export function keysetOf(
       'differs from the one the cursor was made with: leave it out',
       'query',
     );
-  return { order: c.o, since: cursorSince, after: { at: new Date(c.t), id: c.i } };
+  if (c.o === 'updated' && c.x === undefined) {
+    // A sync cursor from before syncs read in commit order: go on from its moment (a few records
+    // may come again; a sync takes a record it already has as an update).
+    return { order: 'updated', since: new Date(c.t as string) };
+  }
+  return {
+    order: c.o,
+    since: cursorSince,
+    after: c.o === 'updated' ? { txid: c.x, id: c.i } : { at: new Date(c.t as string), id: c.i },
+  };
 }
 
 /**
@@ -137,15 +203,16 @@ export function keysetPage<T>(
   rows: T[],
   limit: number,
   order: KeysetOrder,
-  keyOf: (row: T) => { at: Date; id: string },
-  opts: { since?: Date; askedWith?: string } = {},
+  keyOf: (row: T) => KeyOf,
+  opts: { since?: Date; askedWith?: string; filters?: CursorFilters } = {},
 ): { items: T[]; hasMore: boolean; nextCursor: string | null } {
   const items = rows.slice(0, limit);
   const last = items.at(-1);
-  const key = last ? keyOf(last) : undefined;
   return {
     items,
     hasMore: rows.length > limit,
-    nextCursor: key ? encodeCursor(list, order, key.at, key.id, opts.since) : (opts.askedWith ?? null),
+    nextCursor: last
+      ? encodeCursor(list, order, keyOf(last), opts.since, filterHash(opts.filters ?? {}))
+      : (opts.askedWith ?? null),
   };
 }

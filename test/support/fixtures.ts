@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { createApiKey, createUser } from '../../src/modules/admin/admin.service';
 import { bootstrapOrganisation } from '../../src/modules/admin/bootstrap.service';
 import { systemContext } from '../../src/platform/context';
@@ -7,6 +7,7 @@ import { queryRows } from '../../src/platform/db/database';
 import { inTenant } from '../../src/platform/db/tenant';
 import type { Group } from '../../src/platform/permissions';
 import type { Harness } from './harness';
+import { until } from './until';
 
 export interface TestOrg {
   organisationId: string;
@@ -124,4 +125,24 @@ export async function createContact(h: Harness, org: TestOrg, data: Record<strin
 /** Rows of a query run inside the organisation's tenant (row-level security lets it see its rows). */
 export function tenantRows<T>(h: Harness, organisationId: string, query: SQL): Promise<T[]> {
   return inTenant(h.database, systemContext(organisationId, h.clock.now()), (tx) => queryRows<T>(tx, query));
+}
+
+/**
+ * Waits until every transaction running now has ended (on a server, other tests' too): a sync
+ * (`updatedSince`), which lists only changes of finished transactions, then lists every change so far.
+ */
+export async function untilSettled(h: Harness, organisationId: string): Promise<void> {
+  const [mark] = await tenantRows<{ x: string }>(
+    h,
+    organisationId,
+    sql`SELECT pg_current_xact_id()::text AS x`,
+  );
+  await until(async () => {
+    const [row] = await tenantRows<{ done: boolean }>(
+      h,
+      organisationId,
+      sql`SELECT pg_snapshot_xmin(pg_current_snapshot()) > ${mark!.x}::xid8 AS done`,
+    );
+    return row?.done === true;
+  }, 30_000);
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { foreignKey, index, jsonb, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { ts } from './columns';
+import { changeTxid, ts } from './columns';
 import { organisations, portfolios } from './tenancy';
 
 export const customers = pgTable(
@@ -17,6 +17,7 @@ export const customers = pgTable(
     searchText: text('search_text').notNull(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    changeTxid: changeTxid(),
   },
   (t) => [
     unique('customers_org_id_key').on(t.organisationId, t.id),
@@ -33,6 +34,8 @@ export const customers = pgTable(
     ),
     // Syncs page by (updated_at, id) from a moment on (`updatedSince`).
     index('customers_org_updated_idx').on(t.organisationId, t.updatedAt, t.id),
+    // Syncs read by commit order (`updatedSince`, cursor.ts).
+    index('customers_org_change_idx').on(t.organisationId, t.changeTxid, t.id),
     index('customers_org_portfolio_created_idx').on(
       t.organisationId,
       t.portfolioId,

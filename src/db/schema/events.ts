@@ -1,10 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, customType, index, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
-import { ts } from './columns';
+import { bigint, index, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { ts, xid8 } from './columns';
 import { organisations } from './tenancy';
-
-/** PostgreSQL's 64-bit transaction id, read as a decimal string (it exceeds 2^53 in time). */
-export const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 /**
  * Domain events (docs/webhooks.md): written in the same transaction as the change they describe.

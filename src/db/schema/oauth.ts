@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, foreignKey, index, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { ts } from './columns';
+import { changeTxid, ts } from './columns';
 import { organisations, users } from './tenancy';
 
 /**
@@ -29,6 +29,7 @@ export const oauthClients = pgTable(
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     disabledAt: ts('disabled_at'),
+    changeTxid: changeTxid(),
   },
   (t) => [
     unique('oauth_clients_org_id_key').on(t.organisationId, t.id),
@@ -65,6 +66,7 @@ export const oauthTokens = pgTable(
     expiresAt: ts('expires_at').notNull(),
     lastUsedAt: ts('last_used_at'),
     revokedAt: ts('revoked_at'),
+    changeTxid: changeTxid(),
   },
   (t) => [
     uniqueIndex('oauth_tokens_hash_key').on(t.tokenHash),

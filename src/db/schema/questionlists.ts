@@ -11,7 +11,7 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { ts } from './columns';
+import { changeTxid, ts } from './columns';
 import { organisations } from './tenancy';
 
 /** The questions of a template: sections of questions (see questionlists.schemas.ts for the shape). */
@@ -35,6 +35,7 @@ export const questionLists = pgTable(
     content: jsonb('content').$type<QuestionListContent>().notNull(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    changeTxid: changeTxid(),
   },
   (t) => [
     unique('question_lists_org_id_key').on(t.organisationId, t.id),

@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { ts } from './columns';
+import { changeTxid, ts } from './columns';
 import { customers } from './customers';
 import {
   languages,
@@ -59,6 +59,7 @@ export const sessionRequests = pgTable(
     // The contact's answers so far (by template id, then question id): saved at every step, so they can
     // leave and come back; after a reopen they start from what they submitted.
     draft: jsonb('draft').$type<Record<string, Record<string, unknown>>>().notNull().default({}),
+    changeTxid: changeTxid(),
   },
   (t) => [
     unique('session_requests_org_id_key').on(t.organisationId, t.id),
@@ -74,6 +75,8 @@ export const sessionRequests = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('session_requests_org_updated_idx').on(t.organisationId, t.updatedAt, t.id),
+    // Syncs read by commit order (`updatedSince`, cursor.ts).
+    index('session_requests_org_change_idx').on(t.organisationId, t.changeTxid, t.id),
     index('session_requests_org_customer_idx').on(t.organisationId, t.customerId),
     index('session_requests_org_status_idx').on(t.organisationId, t.status),
   ],

@@ -13,7 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { campaignVisitors } from './campaigns';
-import { ts } from './columns';
+import { changeTxid, ts } from './columns';
 import { languages } from './enums';
 import { sessionRequests } from './sessionrequests';
 import { organisations } from './tenancy';
@@ -56,6 +56,7 @@ export const sessions = pgTable(
     version: integer('version').notNull(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    changeTxid: changeTxid(),
   },
   (t) => [
     unique('sessions_org_id_key').on(t.organisationId, t.id),
@@ -81,6 +82,8 @@ export const sessions = pgTable(
     // Lists page by keyset: newest first, or oldest change first for a sync.
     index('sessions_org_created_idx').on(t.organisationId, t.createdAt, t.id),
     index('sessions_org_updated_idx').on(t.organisationId, t.updatedAt, t.id),
+    // Syncs read by commit order (`updatedSince`, cursor.ts).
+    index('sessions_org_change_idx').on(t.organisationId, t.changeTxid, t.id),
   ],
 );
 

@@ -10,7 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { ts } from './columns';
+import { changeTxid, ts } from './columns';
 import { organisations, users } from './tenancy';
 
 /**
@@ -56,6 +56,7 @@ export const ssoProviders = pgTable(
     createdBy: uuid('created_by'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    changeTxid: changeTxid(),
   },
   (t) => [
     unique('sso_providers_org_id_key').on(t.organisationId, t.id),

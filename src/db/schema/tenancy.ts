@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { ts } from './columns';
+import { changeTxid, ts } from './columns';
 
 export const organisations = pgTable('organisations', {
   id: uuid('id').primaryKey(),
@@ -43,6 +43,7 @@ export const users = pgTable(
     passwordChangedAt: ts('password_changed_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    changeTxid: changeTxid(),
   },
   (t) => [
     unique('users_org_id_key').on(t.organisationId, t.id),
@@ -66,6 +67,7 @@ export const apiKeys = pgTable(
     createdBy: uuid('created_by'),
     lastUsedAt: ts('last_used_at'),
     revokedAt: ts('revoked_at'),
+    changeTxid: changeTxid(),
   },
   (t) => [
     uniqueIndex('api_keys_prefix_key').on(t.prefix),
@@ -91,6 +93,7 @@ export const portfolios = pgTable(
     // Maintained by statement-level triggers on customers, so totals never count rows.
     customerCount: bigint('customer_count', { mode: 'number' }).notNull().default(0),
     createdAt: ts('created_at').notNull(),
+    changeTxid: changeTxid(),
   },
   (t) => [
     unique('portfolios_org_id_key').on(t.organisationId, t.id),

@@ -11,7 +11,7 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { ts } from './columns';
+import { changeTxid, ts } from './columns';
 import { webhookDeliveryStatuses } from './enums';
 import { events } from './events';
 import { organisations } from './tenancy';
@@ -53,6 +53,7 @@ export const webhookEndpoints = pgTable(
     createdBy: uuid('created_by'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    changeTxid: changeTxid(),
   },
   (t) => [
     unique('webhook_endpoints_org_id_key').on(t.organisationId, t.id),
@@ -85,6 +86,7 @@ export const webhookDeliveries = pgTable(
     history: jsonb('history').$type<DeliveryAttempt[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    changeTxid: changeTxid(),
   },
   (t) => [
     unique('webhook_deliveries_org_id_key').on(t.organisationId, t.id),
@@ -100,6 +102,8 @@ export const webhookDeliveries = pgTable(
     }).onDelete('cascade'),
     index('webhook_deliveries_org_endpoint_idx').on(t.organisationId, t.endpointId, t.createdAt, t.id),
     index('webhook_deliveries_org_event_idx').on(t.organisationId, t.eventId),
+    // Syncs read by commit order (`updatedSince`, cursor.ts).
+    index('webhook_deliveries_org_change_idx').on(t.organisationId, t.changeTxid, t.id),
     // Finds an earlier unfinished delivery of the same subject to the same endpoint (ordering).
     index('webhook_deliveries_pending_subject_idx')
       .on(t.organisationId, t.subjectId, t.endpointId, t.eventSeq)

@@ -1,11 +1,12 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeys, organisations, users } from '../../db/schema';
+import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import type { Queryable } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 
-export type UserRow = typeof users.$inferSelect;
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type UserRow = RowOf<typeof users>;
+export type ApiKeyRow = RowOf<typeof apiKeys>;
 
 export function userRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(users.organisationId, ctx.organisationId);

@@ -1,13 +1,15 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { customers } from '../../db/schema';
+import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import type { Keyset } from '../../platform/cursor';
 import { type Queryable, queryRows } from '../../platform/db/database';
+import { cappedCount, keysetSql } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 import { escapeLike, foldForSearch } from '../../platform/text';
 
-export type CustomerRow = typeof customers.$inferSelect;
+export type CustomerRow = RowOf<typeof customers>;
 export type CustomerFilter = { portfolioId?: string; thirdpartyId?: string; search?: string };
 
 const columns = {
@@ -54,6 +56,13 @@ function searchArguments(f: CustomerFilter): SQL | undefined {
   return sql`ARRAY[${sql.join(patterns, sql`, `)}]::text[], ${f.portfolioId ?? null}::uuid, ${f.thirdpartyId ?? null}::text`;
 }
 
+const keysetColumns = {
+  created: customers.createdAt,
+  updated: customers.updatedAt,
+  txid: customers.changeTxid,
+  id: customers.id,
+};
+
 const pageColumns = sql.raw('id, portfolio_id, thirdparty_id, data, created_at, updated_at');
 
 /**
@@ -76,22 +85,17 @@ export const customerStatements = {
    * (updated_at, id) indexes: as cheap deep in the list as at its start.
    */
   keyset(ctx: RequestContext, filter: CustomerFilter, keyset: Keyset, limit: number): SQL {
-    const where = whereOf(ctx, filter);
-    const after = keyset.after;
-    if (keyset.order === 'updated') {
-      return sql`SELECT ${pageColumns} FROM customers WHERE ${where}
-        ${keyset.since ? sql`AND updated_at >= ${keyset.since.toISOString()}::timestamptz` : sql``}
-        ${after ? sql`AND (updated_at, id) > (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)` : sql``}
-        ORDER BY updated_at, id LIMIT ${limit + 1}`;
-    }
-    return sql`SELECT ${pageColumns} FROM customers WHERE ${where}
-      ${after ? sql`AND (created_at, id) < (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)` : sql``}
-      ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`;
+    const k = keysetSql(keyset, keysetColumns);
+    return sql`SELECT ${pageColumns}, change_txid FROM customers WHERE ${whereOf(ctx, filter)} AND ${k.where}
+      ORDER BY ${sql.join(k.orderBy, sql`, `)} LIMIT ${limit + 1}`;
   },
   /** How many contacts changed since `since` (for the total of a sync), counted up to `cap` + 1. */
   changedCount(ctx: RequestContext, filter: CustomerFilter, since: Date, cap: number): SQL {
-    return sql`SELECT count(*) AS n FROM (SELECT 1 FROM customers WHERE ${whereOf(ctx, filter)}
-      AND updated_at >= ${since.toISOString()}::timestamptz LIMIT ${cap + 1}) c`;
+    return cappedCount(
+      sql`customers`,
+      sql`${whereOf(ctx, filter)} AND updated_at >= ${since.toISOString()}::timestamptz`,
+      cap,
+    );
   },
   count(ctx: RequestContext, filter: CustomerFilter): SQL {
     const search = searchArguments(filter);

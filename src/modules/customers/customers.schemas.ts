@@ -72,10 +72,6 @@ export const CustomerList = z
   .object({
     customers: z.array(Customer),
     total: z.number().int().meta({ description: 'How many contacts match the filter (all pages)' }),
-    totalIsEstimate: z.boolean().meta({
-      description:
-        'True when more than 10,000 contacts changed since `updatedSince`: `total` is then 10,000, a lower bound',
-    }),
     ...cursorAnswer,
   })
   .meta({ id: 'CustomerList' });

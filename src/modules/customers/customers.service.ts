@@ -1,7 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
-import { type KeysetOrder, keysetOf, keysetPage } from '../../platform/cursor';
+import { keysetOf, keysetPage, SYNC_TOTAL_CAP } from '../../platform/cursor';
 import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
@@ -68,10 +68,9 @@ export function toCustomer(row: CustomerRecord): Customer {
 
 /** A row of customerStatements.page (snake_case columns) in the API's shape. */
 /** Above this, the number of contacts changed since a moment is not counted further. */
-const TOTAL_CAP = 10_000;
-
-const keyOf = (row: Row, order: KeysetOrder) => ({
-  at: new Date(isoTimestamp(order === 'updated' ? row.updated_at : row.created_at)),
+const keyOf = (row: Row) => ({
+  at: new Date(isoTimestamp(row.created_at)),
+  txid: row.change_txid === undefined ? undefined : String(row.change_txid),
   id: row.id as string,
 });
 
@@ -110,10 +109,11 @@ export async function listCustomers(deps: CustomerDeps, ctx: RequestContext, que
   const filter = { portfolioId: query.portfolioId, thirdpartyId: query.thirdpartyId, search: query.search };
   const searching = searchTerms(filter.search).length > 0;
   const filtered = filter.thirdpartyId !== undefined || searching;
-  const keyset = keysetOf('customers', query);
+  const bound = { portfolioId: filter.portfolioId, thirdpartyId: filter.thirdpartyId };
+  const keyset = keysetOf('customers', query, bound);
   const totalOf = (): SQL =>
     keyset?.since
-      ? customerStatements.changedCount(ctx, filter, keyset.since, TOTAL_CAP)
+      ? customerStatements.changedCount(ctx, filter, keyset.since, SYNC_TOTAL_CAP)
       : filtered
         ? customerStatements.count(ctx, filter)
         : customerTotalStatement(ctx, filter.portfolioId);
@@ -130,21 +130,22 @@ export async function listCustomers(deps: CustomerDeps, ctx: RequestContext, que
     totalOf(),
   ]);
   const counted = Number(totals[0]?.n ?? 0);
-  const total = keyset?.since ? Math.min(counted, TOTAL_CAP) : counted;
+  const total = keyset?.since ? Math.min(counted, SYNC_TOTAL_CAP) : counted;
   const order = keyset?.order ?? 'created';
   const page = keyset
-    ? keysetPage('customers', rows, query.limit, order, (r) => keyOf(r, order), {
+    ? keysetPage('customers', rows, query.limit, order, keyOf, {
         since: keyset.since,
         askedWith: query.startingAfter,
+        filters: bound,
       })
     : {
-        ...keysetPage('customers', rows, query.limit, 'created', (r) => keyOf(r, 'created')),
+        ...keysetPage('customers', rows, query.limit, 'created', keyOf, { filters: bound }),
         hasMore: (query.page - 1) * query.limit + rows.length < total,
       };
   return {
     customers: page.items.map(customerFromRow),
     total,
-    totalIsEstimate: Boolean(keyset?.since) && counted > TOTAL_CAP,
+    totalIsEstimate: Boolean(keyset?.since) && counted > SYNC_TOTAL_CAP,
     hasMore: page.hasMore,
     nextCursor: searching ? null : page.nextCursor,
   };

@@ -61,6 +61,27 @@ const SignatureEventData = SessionRequestEventData.extend({
   signer: SignerRef.meta({ description: 'The signer this event is about' }),
 }).meta({ id: 'SignatureEventData' });
 
+const RemovedCustomerRef = z
+  .object({ _id: id })
+  .nullable()
+  .meta({ description: 'The action’s contact; null for a campaign' });
+const SessionRequestDeletedData = z
+  .object({
+    sessionRequest: z.object({
+      _id: id,
+      type: z.enum(sessionRequestTypes),
+      status: z.enum(sessionRequestStatuses).meta({ description: 'Its status when it was removed' }),
+    }),
+    customer: RemovedCustomerRef,
+  })
+  .meta({ id: 'SessionRequestDeletedEventData' });
+const SessionDeletedData = z
+  .object({
+    session: z.object({ _id: id, sessionRequestId: id }),
+    customer: RemovedCustomerRef,
+  })
+  .meta({ id: 'SessionDeletedEventData' });
+
 const CustomerEventData = z.object({ customer: Customer }).meta({ id: 'CustomerEventData' });
 const CustomerDeletedData = z.object({ customer: ContactRef }).meta({ id: 'CustomerDeletedEventData' });
 const FileEventData = z.object({ file: StoredFile }).meta({ id: 'FileEventData' });
@@ -93,6 +114,10 @@ export const eventCatalogue: Record<EventTypeName, { summary: string; data: z.Zo
       'A signer declined to sign: the signing action is closed (see signature.declined for the reason)',
     data: SessionRequestEventData,
   },
+  'sessionrequest.deleted': {
+    summary: 'An action was removed (with its contact, or with a file it held): a synced copy should go too',
+    data: SessionRequestDeletedData,
+  },
   'signature.signed': {
     summary:
       'A signer signed. When the last one has, the sealed document is made and sessionrequest.completed follows with it',
@@ -105,6 +130,11 @@ export const eventCatalogue: Record<EventTypeName, { summary: string; data: z.Zo
   'session.submitted': {
     summary: 'A session was submitted (each campaign visitor’s too); comes before sessionrequest.completed',
     data: SessionRequestEventData,
+  },
+  'session.deleted': {
+    summary:
+      'A session was removed (with its contact, its action, or a file it listed): a synced copy should go too',
+    data: SessionDeletedData,
   },
   'customer.created': {
     summary: 'A contact was created (also by a campaign visitor)',

@@ -1,10 +1,11 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { oauthClients } from '../../db/schema';
+import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import type { Queryable } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 
-export type OAuthClientRow = typeof oauthClients.$inferSelect;
+export type OAuthClientRow = RowOf<typeof oauthClients>;
 
 export function oauthClientRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(oauthClients.organisationId, ctx.organisationId);

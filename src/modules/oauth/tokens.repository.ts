@@ -1,9 +1,10 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { oauthCodes, oauthTokens, users } from '../../db/schema';
+import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows } from '../../platform/db/database';
 
-export type OAuthTokenRow = typeof oauthTokens.$inferSelect;
+export type OAuthTokenRow = RowOf<typeof oauthTokens>;
 export type OAuthCodeRow = typeof oauthCodes.$inferSelect;
 
 /** A client by its public client_id, across organisations (SECURITY DEFINER lookup, token endpoint). */

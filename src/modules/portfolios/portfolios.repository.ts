@@ -1,10 +1,11 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { portfolios } from '../../db/schema';
+import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import type { Queryable } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 
-export type PortfolioRow = typeof portfolios.$inferSelect;
+export type PortfolioRow = RowOf<typeof portfolios>;
 
 /** Number of contacts (optionally of one portfolio) from the trigger-maintained counters: column n. */
 export function customerTotalStatement(ctx: RequestContext, portfolioId?: string): SQL {

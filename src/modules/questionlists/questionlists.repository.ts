@@ -1,10 +1,11 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { questionLists, questionListVersions } from '../../db/schema';
+import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import type { Queryable } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 
-export type QuestionListRow = typeof questionLists.$inferSelect;
+export type QuestionListRow = RowOf<typeof questionLists>;
 type NewQuestionList = Omit<QuestionListRow, 'organisationId'>;
 
 export function questionListRepository(q: Queryable, ctx: RequestContext) {

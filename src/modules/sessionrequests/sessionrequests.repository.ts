@@ -1,15 +1,16 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { jobs, type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
+import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import type { Keyset } from '../../platform/cursor';
 import { type Queryable, queryRows, type Row, rowMapper, uuidArray } from '../../platform/db/database';
-import { keysetSql } from '../../platform/db/keyset';
+import { cappedCount, keysetSql, settled } from '../../platform/db/keyset';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository, type NewJob } from '../../platform/jobs/jobs.repository';
 import { offsetOf, type Page } from '../../platform/pagination';
 import { escapeLike, foldForSearch } from '../../platform/text';
 
-export type SessionRequestRow = typeof sessionRequests.$inferSelect;
+export type SessionRequestRow = RowOf<typeof sessionRequests>;
 export type NewSessionRequest = Omit<SessionRequestRow, 'organisationId'>;
 export interface SessionRequestFilter {
   status?: SessionRequestStatus;
@@ -118,13 +119,16 @@ export function signerSummariesFromRaw(raw: Row): SignerSummary[] {
 export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
   return {
     page(filter: SessionRequestFilter, page: Page): SQL {
+      // With `updatedSince`: in commit order, as a sync by cursor reads (see cursor.ts).
       const order = filter.updatedSince
-        ? [asc(sessionRequests.updatedAt), asc(sessionRequests.id)]
+        ? [asc(sessionRequests.changeTxid), asc(sessionRequests.id)]
         : [desc(sessionRequests.createdAt), desc(sessionRequests.id)];
       return q
         .select(withSigners)
         .from(sessionRequests)
-        .where(whereOf(ctx, filter))
+        .where(
+          and(whereOf(ctx, filter), filter.updatedSince ? settled(sessionRequests.changeTxid) : undefined),
+        )
         .orderBy(...order)
         .limit(page.limit)
         .offset(offsetOf(page))
@@ -135,6 +139,7 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
       const k = keysetSql(keyset, {
         created: sessionRequests.createdAt,
         updated: sessionRequests.updatedAt,
+        txid: sessionRequests.changeTxid,
         id: sessionRequests.id,
       });
       return q
@@ -145,7 +150,9 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
         .limit(limit + 1)
         .getSQL();
     },
-    count(filter: SessionRequestFilter): SQL {
+    /** How many match; counted up to `cap` + 1 when given (a walk by cursor: see SYNC_TOTAL_CAP). */
+    count(filter: SessionRequestFilter, cap?: number): SQL {
+      if (cap !== undefined) return cappedCount(sql`session_requests`, whereOf(ctx, filter), cap);
       return q
         .select({ n: sql`count(*)`.as('n') })
         .from(sessionRequests)

@@ -2,7 +2,7 @@ import type { Language } from '../../db/schema';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import { newActionCode } from '../../platform/crypto/codes';
-import { keysetOf, keysetPage } from '../../platform/cursor';
+import { keysetOf, keysetPage, SYNC_TOTAL_CAP } from '../../platform/cursor';
 import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/db/database';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
@@ -384,35 +384,41 @@ export async function listSessionRequests(
     throw BadRequest.field('customerId', 'is not a valid contact id', 'query');
   // `updatedSince` with `page` (before cursors, the way to page a sync): still by offset, in update order.
   const byOffset = query.page > 1 && query.updatedSince !== undefined && query.startingAfter === undefined;
-  const keyset = byOffset ? null : keysetOf('sessionrequests', query);
-  const since = keyset?.since ?? (byOffset ? new Date(query.updatedSince as string) : undefined);
-  const filter = {
+  const bound = {
     status: query.status,
     customerId: query.customerId,
     type: query.type,
-    updatedSince: since,
     search: query.search,
   };
+  const keyset = byOffset ? null : keysetOf('sessionrequests', query, bound);
+  const since = keyset?.since ?? (byOffset ? new Date(query.updatedSince as string) : undefined);
+  const filter = { ...bound, updatedSince: since };
+  // A walk by cursor counts up to a cap (each of its pages would otherwise count every matching row).
+  const cap = keyset ? SYNC_TOTAL_CAP : undefined;
   const statements = sessionRequestStatements(deps.database.db, ctx);
   const [rows = [], totals = []] = await batchInTenant(deps.database, ctx, [
     keyset ? statements.keyset(filter, keyset, query.limit) : statements.page(filter, query),
-    statements.count(filter),
+    statements.count(filter, cap),
   ]);
-  const total = Number(totals[0]?.n ?? 0);
+  const counted = Number(totals[0]?.n ?? 0);
+  const total = cap === undefined ? counted : Math.min(counted, cap);
   const order = keyset?.order ?? (since ? 'updated' : 'created');
   const keyOf = (r: Row) => ({
-    at: new Date(isoTimestamp(order === 'updated' ? r.updated_at : r.created_at)),
+    at: new Date(isoTimestamp(r.created_at)),
+    txid: String(r.change_txid),
     id: r.id as string,
   });
   const page = keysetPage('sessionrequests', rows, query.limit, order, keyOf, {
     since,
     askedWith: query.startingAfter,
+    filters: bound,
   });
   return {
     sessionRequests: page.items.map((r) =>
       toSessionRequest(sessionRequestFromRaw(r), signerSummariesFromRaw(r), deps.baseUrl),
     ),
     total,
+    totalIsEstimate: cap !== undefined && counted > cap,
     hasMore: keyset ? page.hasMore : (query.page - 1) * query.limit + rows.length < total,
     nextCursor: page.nextCursor,
   };

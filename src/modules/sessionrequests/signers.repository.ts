@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { type SignerTrailEntry, signers } from '../../db/schema';
+import { type SignerTrailEntry, sessionRequests, signers } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import type { Queryable } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
@@ -40,6 +40,16 @@ export function signerRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(signers.id, id)))
         .returning();
       if (!row) throw new Error(`signer ${id} is gone under its action's row lock`);
+      // The action's answer lists its signers: a signer's change is a change of the action (for syncs).
+      await q
+        .update(sessionRequests)
+        .set({ updatedAt: at })
+        .where(
+          and(
+            eq(sessionRequests.organisationId, ctx.organisationId),
+            eq(sessionRequests.id, row.sessionRequestId),
+          ),
+        );
       return row;
     },
   };

@@ -1,13 +1,14 @@
-import { and, desc, eq, gte, isNull, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, type SQL, sql } from 'drizzle-orm';
 import { sessions, sessionVersions } from '../../db/schema';
+import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
-import type { Keyset } from '../../platform/cursor';
-import type { Queryable } from '../../platform/db/database';
-import { keysetSql } from '../../platform/db/keyset';
+import { type Keyset, SYNC_TOTAL_CAP } from '../../platform/cursor';
+import { type Queryable, queryRows } from '../../platform/db/database';
+import { cappedCount, keysetSql } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 
-export type SessionRow = typeof sessions.$inferSelect;
+export type SessionRow = RowOf<typeof sessions>;
 type Submission = Omit<SessionRow, 'organisationId' | 'id' | 'version' | 'createdAt' | 'updatedAt'>;
 
 export function sessionRepository(q: Queryable, ctx: RequestContext) {
@@ -127,7 +128,12 @@ export function sessionRepository(q: Queryable, ctx: RequestContext) {
         filter.customerId ? eq(sessions.customerId, filter.customerId) : undefined,
       );
       const k = keyset
-        ? keysetSql(keyset, { created: sessions.createdAt, updated: sessions.updatedAt, id: sessions.id })
+        ? keysetSql(keyset, {
+            created: sessions.createdAt,
+            updated: sessions.updatedAt,
+            txid: sessions.changeTxid,
+            id: sessions.id,
+          })
         : null;
       const rows = await q
         .select()
@@ -137,7 +143,14 @@ export function sessionRepository(q: Queryable, ctx: RequestContext) {
         .limit(k ? page.limit + 1 : page.limit)
         .offset(k ? 0 : offsetOf(page));
       const since = keyset?.since;
-      const total = await q.$count(sessions, and(where, since ? gte(sessions.updatedAt, since) : undefined));
+      const matching = and(where, since ? gte(sessions.updatedAt, since) : undefined);
+      // A walk by cursor counts up to a cap (each of its pages would otherwise count every matching row).
+      const total = keyset
+        ? Number(
+            (await queryRows<{ n: unknown }>(q, cappedCount(sql`sessions`, matching, SYNC_TOTAL_CAP)))[0]
+              ?.n ?? 0,
+          )
+        : await q.$count(sessions, matching);
       return { rows, total };
     },
   };

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
-import { keysetOf, keysetPage } from '../../platform/cursor';
+import { keysetOf, keysetPage, SYNC_TOTAL_CAP } from '../../platform/cursor';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, NotFound } from '../../platform/errors';
@@ -55,7 +55,8 @@ export async function listSessions(deps: SessionDeps, ctx: RequestContext, query
     const value = query[key];
     if (value !== undefined && !isId(value)) throw BadRequest.field(key, 'is not a valid id', 'query');
   }
-  const keyset = keysetOf('sessions', query);
+  const bound = { sessionRequestId: query.sessionRequestId, customerId: query.customerId };
+  const keyset = keysetOf('sessions', query, bound);
   const { rows, total } = await inTenant(deps.database, ctx, (tx) =>
     sessionRepository(tx, ctx).list(
       { sessionRequestId: query.sessionRequestId, customerId: query.customerId },
@@ -69,12 +70,13 @@ export async function listSessions(deps: SessionDeps, ctx: RequestContext, query
     rows,
     query.limit,
     order,
-    (r) => ({ at: order === 'updated' ? r.updatedAt : r.createdAt, id: r.id }),
-    { since: keyset?.since, askedWith: query.startingAfter },
+    (r) => ({ at: r.createdAt, txid: r.changeTxid, id: r.id }),
+    { since: keyset?.since, askedWith: query.startingAfter, filters: bound },
   );
   return {
     sessions: page.items.map(toSession),
-    total,
+    total: keyset ? Math.min(total, SYNC_TOTAL_CAP) : total,
+    totalIsEstimate: Boolean(keyset) && total > SYNC_TOTAL_CAP,
     hasMore: keyset ? page.hasMore : (query.page - 1) * query.limit + rows.length < total,
     nextCursor: page.nextCursor,
   };

@@ -1,10 +1,11 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { ssoIdentities, ssoProviders } from '../../db/schema';
+import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 
-export type SsoProviderRow = typeof ssoProviders.$inferSelect;
+export type SsoProviderRow = RowOf<typeof ssoProviders>;
 
 export function ssoProviderRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(ssoProviders.organisationId, ctx.organisationId);

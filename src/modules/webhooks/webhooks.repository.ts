@@ -6,14 +6,15 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from '../../db/schema';
+import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows, type Row, rowMapper, uuidArray } from '../../platform/db/database';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 
-export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type EndpointRow = RowOf<typeof webhookEndpoints>;
 export type NewEndpoint = Omit<typeof webhookEndpoints.$inferInsert, 'organisationId'>;
-export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type DeliveryRow = RowOf<typeof webhookDeliveries>;
 export type EventRow = typeof events.$inferSelect;
 
 /** How many attempts a delivery's log keeps (the latest). */

@@ -15,7 +15,9 @@ export const sessionRequestEventTypes = [
 
 export const eventTypes = [
   ...sessionRequestEventTypes,
+  'sessionrequest.deleted',
   'session.submitted',
+  'session.deleted',
   'signature.signed',
   'signature.declined',
   'customer.created',
