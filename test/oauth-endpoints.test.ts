@@ -192,7 +192,13 @@ describe('administrators and a client’s tokens', () => {
       .api()
       .get(`/api/v1/admin/oauth/clients/${c._id}/tokens`)
       .set('x-api-key', org.adminKey);
-    expect(empty.body).toEqual({ tokens: [], total: 0 });
+    expect(empty.body).toEqual({
+      tokens: [],
+      total: 0,
+      totalIsEstimate: false,
+      hasMore: false,
+      nextCursor: null,
+    });
   });
 
   it('when an administrator opens a client’s page, then its tokens are listed and one is revoked with a button', async () => {

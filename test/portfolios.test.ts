@@ -19,6 +19,9 @@ describe('portfolios', () => {
     expect(res.status).toBe(200);
     expect(PortfolioList.parse(res.body)).toEqual({
       total: 1,
+      totalIsEstimate: false,
+      hasMore: false,
+      nextCursor: null,
       portfolios: [
         expect.objectContaining({ _id: org.portfolioId, name: 'Default', isDefault: true, customerCount: 0 }),
       ],

@@ -53,6 +53,18 @@ export const cursorQuery = {
     .meta({ description: 'The `nextCursor` of the previous answer: the page after it (instead of `page`)' }),
 };
 
+/**
+ * A parameter a list also takes under its common name (`startingAfter` for `cursor`, `updatedSince` for
+ * `since`): either may be given, both only when they agree.
+ */
+export function eitherOf(query: Record<string, unknown>, own: string, common: string): string | undefined {
+  const a = query[own] as string | undefined;
+  const b = query[common] as string | undefined;
+  if (a !== undefined && b !== undefined && a !== b)
+    throw BadRequest.field(common, `differs from ${own}: give one of them`, 'query');
+  return a ?? b;
+}
+
 /** What a list answers beside its items and total: whether more follow, and the cursor to them. */
 export const cursorAnswer = {
   totalIsEstimate: z.boolean().meta({
@@ -214,5 +226,78 @@ export function keysetPage<T>(
     nextCursor: last
       ? encodeCursor(list, order, keyOf(last), opts.since, filterHash(opts.filters ?? {}))
       : (opts.askedWith ?? null),
+  };
+}
+
+/**
+ * The query of a list that answers everything by default (users, keys, clients, providers, portfolios,
+ * webhooks, templates): with `limit`, `startingAfter` or `updatedSince` it pages by cursor instead.
+ */
+export const walkQuery = {
+  ...cursorQuery,
+  limit: z.coerce.number().int().min(1).max(100).optional().meta({
+    description:
+      'Page by cursor, this many a page (1–100; default 100 with `startingAfter` or `updatedSince`): newest first, or with `updatedSince` oldest change first. Without `limit`, `startingAfter` and `updatedSince`, the whole list in its usual order',
+  }),
+};
+
+/** One page of a walk: its keyset and size. */
+export interface Walk {
+  keyset: Keyset;
+  limit: number;
+}
+
+/** The walk a list request asks for, or null for the whole list (see walkQuery). */
+export function walkOf(
+  list: string,
+  query: { updatedSince?: string; startingAfter?: string; limit?: number },
+  filters: CursorFilters = {},
+): Walk | null {
+  const keyset = keysetOf(list, query, filters) ?? (query.limit !== undefined ? { order: 'created' } : null);
+  return keyset ? { keyset, limit: query.limit ?? 100 } : null;
+}
+
+/** A list's answer beside its items: the total and the cursor fields (none for the whole list). */
+export function walkAnswer<T>(
+  list: string,
+  rows: T[],
+  total: number,
+  walk: Walk | null,
+  keyOf: (row: T) => KeyOf,
+  opts: { askedWith?: string; filters?: CursorFilters } = {},
+): { items: T[]; total: number; totalIsEstimate: boolean; hasMore: boolean; nextCursor: string | null } {
+  if (!walk)
+    return { items: rows, total: rows.length, totalIsEstimate: false, hasMore: false, nextCursor: null };
+  const page = keysetPage(list, rows, walk.limit, walk.keyset.order, keyOf, {
+    since: walk.keyset.since,
+    askedWith: opts.askedWith,
+    filters: opts.filters,
+  });
+  return {
+    items: page.items,
+    total: Math.min(total, SYNC_TOTAL_CAP),
+    totalIsEstimate: total > SYNC_TOTAL_CAP,
+    hasMore: page.hasMore,
+    nextCursor: page.nextCursor,
+  };
+}
+
+/** What a list that answers everything by default takes (see walkQuery). */
+export type WalkQuery = { updatedSince?: string; startingAfter?: string; limit?: number };
+
+/** Where a table row stands in a walk (rows read with their change transaction). */
+export const rowKey = (row: { createdAt: Date; changeTxid?: string; id: string }): KeyOf => ({
+  at: row.createdAt,
+  txid: row.changeTxid,
+  id: row.id,
+});
+
+/** walkOf and walkAnswer for one list: the answer's cursor fields beside the items (renamed by the caller). */
+export function walking(list: string, query: WalkQuery, filters: CursorFilters = {}) {
+  const walk = walkOf(list, query, filters);
+  return {
+    walk,
+    answer: <T extends { createdAt: Date; changeTxid?: string; id: string }>(rows: T[], total: number) =>
+      walkAnswer(list, rows, total, walk, rowKey, { askedWith: query.startingAfter, filters }),
   };
 }

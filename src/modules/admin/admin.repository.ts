@@ -2,7 +2,9 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeys, organisations, users } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
+import type { Walk } from '../../platform/cursor';
 import type { Queryable } from '../../platform/db/database';
+import { walkRows } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 
 export type UserRow = RowOf<typeof users>;
@@ -13,6 +15,17 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
   return {
     async list(): Promise<UserRow[]> {
       return q.select().from(users).where(org).orderBy(asc(users.createdAt), asc(users.id));
+    },
+    /** Every user (oldest first), or one page of a walk by cursor. */
+    walk(walk: Walk | null) {
+      return walkRows<UserRow>(
+        q,
+        users,
+        { created: users.createdAt, updated: users.updatedAt, txid: users.changeTxid, id: users.id },
+        org,
+        [asc(users.createdAt), asc(users.id)],
+        walk,
+      );
     },
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<UserRow | undefined> {
       if (!isId(id)) return undefined;
@@ -105,18 +118,25 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
 export function apiKeyRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(apiKeys.organisationId, ctx.organisationId);
   return {
-    async list(filter: { userId?: string; includeRevoked: boolean }): Promise<ApiKeyRow[]> {
-      return q
-        .select()
-        .from(apiKeys)
-        .where(
-          and(
-            org,
-            filter.userId ? eq(apiKeys.userId, filter.userId) : undefined,
-            filter.includeRevoked ? undefined : isNull(apiKeys.revokedAt),
-          ),
-        )
-        .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+    /** The keys (oldest first), or one page of a walk by cursor; a key changes when it is revoked. */
+    list(filter: { userId?: string; includeRevoked: boolean }, walk: Walk | null = null) {
+      return walkRows<ApiKeyRow>(
+        q,
+        apiKeys,
+        {
+          created: apiKeys.createdAt,
+          updated: sql`greatest(${apiKeys.createdAt}, ${apiKeys.revokedAt})`,
+          txid: apiKeys.changeTxid,
+          id: apiKeys.id,
+        },
+        and(
+          org,
+          filter.userId ? eq(apiKeys.userId, filter.userId) : undefined,
+          filter.includeRevoked ? undefined : isNull(apiKeys.revokedAt),
+        ),
+        [asc(apiKeys.createdAt), asc(apiKeys.id)],
+        walk,
+      );
     },
     async find(
       userId: string,

@@ -9,6 +9,7 @@ import {
   CreatedApiKey,
   CreateUser,
   ListApiKeysQuery,
+  ListUsersQuery,
   RateLimitSettings,
   UpdateRateLimits,
   UpdateUser,
@@ -68,9 +69,10 @@ export function adminRoutes(routes: Routes, deps: AdminDeps & { limits: RateLimi
       summary: 'List the organisation’s users',
       tags: users,
       permission: 'admin',
+      query: ListUsersQuery,
       response: UserList,
     },
-    ({ ctx }) => listUsers(deps, ctx),
+    ({ ctx, query }) => listUsers(deps, ctx, query),
   );
   routes.add(
     {

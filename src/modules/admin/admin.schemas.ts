@@ -1,3 +1,4 @@
+import { cursorAnswer, walkQuery } from '../../platform/cursor';
 import { groups } from '../../platform/permissions';
 import { timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
@@ -17,7 +18,11 @@ export const User = z
   })
   .meta({ id: 'User' });
 
-export const UserList = z.object({ users: z.array(User), total: z.number().int() }).meta({ id: 'UserList' });
+export const UserList = z
+  .object({ users: z.array(User), total: z.number().int(), ...cursorAnswer })
+  .meta({ id: 'UserList' });
+
+export const ListUsersQuery = z.object(walkQuery);
 
 const groupList = z
   .array(z.enum(groups))
@@ -56,7 +61,7 @@ export const CreatedApiKey = ApiKey.extend({
 }).meta({ id: 'CreatedApiKey' });
 
 export const ApiKeyList = z
-  .object({ apiKeys: z.array(ApiKey), total: z.number().int() })
+  .object({ apiKeys: z.array(ApiKey), total: z.number().int(), ...cursorAnswer })
   .meta({ id: 'ApiKeyList' });
 
 export const CreateApiKey = z
@@ -69,6 +74,7 @@ export const ListApiKeysQuery = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  ...walkQuery,
 });
 
 export type User = z.infer<typeof User>;

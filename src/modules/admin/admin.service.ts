@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import { generateApiKey } from '../../platform/crypto/api-keys';
+import { type WalkQuery, walking } from '../../platform/cursor';
 import type { Database, Tx } from '../../platform/db/database';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
@@ -57,9 +58,11 @@ async function keepAnAdministrator(tx: Tx, ctx: RequestContext, user: UserRow, a
   }
 }
 
-export async function listUsers(deps: AdminDeps, ctx: RequestContext) {
-  const rows = await inTenant(deps.database, ctx, (tx) => userRepository(tx, ctx).list());
-  return { users: rows.map(toUser), total: rows.length };
+export async function listUsers(deps: AdminDeps, ctx: RequestContext, query: WalkQuery = {}) {
+  const { walk, answer } = walking('users', query);
+  const { rows, total } = await inTenant(deps.database, ctx, (tx) => userRepository(tx, ctx).walk(walk));
+  const { items, ...page } = answer(rows, total);
+  return { users: items.map(toUser), ...page };
 }
 
 export async function getUser(deps: AdminDeps, ctx: RequestContext, id: string) {
@@ -143,15 +146,20 @@ export async function deleteUser(deps: AdminDeps, ctx: RequestContext, id: strin
 export async function listApiKeys(
   deps: AdminDeps,
   ctx: RequestContext,
-  filter: { userId?: string; includeRevoked: boolean },
+  filter: { userId?: string; includeRevoked: boolean } & WalkQuery,
 ) {
   if (filter.userId !== undefined && !isId(filter.userId))
     throw BadRequest.field('userId', 'is not a valid user id');
-  const rows = await inTenant(deps.database, ctx, async (tx) => {
-    if (filter.userId !== undefined) await requireUser(tx, ctx, filter.userId);
-    return apiKeyRepository(tx, ctx).list(filter);
+  const { walk, answer } = walking('apikeys', filter, {
+    userId: filter.userId,
+    includeRevoked: filter.includeRevoked,
   });
-  return { apiKeys: rows.map(toApiKey), total: rows.length };
+  const { rows, total } = await inTenant(deps.database, ctx, async (tx) => {
+    if (filter.userId !== undefined) await requireUser(tx, ctx, filter.userId);
+    return apiKeyRepository(tx, ctx).list(filter, walk);
+  });
+  const { items, ...page } = answer(rows, total);
+  return { apiKeys: items.map(toApiKey), ...page };
 }
 
 /** Issues a key for a user of the organisation; the key itself is in this answer only. */

@@ -16,6 +16,7 @@ export const ListAuditEventsQuery = z.object({
   requestId: text(200, 'Only the changes of this request (its X-Request-Id)').optional(),
   actorLabel: text(100, 'Only changes made by this part of the system, e.g. `directory sync`').optional(),
   since: instantParam('Only changes at or after this moment').optional(),
+  updatedSince: instantParam('The same as `since` (the name every list takes)').optional(),
   until: instantParam('Only changes at or before this moment').optional(),
   startingAfter: text(200, 'The `nextCursor` of the previous page').optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50).meta({ description: '1–100, default 50' }),

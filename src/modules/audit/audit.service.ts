@@ -1,6 +1,7 @@
 import { type AuditRow, auditRepository } from '../../platform/audit.repository';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
+import { eitherOf } from '../../platform/cursor';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { BadRequest } from '../../platform/errors';
@@ -35,6 +36,7 @@ export function toAuditEvent(row: AuditRow): AuditEvent {
 export async function listAuditEvents(deps: AuditDeps, ctx: RequestContext, query: ListAuditEventsQuery) {
   if (query.actorUserId !== undefined && !isId(query.actorUserId))
     return { events: [], hasMore: false, nextCursor: null };
+  const since = eitherOf(query, 'since', 'updatedSince');
   return inTenant(deps.database, ctx, async (tx) => {
     const audit = auditRepository(tx, ctx);
     let before: { at: Date; seq: number } | undefined;
@@ -52,7 +54,7 @@ export async function listAuditEvents(deps: AuditDeps, ctx: RequestContext, quer
       actorCredentialId: query.actorCredentialId,
       requestId: query.requestId,
       actorLabel: query.actorLabel,
-      since: query.since ? new Date(query.since) : undefined,
+      since: since ? new Date(since) : undefined,
       until: query.until ? new Date(query.until) : undefined,
       before,
       limit: query.limit + 1,

@@ -188,11 +188,17 @@ export const ListEventsQuery = z.object({
     .optional()
     .meta({ description: `Only these types, comma-separated: ${eventTypes.join(', ')}` }),
   since: instantParam('Only events at or after this time').optional(),
+  updatedSince: instantParam('The same as `since` (the name every list takes)').optional(),
   cursor: z
     .string()
     .max(200)
     .optional()
     .meta({ description: 'A nextCursor from an earlier answer: only events after it' }),
+  startingAfter: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'The same as `cursor` (the name every list takes)' }),
   limit: z.coerce
     .number()
     .int()

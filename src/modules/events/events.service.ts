@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../platform/context';
+import { eitherOf } from '../../platform/cursor';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { BadRequest } from '../../platform/errors';
@@ -56,8 +57,10 @@ export function toEvent(
  */
 export async function listEvents(deps: { database: Database }, ctx: RequestContext, query: ListEventsQuery) {
   const types = parseTypes(query.type);
-  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const since = query.since === undefined ? undefined : new Date(query.since);
+  const cursor = eitherOf(query, 'cursor', 'startingAfter');
+  const sinceText = eitherOf(query, 'since', 'updatedSince');
+  const after = cursor === undefined ? undefined : decodeCursor(cursor);
+  const since = sinceText === undefined ? undefined : new Date(sinceText);
   const rows = await inTenant(deps.database, ctx, (tx) =>
     eventRepository(tx, ctx).list({ types, since, after }, query.limit),
   );
@@ -65,7 +68,7 @@ export async function listEvents(deps: { database: Database }, ctx: RequestConte
   const last = page.at(-1);
   return {
     events: page.map(toEvent),
-    nextCursor: last ? encodeCursor(last.position) : (query.cursor ?? null),
+    nextCursor: last ? encodeCursor(last.position) : (cursor ?? null),
     hasMore: rows.length > query.limit,
   };
 }

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../platform/context';
+import { type WalkQuery, walking } from '../../platform/cursor';
 import { inTenant } from '../../platform/db/tenant';
 import { NotFound } from '../../platform/errors';
 import { isId } from '../../platform/ids';
@@ -9,13 +10,21 @@ import type { OAuthDeps } from './oauth.service';
 import { oauthTokenRepository } from './tokens.repository';
 
 /** The client's live tokens (not revoked, not expired), newest first, with who they act for. */
-export async function listClientTokens(deps: OAuthDeps, ctx: RequestContext, clientId: string) {
+export async function listClientTokens(
+  deps: OAuthDeps,
+  ctx: RequestContext,
+  clientId: string,
+  query: WalkQuery = {},
+) {
+  const { walk, answer } = walking('oauthtokens', query, { clientId });
   return inTenant(deps.database, ctx, async (tx) => {
     if (!(await oauthClientRepository(tx, ctx).find(clientId))) throw new NotFound('OAuth client not found');
     const repo = oauthTokenRepository(tx, ctx);
     const now = deps.clock.now();
-    const rows = await repo.liveOfClient(clientId, now);
-    const tokens: ClientToken[] = rows.map((r) => ({
+    const rows = await repo.liveOfClient(clientId, now, 500, walk);
+    const counted = rows.length < 500 && !walk ? rows.length : await repo.countLiveOfClient(clientId, now);
+    const { items, ...page } = answer(rows, counted);
+    const tokens: ClientToken[] = items.map((r) => ({
       _id: r.id,
       kind: r.kind,
       userId: r.userId,
@@ -25,7 +34,7 @@ export async function listClientTokens(deps: OAuthDeps, ctx: RequestContext, cli
       expiresAt: iso(r.expiresAt),
       lastUsedAt: isoOrNull(r.lastUsedAt),
     }));
-    return { tokens, total: rows.length < 500 ? rows.length : await repo.countLiveOfClient(clientId, now) };
+    return { tokens, ...page, total: walk ? page.total : counted };
   });
 }
 

@@ -2,7 +2,9 @@ import { and, asc, eq } from 'drizzle-orm';
 import { oauthClients } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
+import type { Walk } from '../../platform/cursor';
 import type { Queryable } from '../../platform/db/database';
+import { walkRows } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 
 export type OAuthClientRow = RowOf<typeof oauthClients>;
@@ -16,6 +18,22 @@ export function oauthClientRepository(q: Queryable, ctx: RequestContext) {
         .from(oauthClients)
         .where(org)
         .orderBy(asc(oauthClients.createdAt), asc(oauthClients.id));
+    },
+    /** Every row (oldest first), or one page of a walk by cursor. */
+    walk(walk: Walk | null) {
+      return walkRows<OAuthClientRow>(
+        q,
+        oauthClients,
+        {
+          created: oauthClients.createdAt,
+          updated: oauthClients.updatedAt,
+          txid: oauthClients.changeTxid,
+          id: oauthClients.id,
+        },
+        org,
+        [asc(oauthClients.createdAt), asc(oauthClients.id)],
+        walk,
+      );
     },
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<OAuthClientRow | undefined> {
       if (!isId(id)) return undefined;

@@ -6,6 +6,7 @@ import {
   ClientTokenList,
   CreatedOAuthClient,
   CreateOAuthClient,
+  ListClientsQuery,
   OAuthClient,
   OAuthClientList,
   RevokedTokens,
@@ -33,9 +34,10 @@ export function oauthClientRoutes(routes: Routes, deps: OAuthDeps): void {
       summary: 'List the organisation’s OAuth clients',
       tags,
       permission: 'admin',
+      query: ListClientsQuery,
       response: OAuthClientList,
     },
-    ({ ctx }) => listClients(deps, ctx),
+    ({ ctx, query }) => listClients(deps, ctx, query),
   );
   routes.add(
     {
@@ -86,9 +88,10 @@ export function oauthClientRoutes(routes: Routes, deps: OAuthDeps): void {
       tags,
       permission: 'admin',
       params: Params,
+      query: ListClientsQuery,
       response: ClientTokenList,
     },
-    ({ ctx, params }) => listClientTokens(deps, ctx, params.clientId),
+    ({ ctx, params, query }) => listClientTokens(deps, ctx, params.clientId, query),
   );
   routes.add(
     {

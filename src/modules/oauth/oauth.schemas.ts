@@ -1,3 +1,4 @@
+import { cursorAnswer, walkQuery } from '../../platform/cursor';
 import { groups } from '../../platform/permissions';
 import { timestamp } from '../../platform/schemas';
 import { secureOrLoopbackUrl } from '../../platform/urls';
@@ -95,7 +96,7 @@ export const CreatedOAuthClient = OAuthClient.extend({
 }).meta({ id: 'CreatedOAuthClient' });
 
 export const OAuthClientList = z
-  .object({ clients: z.array(OAuthClient), total: z.number().int() })
+  .object({ clients: z.array(OAuthClient), total: z.number().int(), ...cursorAnswer })
   .meta({ id: 'OAuthClientList' });
 
 export const RotatedSecret = z
@@ -126,13 +127,17 @@ export type ClientToken = z.infer<typeof ClientToken>;
 
 export const ClientTokenList = z
   .object({
-    tokens: z
-      .array(ClientToken)
-      .meta({ description: 'Live tokens (not revoked, not expired), newest first; at most 500' }),
+    tokens: z.array(ClientToken).meta({
+      description:
+        'Live tokens (not revoked, not expired), newest first; at most 500 (page on by cursor with `limit`)',
+    }),
     total: z.number().int().meta({ description: 'How many live tokens the client has' }),
+    ...cursorAnswer,
   })
   .meta({ id: 'OAuthClientTokenList' });
 
 export const RevokedTokens = z
   .object({ revoked: z.number().int().meta({ description: 'How many tokens were revoked' }) })
   .meta({ id: 'RevokedTokens' });
+
+export const ListClientsQuery = z.object(walkQuery);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
+import { type WalkQuery, walking } from '../../platform/cursor';
 import type { Database } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
@@ -52,9 +53,13 @@ export function toClient(row: OAuthClientRow): OAuthClient {
 
 const notFound = () => new NotFound('OAuth client not found');
 
-export async function listClients(deps: OAuthDeps, ctx: RequestContext) {
-  const rows = await inTenant(deps.database, ctx, (tx) => oauthClientRepository(tx, ctx).list());
-  return { clients: rows.map(toClient), total: rows.length };
+export async function listClients(deps: OAuthDeps, ctx: RequestContext, query: WalkQuery = {}) {
+  const { walk, answer } = walking('oauthclients', query);
+  const { rows, total } = await inTenant(deps.database, ctx, (tx) =>
+    oauthClientRepository(tx, ctx).walk(walk),
+  );
+  const { items, ...page } = answer(rows, total);
+  return { clients: items.map(toClient), ...page };
 }
 
 export async function getClient(deps: OAuthDeps, ctx: RequestContext, id: string) {

@@ -2,7 +2,9 @@ import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { oauthCodes, oauthTokens, users } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
+import type { Walk } from '../../platform/cursor';
 import { type Queryable, queryRows } from '../../platform/db/database';
+import { keysetSql } from '../../platform/db/keyset';
 
 export type OAuthTokenRow = RowOf<typeof oauthTokens>;
 export type OAuthCodeRow = typeof oauthCodes.$inferSelect;
@@ -68,8 +70,19 @@ export function oauthTokenRepository(q: Queryable, ctx: RequestContext) {
         .returning({ id: oauthTokens.id });
       return rows.length > 0;
     },
-    /** The client's live tokens, newest first (at most `limit`), with the name of the user they act for. */
-    async liveOfClient(clientId: string, now: Date, limit = 500) {
+    /**
+     * The client's live tokens, newest first (at most `limit`), or one page of a walk by cursor (`limit`
+     * + 1 rows), with the name of the user they act for.
+     */
+    async liveOfClient(clientId: string, now: Date, limit = 500, walk: Walk | null = null) {
+      const k = walk
+        ? keysetSql(walk.keyset, {
+            created: oauthTokens.createdAt,
+            updated: oauthTokens.createdAt,
+            txid: oauthTokens.changeTxid,
+            id: oauthTokens.id,
+          })
+        : null;
       return q
         .select({
           id: oauthTokens.id,
@@ -81,15 +94,16 @@ export function oauthTokenRepository(q: Queryable, ctx: RequestContext) {
           createdAt: oauthTokens.createdAt,
           expiresAt: oauthTokens.expiresAt,
           lastUsedAt: oauthTokens.lastUsedAt,
+          changeTxid: oauthTokens.changeTxid,
         })
         .from(oauthTokens)
         .innerJoin(
           users,
           and(eq(users.organisationId, oauthTokens.organisationId), eq(users.id, oauthTokens.userId)),
         )
-        .where(live(clientId, now))
-        .orderBy(desc(oauthTokens.createdAt), desc(oauthTokens.id))
-        .limit(limit);
+        .where(and(live(clientId, now), k?.where))
+        .orderBy(...(k?.orderBy ?? [desc(oauthTokens.createdAt), desc(oauthTokens.id)]))
+        .limit(walk ? walk.limit + 1 : limit);
     },
     async findLive(clientId: string, id: string, now: Date) {
       const [row] = await q

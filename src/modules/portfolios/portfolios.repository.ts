@@ -2,7 +2,9 @@ import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { portfolios } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
+import type { Walk } from '../../platform/cursor';
 import type { Queryable } from '../../platform/db/database';
+import { walkRows } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 
 export type PortfolioRow = RowOf<typeof portfolios>;
@@ -19,6 +21,22 @@ export function portfolioRepository(q: Queryable, ctx: RequestContext) {
   return {
     async list(): Promise<PortfolioRow[]> {
       return q.select().from(portfolios).where(org).orderBy(asc(portfolios.createdAt), asc(portfolios.id));
+    },
+    /** Every row (oldest first), or one page of a walk by cursor. */
+    walk(walk: Walk | null) {
+      return walkRows<PortfolioRow>(
+        q,
+        portfolios,
+        {
+          created: portfolios.createdAt,
+          updated: portfolios.createdAt,
+          txid: portfolios.changeTxid,
+          id: portfolios.id,
+        },
+        org,
+        [asc(portfolios.createdAt), asc(portfolios.id)],
+        walk,
+      );
     },
     async find(id: string): Promise<PortfolioRow | undefined> {
       if (!isId(id)) return undefined;

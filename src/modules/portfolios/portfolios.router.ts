@@ -1,5 +1,5 @@
 import type { Routes } from '../../platform/http/routes';
-import { CreatePortfolio, Portfolio, PortfolioList } from './portfolios.schemas';
+import { CreatePortfolio, ListPortfoliosQuery, Portfolio, PortfolioList } from './portfolios.schemas';
 import { createPortfolio, listPortfolios, type PortfolioDeps } from './portfolios.service';
 
 export function portfolioRoutes(routes: Routes, deps: PortfolioDeps): void {
@@ -10,9 +10,10 @@ export function portfolioRoutes(routes: Routes, deps: PortfolioDeps): void {
       summary: 'List the organisation’s portfolios (contact groups)',
       tags: ['Portfolios'],
       permission: 'read',
+      query: ListPortfoliosQuery,
       response: PortfolioList,
     },
-    ({ ctx }) => listPortfolios(deps, ctx),
+    ({ ctx, query }) => listPortfolios(deps, ctx, query),
   );
   routes.add(
     {

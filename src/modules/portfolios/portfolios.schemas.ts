@@ -1,3 +1,4 @@
+import { cursorAnswer, walkQuery } from '../../platform/cursor';
 import { timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 
@@ -13,7 +14,7 @@ export const Portfolio = z
   .meta({ id: 'Portfolio', description: 'A group of contacts' });
 
 export const PortfolioList = z
-  .object({ portfolios: z.array(Portfolio), total: z.number().int() })
+  .object({ portfolios: z.array(Portfolio), total: z.number().int(), ...cursorAnswer })
   .meta({ id: 'PortfolioList' });
 
 export const CreatePortfolio = z
@@ -25,3 +26,5 @@ export const CreatePortfolio = z
 
 export type Portfolio = z.infer<typeof Portfolio>;
 export type CreatePortfolio = z.infer<typeof CreatePortfolio>;
+
+export const ListPortfoliosQuery = z.object(walkQuery);

@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
+import { type WalkQuery, walking } from '../../platform/cursor';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { Conflict } from '../../platform/errors';
@@ -24,9 +25,11 @@ export function toPortfolio(row: PortfolioRow): Portfolio {
   };
 }
 
-export async function listPortfolios(deps: PortfolioDeps, ctx: RequestContext) {
-  const rows = await inTenant(deps.database, ctx, (tx) => portfolioRepository(tx, ctx).list());
-  return { portfolios: rows.map(toPortfolio), total: rows.length };
+export async function listPortfolios(deps: PortfolioDeps, ctx: RequestContext, query: WalkQuery = {}) {
+  const { walk, answer } = walking('portfolios', query);
+  const { rows, total } = await inTenant(deps.database, ctx, (tx) => portfolioRepository(tx, ctx).walk(walk));
+  const { items, ...page } = answer(rows, total);
+  return { portfolios: items.map(toPortfolio), ...page };
 }
 
 /** Creates a portfolio; names are unique per organisation, ignoring case. */

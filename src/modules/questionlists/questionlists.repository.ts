@@ -2,7 +2,9 @@ import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { questionLists, questionListVersions } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
+import type { Walk } from '../../platform/cursor';
 import type { Queryable } from '../../platform/db/database';
+import { keysetSql } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 
 export type QuestionListRow = RowOf<typeof questionLists>;
@@ -28,7 +30,15 @@ export function questionListRepository(q: Queryable, ctx: RequestContext) {
       return row;
     },
     /** Summaries (no questions) in name order; only active ones unless asked. */
-    async list(includeInactive: boolean) {
+    async list(includeInactive: boolean, walk: Walk | null = null) {
+      const k = walk
+        ? keysetSql(walk.keyset, {
+            created: questionLists.createdAt,
+            updated: questionLists.updatedAt,
+            txid: questionLists.changeTxid,
+            id: questionLists.id,
+          })
+        : null;
       return q
         .select({
           id: questionLists.id,
@@ -41,10 +51,12 @@ export function questionListRepository(q: Queryable, ctx: RequestContext) {
           version: questionLists.version,
           createdAt: questionLists.createdAt,
           updatedAt: questionLists.updatedAt,
+          changeTxid: questionLists.changeTxid,
         })
         .from(questionLists)
-        .where(includeInactive ? org : and(org, eq(questionLists.active, true)))
-        .orderBy(asc(questionLists.name), asc(questionLists.id));
+        .where(and(includeInactive ? org : and(org, eq(questionLists.active, true)), k?.where))
+        .orderBy(...(k?.orderBy ?? [asc(questionLists.name), asc(questionLists.id)]))
+        .limit(walk ? walk.limit + 1 : 100_000);
     },
     /** What an action needs to know of the templates it is sent with. */
     async findForAction(ids: string[]) {

@@ -11,7 +11,7 @@ import {
 import {
   createQuestionList,
   getQuestionList,
-  listQuestionLists,
+  pageOfQuestionLists,
   type QuestionListDeps,
   updateQuestionList,
 } from './questionlists.service';
@@ -25,12 +25,36 @@ export function questionListRoutes(routes: Routes, deps: QuestionListDeps): void
       method: 'get',
       path: '/questionlists',
       summary: 'List the organisation’s active questionnaire templates (a bare array)',
+      description:
+        'In name order. Paged by cursor with `limit`, `startingAfter` or `updatedSince` (docs/api.md#cursors-and-syncing): the array is then one page, and the headers `Has-More` (`true`/`false`), `Next-Cursor` (pass as `startingAfter`) and `Link` (`rel="next"`) say how to go on.',
       tags,
       permission: 'read',
       query: ListQuestionListsQuery,
       response: z.array(QuestionListSummary),
     },
-    ({ ctx, query }) => listQuestionLists(deps, ctx, query.includeInactive === 'true'),
+    async ({ ctx, query, req, res }) => {
+      const page = await pageOfQuestionLists(deps, ctx, {
+        ...query,
+        includeInactive: query.includeInactive === 'true',
+      });
+      if (
+        query.limit !== undefined ||
+        query.startingAfter !== undefined ||
+        query.updatedSince !== undefined
+      ) {
+        res.setHeader('Has-More', String(page.hasMore));
+        if (page.nextCursor) {
+          res.setHeader('Next-Cursor', page.nextCursor);
+          const next = new URLSearchParams({
+            ...(query.includeInactive ? { includeInactive: query.includeInactive } : {}),
+            ...(query.limit !== undefined ? { limit: String(query.limit) } : {}),
+            startingAfter: page.nextCursor,
+          });
+          if (page.hasMore) res.setHeader('Link', `<${req.originalUrl.split('?')[0]}?${next}>; rel="next"`);
+        }
+      }
+      return page.items;
+    },
   );
   routes.add(
     {

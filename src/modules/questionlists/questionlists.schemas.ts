@@ -1,4 +1,5 @@
 import { languages } from '../../db/schema/enums';
+import { walkQuery } from '../../platform/cursor';
 import { timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 
@@ -150,6 +151,7 @@ export const ListQuestionListsQuery = z.object({
     .enum(['true', 'false'])
     .optional()
     .meta({ description: 'true also lists inactive templates (the spec’s list is active only)' }),
+  ...walkQuery,
 });
 
 export type CreateQuestionList = z.infer<typeof CreateQuestionList>;

@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
+import { type WalkQuery, walking } from '../../platform/cursor';
 import type { Database } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
@@ -83,10 +84,24 @@ export async function listQuestionLists(
   ctx: RequestContext,
   includeInactive: boolean,
 ): Promise<QuestionListSummary[]> {
+  return (await pageOfQuestionLists(deps, ctx, { includeInactive })).items;
+}
+
+/**
+ * The templates (in name order), or one page of a walk by cursor (newest first, or the changed ones
+ * with `updatedSince`). The list answers a bare array (spec 4.5): the cursor fields go in headers.
+ */
+export async function pageOfQuestionLists(
+  deps: QuestionListDeps,
+  ctx: RequestContext,
+  query: { includeInactive: boolean } & WalkQuery,
+) {
+  const { walk, answer } = walking('questionlists', query, { includeInactive: query.includeInactive });
   const rows = await inTenant(deps.database, ctx, (tx) =>
-    questionListRepository(tx, ctx).list(includeInactive),
+    questionListRepository(tx, ctx).list(query.includeInactive, walk),
   );
-  return rows.map(toSummary);
+  const { items, ...page } = answer(rows, rows.length);
+  return { items: items.map(toSummary), hasMore: page.hasMore, nextCursor: page.nextCursor };
 }
 
 export async function getQuestionList(deps: QuestionListDeps, ctx: RequestContext, id: string) {

@@ -7,7 +7,7 @@ import {
 } from '../../db/schema/enums';
 import { cursorAnswer, cursorQuery } from '../../platform/cursor';
 import { pageQuery } from '../../platform/pagination';
-import { instantParam, timestamp } from '../../platform/schemas';
+import { timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 import { Language } from '../questionlists';
 

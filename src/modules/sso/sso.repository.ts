@@ -2,7 +2,9 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { ssoIdentities, ssoProviders } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
+import type { Walk } from '../../platform/cursor';
 import { type Queryable, queryRows } from '../../platform/db/database';
+import { walkRows } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 
 export type SsoProviderRow = RowOf<typeof ssoProviders>;
@@ -16,6 +18,22 @@ export function ssoProviderRepository(q: Queryable, ctx: RequestContext) {
         .from(ssoProviders)
         .where(org)
         .orderBy(asc(ssoProviders.createdAt), asc(ssoProviders.id));
+    },
+    /** Every row (oldest first), or one page of a walk by cursor. */
+    walk(walk: Walk | null) {
+      return walkRows<SsoProviderRow>(
+        q,
+        ssoProviders,
+        {
+          created: ssoProviders.createdAt,
+          updated: ssoProviders.updatedAt,
+          txid: ssoProviders.changeTxid,
+          id: ssoProviders.id,
+        },
+        org,
+        [asc(ssoProviders.createdAt), asc(ssoProviders.id)],
+        walk,
+      );
     },
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<SsoProviderRow | undefined> {
       if (!isId(id)) return undefined;

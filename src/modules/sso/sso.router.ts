@@ -3,6 +3,7 @@ import { idParam, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 import {
   CreateSsoProvider,
+  ListProvidersQuery,
   SignInSettings,
   SsoProvider,
   SsoProviderList,
@@ -59,9 +60,10 @@ export function ssoProviderRoutes(routes: Routes, deps: SsoDeps): void {
       summary: 'List the organisation’s sign-in providers',
       tags,
       permission: 'admin',
+      query: ListProvidersQuery,
       response: SsoProviderList,
     },
-    ({ ctx }) => listProviders(deps, ctx),
+    ({ ctx, query }) => listProviders(deps, ctx, query),
   );
   routes.add(
     {

@@ -1,3 +1,4 @@
+import { cursorAnswer, walkQuery } from '../../platform/cursor';
 import { type Group, groups } from '../../platform/permissions';
 import { timestamp } from '../../platform/schemas';
 import { secureOrLoopbackUrl } from '../../platform/urls';
@@ -213,5 +214,7 @@ export const UpdateSignInSettings = z
   .meta({ id: 'UpdateSignInSettings' });
 
 export const SsoProviderList = z
-  .object({ providers: z.array(SsoProvider), total: z.number().int() })
+  .object({ providers: z.array(SsoProvider), total: z.number().int(), ...cursorAnswer })
   .meta({ id: 'SsoProviderList' });
+
+export const ListProvidersQuery = z.object(walkQuery);

@@ -2,6 +2,7 @@ import { auditRepository } from '../../platform/audit.repository';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
+import { type WalkQuery, walking } from '../../platform/cursor';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
@@ -100,9 +101,13 @@ async function queueSync(tx: Tx, ctx: RequestContext, providerId: string, now: D
   await jobs.enqueue([syncJobNow(providerId, now)], now);
 }
 
-export async function listProviders(deps: SsoDeps, ctx: RequestContext) {
-  const rows = await inTenant(deps.database, ctx, (tx) => ssoProviderRepository(tx, ctx).list());
-  return { providers: rows.map((r) => toProvider(r, deps.baseUrl)), total: rows.length };
+export async function listProviders(deps: SsoDeps, ctx: RequestContext, query: WalkQuery = {}) {
+  const { walk, answer } = walking('ssoproviders', query);
+  const { rows, total } = await inTenant(deps.database, ctx, (tx) =>
+    ssoProviderRepository(tx, ctx).walk(walk),
+  );
+  const { items, ...page } = answer(rows, total);
+  return { providers: items.map((r) => toProvider(r, deps.baseUrl)), ...page };
 }
 
 export async function getProvider(deps: SsoDeps, ctx: RequestContext, id: string) {

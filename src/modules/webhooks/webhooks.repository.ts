@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import {
   type DeliveryAttempt,
   events,
@@ -8,7 +8,9 @@ import {
 } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
+import { type Keyset, SYNC_TOTAL_CAP, type Walk } from '../../platform/cursor';
 import { type Queryable, queryRows, type Row, rowMapper, uuidArray } from '../../platform/db/database';
+import { cappedCount, keysetSql, walkRows } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 
@@ -55,6 +57,22 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
         .where(org)
         .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
     },
+    /** Every row (oldest first), or one page of a walk by cursor. */
+    walk(walk: Walk | null) {
+      return walkRows<EndpointRow>(
+        q,
+        webhookEndpoints,
+        {
+          created: webhookEndpoints.createdAt,
+          updated: webhookEndpoints.updatedAt,
+          txid: webhookEndpoints.changeTxid,
+          id: webhookEndpoints.id,
+        },
+        org,
+        [asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id)],
+        walk,
+      );
+    },
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<EndpointRow | undefined> {
       if (!isId(id)) return undefined;
       const query = q
@@ -94,6 +112,7 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
       endpointId: string,
       filter: { status?: WebhookDeliveryStatus; eventType?: string },
       page: Page,
+      keyset: Keyset | null = null,
     ): Promise<{ rows: DeliveryRow[]; total: number }> {
       const where = and(
         dOrg,
@@ -101,11 +120,34 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
         filter.status ? eq(webhookDeliveries.status, filter.status) : undefined,
         filter.eventType ? eq(webhookDeliveries.eventType, filter.eventType) : undefined,
       );
+      if (keyset) {
+        // A walk by cursor (`limit` + 1 rows): newest first by (created_at, id), or a sync in commit order.
+        const columns = {
+          created: webhookDeliveries.createdAt,
+          updated: webhookDeliveries.updatedAt,
+          txid: webhookDeliveries.changeTxid,
+          id: webhookDeliveries.id,
+        };
+        const k = keysetSql(keyset, columns);
+        const rows = await q
+          .select()
+          .from(webhookDeliveries)
+          .where(and(where, k.where))
+          .orderBy(...k.orderBy)
+          .limit(page.limit + 1);
+        const since = keyset.since;
+        const matching = and(where, since ? gte(webhookDeliveries.updatedAt, since) : undefined);
+        const [counted] = await queryRows<{ n: unknown }>(
+          q,
+          cappedCount(sql`webhook_deliveries`, matching, SYNC_TOTAL_CAP),
+        );
+        return { rows, total: Number(counted?.n ?? 0) };
+      }
       const rows = await q
         .select()
         .from(webhookDeliveries)
         .where(where)
-        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.eventSeq))
+        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
         .limit(page.limit)
         .offset(offsetOf(page));
       const [total] = await q.select({ n: count() }).from(webhookDeliveries).where(where);

@@ -4,6 +4,7 @@ import { z } from '../../platform/zod';
 import {
   CreateWebhook,
   ListDeliveriesQuery,
+  ListWebhooksQuery,
   RotateWebhookSecret,
   UpdateWebhook,
   Webhook,
@@ -53,9 +54,10 @@ export function webhookRoutes(routes: Routes, deps: WebhookDeps): void {
       summary: 'List the organisation’s webhooks',
       tags,
       permission: 'admin',
+      query: ListWebhooksQuery,
       response: WebhookList,
     },
-    ({ ctx }) => listWebhooks(deps, ctx),
+    ({ ctx, query }) => listWebhooks(deps, ctx, query),
   );
   routes.add(
     {

@@ -1,4 +1,5 @@
 import { webhookDeliveryStatuses } from '../../db/schema/enums';
+import { cursorAnswer, cursorQuery, walkQuery } from '../../platform/cursor';
 import { eventTypes } from '../../platform/events/event-types';
 import { pageQuery } from '../../platform/pagination';
 import { timestamp } from '../../platform/schemas';
@@ -98,7 +99,9 @@ export const WebhookWithSecret = Webhook.extend({
   }),
 }).meta({ id: 'WebhookWithSecret' });
 
-export const WebhookList = z.object({ webhooks: z.array(Webhook) }).meta({ id: 'WebhookList' });
+export const WebhookList = z
+  .object({ webhooks: z.array(Webhook), total: z.number().int(), ...cursorAnswer })
+  .meta({ id: 'WebhookList' });
 
 const SentRequest = z
   .object({
@@ -156,12 +159,15 @@ export const WebhookDelivery = z
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 export const WebhookDeliveryList = z
-  .object({ deliveries: z.array(WebhookDelivery), total: z.number().int() })
+  .object({ deliveries: z.array(WebhookDelivery), total: z.number().int(), ...cursorAnswer })
   .meta({ id: 'WebhookDeliveryList' });
 
 export const ListDeliveriesQuery = z.object({
   status: z.enum(webhookDeliveryStatuses).optional().meta({ description: 'Only deliveries in this status' }),
   eventType: z.string().max(100).optional().meta({ description: 'Only deliveries of this event type' }),
   ...pageQuery,
+  ...cursorQuery,
 });
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
+
+export const ListWebhooksQuery = z.object(walkQuery);

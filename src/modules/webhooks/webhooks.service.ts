@@ -2,6 +2,7 @@ import { auditRepository } from '../../platform/audit.repository';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
+import { keysetOf, keysetPage, rowKey, SYNC_TOTAL_CAP, type WalkQuery, walking } from '../../platform/cursor';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
@@ -105,9 +106,11 @@ export async function createWebhook(deps: WebhookDeps, ctx: RequestContext, inpu
   return { ...toWebhook(row), secret };
 }
 
-export async function listWebhooks(deps: WebhookDeps, ctx: RequestContext) {
-  const rows = await inTenant(deps.database, ctx, (tx) => webhookRepository(tx, ctx).list());
-  return { webhooks: rows.map(toWebhook) };
+export async function listWebhooks(deps: WebhookDeps, ctx: RequestContext, query: WalkQuery = {}) {
+  const { walk, answer } = walking('webhooks', query);
+  const { rows, total } = await inTenant(deps.database, ctx, (tx) => webhookRepository(tx, ctx).walk(walk));
+  const { items, ...page } = answer(rows, total);
+  return { webhooks: items.map(toWebhook), ...page };
 }
 
 export async function getWebhook(deps: WebhookDeps, ctx: RequestContext, id: string) {
@@ -224,12 +227,25 @@ export async function listDeliveries(
   id: string,
   query: ListDeliveriesQuery,
 ) {
+  const bound = { webhookId: id, status: query.status, eventType: query.eventType };
+  const keyset = keysetOf('deliveries', query, bound);
   return inTenant(deps.database, ctx, async (tx) => {
     const repo = webhookRepository(tx, ctx);
     if (!(await repo.find(id))) throw notFound();
-    const { rows, total } = await repo.deliveries(id, query, query);
-    const events = new Map((await repo.eventsByIds(rows.map((r) => r.eventId))).map((e) => [e.id, e]));
-    return { deliveries: rows.map((r) => toDelivery(r, events.get(r.eventId))), total };
+    const { rows, total } = await repo.deliveries(id, query, query, keyset);
+    const page = keysetPage('deliveries', rows, query.limit, keyset?.order ?? 'created', rowKey, {
+      since: keyset?.since,
+      askedWith: query.startingAfter,
+      filters: bound,
+    });
+    const events = new Map((await repo.eventsByIds(page.items.map((r) => r.eventId))).map((e) => [e.id, e]));
+    return {
+      deliveries: page.items.map((r) => toDelivery(r, events.get(r.eventId))),
+      total: keyset ? Math.min(total, SYNC_TOTAL_CAP) : total,
+      totalIsEstimate: Boolean(keyset) && total > SYNC_TOTAL_CAP,
+      hasMore: keyset ? page.hasMore : (query.page - 1) * query.limit + rows.length < total,
+      nextCursor: page.nextCursor,
+    };
   });
 }
 

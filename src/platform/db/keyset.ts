@@ -1,5 +1,7 @@
-import { type AnyColumn, asc, desc, type SQL, sql } from 'drizzle-orm';
-import type { Keyset } from '../cursor';
+import { type AnyColumn, and, asc, desc, type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { type Keyset, SYNC_TOTAL_CAP, type Walk } from '../cursor';
+import { type Queryable, queryRows } from './database';
 
 /** What a keyset page reads by: creation time, change time (a column, or an expression), change transaction, id. */
 export interface KeysetColumns {
@@ -36,4 +38,41 @@ export function keysetSql(keyset: Keyset, columns: KeysetColumns): { where: SQL;
 /** How many rows match, counted up to `cap` + 1 (a sync's total: exact below the cap, an estimate above). */
 export function cappedCount(from: SQL, where: SQL | undefined, cap: number): SQL {
   return sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where ?? sql`TRUE`} LIMIT ${cap + 1}) c`;
+}
+
+/**
+ * The rows of a list that answers everything by default: all of them in `usual` order, or one page of
+ * a walk (`limit` + 1 rows, to tell whether more follow) with how many match, counted up to the cap.
+ */
+export async function walkRows<R>(
+  q: Queryable,
+  table: PgTable,
+  columns: KeysetColumns,
+  where: SQL | undefined,
+  usual: SQL[],
+  walk: Walk | null,
+): Promise<{ rows: (R & { changeTxid: string })[]; total: number }> {
+  type Out = R & { changeTxid: string };
+  if (!walk) {
+    const rows = (await q
+      .select()
+      .from(table)
+      .where(where)
+      .orderBy(...usual)) as Out[];
+    return { rows, total: rows.length };
+  }
+  const k = keysetSql(walk.keyset, columns);
+  const rows = (await q
+    .select()
+    .from(table)
+    .where(and(where, k.where))
+    .orderBy(...k.orderBy)
+    .limit(walk.limit + 1)) as Out[];
+  const since = walk.keyset.since;
+  const matching = and(
+    where,
+    since ? sql`${columns.updated} >= ${since.toISOString()}::timestamptz` : undefined,
+  );
+  const [counted] = await queryRows<{ n: unknown }>(q, cappedCount(sql`${table}`, matching, SYNC_TOTAL_CAP));
+  return { rows, total: Number(counted?.n ?? 0) };
 }
