@@ -1,10 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import request, { type Response } from 'supertest';
-import { completeSessionRequest } from '../src/modules/sessionrequests/sessionrequests.service';
-import { systemContext } from '../src/platform/context';
-import { inTenant } from '../src/platform/db/tenant';
 import { samplePdf } from './support/binary';
-import { createContact, createOrg, type TestOrg } from './support/fixtures';
+import { basicAuth, completeAsContact, createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer } from './support/peers';
 import { csrfIn, hiddenFields, signedIn, staffUser } from './support/staff';
@@ -99,13 +96,12 @@ async function quicksign(): Promise<string> {
   return res.body.code as string;
 }
 
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 async function clientToken() {
   const res = await h
     .api()
     .post('/api/v1/auth/oauth/token')
     .type('form')
-    .set('Authorization', basic(ids.clientId as string, ids.clientSecret as string))
+    .set('Authorization', basicAuth(ids.clientId as string, ids.clientSecret as string))
     .send({ grant_type: 'client_credentials' });
   expect(res.status).toBe(200);
 }
@@ -412,10 +408,7 @@ const scenarios: [string, () => Promise<Response>][] = [
         customerId: ids.contact,
         questionListIds: [ids.template],
       });
-      const ctx = systemContext(org.organisationId, h.clock.now());
-      await inTenant(h.database, ctx, (tx) =>
-        completeSessionRequest(h, tx, ctx, made.body._id, { actor: 'contact', userId: null }),
-      );
+      await completeAsContact(h, org.organisationId, made.body._id);
       return formPost(admin, `/staff/actions/${made.body._id}`, `/staff/actions/${made.body._id}/reopen`);
     },
   ],

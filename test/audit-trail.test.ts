@@ -1,6 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { seedContacts } from '../src/modules/customers/seed.service';
-import { createContact, createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
+import {
+  basicAuth,
+  createContact,
+  createOrg,
+  createUserWithKey,
+  type TestOrg,
+  tenantRows,
+} from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { createReportTemplate, submitAsContact } from './support/submissions';
 
@@ -178,5 +185,49 @@ describe('the audit trail records every change, in the transaction of the change
       null,
       { before: expect.any(String), after: 'completed' },
     ]);
+  });
+
+  it('when a partner application gets and revokes a token at the OAuth endpoints, then the trail names that client, not the system', async () => {
+    const made = await h
+      .api()
+      .post('/api/v1/admin/oauth/clients')
+      .set('x-api-key', org.adminKey)
+      .send({ name: 'Audited client', grants: ['client_credentials'], scopes: ['read'] });
+    expect(made.status).toBe(201);
+    const auth = basicAuth(made.body.clientId, made.body.clientSecret);
+    const token = await h
+      .api()
+      .post('/api/v1/auth/oauth/token')
+      .type('form')
+      .set('Authorization', auth)
+      .send({ grant_type: 'client_credentials' });
+    expect(token.status).toBe(200);
+    const revoked = await h
+      .api()
+      .post('/api/v1/auth/oauth/revoke')
+      .type('form')
+      .set('Authorization', auth)
+      .send({ token: token.body.access_token });
+    expect(revoked.status).toBe(200);
+    const trail = await h
+      .api()
+      .get('/api/v1/audit-events?targetType=oauth_token&limit=10')
+      .set('x-api-key', org.adminKey);
+    const ofClient = trail.body.events.filter(
+      (e: { actor: { credentialId: string | null } }) => e.actor.credentialId === made.body._id,
+    );
+    expect(ofClient.map((e: { action: string }) => e.action).sort()).toEqual([
+      'oauth_token.created',
+      'oauth_token.updated',
+    ]);
+    for (const e of ofClient) {
+      expect(e.actor).toEqual({
+        type: 'oauth_client',
+        userId: made.body.serviceUserId,
+        credentialId: made.body._id,
+        label: expect.stringMatching(/^OAuth (token|revocation) endpoint$/),
+      });
+      expect(e.requestId).toEqual(expect.any(String));
+    }
   });
 });

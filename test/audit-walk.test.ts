@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { completeSessionRequest } from '../src/modules/sessionrequests/sessionrequests.service';
-import { systemContext } from '../src/platform/context';
-import { inTenant } from '../src/platform/db/tenant';
 import { samplePdf } from './support/binary';
 import {
+  basicAuth,
+  completeAsContact,
   createContact,
   createOrg,
   createTemplate,
@@ -51,14 +50,8 @@ const as = (method: 'post' | 'patch' | 'put' | 'delete', path: string, apiKey = 
   const r = h.api()[method](path).set('x-api-key', apiKey);
   return method === 'post' ? r.set('Idempotency-Key', randomUUID()) : r;
 };
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
-async function complete(id: string) {
-  const ctx = systemContext(org.organisationId, h.clock.now());
-  await inTenant(h.database, ctx, (tx) =>
-    completeSessionRequest(h, tx, ctx, id, { actor: 'contact', userId: null }),
-  );
-}
+const complete = (id: string) => completeAsContact(h, org.organisationId, id);
 
 /** One call per operation, in an order where each finds what it needs. */
 const scenarios: [string, () => Promise<Response>][] = [
@@ -158,7 +151,7 @@ const scenarios: [string, () => Promise<Response>][] = [
         .api()
         .post('/api/v1/auth/oauth/token')
         .type('form')
-        .set('Authorization', basic(ids.clientId as string, ids.clientSecret as string))
+        .set('Authorization', basicAuth(ids.clientId as string, ids.clientSecret as string))
         .send({ grant_type: 'client_credentials' });
       ids.accessToken = res.body.access_token;
       return res;
@@ -184,13 +177,13 @@ const scenarios: [string, () => Promise<Response>][] = [
         .api()
         .post('/api/v1/auth/oauth/token')
         .type('form')
-        .set('Authorization', basic(ids.clientId as string, ids.clientSecret as string))
+        .set('Authorization', basicAuth(ids.clientId as string, ids.clientSecret as string))
         .send({ grant_type: 'client_credentials' });
       return h
         .api()
         .post('/api/v1/auth/oauth/revoke')
         .type('form')
-        .set('Authorization', basic(ids.clientId as string, ids.clientSecret as string))
+        .set('Authorization', basicAuth(ids.clientId as string, ids.clientSecret as string))
         .send({ token: issued.body.access_token });
     },
   ],
@@ -201,7 +194,7 @@ const scenarios: [string, () => Promise<Response>][] = [
         .api()
         .post('/api/v1/auth/oauth/token')
         .type('form')
-        .set('Authorization', basic(ids.clientId as string, ids.clientSecret as string))
+        .set('Authorization', basicAuth(ids.clientId as string, ids.clientSecret as string))
         .send({ grant_type: 'client_credentials' });
       return as('post', `/api/v1/admin/oauth/clients/${ids.client}/revoke-tokens`);
     },

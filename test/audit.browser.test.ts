@@ -99,4 +99,27 @@ describe('the audit trail on the staff pages', () => {
     await page.context().close();
     await other.context().close();
   });
+
+  it('when an administrator double-clicks a form’s button, then the form is sent once: one key, not two', async () => {
+    const admin = await staffUser(h, org, ['administrator'], 'Dirk Dubbel');
+    const service = await createUserWithKey(h, org, ['adviser'], 'service');
+    const keysOf = async () =>
+      (
+        await h
+          .api()
+          .get(`/api/v1/admin/users/${service.userId}/apikeys?includeRevoked=true`)
+          .set('x-api-key', org.adminKey)
+      ).body.apiKeys as { name: string }[];
+    const before = (await keysOf()).length;
+    const page = await signedInPage(admin.email, `/staff/users/${service.userId}`);
+    await page.getByLabel('Name of a new key').fill('Dubbelklik');
+    await Promise.all([
+      page.waitForLoadState('load'),
+      page.getByRole('button', { name: 'Create an API key' }).dblclick(),
+    ]);
+    await page.waitForLoadState('networkidle');
+    const after = await keysOf();
+    expect(after.filter((k) => k.name === 'Dubbelklik')).toHaveLength(1);
+    expect(after).toHaveLength(before + 1);
+  });
 });

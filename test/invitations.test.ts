@@ -1,10 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { SessionRequestDetail } from '../src/modules/sessionrequests/sessionrequests.schemas';
-import { completeSessionRequest } from '../src/modules/sessionrequests/sessionrequests.service';
-import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
-import { inTenant } from '../src/platform/db/tenant';
-import { createContact, createOrg, createTemplate, type TestOrg } from './support/fixtures';
+import {
+  completeAsContact,
+  createContact,
+  createOrg,
+  createTemplate,
+  type TestOrg,
+} from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startHttpReceiver, startSmtpServer } from './support/peers';
 
@@ -308,10 +311,7 @@ describe('reminders', () => {
       reminderSchedule: { reminder1Days: 2, reminder2Days: 4 },
     });
     await h.jobs.drain();
-    const ctx = systemContext(org.organisationId, h.clock.now());
-    await inTenant(h.database, ctx, (tx) =>
-      completeSessionRequest(h, tx, ctx, res.body._id, { actor: 'contact', userId: null }),
-    );
+    await completeAsContact(h, org.organisationId, res.body._id);
     h.clock.advance(10 * DAY);
     expect(await h.jobs.drain()).toBe(0);
     expect(smtp.received).toHaveLength(1);
@@ -339,10 +339,7 @@ describe('reminders', () => {
   it('when a reopen asks for an e-mail and a reminder, then the contact gets the reopening message and later the reminder', async () => {
     const res = await create({ notificationEmail: { send: true } });
     await h.jobs.drain();
-    const ctx = systemContext(org.organisationId, h.clock.now());
-    await inTenant(h.database, ctx, (tx) =>
-      completeSessionRequest(h, tx, ctx, res.body._id, { actor: 'contact', userId: null }),
-    );
+    await completeAsContact(h, org.organisationId, res.body._id);
     const reopened = await h
       .api()
       .post(`/api/v1/sessionrequests/${res.body._id}/reopen`)

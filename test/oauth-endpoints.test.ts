@@ -1,4 +1,4 @@
-import { createOrg, type TestOrg } from './support/fixtures';
+import { basicAuth, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { csrfIn, signedIn, staffUser } from './support/staff';
 
@@ -19,14 +19,17 @@ async function client(scopes = ['read']) {
   expect(res.status).toBe(201);
   return res.body as { _id: string; clientId: string; clientSecret: string; serviceUserId: string };
 }
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const form = (path: string, body: Record<string, string>, auth?: string) => {
   const req = h.api().post(`/api/v1/auth/oauth/${path}`).type('form');
   if (auth) req.set('Authorization', auth);
   return req.send(body);
 };
 async function tokenOf(c: { clientId: string; clientSecret: string }) {
-  const res = await form('token', { grant_type: 'client_credentials' }, basic(c.clientId, c.clientSecret));
+  const res = await form(
+    'token',
+    { grant_type: 'client_credentials' },
+    basicAuth(c.clientId, c.clientSecret),
+  );
   expect(res.status).toBe(200);
   return res.body.access_token as string;
 }
@@ -75,7 +78,7 @@ describe('introspection (RFC 7662) and revocation (RFC 7009)', () => {
     const a = await client(['read', 'create']);
     const b = await client();
     const token = await tokenOf(a);
-    const mine = await form('introspect', { token }, basic(a.clientId, a.clientSecret));
+    const mine = await form('introspect', { token }, basicAuth(a.clientId, a.clientSecret));
     expect(mine.status).toBe(200);
     expect(mine.headers['cache-control']).toBe('no-store');
     const now = Math.floor(h.clock.now().getTime() / 1000);
@@ -90,7 +93,7 @@ describe('introspection (RFC 7662) and revocation (RFC 7009)', () => {
       iss: 'http://localhost:3000',
       organisation_id: org.organisationId,
     });
-    expect((await form('introspect', { token }, basic(b.clientId, b.clientSecret))).body).toEqual({
+    expect((await form('introspect', { token }, basicAuth(b.clientId, b.clientSecret))).body).toEqual({
       active: false,
     });
     expect(
@@ -102,15 +105,15 @@ describe('introspection (RFC 7662) and revocation (RFC 7009)', () => {
         })
       ).body,
     ).toEqual({ active: false });
-    const wrong = await form('introspect', { token }, basic(a.clientId, 'adcs_nope'));
+    const wrong = await form('introspect', { token }, basicAuth(a.clientId, 'adcs_nope'));
     expect(wrong.status).toBe(401);
     expect(wrong.body).toMatchObject({ success: false, error: 'invalid_client', code: 401 });
     expect(wrong.headers['www-authenticate']).toContain('Basic');
-    const missing = await form('introspect', {}, basic(a.clientId, a.clientSecret));
+    const missing = await form('introspect', {}, basicAuth(a.clientId, a.clientSecret));
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('invalid_request');
     h.clock.advance(28_801_000);
-    expect((await form('introspect', { token }, basic(a.clientId, a.clientSecret))).body).toEqual({
+    expect((await form('introspect', { token }, basicAuth(a.clientId, a.clientSecret))).body).toEqual({
       active: false,
     });
   });
@@ -121,13 +124,13 @@ describe('introspection (RFC 7662) and revocation (RFC 7009)', () => {
     const token = await tokenOf(a);
     const call = () => h.api().get('/api/v1/customers').set('Authorization', `Bearer ${token}`);
     expect((await call()).status).toBe(200);
-    const foreign = await form('revoke', { token }, basic(b.clientId, b.clientSecret));
+    const foreign = await form('revoke', { token }, basicAuth(b.clientId, b.clientSecret));
     expect(foreign.status).toBe(200);
     expect((await call()).status).toBe(200);
     const revoked = await form(
       'revoke',
       { token, token_type_hint: 'access_token' },
-      basic(a.clientId, a.clientSecret),
+      basicAuth(a.clientId, a.clientSecret),
     );
     expect(revoked.status).toBe(200);
     expect(revoked.body).toEqual({});
@@ -135,9 +138,9 @@ describe('introspection (RFC 7662) and revocation (RFC 7009)', () => {
     expect(after.status).toBe(401);
     expect(after.headers['www-authenticate']).toContain('error="invalid_token"');
     expect(after.body.error).toContain('revoked');
-    expect((await form('revoke', { token: 'not-a-token' }, basic(a.clientId, a.clientSecret))).status).toBe(
-      200,
-    );
+    expect(
+      (await form('revoke', { token: 'not-a-token' }, basicAuth(a.clientId, a.clientSecret))).status,
+    ).toBe(200);
   });
 });
 

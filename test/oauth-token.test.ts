@@ -1,4 +1,4 @@
-import { createContact, createOrg, type TestOrg } from './support/fixtures';
+import { basicAuth, createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 
 let h: Harness;
@@ -21,7 +21,6 @@ async function client(o: TestOrg, scopes: string[], extra: Record<string, unknow
   return res.body as { _id: string; clientId: string; clientSecret: string; serviceUserId: string };
 }
 
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const token = (form: Record<string, string>, authorization?: string) => {
   const req = h.api().post('/api/v1/auth/oauth/token').type('form');
   if (authorization) req.set('Authorization', authorization);
@@ -31,7 +30,7 @@ const token = (form: Record<string, string>, authorization?: string) => {
 describe('client credentials → bearer token → API', () => {
   it('when a client asks with HTTP Basic, then it gets a spec 2.6 token; with scope read it can read and is refused writing, naming create', async () => {
     const c = await client(org, ['read']);
-    const res = await token({ grant_type: 'client_credentials' }, basic(c.clientId, c.clientSecret));
+    const res = await token({ grant_type: 'client_credentials' }, basicAuth(c.clientId, c.clientSecret));
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.body).toEqual({
@@ -82,7 +81,7 @@ describe('client credentials → bearer token → API', () => {
     const wrong = await token(
       { grant_type: 'client_credentials' },
       // The last character changed (to one it is not: a random secret may end in x).
-      basic(c.clientId, `${c.clientSecret.slice(0, -1)}${c.clientSecret.endsWith('x') ? 'y' : 'x'}`),
+      basicAuth(c.clientId, `${c.clientSecret.slice(0, -1)}${c.clientSecret.endsWith('x') ? 'y' : 'x'}`),
     );
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({
@@ -100,35 +99,35 @@ describe('client credentials → bearer token → API', () => {
     expect(unknown.body.error).toBe('invalid_client');
     const password = await token(
       { grant_type: 'password', username: 'a', password: 'b' },
-      basic(c.clientId, c.clientSecret),
+      basicAuth(c.clientId, c.clientSecret),
     );
     expect(password.status).toBe(400);
     expect(password.body.error).toBe('unsupported_grant_type');
-    const implicit = await token({ grant_type: 'implicit' }, basic(c.clientId, c.clientSecret));
+    const implicit = await token({ grant_type: 'implicit' }, basicAuth(c.clientId, c.clientSecret));
     expect(implicit.status).toBe(400);
     expect(implicit.body.error).toBe('unsupported_grant_type');
     const json = await h.api().post('/api/v1/auth/oauth/token').send({ grant_type: 'client_credentials' });
     expect(json.status).toBe(400);
     expect(json.body.error).toBe('invalid_request');
     await h.api().post(`/api/v1/admin/oauth/clients/${c._id}/disable`).set('x-api-key', org.adminKey);
-    const disabled = await token({ grant_type: 'client_credentials' }, basic(c.clientId, c.clientSecret));
+    const disabled = await token({ grant_type: 'client_credentials' }, basicAuth(c.clientId, c.clientSecret));
     expect(disabled.body.error).toBe('invalid_client');
   });
 
   it('when a token expires, its client is disabled, or the header is not a token, then the API answers 401 invalid_token', async () => {
     const c = await client(org, ['read']);
-    const first = (await token({ grant_type: 'client_credentials' }, basic(c.clientId, c.clientSecret))).body
-      .access_token;
-    const second = (await token({ grant_type: 'client_credentials' }, basic(c.clientId, c.clientSecret))).body
-      .access_token;
+    const first = (await token({ grant_type: 'client_credentials' }, basicAuth(c.clientId, c.clientSecret)))
+      .body.access_token;
+    const second = (await token({ grant_type: 'client_credentials' }, basicAuth(c.clientId, c.clientSecret)))
+      .body.access_token;
     h.clock.advance(28_800_000 + 1000);
     const expired = await h.api().get('/api/v1/customers').set('Authorization', `Bearer ${first}`);
     expect(expired.status).toBe(401);
     expect(expired.headers['www-authenticate']).toMatch(
       /^Bearer error="invalid_token", error_description="The access token has expired"/,
     );
-    const fresh = (await token({ grant_type: 'client_credentials' }, basic(c.clientId, c.clientSecret))).body
-      .access_token;
+    const fresh = (await token({ grant_type: 'client_credentials' }, basicAuth(c.clientId, c.clientSecret)))
+      .body.access_token;
     expect((await h.api().get('/api/v1/customers').set('Authorization', `Bearer ${fresh}`)).status).toBe(200);
     await h.api().post(`/api/v1/admin/oauth/clients/${c._id}/disable`).set('x-api-key', org.adminKey);
     const off = await h.api().get('/api/v1/customers').set('Authorization', `Bearer ${fresh}`);
@@ -143,21 +142,21 @@ describe('client credentials → bearer token → API', () => {
   it('when organisation A’s token asks for organisation B’s contact, then it is not found; a deactivated service user’s token is refused with 403', async () => {
     const c = await client(org, ['read']);
     const theirs = await createContact(h, other, { Voornaam: 'Other', Email: 'other@example.test' });
-    const bearer = `Bearer ${(await token({ grant_type: 'client_credentials' }, basic(c.clientId, c.clientSecret))).body.access_token}`;
+    const bearer = `Bearer ${(await token({ grant_type: 'client_credentials' }, basicAuth(c.clientId, c.clientSecret))).body.access_token}`;
     const leak = await h.api().get(`/api/v1/customers/${theirs}`).set('Authorization', bearer);
     expect(leak.status).toBe(404);
     await h.api().post(`/api/v1/admin/users/${c.serviceUserId}/deactivate`).set('x-api-key', org.adminKey);
     const refused = await h.api().get('/api/v1/customers').set('Authorization', bearer);
     expect(refused.status).toBe(403);
     expect(refused.body.error).toContain('deactivated');
-    const noToken = await token({ grant_type: 'client_credentials' }, basic(c.clientId, c.clientSecret));
+    const noToken = await token({ grant_type: 'client_credentials' }, basicAuth(c.clientId, c.clientSecret));
     expect(noToken.status).toBe(400);
     expect(noToken.body.error).toBe('invalid_grant');
   });
 
   it('when a client has scope all, then it does what its service user may, administration included only for an administrator', async () => {
     const c = await client(org, ['all']);
-    const bearer = `Bearer ${(await token({ grant_type: 'client_credentials' }, basic(c.clientId, c.clientSecret))).body.access_token}`;
+    const bearer = `Bearer ${(await token({ grant_type: 'client_credentials' }, basicAuth(c.clientId, c.clientSecret))).body.access_token}`;
     const write = await h
       .api()
       .post('/api/v1/customers')

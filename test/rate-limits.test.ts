@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { type Database, openDatabase } from '../src/platform/db/database';
+import { type Database, openDatabase, queryRows } from '../src/platform/db/database';
 import { createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { serverDatabases } from './support/server-databases';
@@ -220,6 +220,19 @@ describe('rate limits per address (sign-in, token, public)', () => {
     expect(refused.body.error).toBe(
       'Too many requests without valid credentials from your address: at most 4 a minute; retry after 60 seconds',
     );
+    // Once past the limit the address is refused without counting again: the shared count stays put.
+    const countOf = async () =>
+      (
+        await queryRows<{ hits: number }>(
+          h.database.db,
+          sql`SELECT hits FROM rate_counters WHERE key LIKE 'unauthenticated:%' ORDER BY reset_at DESC, hits DESC LIMIT 1`,
+        )
+      )[0]?.hits;
+    const before = await countOf();
+    h.clock.advance(10_000);
+    const again = await h.api().get('/api/v1/customers').set('x-api-key', 'adk_wrong');
+    expect([again.status, again.headers['retry-after']]).toEqual([429, '50']);
+    expect(await countOf()).toBe(before);
     expect((await h.api().get('/api/v1/customers').set('x-api-key', org.adminKey)).status).toBe(200);
   });
 

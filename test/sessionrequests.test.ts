@@ -5,12 +5,12 @@ import {
   SessionRequestDetail,
   SessionRequestList,
 } from '../src/modules/sessionrequests/sessionrequests.schemas';
-import { completeSessionRequest } from '../src/modules/sessionrequests/sessionrequests.service';
 import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
 import { samplePdf } from './support/binary';
 import {
+  completeAsContact,
   createContact,
   createOrg,
   createTemplate,
@@ -67,12 +67,7 @@ const reopen = (id: string, body?: object, key = org.adminKey) => {
 };
 const deactivate = (id: string, key = org.adminKey) =>
   h.api().post(`/api/v1/sessionrequests/${id}/deactivate`).set('x-api-key', key);
-const complete = (id: string) => {
-  const ctx = systemContext(org.organisationId, h.clock.now());
-  return inTenant(h.database, ctx, (tx) =>
-    completeSessionRequest(h, tx, ctx, id, { actor: 'contact', userId: null }),
-  );
-};
+const complete = (id: string) => completeAsContact(h, org.organisationId, id);
 const visit = (code: string) => h.api().get(`/action/${code}`);
 
 async function statusOf(id: string) {

@@ -306,4 +306,27 @@ describe('single sign-on start and callback (spec 5.3)', () => {
       await strict.close();
     }
   });
+
+  it('when the provider is removed, then its linked accounts go with it and the audit event names whose', async () => {
+    const linked = await tenantRows<{ user_id: string }>(
+      h,
+      org.organisationId,
+      sql`SELECT user_id FROM sso_identities WHERE provider_id = ${providerId}`,
+    );
+    expect(linked.length).toBeGreaterThan(0);
+    const removed = await h
+      .api()
+      .delete(`/api/v1/admin/sso/providers/${providerId}`)
+      .set('x-api-key', org.adminKey);
+    expect(removed.status).toBe(204);
+    const gone = await h
+      .api()
+      .get('/api/v1/audit-events?action=sso_provider.deleted')
+      .set('x-api-key', org.adminKey);
+    expect(gone.body.events[0].summary).toMatchObject({ unlinkedIdentities: linked.length });
+    expect([...gone.body.events[0].summary.unlinkedUserIds].sort()).toEqual(
+      linked.map((l) => l.user_id).sort(),
+    );
+    expect(await tenantRows(h, org.organisationId, sql`SELECT 1 FROM sso_identities`)).toEqual([]);
+  });
 });

@@ -33,6 +33,11 @@ export interface RequestContext {
   /** For the system: which part acts (a job's kind, an operator tool), as the audit trail names it. */
   readonly label?: string | null;
   /**
+   * A partner application at the OAuth endpoints, before it holds a token: the audit trail names it
+   * (and the user the tokens act for) as the actor.
+   */
+  readonly acting?: { readonly clientId: string; readonly userId: string | null };
+  /**
    * Called inside the transaction when the database reports the cached credentials out of date:
    * re-reads them (updating this context) or throws 401/403.
    */
@@ -58,6 +63,16 @@ export function systemContext(organisationId: string, at: Date = new Date(), lab
   };
 }
 
+/** A partner application at the OAuth token or revocation endpoint, acting for the organisation. */
+export function clientContext(
+  organisationId: string,
+  at: Date,
+  acting: { clientId: string; userId: string | null },
+  label: string,
+): RequestContext {
+  return { ...systemContext(organisationId, at, label), acting };
+}
+
 /** The request being served: its id and the client's address. */
 export interface Origin {
   requestId: string;
@@ -79,23 +94,17 @@ export function servingRequest<T>(from: Origin, fn: () => T): T {
  * Context for a contact on their action link: the link is the credential; what they may do is decided
  * by the respondent use cases (their own action only), not by permissions.
  */
-export function contactContext(
-  organisationId: string,
-  actionCode: string,
-  at: Date,
-  requestId?: string,
-  address?: string | null,
-): RequestContext {
+export function contactContext(organisationId: string, actionCode: string, at: Date): RequestContext {
   const from = origin.getStore();
   return {
-    address: address ?? from?.address ?? null,
+    address: from?.address ?? null,
     organisationId,
     caller: { kind: 'contact', actionCode },
     userId: null,
     apiKeyId: null,
     authVersion: 0,
     permissions: EVERYTHING,
-    requestId: requestId ?? from?.requestId ?? 'contact',
+    requestId: from?.requestId ?? 'contact',
     at,
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { createApiKey, createUser } from '../../src/modules/admin/admin.service';
 import { bootstrapOrganisation } from '../../src/modules/admin/bootstrap.service';
+import { completeSessionRequest } from '../../src/modules/sessionrequests/sessionrequests.service';
 import { systemContext } from '../../src/platform/context';
 import { queryRows } from '../../src/platform/db/database';
 import { inTenant } from '../../src/platform/db/tenant';
@@ -145,4 +146,16 @@ export async function untilSettled(h: Harness, organisationId: string): Promise<
     );
     return row?.done === true;
   }, 30_000);
+}
+
+/** The HTTP Basic Authorization header (RFC 7617) of an OAuth client. */
+export const basicAuth = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+/** Completes an action as its contact's submission would, without the pages (for a finished action). */
+export function completeAsContact(h: Harness, organisationId: string, actionId: string) {
+  const ctx = systemContext(organisationId, h.clock.now());
+  return inTenant(h.database, ctx, (tx) =>
+    completeSessionRequest(h, tx, ctx, actionId, { actor: 'contact', userId: null }),
+  );
 }

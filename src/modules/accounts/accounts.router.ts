@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { clientAddress } from '../../platform/http/address';
 import type { Routes } from '../../platform/http/routes';
 import { idParam, timestamp } from '../../platform/schemas';
 import { beginStaffSession, endStaffSession } from '../../platform/web/sessions';
@@ -64,7 +65,7 @@ const endedNotices: Record<string, string> = {
 /** The least time a forgot-password answer takes, so that it does not tell which addresses exist. */
 const FORGOT_FLOOR_MS = 250;
 
-const addressOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+const addressOf = (req: Request) => clientAddress(req) ?? 'unknown';
 const home = '/staff';
 
 export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): void {

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Clock } from '../../platform/clock';
-import { systemContext } from '../../platform/context';
+import { clientContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { findOAuthToken, type OAuthTokenRow } from '../../platform/http/credentials.repository';
@@ -51,7 +51,12 @@ export async function revoke(
   const hit = await ownToken(deps, who.client, token);
   if (hit && !hit.revoked_at) {
     const now = deps.clock.now();
-    const ctx = systemContext(hit.organisation_id, now, 'OAuth revocation endpoint');
+    const ctx = clientContext(
+      hit.organisation_id,
+      now,
+      { clientId: hit.client_id, userId: hit.user_id },
+      'OAuth revocation endpoint',
+    );
     await inTenant(deps.database, ctx, async (tx) => {
       const tokens = oauthTokenRepository(tx, ctx);
       if (hit.kind === 'refresh' && hit.family_id) await tokens.revokeFamily(hit.family_id, now);

@@ -13,7 +13,7 @@ import OAuth2Server, {
 } from '@node-oauth/oauth2-server';
 import type { Request, Response } from 'express';
 import type { Clock } from '../../platform/clock';
-import { type RequestContext, systemContext } from '../../platform/context';
+import { clientContext, type RequestContext } from '../../platform/context';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { findOAuthToken, type OAuthTokenRow } from '../../platform/http/credentials.repository';
@@ -72,19 +72,31 @@ export function oauthModel(
   const now = () => deps.clock.now();
   const realDeadline = (at: Date | string) =>
     new Date(Date.now() + (new Date(at).getTime() - now().getTime()));
-  const inOrg = <T>(organisationId: string, work: (tx: Tx, ctx: RequestContext) => Promise<T>) => {
-    const ctx = systemContext(organisationId, now(), 'OAuth token endpoint');
+  /** Work at the token endpoint, audited as the client (and the user its tokens act for). */
+  const inOrg = <T>(
+    organisationId: string,
+    acting: { clientId: string; userId: string | null },
+    work: (tx: Tx, ctx: RequestContext) => Promise<T>,
+  ) => {
+    const ctx = clientContext(organisationId, now(), acting, 'OAuth token endpoint');
     return inTenant(deps.database, ctx, (tx) => work(tx, ctx));
   };
-  const activeUser = (organisationId: string, userId: string) =>
+  const activeUser = (organisationId: string, clientId: string, userId: string) =>
     inOrg(
       organisationId,
+      { clientId, userId },
       async (tx, ctx) => (await userRepository(tx, ctx).find(userId))?.status === 'active',
     );
   /** A second use of a code or a refresh token: everything that consent issued is revoked. */
-  const revokeFamily = (organisationId: string, familyId: string | null) =>
+  const revokeFamily = (
+    organisationId: string,
+    acting: { clientId: string; userId: string | null },
+    familyId: string | null,
+  ) =>
     familyId
-      ? inOrg(organisationId, (tx, ctx) => oauthTokenRepository(tx, ctx).revokeFamily(familyId, now()))
+      ? inOrg(organisationId, acting, (tx, ctx) =>
+          oauthTokenRepository(tx, ctx).revokeFamily(familyId, now()),
+        )
       : 0;
 
   return {
@@ -97,7 +109,7 @@ export function oauthModel(
       const hit = (client as OurClient).hit;
       if (!hit.service_user_id) return false;
       // A deactivated service user gets no new tokens (its live ones are refused on use: 403).
-      if (!(await activeUser(hit.organisation_id, hit.service_user_id))) return false;
+      if (!(await activeUser(hit.organisation_id, hit.id, hit.service_user_id))) return false;
       return { id: hit.service_user_id, familyId: null } satisfies OurUser;
     },
     /** Granted = requested ∩ allowed; nothing requested → all the client is allowed. */
@@ -118,10 +130,10 @@ export function oauthModel(
       const hit = await findCode(deps.database.db, hashToken(code));
       if (!hit) return false;
       if (hit.used_at) {
-        await revokeFamily(hit.organisation_id, hit.id);
+        await revokeFamily(hit.organisation_id, { clientId: hit.client_id, userId: hit.user_id }, hit.id);
         return false;
       }
-      if (!(await activeUser(hit.organisation_id, hit.user_id))) return false;
+      if (!(await activeUser(hit.organisation_id, hit.client_id, hit.user_id))) return false;
       return {
         authorizationCode: code,
         expiresAt: realDeadline(hit.expires_at),
@@ -138,10 +150,11 @@ export function oauthModel(
     },
     async revokeAuthorizationCode(code: AuthorizationCode) {
       const hit = (code as AuthorizationCode & { hit: CodeHit }).hit;
-      const spent = await inOrg(hit.organisation_id, (tx, ctx) =>
+      const acting = { clientId: hit.client_id, userId: hit.user_id };
+      const spent = await inOrg(hit.organisation_id, acting, (tx, ctx) =>
         oauthCodeRepository(tx, ctx).spend(hit.id, now()),
       );
-      if (!spent) await revokeFamily(hit.organisation_id, hit.id);
+      if (!spent) await revokeFamily(hit.organisation_id, acting, hit.id);
       return spent;
     },
     async saveAuthorizationCode() {
@@ -153,7 +166,11 @@ export function oauthModel(
       const hit = await findOAuthToken(deps.database.db, hashToken(refreshToken));
       if (hit?.kind !== 'refresh') return false;
       if (hit.revoked_at) {
-        await revokeFamily(hit.organisation_id, hit.family_id);
+        await revokeFamily(
+          hit.organisation_id,
+          { clientId: hit.client_id, userId: hit.user_id },
+          hit.family_id,
+        );
         return false;
       }
       if (hit.client_disabled_at || hit.user_status !== 'active') return false;
@@ -168,11 +185,12 @@ export function oauthModel(
     },
     async revokeToken(token: RefreshToken | Token) {
       const hit = (token as RefreshToken & { hit: OAuthTokenRow }).hit;
-      const revoked = await inOrg(hit.organisation_id, (tx, ctx) =>
+      const acting = { clientId: hit.client_id, userId: hit.user_id };
+      const revoked = await inOrg(hit.organisation_id, acting, (tx, ctx) =>
         oauthTokenRepository(tx, ctx).revoke(hit.token_id, now()),
       );
       // Two requests raced with one refresh token: the loser is a reuse too.
-      if (!revoked) await revokeFamily(hit.organisation_id, hit.family_id);
+      if (!revoked) await revokeFamily(hit.organisation_id, acting, hit.family_id);
       return revoked;
     },
     async saveToken(token: Token, client: Client, user: User) {
@@ -199,7 +217,7 @@ export function oauthModel(
         createdAt: at,
         expiresAt,
       });
-      await inOrg(hit.organisation_id, async (tx, ctx) => {
+      await inOrg(hit.organisation_id, { clientId: hit.id, userId }, async (tx, ctx) => {
         // A consent whose code or refresh token was used twice is dead: a request that won the race
         // with the second use must not add live tokens to it (the family's code row is locked, so a
         // revocation either happened before this — refused here — or waits and then revokes these too).

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { clientAddress } from '../../platform/http/address';
 import { addressKey, type SharedCounter } from '../../platform/http/rate-limit';
 import type { Routes } from '../../platform/http/routes';
 import type { CsrfGuard } from '../../platform/web/csrf';
@@ -71,9 +72,8 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
     visitorToken: visitorToken(req),
     signerToken: signerToken(req),
     client: {
-      ip: req.ip ?? req.socket.remoteAddress ?? null,
+      ip: clientAddress(req),
       userAgent: req.get('user-agent')?.slice(0, 500) ?? null,
-      requestId: String(req.id),
     },
   });
 

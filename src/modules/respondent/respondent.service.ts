@@ -47,7 +47,7 @@ export interface Respondent {
   /** A signer's browser, once it has confirmed the one-time code (from its cookie). */
   signerToken?: string;
   /** Where the request came from, for a signer's audit trail. */
-  client?: { ip: string | null; userAgent: string | null; requestId?: string };
+  client?: { ip: string | null; userAgent: string | null };
 }
 
 export const CONTACT = { actor: 'contact', userId: null } as const;
@@ -71,14 +71,7 @@ export async function withAction<T>(
   if (!code) return { view: { outcome: 'unknown' } };
   const hit = await findActionByCode(deps.database.db, code);
   if (!hit) return { view: { outcome: 'unknown' } };
-  const client = opts.respondent.client;
-  const ctx = contactContext(
-    hit.organisationId,
-    code,
-    deps.clock.now(),
-    client?.requestId,
-    client?.ip ?? null,
-  );
+  const ctx = contactContext(hit.organisationId, code, deps.clock.now());
   return inTenant(deps.database, ctx, async (tx) => {
     const actions = sessionRequestRepository(tx, ctx);
     const now = deps.clock.now();

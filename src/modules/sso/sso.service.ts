@@ -11,7 +11,7 @@ import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { iso, isoOrNull } from '../../platform/schemas';
 import { organisationRepository } from '../admin';
 import { directorySyncJob, syncJobNow } from './directory-sync.job';
-import { type SsoProviderRow, ssoProviderRepository } from './sso.repository';
+import { type SsoProviderRow, ssoIdentityRepository, ssoProviderRepository } from './sso.repository';
 import {
   type CreateSsoProvider,
   JIT_NEEDS_DOMAINS,
@@ -253,6 +253,8 @@ export async function deleteProvider(deps: SsoDeps, ctx: RequestContext, id: str
     const row = await providers.find(id, { forUpdate: true });
     if (!row) throw notFound();
     if (row.enabled) await keepsAWayIn(tx, ctx, id);
+    // The staff accounts linked at the provider go with it: the event says whose.
+    const unlinked = await ssoIdentityRepository(tx, ctx).listOfProvider(id);
     if (!(await providers.remove(id))) throw notFound();
     await jobRepository(tx, ctx).cancelPending(id, [directorySyncJob.kind], 'the provider was removed', now);
     await auditRepository(tx, ctx).record(
@@ -260,7 +262,13 @@ export async function deleteProvider(deps: SsoDeps, ctx: RequestContext, id: str
         action: 'sso_provider.deleted',
         targetType: 'sso_provider',
         targetId: id,
-        summary: { name: row.name, type: row.type, issuer: row.issuer },
+        summary: {
+          name: row.name,
+          type: row.type,
+          issuer: row.issuer,
+          unlinkedIdentities: unlinked.length,
+          unlinkedUserIds: unlinked.slice(0, 100).map((i) => i.userId),
+        },
       },
       now,
     );

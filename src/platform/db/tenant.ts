@@ -25,6 +25,17 @@ const entryOf = (ctx: RequestContext): TenantEntry => ({
 /** Who acts, as the audit trail records it (the database writes it with every changed row). */
 export function stampOf(ctx: RequestContext): RequestStamp {
   const c = ctx.caller;
+  if (ctx.acting) {
+    return {
+      actor: 'oauth_client',
+      user: ctx.acting.userId,
+      credential: ctx.acting.clientId,
+      label: ctx.label ?? null,
+      id: ctx.requestId === 'system' ? null : ctx.requestId,
+      address: ctx.address ?? null,
+      at: ctx.at.toISOString(),
+    };
+  }
   const actor =
     c.kind === 'session'
       ? 'user'

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
+import { clientAddress } from './address';
 import './request';
 import type { Clock } from '../clock';
 import type { Caller, Credential, RequestContext } from '../context';
@@ -374,7 +375,7 @@ export class AuthGate {
       permissions: granted,
       requestId: String(req.id),
       at: this.clock.now(),
-      address: req.ip ?? req.socket.remoteAddress ?? null,
+      address: clientAddress(req),
       revalidate: async (tx) => {
         const fresh = await authenticator.refresh(req, tx);
         if (fresh.organisationId !== ctx.organisationId || fresh.userId !== ctx.userId) {

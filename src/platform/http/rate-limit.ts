@@ -5,6 +5,7 @@ import type { RequestContext } from '../context';
 import type { Database } from '../db/database';
 import { AppError, TooManyRequests } from '../errors';
 import { rateCounterRepository } from '../rate-counters.repository';
+import { clientAddress } from './address';
 
 /** A limit: at most `limit` requests (or attempts) per client in each fixed window of `windowMs`. */
 export interface LimitRule {
@@ -34,10 +35,12 @@ export type AddressLimit = 'public' | 'signin' | 'token';
 /** How long a counter is kept after its window ended, and how often an instance sweeps them. */
 const PRUNE_AFTER_MS = 60 * 60_000;
 const PRUNE_EVERY_MS = 10 * 60_000;
+/** At most this many blocked addresses are remembered per instance (beyond, they are counted as usual). */
+const BLOCKED_REMEMBERED = 10_000;
 
 /** The client's address as a limit's key: IPv6 by its /56 network (one subscriber), IPv4 as is. */
 export const addressKey = (req: Request): string =>
-  ipKeyGenerator((req.ip ?? req.socket.remoteAddress ?? 'unknown').slice(0, 100), 56);
+  ipKeyGenerator((clientAddress(req) ?? 'unknown').slice(0, 100), 56);
 
 /**
  * A count per client in fixed windows on the app's clock, kept in the database so that every instance
@@ -198,6 +201,16 @@ export class RateLimits {
   unauthenticated(authenticate: RequestHandler): RequestHandler {
     const rule = this.deps.config.public;
     const counter = this.counter('unauthenticated', rule);
+    // Addresses past the limit, until their window ends: refused without another write to the shared
+    // count (a flood of bad keys costs this instance a key lookup each, not a lookup and an upsert).
+    const blockedUntil = new Map<string, Date>();
+    const remember = (key: string, until: Date, now: Date) => {
+      if (blockedUntil.size >= BLOCKED_REMEMBERED) {
+        for (const [k, end] of blockedUntil) if (end <= now) blockedUntil.delete(k);
+        if (blockedUntil.size >= BLOCKED_REMEMBERED) return;
+      }
+      blockedUntil.set(key, until);
+    };
     return async (req, res, next) => {
       try {
         await new Promise<void>((resolve, reject) => {
@@ -208,10 +221,17 @@ export class RateLimits {
         if (!(err instanceof AppError) || err.status !== 401) throw err;
         // The refusal stands as it is when the count cannot be taken (a malformed key never reached the
         // database; it may be down).
-        const counted = await counter.hit(addressKey(req)).catch(() => null);
+        const key = addressKey(req);
+        const now = this.deps.clock.now();
+        const known = blockedUntil.get(key);
+        const counted =
+          known && known > now
+            ? { hits: rule.limit + 1, resetAt: known }
+            : await counter.hit(key).catch(() => null);
         if (!counted || counted.hits <= rule.limit) throw err;
         const { resetAt } = counted;
-        const wait = secondsUntil(resetAt, this.deps.clock.now());
+        if (known !== resetAt) remember(key, resetAt, now);
+        const wait = secondsUntil(resetAt, now);
         throw new TooManyRequests(
           `Too many requests without valid credentials from your address: at most ${rule.limit} ${perWindow(rule)}; retry after ${wait} second${wait === 1 ? '' : 's'}`,
           wait,

@@ -3,6 +3,7 @@ import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import express from 'express';
 import { z } from '../zod';
+import { clientAddress } from './address';
 import './request';
 import { type Credential, type Origin, type RequestContext, servingRequest } from '../context';
 import { AppError, UnsupportedMediaType } from '../errors';
@@ -417,7 +418,7 @@ export class Routes {
           res.redirect(303, page.redirect);
           return;
         }
-        sendPage(res, page.status, page.html);
+        sendPage(res, page.status, withFormGuard(page.html, nonceOf(res)));
       },
       // A page answers in HTML, its errors too (a contact should never see a JSON error body).
       (err: unknown, req: Request, res: Response, _next: NextFunction) => {
@@ -607,7 +608,7 @@ function takesIdempotencyKey(spec: {
 
 const originOf = (req: Request): Origin => ({
   requestId: String(req.id),
-  address: req.ip ?? req.socket.remoteAddress ?? null,
+  address: clientAddress(req),
 });
 
 /** True when the request carries a body (a length above 0, or chunked). */
@@ -664,6 +665,19 @@ function parseQuery(schema: AnySchema, value: Record<string, unknown>): unknown 
 }
 
 /** Sends a page; its security headers were set by `pageHeaders`. */
+/**
+ * A form is sent once: a second click (or Enter) on a form already on its way does nothing, so an
+ * impatient double-click never creates two users or two keys. The form can be sent again after a few
+ * seconds (a lost connection), and when the browser brings the page back from its history.
+ */
+const FORM_GUARD = `document.addEventListener('submit',function(e){var f=e.target;if(f.dataset.sent){e.preventDefault();return}f.dataset.sent='1';setTimeout(function(){delete f.dataset.sent},5000)});addEventListener('pageshow',function(){document.querySelectorAll('form[data-sent]').forEach(function(f){delete f.dataset.sent})});`;
+
+/** A page with a form that posts gets the guard above (run with the response's nonce). */
+function withFormGuard(html: string, nonce: string): string {
+  if (!/<form[^>]*method="post"/i.test(html) || !html.includes('</body>')) return html;
+  return html.replace('</body>', `<script nonce="${nonce}">${FORM_GUARD}</script>\n</body>`);
+}
+
 function sendPage(res: Response, status: number, html: string): void {
   res.status(status);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
