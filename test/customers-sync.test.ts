@@ -323,6 +323,38 @@ describe('syncs read in commit order', () => {
     }
   });
 
+  it('when a sync cursor of the first release (a moment, not a transaction) comes back, then the sync goes on from its moment, also with its updatedSince repeated', async () => {
+    h.clock.set('2026-03-08T08:00:00.000Z');
+    const older = await create('Voor');
+    h.clock.set('2026-03-08T09:00:00.000Z');
+    const newer = await create('Na');
+    const legacy = Buffer.from(
+      JSON.stringify({
+        l: 'customers',
+        o: 'updated',
+        t: '2026-03-08T08:30:00.000Z',
+        i: older,
+        s: '2026-03-08T00:00:00.000Z',
+      }),
+    ).toString('base64url');
+    for (const extra of ['', '&updatedSince=2026-03-08T00:00:00.000Z']) {
+      const page = await sync(`limit=10&startingAfter=${legacy}${extra}`);
+      expect(page.customers.map((c) => c._id)).toEqual([newer]);
+      const next = await sync(`limit=10&startingAfter=${page.nextCursor}${extra}`);
+      expect(next.customers).toEqual([]);
+    }
+  });
+
+  it('when a sync cursor names no transaction a cursor could, then 400 names startingAfter', async () => {
+    for (const x of ['abc', '12345678901234567890', '-1', '']) {
+      const bad = Buffer.from(
+        JSON.stringify({ l: 'customers', o: 'updated', x, i: org.adminId, f: '-' }),
+      ).toString('base64url');
+      const res = await h.api().get(`/api/v1/customers?startingAfter=${bad}`).set('x-api-key', org.adminKey);
+      expect([x, res.status, res.body.details?.[0]?.field]).toEqual([x, 400, 'startingAfter']);
+    }
+  });
+
   it('when a cursor is used with other filters than its first page, then 400 names startingAfter', async () => {
     for (const [first, then] of [
       ['limit=1', 'limit=1&thirdpartyId=X'],
@@ -348,6 +380,7 @@ describe('syncs read in commit order', () => {
       // Whatever the table's statistics, a sort means no index serves the page's order.
       await tx.execute(sql`SET LOCAL enable_sort = off`);
       await tx.execute(sql`SET LOCAL enable_bitmapscan = off`);
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
       const walk = customerStatements.keyset(
         ctx,
         {},
@@ -364,11 +397,20 @@ describe('syncs read in commit order', () => {
         (await queryRows<{ 'QUERY PLAN': string }>(tx, sql`EXPLAIN ${q}`))
           .map((r) => r['QUERY PLAN'])
           .join('\n');
-      return { walk: await explain(walk), sync: await explain(sync) };
+      // A sync's first page: it starts at the oldest change since the moment, found by change time.
+      const first = customerStatements.keyset(
+        ctx,
+        {},
+        { order: 'updated', since: new Date('2026-03-06T00:00:00Z') },
+        100,
+      );
+      return { walk: await explain(walk), sync: await explain(sync), first: await explain(first) };
     });
     expect(plans.walk).toMatch(/Index Scan (Backward )?using customers_org_created_idx/);
     expect(plans.sync).toMatch(/Index Scan using customers_org_change_idx/);
-    for (const plan of Object.values(plans)) expect(plan).not.toMatch(/Sort/);
+    expect(plans.first).toMatch(/Index Scan using customers_org_change_idx/);
+    expect(plans.first).toMatch(/customers_org_updated_idx/);
+    for (const plan of Object.values(plans)) expect(plan).not.toMatch(/Sort|Seq Scan/);
   });
 });
 

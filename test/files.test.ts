@@ -326,6 +326,17 @@ describe('DELETE /api/v1/files/{id} of a file in use', () => {
     // What held another file is untouched.
     expect(await fileExists(bystander._id)).toBe(true);
     expect(await rowsOf('session_requests', [otherAction])).toBe(1);
+    // The actions that went are announced, so a sync drops them too.
+    const removed = await h
+      .api()
+      .get('/api/v1/events?type=sessionrequest.deleted&limit=1000')
+      .set('x-api-key', org.adminKey);
+    const announced = removed.body.events.map(
+      (e: { data: { sessionRequest: { _id: string; type: string } } }) => e.data.sessionRequest,
+    );
+    for (const id of actionIds)
+      expect(announced).toContainEqual(expect.objectContaining({ _id: id, type: 'quicksign' }));
+    expect(announced.map((a: { _id: string }) => a._id)).not.toContain(otherAction);
   });
 
   it('when many actions use it, then the 409 gives the total and lists the first ten, oldest first', async () => {

@@ -84,12 +84,12 @@ const get = async (path: string, query: string): Promise<Answer> => {
 };
 
 /** Every item of a walk that starts with `first` and goes on by cursor, two a page. */
-async function walk(path: string, items: string, first: string) {
+async function walk(path: string, items: string, first: string, filters = '') {
   const seen: Item[] = [];
   let page = await get(path, first);
   seen.push(...(page[items] as Item[]));
   while (page.hasMore) {
-    page = await get(path, `limit=2&startingAfter=${page.nextCursor}`);
+    page = await get(path, `limit=2${filters}&startingAfter=${page.nextCursor}`);
     seen.push(...(page[items] as Item[]));
   }
   return { seen, cursor: page.nextCursor };
@@ -198,5 +198,66 @@ describe('every list pages by cursor and syncs with updatedSince', () => {
       audit.body.events.map((e: { _id: string }) => e._id),
     );
     expect(audit.body.events.length).toBeGreaterThan(10);
+  });
+
+  it('when a key is only used, or a portfolio only gains contacts, then a sync does not list it again', async () => {
+    const user = await h
+      .api()
+      .post('/api/v1/admin/users')
+      .set('x-api-key', org.adminKey)
+      .send({ email: 'gebruik@example.test', name: 'Gebruik', kind: 'service', groups: ['adviser'] });
+    const key = await h
+      .api()
+      .post(`/api/v1/admin/users/${user.body._id}/apikeys`)
+      .set('x-api-key', org.adminKey)
+      .send({ name: 'In gebruik' });
+    expect(key.status).toBe(201);
+    await untilSettled(h, org.organisationId);
+    const keys = await walk(
+      '/api/v1/admin/apikeys',
+      'apiKeys',
+      `limit=2&includeRevoked=true&updatedSince=${START}`,
+      '&includeRevoked=true',
+    );
+    const books = await walk('/api/v1/portfolios', 'portfolios', `limit=2&updatedSince=${START}`);
+    h.clock.advance(120_000);
+    expect((await h.api().get('/api/v1/customers').set('x-api-key', key.body.apiKey)).status).toBe(200);
+    await createContact(h, org, { Voornaam: 'In een boek' });
+    await untilSettled(h, org.organisationId);
+    const keysAgain = await get(
+      '/api/v1/admin/apikeys',
+      `limit=2&includeRevoked=true&startingAfter=${keys.cursor}`,
+    );
+    expect(keysAgain.apiKeys).toEqual([]);
+    const booksAgain = await get('/api/v1/portfolios', `limit=2&startingAfter=${books.cursor}`);
+    expect(booksAgain.portfolios).toEqual([]);
+    // A revocation is a change.
+    expect(
+      (
+        await h
+          .api()
+          .delete(`/api/v1/admin/users/${user.body._id}/apikeys/${key.body._id}`)
+          .set('x-api-key', org.adminKey)
+      ).status,
+    ).toBe(200);
+    await untilSettled(h, org.organisationId);
+    const revoked = await get(
+      '/api/v1/admin/apikeys',
+      `limit=2&includeRevoked=true&startingAfter=${keys.cursor}`,
+    );
+    expect((revoked.apiKeys as Item[]).map((k) => k._id)).toEqual([key.body._id]);
+  });
+
+  it('when a deliveries cursor is used with another status filter, then 400; the walk keeps the events of one request newest first', async () => {
+    const first = await get(`/api/v1/webhooks/${hook}/deliveries`, 'limit=1&status=pending');
+    const res = await h
+      .api()
+      .get(`/api/v1/webhooks/${hook}/deliveries?limit=1&startingAfter=${first.nextCursor}`)
+      .set('x-api-key', org.adminKey);
+    expect(res.status).toBe(400);
+    expect(res.body.details[0]).toMatchObject({ field: 'startingAfter' });
+    const byPage = (await get(`/api/v1/webhooks/${hook}/deliveries`, 'limit=100')).deliveries as Item[];
+    const { seen } = await walk(`/api/v1/webhooks/${hook}/deliveries`, 'deliveries', 'limit=2');
+    expect(seen.map((d) => d._id)).toEqual(byPage.map((d) => d._id));
   });
 });

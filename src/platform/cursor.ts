@@ -28,13 +28,19 @@ export interface Keyset {
   order: KeysetOrder;
   /** Only records changed at or after this moment (`updated` order). */
   since?: Date;
-  /** The last record of the previous page: its creation time (`created`) or change transaction (`updated`). */
-  after?: { at?: Date; txid?: string; id: string };
+  /** Where a sync resumes when its cursor names a moment, not a transaction (a cursor of the first release). */
+  from?: Date;
+  /**
+   * The last record of the previous page: its creation time (and `seq`, for lists that order by one)
+   * for `created`, its change transaction for `updated`.
+   */
+  after?: { at?: Date; seq?: string; txid?: string; id: string };
 }
 
 /** Where a row stands in a walk: its creation time and id, and its change transaction for syncs. */
 export interface KeyOf {
   at: Date;
+  seq?: number | string;
   txid?: string;
   id: string;
 }
@@ -57,12 +63,20 @@ export const cursorQuery = {
  * A parameter a list also takes under its common name (`startingAfter` for `cursor`, `updatedSince` for
  * `since`): either may be given, both only when they agree.
  */
-export function eitherOf(query: Record<string, unknown>, own: string, common: string): string | undefined {
+export function eitherOf(
+  query: Record<string, unknown>,
+  own: string,
+  common: string,
+): { value: string; field: string } | undefined {
   const a = query[own] as string | undefined;
   const b = query[common] as string | undefined;
-  if (a !== undefined && b !== undefined && a !== b)
+  // Two names of one moment may write it differently (`Z` or `+00:00`): compared as moments then.
+  const same = (x: string, y: string) =>
+    x === y || (!Number.isNaN(Date.parse(x)) && Date.parse(x) === Date.parse(y));
+  if (a !== undefined && b !== undefined && !same(a, b))
     throw BadRequest.field(common, `differs from ${own}: give one of them`, 'query');
-  return a ?? b;
+  if (a !== undefined) return { value: a, field: own };
+  return b === undefined ? undefined : { value: b, field: common };
 }
 
 /** What a list answers beside its items and total: whether more follow, and the cursor to them. */
@@ -84,6 +98,8 @@ interface Encoded {
   o: KeysetOrder;
   /** `created`: the last record's creation time. */
   t?: string;
+  /** `created`, on lists ordered by a number after the time: that number. */
+  q?: string;
   /** `updated`: the last record's change transaction. */
   x?: string;
   i: string;
@@ -113,7 +129,9 @@ function encodeCursor(
   const body: Encoded = {
     l: list,
     o: order,
-    ...(order === 'updated' ? { x: String(key.txid) } : { t: key.at.toISOString() }),
+    ...(order === 'updated'
+      ? { x: String(key.txid) }
+      : { t: key.at.toISOString(), ...(key.seq !== undefined ? { q: String(key.seq) } : {}) }),
     i: key.id,
     ...(since ? { s: since.toISOString() } : {}),
     f,
@@ -150,6 +168,7 @@ function decodeCursor(text: string, list: string): Encoded {
     (b.o !== 'created' && b.o !== 'updated') ||
     !optionalIso(b.t) ||
     (b.x !== undefined && (typeof b.x !== 'string' || !/^\d{1,19}$/.test(b.x))) ||
+    (b.q !== undefined && (typeof b.q !== 'string' || !/^\d{1,18}$/.test(b.q))) ||
     (b.o === 'created' && b.t === undefined) ||
     (b.o === 'updated' && b.x === undefined && b.t === undefined) ||
     typeof b.i !== 'string' ||
@@ -196,12 +215,12 @@ export function keysetOf(
   if (c.o === 'updated' && c.x === undefined) {
     // A sync cursor from before syncs read in commit order: go on from its moment (a few records
     // may come again; a sync takes a record it already has as an update).
-    return { order: 'updated', since: new Date(c.t as string) };
+    return { order: 'updated', since: cursorSince, from: new Date(c.t as string) };
   }
   return {
     order: c.o,
     since: cursorSince,
-    after: c.o === 'updated' ? { txid: c.x, id: c.i } : { at: new Date(c.t as string), id: c.i },
+    after: c.o === 'updated' ? { txid: c.x, id: c.i } : { at: new Date(c.t as string), seq: c.q, id: c.i },
   };
 }
 

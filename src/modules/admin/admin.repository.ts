@@ -20,8 +20,13 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
     walk(walk: Walk | null) {
       return walkRows<UserRow>(
         q,
-        users,
-        { created: users.createdAt, updated: users.updatedAt, txid: users.changeTxid, id: users.id },
+        {
+          table: users,
+          created: users.createdAt,
+          updated: users.updatedAt,
+          txid: users.changeTxid,
+          id: users.id,
+        },
         org,
         [asc(users.createdAt), asc(users.id)],
         walk,
@@ -122,8 +127,8 @@ export function apiKeyRepository(q: Queryable, ctx: RequestContext) {
     list(filter: { userId?: string; includeRevoked: boolean }, walk: Walk | null = null) {
       return walkRows<ApiKeyRow>(
         q,
-        apiKeys,
         {
+          table: apiKeys,
           created: apiKeys.createdAt,
           updated: sql`greatest(${apiKeys.createdAt}, ${apiKeys.revokedAt})`,
           txid: apiKeys.changeTxid,

@@ -36,7 +36,7 @@ export function toAuditEvent(row: AuditRow): AuditEvent {
 export async function listAuditEvents(deps: AuditDeps, ctx: RequestContext, query: ListAuditEventsQuery) {
   if (query.actorUserId !== undefined && !isId(query.actorUserId))
     return { events: [], hasMore: false, nextCursor: null };
-  const since = eitherOf(query, 'since', 'updatedSince');
+  const since = eitherOf(query, 'since', 'updatedSince')?.value;
   return inTenant(deps.database, ctx, async (tx) => {
     const audit = auditRepository(tx, ctx);
     let before: { at: Date; seq: number } | undefined;

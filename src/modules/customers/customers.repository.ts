@@ -57,6 +57,7 @@ function searchArguments(f: CustomerFilter): SQL | undefined {
 }
 
 const keysetColumns = {
+  table: customers,
   created: customers.createdAt,
   updated: customers.updatedAt,
   txid: customers.changeTxid,

@@ -17,15 +17,11 @@ export function encodeCursor(p: EventPosition): string {
   return Buffer.from(`${p.txid}.${p.seq}`).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): EventPosition {
+export function decodeCursor(cursor: string, field = 'cursor'): EventPosition {
   const text = Buffer.from(cursor, 'base64url').toString('latin1');
   const m = /^(\d{1,20})\.(\d{1,15})$/.exec(text);
   if (!m || BigInt(m[1]!) >= 2n ** 64n || encodeCursor({ txid: m[1]!, seq: Number(m[2]) }) !== cursor)
-    throw BadRequest.field(
-      'cursor',
-      'is not a cursor this API gave out: pass a nextCursor as it was',
-      'query',
-    );
+    throw BadRequest.field(field, 'is not a cursor this API gave out: pass a nextCursor as it was', 'query');
   return { txid: m[1]!, seq: Number(m[2]) };
 }
 
@@ -57,9 +53,10 @@ export function toEvent(
  */
 export async function listEvents(deps: { database: Database }, ctx: RequestContext, query: ListEventsQuery) {
   const types = parseTypes(query.type);
-  const cursor = eitherOf(query, 'cursor', 'startingAfter');
-  const sinceText = eitherOf(query, 'since', 'updatedSince');
-  const after = cursor === undefined ? undefined : decodeCursor(cursor);
+  const given = eitherOf(query, 'cursor', 'startingAfter');
+  const cursor = given?.value;
+  const sinceText = eitherOf(query, 'since', 'updatedSince')?.value;
+  const after = given === undefined ? undefined : decodeCursor(given.value, given.field);
   const since = sinceText === undefined ? undefined : new Date(sinceText);
   const rows = await inTenant(deps.database, ctx, (tx) =>
     eventRepository(tx, ctx).list({ types, since, after }, query.limit),

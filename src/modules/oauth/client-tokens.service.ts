@@ -34,7 +34,8 @@ export async function listClientTokens(
       expiresAt: iso(r.expiresAt),
       lastUsedAt: isoOrNull(r.lastUsedAt),
     }));
-    return { tokens, ...page, total: walk ? page.total : counted };
+    // The total is every live token of the client, counted exactly (a client has few).
+    return { tokens, ...page, total: counted, totalIsEstimate: false };
   });
 }
 

@@ -23,8 +23,8 @@ export function oauthClientRepository(q: Queryable, ctx: RequestContext) {
     walk(walk: Walk | null) {
       return walkRows<OAuthClientRow>(
         q,
-        oauthClients,
         {
+          table: oauthClients,
           created: oauthClients.createdAt,
           updated: oauthClients.updatedAt,
           txid: oauthClients.changeTxid,

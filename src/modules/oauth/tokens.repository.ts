@@ -77,6 +77,7 @@ export function oauthTokenRepository(q: Queryable, ctx: RequestContext) {
     async liveOfClient(clientId: string, now: Date, limit = 500, walk: Walk | null = null) {
       const k = walk
         ? keysetSql(walk.keyset, {
+            table: oauthTokens,
             created: oauthTokens.createdAt,
             updated: oauthTokens.createdAt,
             txid: oauthTokens.changeTxid,

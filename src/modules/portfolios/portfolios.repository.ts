@@ -26,8 +26,8 @@ export function portfolioRepository(q: Queryable, ctx: RequestContext) {
     walk(walk: Walk | null) {
       return walkRows<PortfolioRow>(
         q,
-        portfolios,
         {
+          table: portfolios,
           created: portfolios.createdAt,
           updated: portfolios.createdAt,
           txid: portfolios.changeTxid,

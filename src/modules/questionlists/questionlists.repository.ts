@@ -33,6 +33,7 @@ export function questionListRepository(q: Queryable, ctx: RequestContext) {
     async list(includeInactive: boolean, walk: Walk | null = null) {
       const k = walk
         ? keysetSql(walk.keyset, {
+            table: questionLists,
             created: questionLists.createdAt,
             updated: questionLists.updatedAt,
             txid: questionLists.changeTxid,

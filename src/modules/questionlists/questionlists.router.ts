@@ -26,7 +26,7 @@ export function questionListRoutes(routes: Routes, deps: QuestionListDeps): void
       path: '/questionlists',
       summary: 'List the organisation’s active questionnaire templates (a bare array)',
       description:
-        'In name order. Paged by cursor with `limit`, `startingAfter` or `updatedSince` (docs/api.md#cursors-and-syncing): the array is then one page, and the headers `Has-More` (`true`/`false`), `Next-Cursor` (pass as `startingAfter`) and `Link` (`rel="next"`) say how to go on.',
+        'In name order. Paged by cursor with `limit`, `startingAfter` or `updatedSince` (docs/api.md#the-other-lists): the array is then one page (newest first, or with `updatedSince` oldest change first), and the headers `Has-More` (`true`/`false`), `Next-Cursor` (pass as `startingAfter`) and `Link` (`rel="next"`) say how to go on.',
       tags,
       permission: 'read',
       query: ListQuestionListsQuery,

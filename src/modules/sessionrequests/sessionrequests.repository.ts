@@ -137,6 +137,7 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
     /** A page by keyset (`limit` + 1 rows): as cheap deep in the list as at its start. */
     keyset(filter: SessionRequestFilter, keyset: Keyset, limit: number): SQL {
       const k = keysetSql(keyset, {
+        table: sessionRequests,
         created: sessionRequests.createdAt,
         updated: sessionRequests.updatedAt,
         txid: sessionRequests.changeTxid,

@@ -129,6 +129,7 @@ export function sessionRepository(q: Queryable, ctx: RequestContext) {
       );
       const k = keyset
         ? keysetSql(keyset, {
+            table: sessions,
             created: sessions.createdAt,
             updated: sessions.updatedAt,
             txid: sessions.changeTxid,

@@ -23,8 +23,8 @@ export function ssoProviderRepository(q: Queryable, ctx: RequestContext) {
     walk(walk: Walk | null) {
       return walkRows<SsoProviderRow>(
         q,
-        ssoProviders,
         {
+          table: ssoProviders,
           created: ssoProviders.createdAt,
           updated: ssoProviders.updatedAt,
           txid: ssoProviders.changeTxid,

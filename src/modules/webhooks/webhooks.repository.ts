@@ -61,8 +61,8 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
     walk(walk: Walk | null) {
       return walkRows<EndpointRow>(
         q,
-        webhookEndpoints,
         {
+          table: webhookEndpoints,
           created: webhookEndpoints.createdAt,
           updated: webhookEndpoints.updatedAt,
           txid: webhookEndpoints.changeTxid,
@@ -123,10 +123,13 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
       if (keyset) {
         // A walk by cursor (`limit` + 1 rows): newest first by (created_at, id), or a sync in commit order.
         const columns = {
+          table: webhookDeliveries,
           created: webhookDeliveries.createdAt,
           updated: webhookDeliveries.updatedAt,
           txid: webhookDeliveries.changeTxid,
           id: webhookDeliveries.id,
+          // Deliveries of one request share their time: the newest event first, as by `page`.
+          seq: webhookDeliveries.eventSeq,
         };
         const k = keysetSql(keyset, columns);
         const rows = await q
@@ -147,7 +150,11 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
         .select()
         .from(webhookDeliveries)
         .where(where)
-        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+        .orderBy(
+          desc(webhookDeliveries.createdAt),
+          desc(webhookDeliveries.eventSeq),
+          desc(webhookDeliveries.id),
+        )
         .limit(page.limit)
         .offset(offsetOf(page));
       const [total] = await q.select({ n: count() }).from(webhookDeliveries).where(where);

@@ -233,7 +233,8 @@ export async function listDeliveries(
     const repo = webhookRepository(tx, ctx);
     if (!(await repo.find(id))) throw notFound();
     const { rows, total } = await repo.deliveries(id, query, query, keyset);
-    const page = keysetPage('deliveries', rows, query.limit, keyset?.order ?? 'created', rowKey, {
+    const keyOf = (r: DeliveryRow) => ({ ...rowKey(r), seq: r.eventSeq });
+    const page = keysetPage('deliveries', rows, query.limit, keyset?.order ?? 'created', keyOf, {
       since: keyset?.since,
       askedWith: query.startingAfter,
       filters: bound,

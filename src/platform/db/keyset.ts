@@ -5,10 +5,14 @@ import { type Queryable, queryRows } from './database';
 
 /** What a keyset page reads by: creation time, change time (a column, or an expression), change transaction, id. */
 export interface KeysetColumns {
+  /** The table the columns belong to (a sync's first page finds where to start in it). */
+  table: PgTable;
   created: AnyColumn;
   updated: AnyColumn | SQL;
   txid: AnyColumn;
   id: AnyColumn;
+  /** A number between creation time and id in the newest-first order (webhook deliveries: the event's). */
+  seq?: AnyColumn;
 }
 
 /** Changes of transactions older than every one still running: what a sync may pass for good. */
@@ -16,16 +20,42 @@ export const settled = (txid: AnyColumn | SQL): SQL => sql`${txid} < pg_snapshot
 
 /**
  * The conditions and order of a keyset page (see cursor.ts): newest first after the cursor, or, for a
- * sync, oldest change first in commit order from `since`.
+ * sync, oldest change first in commit order.
+ *
+ * A sync's first page starts at the oldest change transaction among the rows changed since `since`
+ * (found through the change-time index), so it never walks the rows changed before; later pages start
+ * after the cursor and list every change after it, whatever its time says (a change that left the
+ * change time alone, a background job's, comes too).
  */
 export function keysetSql(keyset: Keyset, columns: KeysetColumns): { where: SQL; orderBy: SQL[] } {
   const after = keyset.after;
   if (keyset.order === 'updated') {
     const parts = [settled(columns.txid)];
-    if (keyset.since) parts.push(sql`${columns.updated} >= ${keyset.since.toISOString()}::timestamptz`);
-    if (after?.txid !== undefined)
+    if (after?.txid !== undefined) {
       parts.push(sql`(${columns.txid}, ${columns.id}) > (${after.txid}::xid8, ${after.id}::uuid)`);
+    } else {
+      const from = keyset.from ?? keyset.since;
+      if (from) {
+        const at = sql`${from.toISOString()}::timestamptz`;
+        parts.push(sql`${columns.updated} >= ${at}`);
+        // OFFSET 0 keeps the rows changed since apart, read by the change-time index: a plain min() would
+        // walk the transaction index from its start instead.
+        parts.push(
+          sql`${columns.txid} >= (SELECT min(s.x) FROM (SELECT ${columns.txid} AS x FROM ${columns.table} WHERE ${columns.updated} >= ${at} OFFSET 0) s)`,
+        );
+      }
+    }
     return { where: sql.join(parts, sql` AND `), orderBy: [asc(columns.txid), asc(columns.id)] };
+  }
+  const seq = columns.seq;
+  if (seq) {
+    return {
+      where:
+        after?.at && after.seq !== undefined
+          ? sql`(${columns.created}, ${seq}, ${columns.id}) < (${after.at.toISOString()}::timestamptz, ${after.seq}::bigint, ${after.id}::uuid)`
+          : sql`TRUE`,
+      orderBy: [desc(columns.created), desc(seq), desc(columns.id)],
+    };
   }
   return {
     where: after?.at
@@ -46,13 +76,13 @@ export function cappedCount(from: SQL, where: SQL | undefined, cap: number): SQL
  */
 export async function walkRows<R>(
   q: Queryable,
-  table: PgTable,
   columns: KeysetColumns,
   where: SQL | undefined,
   usual: SQL[],
   walk: Walk | null,
 ): Promise<{ rows: (R & { changeTxid: string })[]; total: number }> {
   type Out = R & { changeTxid: string };
+  const table = columns.table;
   if (!walk) {
     const rows = (await q
       .select()
