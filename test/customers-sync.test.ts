@@ -4,7 +4,14 @@ import { seedContacts } from '../src/modules/customers/seed.service';
 import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
-import { createContact, createOrg, createTemplate, type TestOrg, untilSettled } from './support/fixtures';
+import {
+  createContact,
+  createOrg,
+  createTemplate,
+  type TestOrg,
+  tenantRows,
+  untilSettled,
+} from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { createReportTemplate, submittedSession } from './support/submissions';
 
@@ -408,9 +415,37 @@ describe('syncs read in commit order', () => {
     });
     expect(plans.walk).toMatch(/Index Scan (Backward )?using customers_org_created_idx/);
     expect(plans.sync).toMatch(/Index Scan using customers_org_change_idx/);
+    // The first page: its start read from the change-time index alone (the rows changed since are
+    // sorted for their oldest transaction), then the transaction index from there, unsorted.
+    expect(plans.first).toMatch(/Index Only Scan using customers_org_updated_idx/);
     expect(plans.first).toMatch(/Index Scan using customers_org_change_idx/);
-    expect(plans.first).toMatch(/customers_org_updated_idx/);
-    for (const plan of Object.values(plans)) expect(plan).not.toMatch(/Sort|Seq Scan/);
+    const sorts = [...plans.first.matchAll(/(^|->)\s*(Incremental )?Sort\s+\(/gm)].map((m) => m.index ?? 0);
+    expect(sorts.length).toBeLessThanOrEqual(1);
+    for (const at of sorts) {
+      expect(at).toBeGreaterThan(plans.first.indexOf('InitPlan'));
+      expect(at).toBeLessThan(plans.first.lastIndexOf('customers_org_change_idx'));
+    }
+    for (const plan of [plans.walk, plans.sync]) expect(plan).not.toMatch(/Sort/);
+    for (const plan of Object.values(plans)) expect(plan).not.toMatch(/Seq Scan/);
+  });
+
+  it('when a change leaves the change time alone, then a sync lists it whatever its page size', async () => {
+    h.clock.set('2026-03-09T08:00:00.000Z');
+    const a = await create('Alfa');
+    h.clock.set('2026-03-09T09:00:00.000Z');
+    const b = await create('Bravo');
+    h.clock.set('2026-03-09T10:00:00.000Z');
+    const c = await create('Charlie');
+    // A change made by the service itself that keeps `updatedAt` (as a webhook marked failing does).
+    await tenantRows(
+      h,
+      org.organisationId,
+      sql`UPDATE customers SET data = data || '{"Gemeente":"Stil"}' WHERE id = ${a}::uuid`,
+    );
+    for (const limit of [1, 2, 100]) {
+      const { ids } = await syncAll(`updatedSince=2026-03-09T09:00:00Z&limit=${limit}`);
+      expect([limit, ids]).toEqual([limit, [b, c, a]]);
+    }
   });
 });
 

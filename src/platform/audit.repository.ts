@@ -21,6 +21,13 @@ export interface AuditEntry {
 
 /** Who acts, from the request context: the user and the credential they came through. */
 function actorOf(ctx: RequestContext): Pick<AuditRow, 'actorType' | 'actorUserId' | 'actorCredentialId'> {
+  // A partner application at the OAuth endpoints (as stampOf names it for the rows' records).
+  if (ctx.acting)
+    return {
+      actorType: 'oauth_client',
+      actorUserId: ctx.acting.userId,
+      actorCredentialId: ctx.acting.clientId,
+    };
   const c = ctx.caller;
   switch (c.kind) {
     case 'session':

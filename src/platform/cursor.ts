@@ -70,9 +70,10 @@ export function eitherOf(
 ): { value: string; field: string } | undefined {
   const a = query[own] as string | undefined;
   const b = query[common] as string | undefined;
-  // Two names of one moment may write it differently (`Z` or `+00:00`): compared as moments then.
-  const same = (x: string, y: string) =>
-    x === y || (!Number.isNaN(Date.parse(x)) && Date.parse(x) === Date.parse(y));
+  // Two names of one moment may write it differently (`Z` or `+00:00`): moments compare as moments
+  // (both were checked as instants); anything else as text.
+  const moments = own === 'since';
+  const same = (x: string, y: string) => x === y || (moments && Date.parse(x) === Date.parse(y));
   if (a !== undefined && b !== undefined && !same(a, b))
     throw BadRequest.field(common, `differs from ${own}: give one of them`, 'query');
   if (a !== undefined) return { value: a, field: own };

@@ -32,7 +32,7 @@ export const customers = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
-    // Syncs page by (updated_at, id) from a moment on (`updatedSince`).
+    // INCLUDE (change_txid), migration 0032: a sync's first page starts from it (platform/db/keyset.ts).
     index('customers_org_updated_idx').on(t.organisationId, t.updatedAt, t.id),
     // Syncs read by commit order (`updatedSince`, cursor.ts).
     index('customers_org_change_idx').on(t.organisationId, t.changeTxid, t.id),

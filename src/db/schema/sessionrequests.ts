@@ -74,6 +74,7 @@ export const sessionRequests = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // INCLUDE (change_txid), migration 0032: a sync's first page starts from it (platform/db/keyset.ts).
     index('session_requests_org_updated_idx').on(t.organisationId, t.updatedAt, t.id),
     // Syncs read by commit order (`updatedSince`, cursor.ts).
     index('session_requests_org_change_idx').on(t.organisationId, t.changeTxid, t.id),

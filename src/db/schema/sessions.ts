@@ -81,6 +81,7 @@ export const sessions = pgTable(
     index('sessions_org_customer_idx').on(t.organisationId, t.customerId),
     // Lists page by keyset: newest first, or oldest change first for a sync.
     index('sessions_org_created_idx').on(t.organisationId, t.createdAt, t.id),
+    // INCLUDE (change_txid), migration 0032: a sync's first page starts from it (platform/db/keyset.ts).
     index('sessions_org_updated_idx').on(t.organisationId, t.updatedAt, t.id),
     // Syncs read by commit order (`updatedSince`, cursor.ts).
     index('sessions_org_change_idx').on(t.organisationId, t.changeTxid, t.id),

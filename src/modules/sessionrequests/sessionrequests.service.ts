@@ -394,10 +394,13 @@ export async function listSessionRequests(
   const since = keyset?.since ?? (byOffset ? new Date(query.updatedSince as string) : undefined);
   const filter = { ...bound, updatedSince: since };
   // A walk by cursor counts up to a cap (each of its pages would otherwise count every matching row).
-  const cap = keyset || byOffset ? SYNC_TOTAL_CAP : undefined;
+  const cap = keyset ? SYNC_TOTAL_CAP : undefined;
   const statements = sessionRequestStatements(deps.database.db, ctx);
   const [rows = [], totals = []] = await batchInTenant(deps.database, ctx, [
-    keyset ? statements.keyset(filter, keyset, query.limit) : statements.page(filter, query),
+    // By cursor, the keyset alone decides which changes come (see keysetSql); the total counts by time.
+    keyset
+      ? statements.keyset({ ...filter, updatedSince: undefined }, keyset, query.limit)
+      : statements.page(filter, query),
     statements.count(filter, cap),
   ]);
   const counted = Number(totals[0]?.n ?? 0);

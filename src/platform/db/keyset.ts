@@ -22,10 +22,11 @@ export const settled = (txid: AnyColumn | SQL): SQL => sql`${txid} < pg_snapshot
  * The conditions and order of a keyset page (see cursor.ts): newest first after the cursor, or, for a
  * sync, oldest change first in commit order.
  *
- * A sync's first page starts at the oldest change transaction among the rows changed since `since`
- * (found through the change-time index), so it never walks the rows changed before; later pages start
- * after the cursor and list every change after it, whatever its time says (a change that left the
- * change time alone, a background job's, comes too).
+ * A sync lists every change from the first one made since `since`: its first page starts at the oldest
+ * change transaction among the rows changed since then (found through the change-time index, which
+ * carries the transaction: no walk over the rows changed before), and every page lists each change after
+ * that point, whatever time it carries (a change that left the change time alone, a background job's,
+ * comes too). What a sync lists therefore never depends on where its pages end.
  */
 export function keysetSql(keyset: Keyset, columns: KeysetColumns): { where: SQL; orderBy: SQL[] } {
   const after = keyset.after;
@@ -37,11 +38,11 @@ export function keysetSql(keyset: Keyset, columns: KeysetColumns): { where: SQL;
       const from = keyset.from ?? keyset.since;
       if (from) {
         const at = sql`${from.toISOString()}::timestamptz`;
-        parts.push(sql`${columns.updated} >= ${at}`);
-        // OFFSET 0 keeps the rows changed since apart, read by the change-time index: a plain min() would
-        // walk the transaction index from its start instead.
+        // OFFSET 0 keeps the rows changed since apart, read by the change-time index: a min() over the
+        // table would walk the transaction index from its start instead. (ORDER BY … LIMIT 1, not
+        // min(): min(xid8) exists from PostgreSQL 15 on.) No row changed since: NULL, an empty page.
         parts.push(
-          sql`${columns.txid} >= (SELECT min(s.x) FROM (SELECT ${columns.txid} AS x FROM ${columns.table} WHERE ${columns.updated} >= ${at} OFFSET 0) s)`,
+          sql`${columns.txid} >= (SELECT s.x FROM (SELECT ${columns.txid} AS x FROM ${columns.table} WHERE ${columns.updated} >= ${at} OFFSET 0) s ORDER BY s.x LIMIT 1)`,
         );
       }
     }
@@ -50,10 +51,10 @@ export function keysetSql(keyset: Keyset, columns: KeysetColumns): { where: SQL;
   const seq = columns.seq;
   if (seq) {
     return {
-      where:
-        after?.at && after.seq !== undefined
-          ? sql`(${columns.created}, ${seq}, ${columns.id}) < (${after.at.toISOString()}::timestamptz, ${after.seq}::bigint, ${after.id}::uuid)`
-          : sql`TRUE`,
+      where: after?.at
+        ? // A cursor made before the list ordered by `seq` goes on after every row of its moment's id.
+          sql`(${columns.created}, ${seq}, ${columns.id}) < (${after.at.toISOString()}::timestamptz, ${after.seq ?? '9223372036854775807'}::bigint, ${after.id}::uuid)`
+        : sql`TRUE`,
       orderBy: [desc(columns.created), desc(seq), desc(columns.id)],
     };
   }

@@ -141,6 +141,21 @@ export class RateLimits {
   private lastSweep = 0;
   private readonly cache = new Map<string, { limit: number; until: number }>();
   private readonly byAddress = new Map<AddressLimit, RequestHandler>();
+  /**
+   * Addresses past the bad-credentials limit, until their window ends (one map for every route of this
+   * instance): refused without another write to the shared count, so a flood of bad keys costs a key
+   * lookup each, not a lookup and an upsert.
+   */
+  private readonly blockedUntil = new Map<string, Date>();
+
+  private rememberBlocked(key: string, until: Date, now: Date): void {
+    const blocked = this.blockedUntil;
+    if (blocked.size >= BLOCKED_REMEMBERED) {
+      for (const [k, end] of blocked) if (end <= now) blocked.delete(k);
+      if (blocked.size >= BLOCKED_REMEMBERED) return;
+    }
+    blocked.set(key, until);
+  }
   private callerLimiter?: RequestHandler;
 
   constructor(
@@ -201,16 +216,6 @@ export class RateLimits {
   unauthenticated(authenticate: RequestHandler): RequestHandler {
     const rule = this.deps.config.public;
     const counter = this.counter('unauthenticated', rule);
-    // Addresses past the limit, until their window ends: refused without another write to the shared
-    // count (a flood of bad keys costs this instance a key lookup each, not a lookup and an upsert).
-    const blockedUntil = new Map<string, Date>();
-    const remember = (key: string, until: Date, now: Date) => {
-      if (blockedUntil.size >= BLOCKED_REMEMBERED) {
-        for (const [k, end] of blockedUntil) if (end <= now) blockedUntil.delete(k);
-        if (blockedUntil.size >= BLOCKED_REMEMBERED) return;
-      }
-      blockedUntil.set(key, until);
-    };
     return async (req, res, next) => {
       try {
         await new Promise<void>((resolve, reject) => {
@@ -223,14 +228,14 @@ export class RateLimits {
         // database; it may be down).
         const key = addressKey(req);
         const now = this.deps.clock.now();
-        const known = blockedUntil.get(key);
+        const known = this.blockedUntil.get(key);
         const counted =
           known && known > now
             ? { hits: rule.limit + 1, resetAt: known }
             : await counter.hit(key).catch(() => null);
         if (!counted || counted.hits <= rule.limit) throw err;
         const { resetAt } = counted;
-        if (known !== resetAt) remember(key, resetAt, now);
+        if (known !== resetAt) this.rememberBlocked(key, resetAt, now);
         const wait = secondsUntil(resetAt, now);
         throw new TooManyRequests(
           `Too many requests without valid credentials from your address: at most ${rule.limit} ${perWindow(rule)}; retry after ${wait} second${wait === 1 ? '' : 's'}`,

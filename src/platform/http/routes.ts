@@ -664,13 +664,12 @@ function parseQuery(schema: AnySchema, value: Record<string, unknown>): unknown 
   throw fromZodError(new z.ZodError(issues), 'query');
 }
 
-/** Sends a page; its security headers were set by `pageHeaders`. */
 /**
  * A form is sent once: a second click (or Enter) on a form already on its way does nothing, so an
  * impatient double-click never creates two users or two keys. The form can be sent again after a few
  * seconds (a lost connection), and when the browser brings the page back from its history.
  */
-const FORM_GUARD = `document.addEventListener('submit',function(e){var f=e.target;if(f.dataset.sent){e.preventDefault();return}f.dataset.sent='1';setTimeout(function(){delete f.dataset.sent},5000)});addEventListener('pageshow',function(){document.querySelectorAll('form[data-sent]').forEach(function(f){delete f.dataset.sent})});`;
+const FORM_GUARD = `document.addEventListener('submit',function(e){var f=e.target;if(e.defaultPrevented)return;if(f.dataset.sent){e.preventDefault();return}f.dataset.sent='1';setTimeout(function(){delete f.dataset.sent},5000)});addEventListener('pageshow',function(){document.querySelectorAll('form[data-sent]').forEach(function(f){delete f.dataset.sent})});`;
 
 /** A page with a form that posts gets the guard above (run with the response's nonce). */
 function withFormGuard(html: string, nonce: string): string {
@@ -678,6 +677,7 @@ function withFormGuard(html: string, nonce: string): string {
   return html.replace('</body>', `<script nonce="${nonce}">${FORM_GUARD}</script>\n</body>`);
 }
 
+/** Sends a page; its security headers were set by `pageHeaders`. */
 function sendPage(res: Response, status: number, html: string): void {
   res.status(status);
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
