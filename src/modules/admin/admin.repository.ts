@@ -4,7 +4,7 @@ import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import type { Walk } from '../../platform/cursor';
 import type { Queryable } from '../../platform/db/database';
-import { walkRows } from '../../platform/db/keyset';
+import { keysetColumnsOf, walkRows } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 
 export type UserRow = RowOf<typeof users>;
@@ -18,19 +18,7 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
     },
     /** Every user (oldest first), or one page of a walk by cursor. */
     walk(walk: Walk | null) {
-      return walkRows<UserRow>(
-        q,
-        {
-          table: users,
-          created: users.createdAt,
-          updated: users.updatedAt,
-          txid: users.changeTxid,
-          id: users.id,
-        },
-        org,
-        [asc(users.createdAt), asc(users.id)],
-        walk,
-      );
+      return walkRows<UserRow>(q, keysetColumnsOf(users), org, walk);
     },
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<UserRow | undefined> {
       if (!isId(id)) return undefined;
@@ -139,7 +127,6 @@ export function apiKeyRepository(q: Queryable, ctx: RequestContext) {
           filter.userId ? eq(apiKeys.userId, filter.userId) : undefined,
           filter.includeRevoked ? undefined : isNull(apiKeys.revokedAt),
         ),
-        [asc(apiKeys.createdAt), asc(apiKeys.id)],
         walk,
       );
     },

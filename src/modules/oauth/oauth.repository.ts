@@ -4,7 +4,7 @@ import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import type { Walk } from '../../platform/cursor';
 import type { Queryable } from '../../platform/db/database';
-import { walkRows } from '../../platform/db/keyset';
+import { keysetColumnsOf, walkRows } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 
 export type OAuthClientRow = RowOf<typeof oauthClients>;
@@ -21,19 +21,7 @@ export function oauthClientRepository(q: Queryable, ctx: RequestContext) {
     },
     /** Every row (oldest first), or one page of a walk by cursor. */
     walk(walk: Walk | null) {
-      return walkRows<OAuthClientRow>(
-        q,
-        {
-          table: oauthClients,
-          created: oauthClients.createdAt,
-          updated: oauthClients.updatedAt,
-          txid: oauthClients.changeTxid,
-          id: oauthClients.id,
-        },
-        org,
-        [asc(oauthClients.createdAt), asc(oauthClients.id)],
-        walk,
-      );
+      return walkRows<OAuthClientRow>(q, keysetColumnsOf(oauthClients), org, walk);
     },
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<OAuthClientRow | undefined> {
       if (!isId(id)) return undefined;

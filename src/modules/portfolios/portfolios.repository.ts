@@ -26,6 +26,7 @@ export function portfolioRepository(q: Queryable, ctx: RequestContext) {
     walk(walk: Walk | null) {
       return walkRows<PortfolioRow>(
         q,
+        // A portfolio changes only when it is made (its count of contacts is bookkeeping).
         {
           table: portfolios,
           created: portfolios.createdAt,
@@ -34,7 +35,6 @@ export function portfolioRepository(q: Queryable, ctx: RequestContext) {
           id: portfolios.id,
         },
         org,
-        [asc(portfolios.createdAt), asc(portfolios.id)],
         walk,
       );
     },

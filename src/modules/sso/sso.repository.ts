@@ -4,7 +4,7 @@ import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import type { Walk } from '../../platform/cursor';
 import { type Queryable, queryRows } from '../../platform/db/database';
-import { walkRows } from '../../platform/db/keyset';
+import { keysetColumnsOf, walkRows } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 
 export type SsoProviderRow = RowOf<typeof ssoProviders>;
@@ -21,19 +21,7 @@ export function ssoProviderRepository(q: Queryable, ctx: RequestContext) {
     },
     /** Every row (oldest first), or one page of a walk by cursor. */
     walk(walk: Walk | null) {
-      return walkRows<SsoProviderRow>(
-        q,
-        {
-          table: ssoProviders,
-          created: ssoProviders.createdAt,
-          updated: ssoProviders.updatedAt,
-          txid: ssoProviders.changeTxid,
-          id: ssoProviders.id,
-        },
-        org,
-        [asc(ssoProviders.createdAt), asc(ssoProviders.id)],
-        walk,
-      );
+      return walkRows<SsoProviderRow>(q, keysetColumnsOf(ssoProviders), org, walk);
     },
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<SsoProviderRow | undefined> {
       if (!isId(id)) return undefined;

@@ -10,7 +10,7 @@ import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import { type Keyset, SYNC_TOTAL_CAP, type Walk } from '../../platform/cursor';
 import { type Queryable, queryRows, type Row, rowMapper, uuidArray } from '../../platform/db/database';
-import { cappedCount, keysetSql, walkRows } from '../../platform/db/keyset';
+import { cappedCount, keysetColumnsOf, keysetSql, walkRows } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 
@@ -59,19 +59,7 @@ export function webhookRepository(q: Queryable, ctx: RequestContext) {
     },
     /** Every row (oldest first), or one page of a walk by cursor. */
     walk(walk: Walk | null) {
-      return walkRows<EndpointRow>(
-        q,
-        {
-          table: webhookEndpoints,
-          created: webhookEndpoints.createdAt,
-          updated: webhookEndpoints.updatedAt,
-          txid: webhookEndpoints.changeTxid,
-          id: webhookEndpoints.id,
-        },
-        org,
-        [asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id)],
-        walk,
-      );
+      return walkRows<EndpointRow>(q, keysetColumnsOf(webhookEndpoints), org, walk);
     },
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<EndpointRow | undefined> {
       if (!isId(id)) return undefined;

@@ -71,6 +71,13 @@ export function cappedCount(from: SQL, where: SQL | undefined, cap: number): SQL
   return sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where ?? sql`TRUE`} LIMIT ${cap + 1}) c`;
 }
 
+/** The keyset columns of a table with the usual `created_at`, `updated_at`, `change_txid` and `id`. */
+export function keysetColumnsOf(
+  table: PgTable & { createdAt: AnyColumn; updatedAt: AnyColumn; changeTxid: AnyColumn; id: AnyColumn },
+): KeysetColumns {
+  return { table, created: table.createdAt, updated: table.updatedAt, txid: table.changeTxid, id: table.id };
+}
+
 /**
  * The rows of a list that answers everything by default: all of them in `usual` order, or one page of
  * a walk (`limit` + 1 rows, to tell whether more follow) with how many match, counted up to the cap.
@@ -79,8 +86,8 @@ export async function walkRows<R>(
   q: Queryable,
   columns: KeysetColumns,
   where: SQL | undefined,
-  usual: SQL[],
   walk: Walk | null,
+  usual: SQL[] = [asc(columns.created), asc(columns.id)],
 ): Promise<{ rows: (R & { changeTxid: string })[]; total: number }> {
   type Out = R & { changeTxid: string };
   const table = columns.table;
