@@ -4,7 +4,7 @@ import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import type { Walk } from '../../platform/cursor';
 import type { Queryable } from '../../platform/db/database';
-import { keysetSql } from '../../platform/db/keyset';
+import { keysetColumnsOf, keysetSql } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 
 export type QuestionListRow = RowOf<typeof questionLists>;
@@ -31,15 +31,7 @@ export function questionListRepository(q: Queryable, ctx: RequestContext) {
     },
     /** Summaries (no questions) in name order; only active ones unless asked. */
     async list(includeInactive: boolean, walk: Walk | null = null) {
-      const k = walk
-        ? keysetSql(walk.keyset, {
-            table: questionLists,
-            created: questionLists.createdAt,
-            updated: questionLists.updatedAt,
-            txid: questionLists.changeTxid,
-            id: questionLists.id,
-          })
-        : null;
+      const k = walk ? keysetSql(walk.keyset, keysetColumnsOf(questionLists)) : null;
       return q
         .select({
           id: questionLists.id,

@@ -4,7 +4,7 @@ import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import type { Keyset } from '../../platform/cursor';
 import { type Queryable, queryRows, type Row, rowMapper, uuidArray } from '../../platform/db/database';
-import { cappedCount, keysetSql, settled } from '../../platform/db/keyset';
+import { cappedCount, keysetColumnsOf, keysetSql, settled } from '../../platform/db/keyset';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository, type NewJob } from '../../platform/jobs/jobs.repository';
 import { offsetOf, type Page } from '../../platform/pagination';
@@ -136,13 +136,7 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
     },
     /** A page by keyset (`limit` + 1 rows): as cheap deep in the list as at its start. */
     keyset(filter: SessionRequestFilter, keyset: Keyset, limit: number): SQL {
-      const k = keysetSql(keyset, {
-        table: sessionRequests,
-        created: sessionRequests.createdAt,
-        updated: sessionRequests.updatedAt,
-        txid: sessionRequests.changeTxid,
-        id: sessionRequests.id,
-      });
+      const k = keysetSql(keyset, keysetColumnsOf(sessionRequests));
       return q
         .select(withSigners)
         .from(sessionRequests)

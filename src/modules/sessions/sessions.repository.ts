@@ -4,7 +4,7 @@ import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import { type Keyset, SYNC_TOTAL_CAP } from '../../platform/cursor';
 import { type Queryable, queryRows } from '../../platform/db/database';
-import { cappedCount, keysetSql } from '../../platform/db/keyset';
+import { cappedCount, keysetColumnsOf, keysetSql } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 
@@ -127,15 +127,7 @@ export function sessionRepository(q: Queryable, ctx: RequestContext) {
         filter.sessionRequestId ? eq(sessions.sessionRequestId, filter.sessionRequestId) : undefined,
         filter.customerId ? eq(sessions.customerId, filter.customerId) : undefined,
       );
-      const k = keyset
-        ? keysetSql(keyset, {
-            table: sessions,
-            created: sessions.createdAt,
-            updated: sessions.updatedAt,
-            txid: sessions.changeTxid,
-            id: sessions.id,
-          })
-        : null;
+      const k = keyset ? keysetSql(keyset, keysetColumnsOf(sessions)) : null;
       const rows = await q
         .select()
         .from(sessions)
