@@ -7,7 +7,14 @@ import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
 import { asBuffer } from './support/binary';
-import { createContact, createOrg, createUserWithKey, type TestOrg, unknownId } from './support/fixtures';
+import {
+  createContact,
+  createOrg,
+  createUserWithKey,
+  type TestOrg,
+  unknownId,
+  untilSettled,
+} from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { createReportTemplate, submittedSession } from './support/submissions';
 
@@ -327,6 +334,7 @@ describe('DELETE /api/v1/files/{id} of a file in use', () => {
     expect(await fileExists(bystander._id)).toBe(true);
     expect(await rowsOf('session_requests', [otherAction])).toBe(1);
     // The actions that went are announced, so a sync drops them too.
+    await untilSettled(h, org.organisationId);
     const removed = await h
       .api()
       .get('/api/v1/events?type=sessionrequest.deleted&limit=1000')

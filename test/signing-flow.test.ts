@@ -7,7 +7,7 @@ import request from 'supertest';
 import { queryRows } from '../src/platform/db/database';
 import { generateSealKey } from '../src/platform/signing/certificate';
 import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
-import { createContact, createOrg, type TestOrg } from './support/fixtures';
+import { createContact, createOrg, type TestOrg, untilSettled } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer } from './support/peers';
 import { createReportTemplate, submitAsContact } from './support/submissions';
@@ -100,6 +100,7 @@ async function codeByMail(browser: ReturnType<typeof signerBrowser>): Promise<st
 }
 
 const eventTypesOf = async (actionId: string) => {
+  await untilSettled(h, org.organisationId);
   const res = await api().get('/api/v1/events?limit=1000').set('x-api-key', key());
   return (res.body.events as { type: string; data: { sessionRequest?: { _id: string } } }[])
     .filter((e) => e.data.sessionRequest?._id === actionId)
