@@ -37,6 +37,7 @@ import { webhookRoutes } from './modules/webhooks';
 import type { Clock } from './platform/clock';
 import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
+import { openFileStorage } from './platform/file-storage';
 import {
   ApiKeyAuthenticator,
   AuthGate,
@@ -53,7 +54,7 @@ import { createRegistry } from './platform/openapi';
 import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { qualifiedProvider } from './platform/signing/qualified';
 import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
-import { localDiskStorage } from './platform/storage';
+import type { FileStorage } from './platform/storage';
 import { readCookies } from './platform/web/cookies';
 import { csrfGuard } from './platform/web/csrf';
 import { staffSessions } from './platform/web/sessions';
@@ -73,6 +74,8 @@ export interface AppDeps {
   lookup?: SafeHttpPolicy['lookup'];
   /** The seal key (loaded at start by the server); by default loaded when first needed. */
   seal?: SealKeySource;
+  /** Where file bytes are (by default as configured: FILE_STORAGE). */
+  storage?: FileStorage;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -180,7 +183,7 @@ export function createApp(deps: AppDeps): Express {
   const fileDeps = {
     database,
     clock,
-    storage: localDiskStorage(config.filesDir),
+    storage: deps.storage ?? openFileStorage(config.files, database),
     maxFileBytes: config.maxFileBytes,
     seal: deps.seal ?? sealKeySource({ database, box, clock }, config.signing),
   };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type EncryptionKey, parseEncryptionKeys } from './platform/crypto/sealed';
 import type { ServerLimits } from './platform/db/database';
+import type { FileStorageConfig } from './platform/file-storage';
 import type { RateLimitConfig } from './platform/http/rate-limit';
 import { isPhoneRegion } from './platform/phone';
 import { type QualifiedSigningConfig, qualifiedProvider } from './platform/signing/qualified';
@@ -33,12 +34,16 @@ const envSchema = z.object({
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
+  DATABASE_LISTEN_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
   DATABASE_POOL_SIZE: intFrom(1, 500).default(10),
   DATABASE_CONNECT_TIMEOUT_SECONDS: intFrom(1, 600).default(5),
   DATABASE_STATEMENT_TIMEOUT_SECONDS: intFrom(1, 3600).default(30),
   DATABASE_MAX_WAITING: intFrom(1, 100_000).default(200),
   REQUEST_HEADERS_TIMEOUT_SECONDS: intFrom(1, 600).default(10),
   REQUEST_TIMEOUT_SECONDS: intFrom(1, 3600).default(60),
+  SHUTDOWN_GRACE_SECONDS: intFrom(1, 600).default(25),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(logLevels).default('info'),
   BODY_LIMIT: z
@@ -49,6 +54,26 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 512kb or 20mb')
     .default('20mb'),
+  FILE_STORAGE: z.enum(['disk', 'database', 's3']).optional(),
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://s3.eu-west-1.amazonaws.com' })
+    .optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be an S3 bucket name (3-63 lower-case letters, digits, dots, hyphens)',
+    )
+    .optional(),
+  S3_REGION: z.string().min(1).max(64).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9!_.*'()-]+\/)*$/, 'must be empty or end with a slash, such as actiondesk/')
+    .default(''),
+  S3_PATH_STYLE: z.enum(['true', 'false']).default('true'),
+  S3_TIMEOUT_SECONDS: intFrom(1, 600).default(30),
   AUTH_CACHE_TTL_SECONDS: intFrom(0, 3600).default(60),
   TRUST_PROXY: z
     .string()
@@ -140,16 +165,20 @@ export interface Config {
         readonly url: string;
         readonly poolSize: number;
         readonly limits: ServerLimits;
+        /** Where workers LISTEN for new jobs: DATABASE_LISTEN_URL, or DATABASE_URL. */
+        readonly listenUrl: string;
       };
   /** How long a client may take to send its request headers, and the whole request with its body. */
   readonly requestTimeouts: { readonly headersMs: number; readonly requestMs: number };
+  /** On SIGTERM: how long requests and jobs in progress may take to finish before they are cut off. */
+  readonly shutdownGraceMs: number;
   readonly dataDir: string;
   readonly logLevel: (typeof logLevels)[number];
   readonly bodyLimit: string;
   /** Largest file accepted by POST /files, in bytes. */
   readonly maxFileBytes: number;
-  /** Where file contents are stored (local disk now). */
-  readonly filesDir: string;
+  /** Where file contents are stored (FILE_STORAGE; see docs/operations.md#files). */
+  readonly files: FileStorageConfig;
   readonly authCacheTtlMs: number;
   /** Express's `trust proxy`: false, true (any proxy: the client can name its own address), a hop count or addresses. */
   readonly trustProxy: boolean | number | string;
@@ -227,6 +256,31 @@ export function loadEnvFile(file = path.resolve('.env')): void {
   }
 }
 
+function filesConfig(e: z.infer<typeof envSchema>, dir: string): FileStorageConfig {
+  if (e.FILE_STORAGE !== 's3') return { kind: e.FILE_STORAGE ?? 'auto', dir };
+  const missing = (['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter(
+    (name) => !e[name],
+  );
+  if (missing.length > 0)
+    throw new ConfigError(
+      `Invalid configuration:\n  ${missing.map((name) => `${name}: is required with FILE_STORAGE=s3`).join('\n  ')}`,
+    );
+  return {
+    kind: 's3',
+    dir,
+    s3: Object.freeze({
+      endpoint: e.S3_ENDPOINT!,
+      bucket: e.S3_BUCKET!,
+      region: e.S3_REGION,
+      accessKeyId: e.S3_ACCESS_KEY_ID!,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+      prefix: e.S3_PREFIX,
+      pathStyle: e.S3_PATH_STYLE === 'true',
+      timeoutMs: e.S3_TIMEOUT_SECONDS * 1000,
+    }),
+  };
+}
+
 /** Reads and validates the environment once; the only place that touches process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -266,6 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? {
             kind: 'server' as const,
             url: e.DATABASE_URL,
+            listenUrl: e.DATABASE_LISTEN_URL ?? e.DATABASE_URL,
             poolSize: e.DATABASE_POOL_SIZE,
             limits: Object.freeze({
               connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
@@ -279,11 +334,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headersMs: e.REQUEST_HEADERS_TIMEOUT_SECONDS * 1000,
       requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     }),
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     dataDir,
     logLevel: e.LOG_LEVEL,
     bodyLimit: e.BODY_LIMIT.toLowerCase(),
     maxFileBytes: bytesOf(e.MAX_FILE_SIZE),
-    filesDir: path.join(dataDir, 'files'),
+    files: Object.freeze(filesConfig(e, path.join(dataDir, 'files'))),
     authCacheTtlMs: e.AUTH_CACHE_TTL_SECONDS * 1000,
     trustProxy:
       e.TRUST_PROXY === 'true'

@@ -6,7 +6,8 @@ import { openSecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
 import { DataDirInUseError } from './platform/db/lock';
 import { openConfiguredDatabase } from './platform/db/open';
-import { createHttpServer } from './platform/http/listen';
+import { fileStorageKind, openFileStorage } from './platform/file-storage';
+import { createHttpServer, drainHttpServer } from './platform/http/listen';
 import { createLogger, type Logger, stdoutDestination } from './platform/logger';
 import { SealKeyError, sealKeySource } from './platform/signing/seal-key';
 import { createJobWorker } from './worker';
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
     throw err;
   }
 
+  const storage = openFileStorage(config.files, database);
   const { worker, mailer, http } = createJobWorker({
     config,
     database,
@@ -66,41 +68,63 @@ async function main(): Promise<void> {
     logger,
     box,
     seal,
+    storage,
   });
   if (config.jobs.worker) worker.start();
-  const app = createApp({ config, database, clock: systemClock, logger, jobs: worker, box, seal });
+  const app = createApp({ config, database, clock: systemClock, logger, jobs: worker, box, seal, storage });
   const server: Server = createHttpServer(app, config.requestTimeouts);
   server.listen(config.port, config.host ?? '::', () => {
     logger.info(
-      { port: config.port, baseUrl: config.baseUrl, database: database.driver },
+      {
+        port: config.port,
+        baseUrl: config.baseUrl,
+        database: database.driver,
+        files: fileStorageKind(config.files, database),
+        worker: config.jobs.worker,
+      },
       `ActionDesk listening on ${config.baseUrl}`,
     );
   });
 
   let stopping = false;
-  const stop = (signal: string) => {
+  /**
+   * The one way out, for signals and fatal errors alike: stop accepting connections, let requests and
+   * jobs in progress finish within SHUTDOWN_GRACE_SECONDS (jobs still running then are handed back to the
+   * queue for another worker), close the database, flush the log, exit with `code`.
+   */
+  const stop = async (reason: string, code: number) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const started = Date.now();
+    const left = () => Math.max(0, config.shutdownGraceMs - (Date.now() - started));
+    logger.info({ reason, graceMs: config.shutdownGraceMs }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.fatal('shutdown did not finish in time; exiting');
+      destination.flushSync();
+      process.exit(code || 1);
+    }, config.shutdownGraceMs + 5_000);
     force.unref();
-    server.close(() => {
-      worker
-        .stop()
-        .then(() => mailer.close())
-        .then(() => http.close())
-        .then(() => database.close())
-        .catch((err) => logger.error({ err }, 'closing the database failed'))
-        .finally(() => {
-          destination.flushSync();
-          process.exit(0);
-        });
-    });
-    server.closeIdleConnections();
+    let exitCode = code;
+    try {
+      const [, jobs] = await Promise.all([drainHttpServer(server, left()), worker.stop(left())]);
+      mailer.close();
+      await http.close();
+      await database.close();
+      logger.info({ reason, ms: Date.now() - started, jobs }, 'stopped');
+    } catch (err) {
+      logger.error({ err }, 'shutting down failed');
+      exitCode ||= 1;
+    }
+    destination.flushSync();
+    process.exit(exitCode);
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM', 0));
+  process.on('SIGINT', () => void stop('SIGINT', 0));
+  fatal = (err) => void stop(`uncaught exception: ${err.message}`, 1);
 }
+
+/** Set once the server runs: a fatal error then goes through the graceful stop. */
+let fatal: ((err: Error) => void) | undefined;
 
 function installProcessHooks(logger: Logger, destination: { flushSync(): void }): void {
   process.on('unhandledRejection', (reason) => {
@@ -109,7 +133,8 @@ function installProcessHooks(logger: Logger, destination: { flushSync(): void })
   process.on('uncaughtException', (err) => {
     logger.fatal({ err }, 'uncaught exception; exiting');
     destination.flushSync();
-    process.exit(1);
+    if (fatal) fatal(err);
+    else process.exit(1);
   });
 }
 

@@ -23,13 +23,14 @@ import {
 import type { Clock } from './platform/clock';
 import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
+import { openFileStorage } from './platform/file-storage';
 import { JobWorker } from './platform/jobs/worker';
 import type { Logger } from './platform/logger';
 import { createMailer, type Mailer } from './platform/mail';
 import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
 import { createSmsSender, type SmsSender } from './platform/sms';
-import { localDiskStorage } from './platform/storage';
+import type { FileStorage } from './platform/storage';
 
 export interface WorkerDeps {
   config: Config;
@@ -41,6 +42,8 @@ export interface WorkerDeps {
   box?: SecretBox;
   /** The seal key (loaded at start by the server); by default loaded when first needed. */
   seal?: SealKeySource;
+  /** Where file bytes are (by default as configured: FILE_STORAGE). */
+  storage?: FileStorage;
   /** How webhook host names are resolved (tests give their own names); DNS by default. */
   lookup?: SafeHttpPolicy['lookup'];
 }
@@ -74,7 +77,7 @@ export function createJobWorker(deps: WorkerDeps): {
   );
   worker.register(expiryJobType, expiryHandler({ database, clock, baseUrl: config.baseUrl }));
   const box = deps.box ?? openSecretBox(config.encryption);
-  const storage = localDiskStorage(config.filesDir);
+  const storage = deps.storage ?? openFileStorage(config.files, database);
   worker.register(
     sessionReportJob,
     sessionReportHandler({ database, clock, storage, timeZone: config.timeZone, baseUrl: config.baseUrl }),

@@ -17,7 +17,8 @@ let template: string;
 let branch: string;
 
 beforeAll(async () => {
-  h = await startHarness();
+  // Files on disk: a test breaks the files directory to make a report fail to store.
+  h = await startHarness({ FILE_STORAGE: 'disk' });
   org = await createOrg(h, 'Kantoor Peeters');
   template = await createTemplate(h, org, { name: 'Tevredenheid' });
   const portfolio = await h

@@ -29,7 +29,50 @@ describe('configuration', () => {
       url: 'postgres://u:p@localhost/db',
       poolSize: 7,
       limits: { connectTimeoutMs: 5000, statementTimeoutMs: 30000, maxWaiting: 200 },
+      listenUrl: 'postgres://u:p@localhost/db',
     });
+  });
+
+  it('when DATABASE_LISTEN_URL is set, then workers listen there while queries go through DATABASE_URL', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u:p@pgbouncer:6432/db',
+      DATABASE_LISTEN_URL: 'postgres://u:p@db:5432/db',
+    });
+    expect(config.database).toMatchObject({
+      url: 'postgres://u:p@pgbouncer:6432/db',
+      listenUrl: 'postgres://u:p@db:5432/db',
+    });
+  });
+
+  it('when FILE_STORAGE is unset, then the storage follows the database; s3 takes its settings', () => {
+    expect(loadConfig({}).files).toMatchObject({ kind: 'auto' });
+    expect(loadConfig({ FILE_STORAGE: 'disk' }).files).toMatchObject({ kind: 'disk' });
+    expect(
+      loadConfig({
+        FILE_STORAGE: 's3',
+        S3_ENDPOINT: 'https://s3.eu-west-1.amazonaws.com',
+        S3_BUCKET: 'desk-files',
+        S3_ACCESS_KEY_ID: 'AKIA',
+        S3_SECRET_ACCESS_KEY: 'secret',
+        S3_PREFIX: 'prod/',
+        S3_PATH_STYLE: 'false',
+      }).files,
+    ).toMatchObject({
+      kind: 's3',
+      s3: {
+        endpoint: 'https://s3.eu-west-1.amazonaws.com',
+        bucket: 'desk-files',
+        region: 'us-east-1',
+        prefix: 'prod/',
+        pathStyle: false,
+        timeoutMs: 30_000,
+      },
+    });
+  });
+
+  it('when SHUTDOWN_GRACE_SECONDS is set, then it bounds the graceful stop', () => {
+    expect(loadConfig({}).shutdownGraceMs).toBe(25_000);
+    expect(loadConfig({ SHUTDOWN_GRACE_SECONDS: '5' }).shutdownGraceMs).toBe(5_000);
   });
 
   it.each([
@@ -40,6 +83,11 @@ describe('configuration', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ BODY_LIMIT: 'huge' }, 'BODY_LIMIT'],
     [{ DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE'],
+    [{ DATABASE_LISTEN_URL: 'http://db' }, 'DATABASE_LISTEN_URL'],
+    [{ FILE_STORAGE: 'ftp' }, 'FILE_STORAGE'],
+    [{ S3_BUCKET: 'Not_A_Bucket' }, 'S3_BUCKET'],
+    [{ S3_PREFIX: 'no-slash' }, 'S3_PREFIX'],
+    [{ SHUTDOWN_GRACE_SECONDS: '0' }, 'SHUTDOWN_GRACE_SECONDS'],
   ])('when %o, then the error names %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: `));

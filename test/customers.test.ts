@@ -15,7 +15,8 @@ let org: TestOrg;
 let other: TestOrg;
 
 beforeAll(async () => {
-  h = await startHarness();
+  // Files on disk: the tests look at what is left in the files directory.
+  h = await startHarness({ FILE_STORAGE: 'disk' });
   org = await createOrg(h);
   other = await createOrg(h);
 });

@@ -35,6 +35,7 @@ const tenantTables = [
   'session_request_events',
   'jobs',
   'files',
+  'file_contents',
   'sessions',
   'session_versions',
   'campaign_visitors',

@@ -23,7 +23,8 @@ let org: TestOrg;
 let other: TestOrg;
 
 beforeAll(async () => {
-  h = await startHarness({ MAX_FILE_SIZE: '64kb' });
+  // Files on disk: the tests look at the stored bytes (test/file-storage.test.ts covers every driver).
+  h = await startHarness({ MAX_FILE_SIZE: '64kb', FILE_STORAGE: 'disk' });
   org = await createOrg(h);
   other = await createOrg(h);
 });

@@ -64,7 +64,11 @@ describe('inputs that used to end or hang the process', () => {
   let h: Harness;
   let org: TestOrg;
   beforeAll(async () => {
-    h = await startHarness({ REQUEST_HEADERS_TIMEOUT_SECONDS: '1', REQUEST_TIMEOUT_SECONDS: '2' });
+    h = await startHarness({
+      REQUEST_HEADERS_TIMEOUT_SECONDS: '1',
+      REQUEST_TIMEOUT_SECONDS: '2',
+      FILE_STORAGE: 'disk',
+    });
     org = await createOrg(h);
   });
   afterAll(() => h.close());

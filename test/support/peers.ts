@@ -140,6 +140,14 @@ export async function startWebhookReceiver(now: () => Date = () => new Date()) {
     answer(...behaviours: Behaviour[]) {
       queued.push(...behaviours);
     },
+    /** Answers the requests held by 'hang' so far with `status`. */
+    release(status = 200) {
+      for (const res of hanging) {
+        res.writeHead(status);
+        res.end(status < 300 ? 'ok' : 'nope');
+      }
+      hanging.clear();
+    },
     /** Resolves once `count` requests have arrived (bounded by the test's timeout). */
     async waitFor(count: number) {
       while (received.length < count) await new Promise<void>((resolve) => waiters.push(resolve));

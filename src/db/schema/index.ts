@@ -3,6 +3,7 @@ export * from './campaigns';
 export * from './customers';
 export * from './enums';
 export * from './events';
+export * from './file-contents';
 export * from './files';
 export * from './idempotency';
 export * from './jobs';

@@ -69,15 +69,32 @@ export interface Database {
   query(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
+  /**
+   * Calls `onNotify` on every NOTIFY on `channel` from any process on this database (PostgreSQL
+   * LISTEN; in-process on the embedded database). A lost connection is re-established by itself, and
+   * `onNotify` is then called once for whatever was missed meanwhile.
+   */
+  subscribe(channel: string, onNotify: () => void): Subscription;
   close(): Promise<void>;
 }
 
 export type Row = Record<string, unknown>;
 
+export interface Subscription {
+  close(): Promise<void>;
+}
+
 export type DatabaseTarget =
   | { kind: 'embedded'; dataDir: string; purpose: string }
   | { kind: 'memory' }
-  | { kind: 'server'; url: string; poolSize: number; limits?: Partial<ServerLimits> };
+  | {
+      kind: 'server';
+      url: string;
+      poolSize: number;
+      limits?: Partial<ServerLimits>;
+      /** Where LISTEN connects (a direct connection when `url` is a transaction-pooling proxy). */
+      listenUrl?: string;
+    };
 
 /**
  * Bounds on waiting for the server database, so that a hung or lost server makes requests fail fast
@@ -180,7 +197,7 @@ const batchTypes = {
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'server') {
     await migrateServer(target.url, target.limits?.connectTimeoutMs);
-    return connectServer(target.url, target.poolSize, target.limits);
+    return connectServer(target.url, target.poolSize, target.limits, target.listenUrl);
   }
   return openEmbedded(target);
 }
@@ -231,6 +248,14 @@ async function openEmbedded(
         if (closed) throw new Error('database closed');
         await pglite.query('SELECT 1');
       },
+      subscribe(channel, onNotify) {
+        const unlisten = pglite.listen(channel, () => onNotify());
+        return {
+          async close() {
+            if (!closed) await (await unlisten)().catch(() => undefined);
+          },
+        };
+      },
       async close() {
         if (closed) return;
         closed = true;
@@ -272,6 +297,7 @@ export async function connectServer(
   url: string,
   poolSize: number,
   limits: Partial<ServerLimits> = {},
+  listenUrl: string = url,
 ): Promise<Database> {
   const bounds = { ...defaultServerLimits, ...limits };
   // Every connection works as the app role from its first statement on (a startup option, not a query).
@@ -322,8 +348,74 @@ export async function connectServer(
     async ping() {
       await pool.query('SELECT 1');
     },
+    subscribe: (channel, onNotify) => listenOn(listenUrl, bounds.connectTimeoutMs, channel, onNotify),
     async close() {
       await pool.end();
+    },
+  };
+}
+
+const RELISTEN_MS = [500, 1_000, 2_000, 5_000, 10_000];
+
+/**
+ * LISTEN on one connection of its own (a notification needs a session that stays: not through a
+ * transaction-pooling proxy). When the connection is lost it is made again, with back-off; once it is
+ * back, `onNotify` is called for what may have been missed.
+ */
+function listenOn(
+  url: string,
+  connectTimeoutMs: number,
+  channel: string,
+  onNotify: () => void,
+): Subscription {
+  let client: pg.Client | undefined;
+  let closed = false;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+  const again = () => {
+    if (closed || retry) return;
+    retry = setTimeout(
+      () => {
+        retry = undefined;
+        void connect();
+      },
+      RELISTEN_MS[Math.min(failures, RELISTEN_MS.length - 1)],
+    );
+    retry.unref();
+    failures++;
+  };
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
+    c.on('error', () => undefined); // a lost connection also ends it: 'end' below
+    c.on('notification', (n) => {
+      if (n.channel === channel) onNotify();
+    });
+    c.on('end', () => {
+      if (client === c) client = undefined;
+      again();
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch {
+      await c.end().catch(() => undefined);
+      again();
+      return;
+    }
+    if (closed) {
+      await c.end().catch(() => undefined);
+      return;
+    }
+    client = c;
+    if (failures > 0) onNotify();
+    failures = 0;
+  };
+  void connect();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => undefined);
     },
   };
 }

@@ -9,6 +9,7 @@ export function openConfiguredDatabase(config: Config, purpose: string): Promise
         url: config.database.url,
         poolSize: config.database.poolSize,
         limits: config.database.limits,
+        listenUrl: config.database.listenUrl,
       })
     : openDatabase({ kind: 'embedded', dataDir: config.database.dataDir, purpose });
 }

@@ -69,6 +69,19 @@ export async function inTenant<T>(
   return openTenant(database, ctx, fn);
 }
 
+/**
+ * Like inTenant, but always in a transaction of its own, also while a request holds one (see
+ * HeldTransaction): for writes that must not wait for the request's outcome or hold its transaction
+ * open, such as file bytes streamed in before the request's first statement.
+ */
+export function inOwnTenantTransaction<T>(
+  database: Database,
+  ctx: RequestContext,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  return openTenant(database, ctx, fn);
+}
+
 function openTenant<T>(database: Database, ctx: RequestContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return database.tenantTransaction(entryOf(ctx), async (tx, entered) => {
     if (entered === 'stale') {

@@ -13,6 +13,7 @@ import {
   TooManyRequests,
   UnsupportedMediaType,
 } from '../errors';
+import { StorageUnavailable } from '../storage';
 import { fromZodError } from './validation';
 
 interface HttpishError {
@@ -49,6 +50,9 @@ export function toAppError(err: unknown): AppError {
       },
     ]);
   }
+  // Before the database's check: a store that cannot be reached fails with the same network codes.
+  if (err instanceof StorageUnavailable)
+    return new ServiceUnavailable('The file store is not available; try again shortly', { cause: err });
   if (isDatabaseUnavailable(err)) {
     return new ServiceUnavailable(
       isDatabaseBusy(err)
@@ -81,7 +85,7 @@ export function toAppError(err: unknown): AppError {
  */
 export function settleError(err: unknown, req: Request, res: Response): AppError | null {
   const appError = toAppError(err);
-  if (appError.status === 503) req.log?.warn({ err }, 'database unavailable');
+  if (appError.status === 503) req.log?.warn({ err }, 'service unavailable');
   else if (appError.status >= 500) req.log?.error({ err }, 'unexpected error');
   if (res.headersSent) {
     res.destroy();

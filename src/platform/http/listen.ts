@@ -24,5 +24,36 @@ export function createHttpServer(app: RequestListener, timeouts: RequestTimeouts
   );
   // Longer than a load balancer's idle timeout, so the balancer closes idle connections first.
   server.keepAliveTimeout = 65_000;
+  // The answers not yet sent, for drainHttpServer; first among the request listeners.
+  const open = new Set<http.ServerResponse>();
+  inProgress.set(server, open);
+  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (draining.has(server)) res.shouldKeepAlive = false;
+    open.add(res);
+    res.once('close', () => open.delete(res));
+  });
   return server;
+}
+
+const inProgress = new WeakMap<http.Server, Set<http.ServerResponse>>();
+const draining = new WeakSet<http.Server>();
+
+/**
+ * Stops `server` gracefully: no new connections; requests in progress finish, and each answer closes
+ * its connection (`Connection: close`), so a client or load balancer takes its next request elsewhere.
+ * Connections still open after `graceMs` are cut. Resolves once every connection has closed.
+ */
+export function drainHttpServer(server: http.Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    draining.add(server);
+    // Answers in progress end their connection (Connection: close), unless they have begun already.
+    for (const res of inProgress.get(server) ?? []) if (!res.headersSent) res.shouldKeepAlive = false;
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    cut.unref();
+    server.close(() => {
+      clearTimeout(cut);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }

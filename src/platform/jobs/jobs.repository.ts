@@ -101,5 +101,27 @@ export function jobRepository(q: Queryable, ctx: RequestContext) {
          WHERE j.id = v.id AND j.lease_token = v.lease_token AND j.status = 'running'
         RETURNING j.id`;
     },
+    /**
+     * Hands claimed jobs back (a worker stopping before they finished): each is due again at once, for
+     * any worker, and the interrupted attempt does not count. Only while its lease is still ours.
+     */
+    async release(items: { id: string; leaseToken: string }[], now: Date): Promise<number> {
+      if (items.length === 0) return 0;
+      const rows = sql.join(
+        items.map((i) => sql`(${i.id}::uuid, ${i.leaseToken}::uuid)`),
+        sql`, `,
+      );
+      const released = await queryRows<{ id: string }>(
+        q,
+        sql`
+        UPDATE jobs j
+           SET status = 'pending', run_at = ${now.toISOString()}::timestamptz,
+               attempts = greatest(j.attempts - 1, 0), lease_token = NULL, locked_until = NULL
+          FROM (VALUES ${rows}) AS v(id, lease_token)
+         WHERE j.id = v.id AND j.lease_token = v.lease_token AND j.status = 'running'
+        RETURNING j.id`,
+      );
+      return released.length;
+    },
   };
 }

@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock } from '../clock';
 import { coalescer } from '../coalesce';
 import { systemContext } from '../context';
-import type { Database } from '../db/database';
-import { batchInTenant } from '../db/tenant';
+import type { Database, Subscription } from '../db/database';
+import { batchInTenant, inTenant } from '../db/tenant';
 import type { Logger } from '../logger';
 import type { z } from '../zod';
 import { JobPayloadError, type JobType } from './job-type';
@@ -65,12 +65,25 @@ class JobTimeoutError extends Error {
   override name = 'JobTimeoutError';
 }
 
+/** The worker is stopping and hands the attempt back (its lease is released, not its outcome recorded). */
+class JobInterrupted extends Error {
+  override name = 'JobInterrupted';
+}
+
+/** A claimed job while it runs: `stop` interrupts it when the worker stops before it finishes. */
+interface InFlight {
+  job: ClaimedJob;
+  stop: AbortController;
+}
+
 /** Lets services nudge the worker after committing new jobs, without knowing the worker. */
 export interface JobSignal {
   wake(): void;
 }
 
 const WAKE_GATHER_MS = 20;
+/** Where the database announces jobs that are due now (a trigger on jobs, migration 0034). */
+export const JOBS_CHANNEL = 'actiondesk_jobs';
 /** Slots freed within this window are filled by one claim (fewer, larger claims under load). */
 const REFILL_GATHER_MS = 5;
 
@@ -96,7 +109,7 @@ interface Registered {
  */
 export class JobWorker implements JobSignal {
   private readonly handlers = new Map<string, Registered>();
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Map<Promise<void>, InFlight>();
   /**
    * Records a job's outcome as soon as it is known. Outcomes known in the same turn of the event loop
    * are recorded together, one statement and one round trip per organisation; answers whether the
@@ -110,6 +123,7 @@ export class JobWorker implements JobSignal {
     return items.map((i) => settled.has(i.id));
   });
   private timer: NodeJS.Timeout | undefined;
+  private subscription: Subscription | undefined;
   private running: Promise<void> | undefined;
   private soon: NodeJS.Timeout | undefined;
   private started = false;
@@ -158,7 +172,7 @@ export class JobWorker implements JobSignal {
       this.leaseSeconds,
     );
     for (const r of claimed) {
-      const running: Promise<void> = this.run({
+      const job: ClaimedJob = {
         id: r.id as string,
         organisationId: r.organisation_id as string,
         kind: r.kind as string,
@@ -167,11 +181,13 @@ export class JobWorker implements JobSignal {
         attempt: r.attempts as number,
         maxAttempts: r.max_attempts as number,
         leaseToken: r.lease_token as string,
-      }).finally(() => {
+      };
+      const stop = new AbortController();
+      const running: Promise<void> = this.run(job, stop.signal).finally(() => {
         this.inFlight.delete(running);
         this.refill();
       });
-      this.inFlight.add(running);
+      this.inFlight.set(running, { job, stop });
     }
     return claimed.length;
   }
@@ -184,13 +200,13 @@ export class JobWorker implements JobSignal {
       total += claimed;
       if (claimed > 0) continue;
       if (this.inFlight.size === 0) break;
-      await Promise.race(this.inFlight);
+      await Promise.race(this.inFlight.keys());
     }
-    await Promise.all(this.inFlight);
+    await Promise.all(this.inFlight.keys());
     return total;
   }
 
-  private async run(job: ClaimedJob): Promise<void> {
+  private async run(job: ClaimedJob, stopping: AbortSignal): Promise<void> {
     const registered = this.handlers.get(job.kind);
     // Built when first needed: a job that just succeeds writes only a debug line.
     let child: Logger | undefined;
@@ -206,8 +222,10 @@ export class JobWorker implements JobSignal {
     try {
       if (!registered) throw new PermanentJobError(`no handler for job kind ${job.kind}`);
       const payload = registered.type.read(job.payload);
-      const result = await withTimeout(registered.type.timeoutMs, (signal) =>
-        registered.handler({ ...job, payload }, signal),
+      const result = await withTimeout(
+        registered.type.timeoutMs,
+        (signal) => registered.handler({ ...job, payload }, signal),
+        stopping,
       );
       if (result && 'settled' in result) {
         if (!result.settled) log().warn('the job’s lease was lost before its outcome was recorded');
@@ -216,6 +234,8 @@ export class JobWorker implements JobSignal {
       }
       outcome = result ? { status: 'cancelled', error: result.cancelled } : { status: 'done', error: null };
     } catch (err) {
+      // Handed back by stop(), which releases the lease: nothing to record.
+      if (err instanceof JobInterrupted) return;
       const message = err instanceof Error ? err.message : String(err);
       const final =
         err instanceof PermanentJobError || err instanceof JobPayloadError || job.attempt >= job.maxAttempts;
@@ -243,10 +263,14 @@ export class JobWorker implements JobSignal {
     else if (outcome.status === 'done' && this.logger.isLevelEnabled('debug')) log().debug('job done');
   }
 
-  /** Polls every pollMs and whenever woken, until stop(). */
+  /**
+   * Polls every pollMs and whenever woken, until stop(): by this process's requests, and by any process
+   * that commits a job due now (the database's NOTIFY on JOBS_CHANNEL, see migration 0034).
+   */
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.subscription ??= this.database.subscribe(JOBS_CHANNEL, () => this.wake());
     this.wake();
   }
 
@@ -317,14 +341,59 @@ export class JobWorker implements JobSignal {
     }
   }
 
-  /** Stops polling and waits for the jobs in hand to finish. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming and waits for the jobs in hand to finish, for at most `graceMs`. Jobs still running
+   * then are interrupted (their signal aborts) and handed back: due again at once for any worker, the
+   * interrupted attempt not counted. Answers how many finished and how many were handed back.
+   */
+  async stop(graceMs = Number.POSITIVE_INFINITY): Promise<{ finished: number; released: number }> {
     this.started = false;
     clearTimeout(this.timer);
     clearTimeout(this.soon);
     this.soon = undefined;
+    await this.subscription?.close();
+    this.subscription = undefined;
     await this.running;
-    await Promise.all(this.inFlight);
+    const inHand = this.inFlight.size;
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'late'>((resolve) => {
+      if (Number.isFinite(graceMs)) timer = setTimeout(() => resolve('late'), Math.max(0, graceMs));
+    });
+    const outcome = await Promise.race([
+      Promise.all(this.inFlight.keys()).then(() => 'done' as const),
+      graceOver,
+    ]);
+    clearTimeout(timer);
+    if (outcome === 'done') return { finished: inHand, released: 0 };
+    const late = [...this.inFlight.entries()];
+    for (const [, running] of late) running.stop.abort(new JobInterrupted('the worker is stopping'));
+    await Promise.all(late.map(([promise]) => promise));
+    const released = await this.release(late.map(([, running]) => running.job));
+    this.logger.warn(
+      { released, jobs: late.map(([, r]) => ({ jobId: r.job.id, kind: r.job.kind })) },
+      'stopping: jobs still running were handed back to the queue',
+    );
+    return { finished: inHand - late.length, released };
+  }
+
+  /** Releases the leases of `jobs`, one statement per organisation. */
+  private async release(jobs: ClaimedJob[]): Promise<number> {
+    const byOrg = new Map<string, ClaimedJob[]>();
+    for (const job of jobs) byOrg.set(job.organisationId, [...(byOrg.get(job.organisationId) ?? []), job]);
+    let released = 0;
+    for (const [organisationId, items] of byOrg) {
+      const ctx = systemContext(organisationId, this.clock.now(), 'job worker');
+      released += await inTenant(this.database, ctx, (tx) =>
+        jobRepository(tx, ctx).release(items, this.clock.now()),
+      ).catch((err: unknown) => {
+        this.logger.error(
+          { err, organisationId },
+          'handing jobs back failed; they run again when their lease ends',
+        );
+        return 0;
+      });
+    }
+    return released;
   }
 }
 
@@ -332,20 +401,31 @@ export class JobWorker implements JobSignal {
  * Runs `work` for at most `ms`: past it the attempt fails with a timeout and `work`'s signal aborts.
  * Work that ignores the signal goes on in the background; its late result or error is dropped.
  */
-async function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withTimeout<T>(
+  ms: number,
+  work: (signal: AbortSignal) => Promise<T>,
+  stopping?: AbortSignal,
+): Promise<T> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
+  let onStop: (() => void) | undefined;
+  const ended = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       controller.abort();
       reject(new JobTimeoutError(`the attempt took longer than ${ms} ms`));
     }, ms);
+    onStop = () => {
+      controller.abort();
+      reject(stopping?.reason);
+    };
+    stopping?.addEventListener('abort', onStop, { once: true });
   });
   const running = work(controller.signal);
   running.catch(() => undefined);
   try {
-    return await Promise.race([running, timedOut]);
+    return await Promise.race([running, ended]);
   } finally {
     clearTimeout(timer);
+    if (onStop) stopping?.removeEventListener('abort', onStop);
   }
 }
