@@ -16,7 +16,7 @@ import {
 } from './modules/desk';
 import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
-import { healthRoutes } from './modules/health';
+import { healthRoutes, metricsRoutes } from './modules/health';
 import {
   authorizeRoutes,
   oauthClientRoutes,
@@ -48,8 +48,10 @@ import { errorHandler, unknownRoute } from './platform/http/error-handler';
 import { Idempotency } from './platform/http/idempotency';
 import { RateLimits } from './platform/http/rate-limit';
 import { jsonBodyParser, Routes, type WebKit } from './platform/http/routes';
+import { readJobQueue } from './platform/jobs/jobs.repository';
 import type { JobSignal } from './platform/jobs/worker';
-import { type Logger, redactUrl, serializeError } from './platform/logger';
+import { type Logger, redactUrl, serializeError, withLogFields } from './platform/logger';
+import { Metrics } from './platform/metrics';
 import { createRegistry } from './platform/openapi';
 import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { qualifiedProvider } from './platform/signing/qualified';
@@ -76,18 +78,39 @@ export interface AppDeps {
   seal?: SealKeySource;
   /** Where file bytes are (by default as configured: FILE_STORAGE). */
   storage?: FileStorage;
+  /** The process's metrics (shared with the worker); by default the app's own. */
+  metrics?: Metrics;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the HTTP application: middleware, every module's routes, then 404 and the error handler. */
 export function createApp(deps: AppDeps): Express {
-  const { config, database, clock, logger } = deps;
+  const { config, clock, logger } = deps;
+  const metrics = deps.metrics ?? new Metrics({ process: false });
+  // Transactions timed for the metrics; the pool and the job queue read at every scrape.
+  const database = metrics.timed(deps.database);
+  metrics.watchPool(deps.database);
+  metrics.watchQueue(() => readJobQueue(deps.database.db, clock.now()));
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
+
+  // Every answer counted and timed by route (its documented path, named by Routes), method and status.
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.once('finish', () => {
+      const route =
+        (res.locals.route as string | undefined) ?? (res.statusCode === 404 ? 'unmatched' : 'other');
+      const labels = { method: req.method, route, status: String(res.statusCode) };
+      metrics.httpRequests.inc(labels);
+      metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      if (res.statusCode === 429) metrics.rateLimitRefusals.inc({ route });
+    });
+    next();
+  });
 
   app.use(
     pinoHttp({
@@ -116,6 +139,9 @@ export function createApp(deps: AppDeps): Express {
       },
     }),
   );
+
+  // Every line logged while serving the request, by any logger, carries its id.
+  app.use((req, _res, next) => withLogFields({ requestId: req.id }, next));
 
   // A request that changed something may have queued jobs (messages, webhook deliveries for the events
   // it wrote): once it has answered, this process's worker looks for them at once instead of at its
@@ -201,6 +227,7 @@ export function createApp(deps: AppDeps): Express {
     idempotency,
   );
   healthRoutes(rootRoutes, { database, clock, startedAt: Date.now() });
+  root.use(metricsRoutes(registry, metrics, config.metrics.token));
   respondentRoutes(rootRoutes, {
     ...fileDeps,
     timeZone: config.timeZone,

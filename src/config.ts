@@ -44,6 +44,13 @@ const envSchema = z.object({
   REQUEST_HEADERS_TIMEOUT_SECONDS: intFrom(1, 600).default(10),
   REQUEST_TIMEOUT_SECONDS: intFrom(1, 3600).default(60),
   SHUTDOWN_GRACE_SECONDS: intFrom(1, 600).default(25),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters (e.g. openssl rand -hex 24)')
+    .max(256)
+    .optional(),
+  METRICS_PORT: intFrom(1, 65535).optional(),
+  METRICS_HOST: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(logLevels).default('info'),
   BODY_LIMIT: z
@@ -172,6 +179,15 @@ export interface Config {
   readonly requestTimeouts: { readonly headersMs: number; readonly requestMs: number };
   /** On SIGTERM: how long requests and jobs in progress may take to finish before they are cut off. */
   readonly shutdownGraceMs: number;
+  /**
+   * Prometheus metrics: at /metrics on the API's port with a bearer token, and/or on a port of their
+   * own without one (for a network only the scraper reaches).
+   */
+  readonly metrics: {
+    readonly token: string | null;
+    readonly port: number | null;
+    readonly host: string | undefined;
+  };
   readonly dataDir: string;
   readonly logLevel: (typeof logLevels)[number];
   readonly bodyLimit: string;
@@ -335,6 +351,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     }),
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    metrics: Object.freeze({
+      token: e.METRICS_TOKEN ?? null,
+      port: e.METRICS_PORT ?? null,
+      host: e.METRICS_HOST ?? e.HOST,
+    }),
     dataDir,
     logLevel: e.LOG_LEVEL,
     bodyLimit: e.BODY_LIMIT.toLowerCase(),

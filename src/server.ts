@@ -1,6 +1,7 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig, loadEnvFile } from './config';
+import { serveMetrics } from './modules/health';
 import { systemClock } from './platform/clock';
 import { openSecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
@@ -9,6 +10,7 @@ import { openConfiguredDatabase } from './platform/db/open';
 import { fileStorageKind, openFileStorage } from './platform/file-storage';
 import { createHttpServer, drainHttpServer } from './platform/http/listen';
 import { createLogger, type Logger, stdoutDestination } from './platform/logger';
+import { Metrics } from './platform/metrics';
 import { SealKeyError, sealKeySource } from './platform/signing/seal-key';
 import { createJobWorker } from './worker';
 
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
   }
 
   const storage = openFileStorage(config.files, database);
+  const metrics = new Metrics();
   const { worker, mailer, http } = createJobWorker({
     config,
     database,
@@ -69,9 +72,20 @@ async function main(): Promise<void> {
     box,
     seal,
     storage,
+    metrics,
   });
   if (config.jobs.worker) worker.start();
-  const app = createApp({ config, database, clock: systemClock, logger, jobs: worker, box, seal, storage });
+  const app = createApp({
+    config,
+    database,
+    clock: systemClock,
+    logger,
+    jobs: worker,
+    box,
+    seal,
+    storage,
+    metrics,
+  });
   const server: Server = createHttpServer(app, config.requestTimeouts);
   server.listen(config.port, config.host ?? '::', () => {
     logger.info(
@@ -85,6 +99,21 @@ async function main(): Promise<void> {
       `ActionDesk listening on ${config.baseUrl}`,
     );
   });
+
+  // Metrics on a port of their own, without a token: for a network only the scraper reaches.
+  const metricsServer =
+    config.metrics.port === null
+      ? null
+      : createServer((req, res) => {
+          if (req.method === 'GET' && req.url?.split('?')[0] === '/metrics') {
+            serveMetrics(metrics, res).catch(() => res.destroy());
+            return;
+          }
+          res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Only GET /metrics is served here\n');
+        });
+  metricsServer?.listen(config.metrics.port ?? 0, config.metrics.host ?? '::', () =>
+    logger.info({ port: config.metrics.port }, 'metrics served on their own port'),
+  );
 
   let stopping = false;
   /**
@@ -106,6 +135,7 @@ async function main(): Promise<void> {
     force.unref();
     let exitCode = code;
     try {
+      metricsServer?.close();
       const [, jobs] = await Promise.all([drainHttpServer(server, left()), worker.stop(left())]);
       mailer.close();
       await http.close();

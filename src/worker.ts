@@ -27,6 +27,7 @@ import { openFileStorage } from './platform/file-storage';
 import { JobWorker } from './platform/jobs/worker';
 import type { Logger } from './platform/logger';
 import { createMailer, type Mailer } from './platform/mail';
+import type { Metrics } from './platform/metrics';
 import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
 import { createSmsSender, type SmsSender } from './platform/sms';
@@ -44,6 +45,8 @@ export interface WorkerDeps {
   seal?: SealKeySource;
   /** Where file bytes are (by default as configured: FILE_STORAGE). */
   storage?: FileStorage;
+  /** Where job and webhook outcomes are counted (the app's, in a server). */
+  metrics?: Metrics;
   /** How webhook host names are resolved (tests give their own names); DNS by default. */
   lookup?: SafeHttpPolicy['lookup'];
 }
@@ -54,7 +57,8 @@ export function createJobWorker(deps: WorkerDeps): {
   mailer: Mailer;
   http: SafeHttpClient;
 } {
-  const { config, database, clock } = deps;
+  const { config, clock } = deps;
+  const database = deps.metrics ? deps.metrics.timed(deps.database) : deps.database;
   const logger = deps.logger.child({ component: 'jobs' });
   const mailer = deps.mailer ?? createMailer(config.mail, logger);
   const sms = deps.sms ?? createSmsSender(config.sms, logger);
@@ -62,6 +66,7 @@ export function createJobWorker(deps: WorkerDeps): {
     pollMs: config.jobs.pollMs,
     concurrency: config.jobs.concurrency,
     batchSize: config.jobs.concurrency,
+    metrics: deps.metrics,
   });
   worker.register(
     notificationJob,
@@ -106,6 +111,7 @@ export function createJobWorker(deps: WorkerDeps): {
       box,
       http,
       timeoutMs: config.webhooks.timeoutMs,
+      metrics: deps.metrics,
     }),
   );
   worker.register(

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type Logger } from 'pino';
 
 export type { Logger };
@@ -50,10 +51,24 @@ export function stdoutDestination(): pino.DestinationStream & { flushSync(): voi
   return pino.destination({ dest: 1, sync: false, minLength: 0 });
 }
 
+/** What every log line written in the current request or job carries (its request id, the job). */
+const logFields = new AsyncLocalStorage<Record<string, unknown>>();
+
+/**
+ * Runs `fn` with `fields` added to every log line written within it, by any logger made with
+ * createLogger (and to those of an enclosing call): a request's id on the lines of everything it calls,
+ * a job's id and the id of the request that made it on the lines of the job.
+ */
+export function withLogFields<T>(fields: Record<string, unknown>, fn: () => T): T {
+  const outer = logFields.getStore();
+  return logFields.run(outer ? { ...outer, ...fields } : fields, fn);
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level,
+      mixin: () => logFields.getStore() ?? {},
       base: { service: 'actiondesk' },
       redact: { paths: redactPaths, censor: '[redacted]' },
       serializers: { err: serializeError },

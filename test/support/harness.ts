@@ -13,6 +13,7 @@ import { type Database, openDatabase } from '../../src/platform/db/database';
 import { createHttpServer } from '../../src/platform/http/listen';
 import type { JobWorker } from '../../src/platform/jobs/worker';
 import { createLogger } from '../../src/platform/logger';
+import { Metrics } from '../../src/platform/metrics';
 import { createJobWorker } from '../../src/worker';
 import { serverDatabases } from './server-databases';
 
@@ -85,7 +86,16 @@ export async function startHarness(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-test-'));
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...unlimited, ...env });
   const logger = createLogger('info', sink);
-  const { worker, mailer, http } = createJobWorker({ config, database, clock, logger, lookup: opts.lookup });
+  // One set of metrics for the app and its worker, as in a server (process figures left out).
+  const metrics = new Metrics({ process: false });
+  const { worker, mailer, http } = createJobWorker({
+    config,
+    database,
+    clock,
+    logger,
+    lookup: opts.lookup,
+    metrics,
+  });
   if (opts.startWorker) worker.start();
   const app = createApp({
     config,
@@ -95,6 +105,7 @@ export async function startHarness(
     jobs: worker,
     checkResponses: true,
     lookup: opts.lookup,
+    metrics,
   });
   const server = createHttpServer(app, config.requestTimeouts);
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));

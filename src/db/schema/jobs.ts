@@ -29,6 +29,11 @@ export const jobs = pgTable(
     lastError: text('last_error'),
     finishedAt: ts('finished_at'),
     createdAt: ts('created_at').notNull(),
+    // The request whose transaction made the job (its X-Request-Id), from the transaction's app.request
+    // (migration 0027), so that the job's log lines can be traced back to it; null when none did.
+    requestId: text('request_id').default(
+      sql`(nullif(current_setting('app.request', true), '')::jsonb ->> 'id')`,
+    ),
   },
   (t) => [
     // The claim reads due pending jobs and expired leases through separate indexes, so jobs running

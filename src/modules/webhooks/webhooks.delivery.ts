@@ -11,6 +11,7 @@ import { defineJob } from '../../platform/jobs/job-type';
 import { jobRepository, type SettleItem } from '../../platform/jobs/jobs.repository';
 import { type JobHandler, PermanentJobError, RetryLaterError } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
+import { type Metrics, statusClass } from '../../platform/metrics';
 import type { SafeHttpClient } from '../../platform/safe-http';
 import { escapeHtml } from '../../platform/web/html';
 import { z } from '../../platform/zod';
@@ -67,6 +68,8 @@ export interface DeliveryDeps {
   box: SecretBox;
   http: SafeHttpClient;
   timeoutMs: number;
+  /** Where attempts are counted, by outcome and answer. */
+  metrics?: Metrics;
 }
 
 /** A new signing secret: whsec_ and 32 random bytes in base64 (Standard Webhooks' format). */
@@ -264,6 +267,11 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
     const at = deps.clock.now();
     const final = job.attempt >= job.maxAttempts;
     const nextAttemptAt = result.ok || final ? null : new Date(at.getTime() + retryDelayMs(job.attempt));
+    deps.metrics?.webhookAttempts.inc({
+      outcome: result.ok ? 'succeeded' : final ? 'failed' : 'retry',
+      status_class: statusClass(result.responseStatus),
+    });
+    deps.metrics?.webhookDuration.observe(result.durationMs / 1000);
     const recorded: RecordedAttempt = {
       deliveryId: delivery.id,
       endpointId: endpoint.id,

@@ -75,6 +75,8 @@ export interface Database {
    * `onNotify` is then called once for whatever was missed meanwhile.
    */
   subscribe(channel: string, onNotify: () => void): Subscription;
+  /** The connection pool now: connections open and idle, callers waiting, and the most allowed. */
+  poolStats(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -248,6 +250,8 @@ async function openEmbedded(
         if (closed) throw new Error('database closed');
         await pglite.query('SELECT 1');
       },
+      // One connection, in the process; statements queue inside PGlite, not here.
+      poolStats: () => ({ total: 1, idle: 1, waiting: 0, max: 1 }),
       subscribe(channel, onNotify) {
         const unlisten = pglite.listen(channel, () => onNotify());
         return {
@@ -348,6 +352,12 @@ export async function connectServer(
     async ping() {
       await pool.query('SELECT 1');
     },
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: poolSize,
+    }),
     subscribe: (channel, onNotify) => listenOn(listenUrl, bounds.connectTimeoutMs, channel, onNotify),
     async close() {
       await pool.end();

@@ -190,6 +190,15 @@ export class Routes {
     private readonly idempotency?: Idempotency,
   ) {}
 
+  /** Names the route for the metrics (`res.locals.route`): its documented path, such as /api/v1/customers/{customerId}. */
+  private named(path: string): RequestHandler {
+    const route = `${this.basePath}${path}`;
+    return (_req, res, next) => {
+      res.locals.route = route;
+      next();
+    };
+  }
+
   /** The per-address limiter of a route without credentials, if any. */
   private byAddress(limit: AddressLimit | false | undefined): RequestHandler[] {
     if (!this.limits || limit === false) return [];
@@ -276,6 +285,7 @@ export class Routes {
     });
     this.router.post(
       spec.path,
+      this.named(spec.path),
       ...this.byAddress(spec.rateLimit),
       formParser,
       async (req: Request, res: Response) => {
@@ -384,6 +394,7 @@ export class Routes {
     const before = method === 'post' ? [pageHeaders, ...limited, formParser] : [pageHeaders, ...limited];
     this.router[method](
       expressPath,
+      this.named(spec.path),
       ...before,
       async (req: Request, res: Response) => {
         const params = (spec.params ? parse(spec.params, req.params, 'path') : {}) as z.output<P>;
@@ -487,6 +498,7 @@ export class Routes {
     };
     this.router[spec.method](
       expressPath,
+      this.named(spec.path),
       ...before,
       ...(takesBody ? [requireJsonBody, this.bodyParser] : []),
       run,

@@ -3,6 +3,7 @@ import { type JobStatus, jobs } from '../../db/schema';
 import type { RequestContext } from '../context';
 import { type Queryable, queryRows } from '../db/database';
 import { newId } from '../ids';
+import type { JobQueueRow } from '../metrics';
 
 export interface NewJob {
   kind: string;
@@ -37,6 +38,22 @@ export function claimDueJobs(q: Queryable, now: Date, limit: number, leaseSecond
 }
 
 /** The job queue as seen from a tenant transaction: jobs are written with the change that causes them. */
+/** The queue of every organisation by kind and state (SECURITY DEFINER function, migration 0035). */
+export async function readJobQueue(q: Queryable, now: Date): Promise<JobQueueRow[]> {
+  const rows = await queryRows<{
+    kind: string;
+    state: JobQueueRow['state'];
+    jobs: unknown;
+    oldest_due_seconds: unknown;
+  }>(q, sql`SELECT * FROM actiondesk_job_queue(${now.toISOString()}::timestamptz)`);
+  return rows.map((r) => ({
+    kind: r.kind,
+    state: r.state,
+    jobs: Number(r.jobs),
+    oldestDueSeconds: r.oldest_due_seconds === null ? null : Number(r.oldest_due_seconds),
+  }));
+}
+
 export function jobRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(jobs.organisationId, ctx.organisationId);
   return {

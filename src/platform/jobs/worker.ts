@@ -3,8 +3,10 @@ import type { Clock } from '../clock';
 import { coalescer } from '../coalesce';
 import { systemContext } from '../context';
 import type { Database, Subscription } from '../db/database';
+import { isDatabaseUnavailable } from '../db/errors';
 import { batchInTenant, inTenant } from '../db/tenant';
-import type { Logger } from '../logger';
+import { type Logger, withLogFields } from '../logger';
+import type { Metrics } from '../metrics';
 import type { z } from '../zod';
 import { JobPayloadError, type JobType } from './job-type';
 import { claimDueJobs, jobRepository, type SettleItem } from './jobs.repository';
@@ -20,6 +22,8 @@ export interface ClaimedJob<P = unknown> {
   attempt: number;
   maxAttempts: number;
   leaseToken: string;
+  /** The request whose transaction made the job, if one did (for the logs). */
+  requestId: string | null;
 }
 
 /** What a handler may answer instead of succeeding: the job no longer applies (not an error). */
@@ -82,6 +86,8 @@ export interface JobSignal {
 }
 
 const WAKE_GATHER_MS = 20;
+/** Waits before recording an outcome again while the database cannot be reached (about 30 s in all). */
+const SETTLE_RETRY_MS = [250, 500, 1_000, 2_000, 4_000, 8_000, 15_000];
 /** Where the database announces jobs that are due now (a trigger on jobs, migration 0034). */
 export const JOBS_CHANNEL = 'actiondesk_jobs';
 /** Slots freed within this window are filled by one claim (fewer, larger claims under load). */
@@ -95,6 +101,8 @@ interface WorkerOptions {
   concurrency?: number;
   /** Lease of a claimed job; always longer than the longest job timeout. */
   leaseSeconds?: number;
+  /** Where job outcomes and durations are counted. */
+  metrics?: Metrics;
 }
 
 interface Registered {
@@ -181,9 +189,17 @@ export class JobWorker implements JobSignal {
         attempt: r.attempts as number,
         maxAttempts: r.max_attempts as number,
         leaseToken: r.lease_token as string,
+        requestId: (r.request_id as string | null) ?? null,
       };
       const stop = new AbortController();
-      const running: Promise<void> = this.run(job, stop.signal).finally(() => {
+      // Every line logged while the job runs names it, and the request that made it.
+      const fields = {
+        jobId: job.id,
+        kind: job.kind,
+        attempt: job.attempt,
+        requestId: job.requestId ?? undefined,
+      };
+      const running: Promise<void> = withLogFields(fields, () => this.run(job, stop.signal)).finally(() => {
         this.inFlight.delete(running);
         this.refill();
       });
@@ -208,11 +224,12 @@ export class JobWorker implements JobSignal {
 
   private async run(job: ClaimedJob, stopping: AbortSignal): Promise<void> {
     const registered = this.handlers.get(job.kind);
-    // Built when first needed: a job that just succeeds writes only a debug line.
-    let child: Logger | undefined;
-    const log = () => {
-      child ??= this.logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempt });
-      return child;
+    // Its lines carry the job's fields (withLogFields in runDue).
+    const log = () => this.logger;
+    const timer = this.options.metrics?.jobDuration.startTimer({ kind: job.kind });
+    const count = (outcome: 'done' | 'cancelled' | 'retry' | 'failed' | 'released') => {
+      timer?.();
+      this.options.metrics?.jobOutcomes.inc({ kind: job.kind, outcome });
     };
     let outcome: {
       status: 'done' | 'cancelled' | 'failed' | 'pending';
@@ -228,6 +245,7 @@ export class JobWorker implements JobSignal {
         stopping,
       );
       if (result && 'settled' in result) {
+        count('done');
         if (!result.settled) log().warn('the job’s lease was lost before its outcome was recorded');
         else if (this.logger.isLevelEnabled('debug')) log().debug('job done');
         return;
@@ -235,7 +253,10 @@ export class JobWorker implements JobSignal {
       outcome = result ? { status: 'cancelled', error: result.cancelled } : { status: 'done', error: null };
     } catch (err) {
       // Handed back by stop(), which releases the lease: nothing to record.
-      if (err instanceof JobInterrupted) return;
+      if (err instanceof JobInterrupted) {
+        count('released');
+        return;
+      }
       const message = err instanceof Error ? err.message : String(err);
       const final =
         err instanceof PermanentJobError || err instanceof JobPayloadError || job.attempt >= job.maxAttempts;
@@ -247,20 +268,53 @@ export class JobWorker implements JobSignal {
       };
       log()[final ? 'error' : 'warn']({ err: message }, final ? 'job failed' : 'job failed; will retry');
     }
+    count(outcome.status === 'pending' ? 'retry' : outcome.status);
     const now = this.clock.now();
-    const settled = await this.settle(job.organisationId, {
+    const item: SettleItem = {
       id: job.id,
       leaseToken: job.leaseToken,
       status: outcome.status,
       lastError: outcome.error,
       runAt: outcome.status === 'pending' ? (outcome.runAt ?? now) : null,
       finishedAt: outcome.status === 'pending' ? null : now,
-    }).catch((err: unknown) => {
+    };
+    const settled = await this.settleThrough(job.organisationId, item, stopping).catch((err: unknown) => {
       log().error({ err }, 'recording the job outcome failed; it runs again when its lease ends');
       return true;
     });
     if (!settled) log().warn('the job’s lease was lost before its outcome was recorded');
     else if (outcome.status === 'done' && this.logger.isLevelEnabled('debug')) log().debug('job done');
+  }
+
+  /**
+   * Records an outcome; while the database cannot be reached, tries again for about half a minute
+   * (unless the worker is told to stop), so that a short outage does not make a finished job run again
+   * when its lease ends.
+   */
+  private async settleThrough(
+    organisationId: string,
+    item: SettleItem,
+    stopping: AbortSignal,
+  ): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.settle(organisationId, item);
+      } catch (err) {
+        const wait = SETTLE_RETRY_MS[attempt];
+        if (wait === undefined || stopping.aborted || !isDatabaseUnavailable(err)) throw err;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, wait);
+          stopping.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(timer);
+              resolve();
+            },
+            { once: true },
+          );
+        });
+      }
+    }
   }
 
   /**

@@ -1,0 +1,167 @@
+// npm run test:failure — the database goes away under load and comes back.
+//
+// A PostgreSQL server of this script's own (scratch cluster on 127.0.0.1) serves one ActionDesk
+// instance (API and worker). Six clients create actions with e-mail invitations and list contacts for
+// BEFORE_MS; then PostgreSQL is killed (pg_ctl stop -m immediate: a crash, connections cut) for
+// OUTAGE_MS, started again, and the load goes on for AFTER_MS. Checked, and the script exits 1 if not:
+//   - every request started during the outage is answered 503 in the error shape within 2 s; none hangs;
+//   - no answer is a 500, none is missing (a hang or a refused connection);
+//   - the service recovers by itself: every request started 2 s after the restart succeeds;
+//   - every action answered 201 is in the database, and its invitation is sent (no job lost).
+// Prints the requests by status and phase, the slowest outage answer and the recovery time.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from './bench-support';
+import {
+  type Answer,
+  bootstrap,
+  byStatus,
+  call,
+  createContacts,
+  createTemplate,
+  startInstance,
+  stopInstance,
+} from './support/load';
+import { scratchPostgres } from './support/scratch-postgres';
+
+const BEFORE_MS = Number(process.env.FAILURE_BEFORE_MS ?? 4_000);
+const OUTAGE_MS = Number(process.env.FAILURE_OUTAGE_MS ?? 8_000);
+const AFTER_MS = Number(process.env.FAILURE_AFTER_MS ?? 6_000);
+const CLIENTS = 6;
+const MAX_REQUESTS_PER_CLIENT = 5_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main(): Promise<number> {
+  const pg = scratchPostgres(await freePort());
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-failure-'));
+  const env = { DATABASE_URL: pg.url, DATA_DIR: dataDir, LOG_LEVEL: 'error', JOB_POLL_SECONDS: '1' };
+  const problems: string[] = [];
+  try {
+    const key = bootstrap(env);
+    const instance = await startInstance('api', await freePort(), env);
+    const base = `http://127.0.0.1:${instance.port}`;
+    const template = await createTemplate(base, key);
+    const contacts = await createContacts(base, key, 40);
+
+    const answers: Answer[] = [];
+    let loading = true;
+    const clients = Array.from({ length: CLIENTS }, async (_, c) => {
+      for (let i = 0; loading && i < MAX_REQUESTS_PER_CLIENT; i++) {
+        const answer =
+          i % 2 === 0
+            ? await call(base, key, 'create', 'POST', '/api/v1/sessionrequests', {
+                type: 'qlist',
+                customerId: contacts[(c * 7 + i) % contacts.length],
+                questionListIds: [template],
+                notificationEmail: { send: true },
+              })
+            : await call(base, key, 'list', 'GET', '/api/v1/customers?limit=10');
+        answers.push(answer);
+        // A client backs off a little after a failure (docs/api.md), as a CRM would.
+        if (answer.status >= 500 || answer.status === 0) await sleep(100);
+      }
+    });
+
+    await sleep(BEFORE_MS);
+    const stopping = Date.now();
+    await pg.stop('immediate');
+    const stoppedAt = Date.now();
+    await sleep(OUTAGE_MS);
+    const restarting = Date.now();
+    await pg.start();
+    const restartedAt = Date.now();
+    await sleep(AFTER_MS);
+    loading = false;
+    await Promise.all(clients);
+
+    const ok = (a: Answer) => a.status === 200 || a.status === 201;
+    const during = answers.filter((a) => a.startedAt >= stoppedAt && a.startedAt < restarting);
+    const after = answers.filter((a) => a.startedAt >= restartedAt + 2_000);
+    const firstSuccess = answers
+      .filter((a) => a.startedAt >= restartedAt && ok(a))
+      .sort((a, b) => a.startedAt + a.ms - (b.startedAt + b.ms))[0];
+    const recoveryMs = firstSuccess ? firstSuccess.startedAt + firstSuccess.ms - restartedAt : null;
+
+    for (const a of during) {
+      if (a.status !== 503) problems.push(`during the outage: ${a.kind} answered ${a.status}`);
+      else if (a.body?.success !== false || a.body?.status !== 503 || typeof a.body?.error !== 'string')
+        problems.push(`during the outage: a 503 not in the error shape: ${JSON.stringify(a.body)}`);
+      if (a.ms > 2_000) problems.push(`during the outage: ${a.kind} took ${a.ms} ms`);
+    }
+    for (const a of answers) {
+      if (a.status === 0)
+        problems.push(
+          `${a.kind} got no answer within 10 s (started ${a.startedAt - stopping} ms after the stop)`,
+        );
+      if (a.status === 500) problems.push(`${a.kind} answered 500: ${JSON.stringify(a.body)}`);
+    }
+    for (const a of after) if (!ok(a)) problems.push(`after the restart: ${a.kind} answered ${a.status}`);
+    if (during.length === 0) problems.push('no request was made during the outage');
+    if (after.length === 0) problems.push('no request was made after the restart');
+    if (recoveryMs === null || recoveryMs > 2_000) problems.push(`recovery took ${recoveryMs} ms`);
+
+    // Every action answered 201 is kept, and its invitation goes out (the worker picks up what it had
+    // in hand when the database went away once it is back).
+    const created = answers
+      .filter((a) => a.kind === 'create' && a.status === 201)
+      .map((a) => a.body?._id as string);
+    const waitUntil = Date.now() + 150_000;
+    let unsent = created;
+    while (unsent.length > 0 && Date.now() < waitUntil) {
+      const still: string[] = [];
+      for (const id of unsent) {
+        const detail = await call(base, key, 'check', 'GET', `/api/v1/sessionrequests/${id}`);
+        if (detail.status === 404) problems.push(`action ${id} was answered 201 but is not in the database`);
+        else {
+          const notes = (detail.body?.notifications ?? []) as { purpose: string; status: string }[];
+          if (!notes.some((n) => n.purpose === 'invitation' && n.status === 'sent')) still.push(id);
+        }
+      }
+      unsent = still;
+      if (unsent.length > 0) await sleep(1_000);
+    }
+    if (unsent.length > 0)
+      problems.push(`${unsent.length} invitations were never sent: ${unsent.slice(0, 5).join(', ')}`);
+    const outbox = path.join(dataDir, 'outbox');
+    const mails = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')).length : 0;
+
+    const report = {
+      requests: answers.length,
+      byStatus: byStatus(answers),
+      duringOutage: {
+        requests: during.length,
+        byStatus: byStatus(during),
+        slowestMs: Math.max(0, ...during.map((a) => a.ms)),
+      },
+      afterRestart: { requests: after.length, byStatus: byStatus(after) },
+      outageMs: restarting - stoppedAt,
+      recoveryMs,
+      actionsCreated: created.length,
+      invitationsSent: created.length - unsent.length,
+      invitationMails: mails,
+    };
+    console.log(JSON.stringify(report, null, 2));
+    console.log(
+      `test:failure — ${answers.length} requests; outage ${report.outageMs} ms: ${during.length} requests, all 503 in at most ${report.duringOutage.slowestMs} ms; recovered ${recoveryMs} ms after the restart; ${created.length} actions created, ${report.invitationsSent} invited (${mails} mails)`,
+    );
+    const code = await stopInstance(instance);
+    if (code !== 0) problems.push(`the instance exited with ${code} on SIGTERM`);
+  } finally {
+    pg.remove();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  for (const p of problems.slice(0, 20)) console.error(`FAIL ${p}`);
+  if (problems.length > 20) console.error(`… and ${problems.length - 20} more`);
+  console.log(problems.length === 0 ? '1 passed, 0 failed' : '0 passed, 1 failed');
+  return problems.length === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
