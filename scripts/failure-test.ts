@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { freePort } from './bench-support';
 import {
   type Answer,
@@ -34,9 +35,9 @@ const MAX_REQUESTS_PER_CLIENT = 5_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<number> {
-  const pg = scratchPostgres(await freePort());
+  const server = scratchPostgres(await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-failure-'));
-  const env = { DATABASE_URL: pg.url, DATA_DIR: dataDir, LOG_LEVEL: 'error', JOB_POLL_SECONDS: '1' };
+  const env = { DATABASE_URL: server.url, DATA_DIR: dataDir, LOG_LEVEL: 'error', JOB_POLL_SECONDS: '1' };
   const problems: string[] = [];
   try {
     const key = bootstrap(env);
@@ -66,11 +67,11 @@ async function main(): Promise<number> {
 
     await sleep(BEFORE_MS);
     const stopping = Date.now();
-    await pg.stop('immediate');
+    await server.stop('immediate');
     const stoppedAt = Date.now();
     await sleep(OUTAGE_MS);
     const restarting = Date.now();
-    await pg.start();
+    await server.start();
     const restartedAt = Date.now();
     await sleep(AFTER_MS);
     loading = false;
@@ -122,8 +123,18 @@ async function main(): Promise<number> {
       unsent = still;
       if (unsent.length > 0) await sleep(1_000);
     }
-    if (unsent.length > 0)
+    if (unsent.length > 0) {
       problems.push(`${unsent.length} invitations were never sent: ${unsent.slice(0, 5).join(', ')}`);
+      // What became of them, for whoever reads the failure.
+      const owner = new pg.Client({ connectionString: server.url });
+      await owner.connect();
+      const { rows } = await owner.query(
+        'SELECT subject_id, kind, status, attempts, run_at, locked_until, last_error, finished_at FROM jobs WHERE subject_id = ANY($1::uuid[])',
+        [unsent.slice(0, 5)],
+      );
+      await owner.end();
+      console.error(`jobs of the unsent actions: ${JSON.stringify(rows, null, 1)}`);
+    }
     const outbox = path.join(dataDir, 'outbox');
     const mails = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')).length : 0;
 
@@ -149,7 +160,7 @@ async function main(): Promise<number> {
     const code = await stopInstance(instance);
     if (code !== 0) problems.push(`the instance exited with ${code} on SIGTERM`);
   } finally {
-    pg.remove();
+    server.remove();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   for (const p of problems.slice(0, 20)) console.error(`FAIL ${p}`);

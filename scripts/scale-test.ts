@@ -1,6 +1,7 @@
 // npm run test:scale — two API instances and a worker behind HAProxy, with a rolling restart under load.
 //
-// One PostgreSQL server of this script's own (scratch cluster on 127.0.0.1); two API-only instances
+// One PostgreSQL server of this script's own (scratch cluster on 127.0.0.1) behind PgBouncer in
+// transaction pooling mode (8 server connections for 30 pooled client connections); two API-only instances
 // (JOB_WORKER=false) behind Debian's HAProxy with the repository's deploy/haproxy.cfg; one worker-only
 // instance; a real SMTP server (smtp-server). Ten clients create ACTIONS actions through HAProxy, each
 // for its own contact with an e-mail invitation. When a quarter are made, the first API instance is
@@ -13,6 +14,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { freePort, root } from './bench-support';
 import {
@@ -26,6 +28,7 @@ import {
   startInstance,
   stopInstance,
 } from './support/load';
+import { startPgBouncer } from './support/pgbouncer';
 import { scratchPostgres } from './support/scratch-postgres';
 
 const ACTIONS = Number(process.env.SCALE_ACTIONS ?? 1_000);
@@ -74,14 +77,15 @@ async function counter(port: number, name: string, labels: Record<string, string
 
 async function main(): Promise<number> {
   const problems: string[] = [];
-  const pg = scratchPostgres(await freePort());
+  const server = scratchPostgres(await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-scale-'));
   const smtp = await mailbox();
   let haproxy: ChildProcess | undefined;
+  let bouncer: Awaited<ReturnType<typeof startPgBouncer>> | undefined;
   const instances: Instance[] = [];
   try {
     const env = {
-      DATABASE_URL: pg.url,
+      DATABASE_URL: server.url,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
       SMTP_URL: smtp.url,
@@ -89,6 +93,24 @@ async function main(): Promise<number> {
       TRUST_PROXY: 'loopback',
     };
     const key = bootstrap(env);
+    // The instances' queries go through PgBouncer in transaction pooling mode, logged in as the app
+    // role; migrations and LISTEN go to the server directly (docs/operations.md#pgbouncer).
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    await admin.query('ALTER ROLE actiondesk_app LOGIN');
+    await admin.end();
+    bouncer = await startPgBouncer({
+      port: await freePort(),
+      serverPort: server.port,
+      database: 'actiondesk',
+      poolSize: 8,
+    });
+    const instanceEnv = {
+      ...env,
+      DATABASE_URL: bouncer.url,
+      DATABASE_MIGRATION_URL: server.url,
+      DATABASE_LISTEN_URL: server.url,
+    };
     const ports = {
       api1: await freePort(),
       api2: await freePort(),
@@ -98,14 +120,14 @@ async function main(): Promise<number> {
     const metricsPorts = { api1: await freePort(), api2: await freePort(), worker: await freePort() };
     const api = (name: 'api1' | 'api2') =>
       startInstance(name, ports[name], {
-        ...env,
+        ...instanceEnv,
         JOB_WORKER: 'false',
         METRICS_PORT: String(metricsPorts[name]),
       });
     let api1 = await api('api1');
     let api2 = await api('api2');
     const worker = await startInstance('worker', ports.worker, {
-      ...env,
+      ...instanceEnv,
       JOB_WORKER: 'true',
       METRICS_PORT: String(metricsPorts.worker),
     });
@@ -240,7 +262,8 @@ async function main(): Promise<number> {
     for (const i of instances) if (i.child.exitCode === null) i.child.kill('SIGTERM');
     await Promise.all(instances.map((i) => i.exit));
     await smtp.close();
-    pg.remove();
+    await bouncer?.stop();
+    server.remove();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   for (const p of problems) console.error(`FAIL ${p}`);

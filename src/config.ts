@@ -5,6 +5,7 @@ import type { ServerLimits } from './platform/db/database';
 import type { FileStorageConfig } from './platform/file-storage';
 import type { RateLimitConfig } from './platform/http/rate-limit';
 import { isPhoneRegion } from './platform/phone';
+import type { RetentionConfig } from './platform/retention';
 import { type QualifiedSigningConfig, qualifiedProvider } from './platform/signing/qualified';
 import type { SealKeyConfig } from './platform/signing/seal-key';
 import { z } from './platform/zod';
@@ -34,6 +35,9 @@ const envSchema = z.object({
   DATABASE_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
+  DATABASE_MIGRATION_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
   DATABASE_LISTEN_URL: z
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
@@ -44,6 +48,10 @@ const envSchema = z.object({
   REQUEST_HEADERS_TIMEOUT_SECONDS: intFrom(1, 600).default(10),
   REQUEST_TIMEOUT_SECONDS: intFrom(1, 3600).default(60),
   SHUTDOWN_GRACE_SECONDS: intFrom(1, 600).default(25),
+  RETENTION_JOBS_DAYS: intFrom(0, 36_500).default(30),
+  RETENTION_EVENTS_DAYS: intFrom(0, 36_500).default(90),
+  RETENTION_AUDIT_DAYS: intFrom(0, 36_500).default(730),
+  RETENTION_SWEEP_MINUTES: intFrom(1, 10_080).default(60),
   METRICS_TOKEN: z
     .string()
     .min(16, 'must be at least 16 characters (e.g. openssl rand -hex 24)')
@@ -174,6 +182,8 @@ export interface Config {
         readonly limits: ServerLimits;
         /** Where workers LISTEN for new jobs: DATABASE_LISTEN_URL, or DATABASE_URL. */
         readonly listenUrl: string;
+        /** Set: migrations run there as the owner, and DATABASE_URL logs in as actiondesk_app (pgbouncer). */
+        readonly migrationUrl: string | null;
       };
   /** How long a client may take to send its request headers, and the whole request with its body. */
   readonly requestTimeouts: { readonly headersMs: number; readonly requestMs: number };
@@ -188,6 +198,8 @@ export interface Config {
     readonly port: number | null;
     readonly host: string | undefined;
   };
+  /** How long finished jobs, delivered events and audit records are kept (null: for ever). */
+  readonly retention: RetentionConfig;
   readonly dataDir: string;
   readonly logLevel: (typeof logLevels)[number];
   readonly bodyLimit: string;
@@ -336,7 +348,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? {
             kind: 'server' as const,
             url: e.DATABASE_URL,
-            listenUrl: e.DATABASE_LISTEN_URL ?? e.DATABASE_URL,
+            // Behind a transaction pooler (DATABASE_MIGRATION_URL set) LISTEN needs the server itself.
+            listenUrl: e.DATABASE_LISTEN_URL ?? e.DATABASE_MIGRATION_URL ?? e.DATABASE_URL,
+            migrationUrl: e.DATABASE_MIGRATION_URL ?? null,
             poolSize: e.DATABASE_POOL_SIZE,
             limits: Object.freeze({
               connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
@@ -351,6 +365,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     }),
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    retention: Object.freeze({
+      jobsDays: e.RETENTION_JOBS_DAYS || null,
+      eventsDays: e.RETENTION_EVENTS_DAYS || null,
+      auditDays: e.RETENTION_AUDIT_DAYS || null,
+      sweepMs: e.RETENTION_SWEEP_MINUTES * 60_000,
+    }),
     metrics: Object.freeze({
       token: e.METRICS_TOKEN ?? null,
       port: e.METRICS_PORT ?? null,

@@ -11,6 +11,7 @@ import { fileStorageKind, openFileStorage } from './platform/file-storage';
 import { createHttpServer, drainHttpServer } from './platform/http/listen';
 import { createLogger, type Logger, stdoutDestination } from './platform/logger';
 import { Metrics } from './platform/metrics';
+import { RetentionSweeper } from './platform/retention';
 import { SealKeyError, sealKeySource } from './platform/signing/seal-key';
 import { createJobWorker } from './worker';
 
@@ -74,7 +75,12 @@ async function main(): Promise<void> {
     storage,
     metrics,
   });
-  if (config.jobs.worker) worker.start();
+  // Finished work past its retention is removed by the processes that run jobs.
+  const retention = new RetentionSweeper({ database, clock: systemClock, logger, metrics }, config.retention);
+  if (config.jobs.worker) {
+    worker.start();
+    retention.start();
+  }
   const app = createApp({
     config,
     database,
@@ -121,22 +127,26 @@ async function main(): Promise<void> {
    * jobs in progress finish within SHUTDOWN_GRACE_SECONDS (jobs still running then are handed back to the
    * queue for another worker), close the database, flush the log, exit with `code`.
    */
-  const stop = async (reason: string, code: number) => {
+  const stop = async (reason: string, code: number, graceMs = config.shutdownGraceMs) => {
     if (stopping) return;
     stopping = true;
     const started = Date.now();
-    const left = () => Math.max(0, config.shutdownGraceMs - (Date.now() - started));
-    logger.info({ reason, graceMs: config.shutdownGraceMs }, 'shutting down');
+    const left = () => Math.max(0, graceMs - (Date.now() - started));
+    logger.info({ reason, graceMs }, 'shutting down');
     const force = setTimeout(() => {
       logger.fatal('shutdown did not finish in time; exiting');
       destination.flushSync();
       process.exit(code || 1);
-    }, config.shutdownGraceMs + 5_000);
+    }, graceMs + 5_000);
     force.unref();
     let exitCode = code;
     try {
       metricsServer?.close();
-      const [, jobs] = await Promise.all([drainHttpServer(server, left()), worker.stop(left())]);
+      const [, jobs] = await Promise.all([
+        drainHttpServer(server, left()),
+        worker.stop(left()),
+        retention.stop(),
+      ]);
       mailer.close();
       await http.close();
       await database.close();
@@ -150,7 +160,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM', 0));
   process.on('SIGINT', () => void stop('SIGINT', 0));
-  fatal = (err) => void stop(`uncaught exception: ${err.message}`, 1);
+  // The process is in an unknown state: what is in progress gets 5 s at most.
+  fatal = (err) =>
+    void stop(`uncaught exception: ${err.message}`, 1, Math.min(5_000, config.shutdownGraceMs));
 }
 
 /** Set once the server runs: a fatal error then goes through the graceful stop. */

@@ -376,6 +376,35 @@ describe('npm run cli -- org', () => {
   });
 });
 
+describe('npm run cli -- org export and org delete', () => {
+  it('when an operator exports then deletes an organisation, then the export holds its rows and the deletion asks for its name', async () => {
+    const env = { DATA_DIR: shared };
+    const boot = await cli(['bootstrap', '--org', 'Farewell', '--email', 'bye@farewell.test', '--json'], env);
+    const { organisationId } = JSON.parse(boot.stdout);
+    const target = path.join(dir, 'export');
+    const exported = await cli(['org', 'export', '--org', organisationId, '--out', target], env);
+    expect(exported.status).toBe(0);
+    expect(exported.stdout).toMatch(
+      new RegExp(
+        `^Exported Farewell \\(${organisationId}\\) to ${target}: \\d+ rows in 22 tables, 0 files \\(0 bytes\\)\n$`,
+      ),
+    );
+    const manifest = JSON.parse(fs.readFileSync(path.join(target, 'manifest.json'), 'utf8'));
+    expect(manifest.tables).toMatchObject({ organisations: 1, users: 1, api_keys: 1, portfolios: 1 });
+
+    const noName = await cli(['org', 'delete', '--org', organisationId], env);
+    expect(noName.status).toBe(2);
+    expect(noName.stderr).toContain('org delete: --confirm <organisation name> is required');
+    const gone = await cli(['org', 'delete', '--org', organisationId, '--confirm', 'Farewell'], env);
+    expect(gone.status).toBe(0);
+    expect(gone.stdout).toMatch(
+      /^Deleted Farewell \(.+\): 0 customers, 0 session_requests, 0 sessions, 0 files, 1 users, \d+ audit_events; 0 stored files removed\n$/,
+    );
+    const again = await cli(['org', 'delete', '--org', organisationId, '--confirm', 'Farewell'], env);
+    expect(again).toMatchObject({ status: 1, stderr: `actiondesk: no organisation ${organisationId}\n` });
+  });
+});
+
 describe('npm run cli -- oauth-client', () => {
   it('when an operator registers a client as documented, then stdout is exactly the id and the secret, and the client is listed', async () => {
     const env = { DATA_DIR: shared };

@@ -30,6 +30,7 @@ describe('configuration', () => {
       poolSize: 7,
       limits: { connectTimeoutMs: 5000, statementTimeoutMs: 30000, maxWaiting: 200 },
       listenUrl: 'postgres://u:p@localhost/db',
+      migrationUrl: null,
     });
   });
 

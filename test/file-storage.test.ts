@@ -18,7 +18,7 @@ import {
   StoredObjectMissing,
   s3Storage,
 } from '../src/platform/storage';
-import { asBuffer } from './support/binary';
+import { asBuffer, samplePdf } from './support/binary';
 import { createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startS3Server } from './support/s3-server';
@@ -181,6 +181,32 @@ describe('files in the database are seen by every instance', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('when documents stored in the database are checked while their file row is locked, then each check reads on its own transaction, also many at once', async () => {
+    const document = await samplePdf('Contract stored in the database', 2);
+    const res = await h
+      .api()
+      .post('/api/v1/files')
+      .set('x-api-key', org.adminKey)
+      .attach('file', document, 'Deal.pdf');
+    expect(res.status).toBe(201);
+    const file = StoredFile.parse(res.body);
+    // More at once than the server pool has connections (4): a read that took a second connection while
+    // its request held one would run the pool dry (and hang the embedded database outright).
+    const setups = await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        h
+          .api()
+          .post('/api/v1/quicksigningsetup')
+          .set('x-api-key', org.adminKey)
+          .send({
+            customer: { firstname: 'Ann', lastname: `Peeters ${n}`, email: `ann${n}@example.test` },
+            document: { fileid: file._id, title: `Deal ${n}`, type: 'contract' },
+          }),
+      ),
+    );
+    expect(setups.map((r) => [r.status, r.body.success])).toEqual(Array(8).fill([200, true]));
   });
 
   it('when files were stored on disk before FILE_STORAGE moved to the database, then they still download and delete', async () => {

@@ -247,7 +247,7 @@ describe('invitations', () => {
     // A worker claims the job and dies before sending or recording anything.
     const [claimed] = await queryRows<{ id: string }>(
       h.database.db,
-      sql`SELECT id FROM actiondesk_claim_jobs(${h.clock.now().toISOString()}::timestamptz, 10, 120)`,
+      sql`SELECT id FROM actiondesk_claim_jobs(${h.clock.now().toISOString()}::timestamptz, 10, 120, 'a crashed worker')`,
     );
     expect(claimed).toBeDefined();
     expect((await detail(res.body._id)).notifications[0]).toMatchObject({ status: 'sending', attempts: 1 });

@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createContact, createOrg, createTemplate, type TestOrg } from './support/fixtures';
+import {
+  createContact,
+  createInvitedAction,
+  createOrg,
+  createTemplate,
+  type TestOrg,
+} from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { until } from './support/until';
 
@@ -30,17 +36,7 @@ it('when an API-only instance commits new actions, then a worker in another inst
   const template = await createTemplate(api, org);
   for (const n of [1, 2, 3]) {
     const contact = await createContact(api, org, { Voornaam: `Noor ${n}`, Email: `noor${n}@example.test` });
-    const res = await api
-      .api()
-      .post('/api/v1/sessionrequests')
-      .set('x-api-key', org.adminKey)
-      .send({
-        type: 'qlist',
-        customerId: contact,
-        questionListIds: [template],
-        notificationEmail: { send: true },
-      });
-    expect(res.status).toBe(201);
+    await createInvitedAction(api, org, contact, template);
     // Each one is sent before the next is made: the worker is woken by every commit, not only the first.
     await until(() => outbox(worker).length === n, 10_000);
   }

@@ -3,7 +3,7 @@ import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
 import { defineJob, JobPayloadError } from '../src/platform/jobs/job-type';
-import { jobRepository, type NewJob } from '../src/platform/jobs/jobs.repository';
+import { claimDueJobs, jobRepository, type NewJob } from '../src/platform/jobs/jobs.repository';
 import { JobWorker } from '../src/platform/jobs/worker';
 import { createLogger } from '../src/platform/logger';
 import { z } from '../src/platform/zod';
@@ -162,5 +162,38 @@ describe('typed jobs', () => {
       await worker.stop();
     }
     expect((await jobRows()).map((j) => j.status)).toEqual(['done', 'done', 'done', 'done']);
+  });
+});
+
+describe('claims lost with the database', () => {
+  it('when a claim committed but its answer never reached the worker, then reconcile hands the job back, due at once and its attempt not counted, and the worker then runs it', async () => {
+    const worker = workerWith();
+    const ran: string[] = [];
+    worker.register(greet, async (job) => {
+      ran.push(job.payload.name);
+      return undefined;
+    });
+    await enqueue([
+      greet.job({ subjectId: null, payload: { name: 'Lost', times: 1 }, runAt: h.clock.now() }),
+    ]);
+    // The claim as the worker makes it, whose rows the worker never saw.
+    const lost = await claimDueJobs(h.database.db, h.clock.now(), 10, 120, worker.name);
+    expect(lost).toHaveLength(1);
+    expect(await jobRows()).toMatchObject([{ status: 'running', attempts: 1 }]);
+    expect(await worker.reconcile()).toEqual([lost[0]!.id]);
+    expect(await jobRows()).toMatchObject([{ status: 'pending', attempts: 0 }]);
+    expect(await worker.drain()).toBe(1);
+    expect(ran).toEqual(['Lost']);
+    expect(await jobRows()).toMatchObject([{ status: 'done', attempts: 1 }]);
+  });
+
+  it('when another worker holds a lease, then reconcile leaves it alone', async () => {
+    const mine = workerWith();
+    await enqueue([
+      greet.job({ subjectId: null, payload: { name: 'Theirs', times: 1 }, runAt: h.clock.now() }),
+    ]);
+    await claimDueJobs(h.database.db, h.clock.now(), 10, 120, 'another-worker');
+    expect(await mine.reconcile()).toEqual([]);
+    expect(await jobRows()).toMatchObject([{ status: 'running', attempts: 1 }]);
   });
 });

@@ -2,7 +2,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createContact, createOrg, createTemplate, type TestOrg } from './support/fixtures';
+import {
+  createContact,
+  createInvitedAction,
+  createOrg,
+  createTemplate,
+  type TestOrg,
+} from './support/fixtures';
 import { freePort, type Harness, startHarness } from './support/harness';
 import { startWebhookReceiver } from './support/peers';
 import { serverDatabases } from './support/server-databases';
@@ -102,17 +108,7 @@ describe('GET /metrics', () => {
     await createContact(h, org, { Voornaam: 'Bo' });
     await createContact(h, org, { Voornaam: 'Ida' });
     const template = await createTemplate(h, org);
-    const action = await h
-      .api()
-      .post('/api/v1/sessionrequests')
-      .set('x-api-key', org.adminKey)
-      .send({
-        type: 'qlist',
-        customerId: contact,
-        questionListIds: [template],
-        notificationEmail: { send: true },
-      });
-    expect(action.status).toBe(201);
+    await createInvitedAction(h, org, contact, template);
 
     // Before the worker runs: the queue holds them, due, the oldest waiting as long as the clock moved.
     h.clock.advance(90_000);

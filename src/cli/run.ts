@@ -1,8 +1,14 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { type Config, ConfigError, loadConfig } from '../config';
 import { passwordLinkByEmail, setPasswordByEmail } from '../modules/accounts';
-import { bootstrapOrganisation } from '../modules/admin';
+import {
+  bootstrapOrganisation,
+  deleteOrganisation,
+  exportOrganisation,
+  OffboardingError,
+} from '../modules/admin';
 import { seedContacts } from '../modules/customers';
 import { CreateOAuthClientInput, createClient } from '../modules/oauth';
 import { seedTemplates } from '../modules/questionlists';
@@ -12,8 +18,10 @@ import { systemContext } from '../platform/context';
 import { openSecretBox } from '../platform/crypto/sealed';
 import type { Database } from '../platform/db/database';
 import { openConfiguredDatabase } from '../platform/db/open';
+import { openFileStorage } from '../platform/file-storage';
 import { fieldPath } from '../platform/http/validation';
 import { isId } from '../platform/ids';
+import { sweepRetention } from '../platform/retention';
 
 const usage = `Usage: npm run cli -- <command> [options]
 
@@ -40,6 +48,16 @@ Commands:
   org password-sign-in --org <organisationId> --on|--off
       Switches password sign-in on or off for the organisation's staff (off needs an enabled sign-in
       provider). The break-glass way back when single sign-on fails for everyone: --on.
+  org export --org <organisationId> --out <empty directory>
+      Writes all the organisation's data: a JSON-lines file per table (no credentials or secrets), its
+      files' bytes under files/, and manifest.json (rows per table, files, checked SHA-256s).
+  org delete --org <organisationId> --confirm <organisation name>
+      Deletes the organisation and everything it holds, files included. It cannot be undone: export
+      first.
+
+  prune [--json]
+      Runs the retention sweep now (RETENTION_JOBS_DAYS, RETENTION_EVENTS_DAYS, RETENTION_AUDIT_DAYS;
+      the service's workers run it every RETENTION_SWEEP_MINUTES) and prints what it removed.
 
 The database is the one the service uses: DATABASE_URL, or the embedded one in DATA_DIR (which must not
 be held by a running server).`;
@@ -227,7 +245,8 @@ async function oauthClient(args: string[], io: CliIo): Promise<void> {
 
 async function org(args: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = args;
-  if (sub !== 'password-sign-in') throw new UsageError('org: password-sign-in');
+  if (sub === 'export' || sub === 'delete') return offboard(sub, rest, io);
+  if (sub !== 'password-sign-in') throw new UsageError('org: password-sign-in, export or delete');
   const { values } = parseArgs({
     args: rest,
     options: { org: { type: 'string' }, on: { type: 'boolean' }, off: { type: 'boolean' } },
@@ -246,6 +265,63 @@ async function org(args: string[], io: CliIo): Promise<void> {
   io.stdout.write(`Password sign-in is ${result.passwordSignIn ? 'on' : 'off'} for ${values.org}\n`);
 }
 
+async function offboard(sub: 'export' | 'delete', args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { org: { type: 'string' }, out: { type: 'string' }, confirm: { type: 'string' } },
+  });
+  if (!values.org || !isId(values.org))
+    throw new UsageError(`org ${sub}: --org <organisationId> is required (an id)`);
+  if (sub === 'export' && !values.out) throw new UsageError('org export: --out <directory> is required');
+  if (sub === 'delete' && !values.confirm)
+    throw new UsageError('org delete: --confirm <organisation name> is required');
+  const config = loadConfig(io.env);
+  await withDatabase(config, `cli org ${sub}`, async (database) => {
+    const deps = { database, storage: openFileStorage(config.files, database) };
+    if (sub === 'export') {
+      const manifest = await exportOrganisation(deps, values.org!, path.resolve(values.out!), new Date());
+      const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
+      io.stdout.write(
+        `Exported ${manifest.organisationName} (${manifest.organisationId}) to ${path.resolve(values.out!)}: ` +
+          `${rows} rows in ${Object.keys(manifest.tables).length} tables, ${manifest.files.count} files (${manifest.files.bytes} bytes)` +
+          `${manifest.files.missing.length > 0 ? `; ${manifest.files.missing.length} files had no bytes stored` : ''}\n`,
+      );
+      return;
+    }
+    const gone = await deleteOrganisation(deps, values.org!, values.confirm!, new Date());
+    io.stdout.write(
+      `Deleted ${gone.name} (${values.org}): ${Object.entries(gone.counts)
+        .map(([what, n]) => `${n} ${what}`)
+        .join(', ')}; ${gone.filesRemoved} stored files removed\n`,
+    );
+    if (gone.filesNotRemoved.length > 0) {
+      io.stderr.write(
+        `actiondesk: ${gone.filesNotRemoved.length} stored files could not be removed (remove them from the file store): ${gone.filesNotRemoved.join(' ')}\n`,
+      );
+      throw new Error('some stored files were not removed');
+    }
+  });
+}
+
+async function prune(args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
+  const config = loadConfig(io.env);
+  const removed = await withDatabase(config, 'cli prune', (database) =>
+    sweepRetention(database, new Date(), config.retention),
+  );
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify(removed)}\n`);
+    return;
+  }
+  const kept = (days: number | null) => (days === null ? 'kept for ever' : `older than ${days} days`);
+  io.stdout.write(
+    `Retention: jobs ${kept(config.retention.jobsDays)}, events ${kept(config.retention.eventsDays)}, audit ${kept(config.retention.auditDays)}\n` +
+      Object.entries(removed)
+        .map(([what, n]) => `  ${what.padEnd(20)} ${n} removed\n`)
+        .join(''),
+  );
+}
+
 async function dispatch(argv: string[], io: CliIo): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -259,6 +335,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       return oauthClient(rest, io);
     case 'org':
       return org(rest, io);
+    case 'prune':
+      return prune(rest, io);
     case undefined:
     case 'help':
     case '--help':
@@ -281,6 +359,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const message = err instanceof Error ? err.message : String(err);
     io.stderr.write(`actiondesk: ${message}\n`);
     if (err instanceof UsageError) io.stderr.write(`\n${usage}\n`);
-    return err instanceof UsageError || err instanceof ConfigError ? 2 : 1;
+    return err instanceof UsageError || err instanceof ConfigError
+      ? 2
+      : err instanceof OffboardingError
+        ? 1
+        : 1;
   }
 }

@@ -4,7 +4,7 @@ import { fileContents } from '../db/schema/file-contents';
 import { systemContext } from './context';
 import type { Database } from './db/database';
 import { queryRows } from './db/database';
-import { inOwnTenantTransaction } from './db/tenant';
+import { inActiveOrOwnTransaction, inOwnTenantTransaction } from './db/tenant';
 import { type FileStorage, keyParts, measure, StoredObjectMissing } from './storage';
 
 /** Bytes per stored part: small enough for one statement, large enough to be few. */
@@ -30,6 +30,10 @@ export function databaseStorage(database: Database): FileStorage {
   // idempotent upload names its body by their SHA-256), and a slow upload must not hold it open.
   const inOrg = <T>(organisationId: string, fn: Parameters<typeof inOwnTenantTransaction<T>>[2]) =>
     inOwnTenantTransaction(database, systemContext(organisationId), fn);
+  // Reads join the transaction whose callback is running, if any (a document checked while its file
+  // row is locked): never a second connection while the caller holds one.
+  const reading = <T>(organisationId: string, fn: Parameters<typeof inActiveOrOwnTransaction<T>>[2]) =>
+    inActiveOrOwnTransaction(database, systemContext(organisationId), fn);
   const removeParts = (organisationId: string, fileId: string) =>
     inOrg(organisationId, (tx) =>
       tx
@@ -70,7 +74,7 @@ export function databaseStorage(database: Database): FileStorage {
     },
     async open(key) {
       const { organisationId, fileId } = keyParts(key);
-      const [row] = await inOrg(organisationId, (tx) =>
+      const [row] = await reading(organisationId, (tx) =>
         queryRows<{ parts: number }>(
           tx,
           sql`SELECT count(*)::int AS parts FROM file_contents
@@ -82,7 +86,7 @@ export function databaseStorage(database: Database): FileStorage {
       // One part in memory at a time, each read in its own statement as the reader asks for more.
       async function* read(): AsyncGenerator<Buffer> {
         for (let part = 0; part < parts; part++) {
-          const [got] = await inOrg(organisationId, (tx) =>
+          const [got] = await reading(organisationId, (tx) =>
             tx
               .select({ data: fileContents.data })
               .from(fileContents)

@@ -71,6 +71,18 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly queueReadFailures = new Counter({
+    name: 'actiondesk_job_queue_read_failures_total',
+    help: 'Scrapes whose job queue gauges could not be read (the database did not answer)',
+    registers: [this.registry],
+  });
+  readonly retentionRemoved = new Counter({
+    name: 'actiondesk_retention_removed_total',
+    help: 'Rows removed by the retention sweep, by kind (jobs, events, webhook_deliveries, audit_events, …)',
+    labelNames: ['what'] as const,
+    registers: [this.registry],
+  });
+
   constructor(opts: { process?: boolean } = {}) {
     // The process's own figures (CPU, memory, event loop lag, GC), prefixed like ours.
     if (opts.process !== false) {
@@ -102,13 +114,20 @@ export class Metrics {
   /** Reads the job queue (every organisation's) at every scrape. */
   watchQueue(read: () => Promise<JobQueueRow[]>): void {
     let last: Promise<JobQueueRow[]> | undefined;
-    // Both gauges are filled from one read per scrape.
+    const failures = this.queueReadFailures;
+    // Both gauges are filled from one read per scrape. A read that fails (the database is down) leaves
+    // them empty and counts the failure: the rest of the scrape is served all the same.
     const rows = () => {
-      last ??= read().finally(() => {
-        setImmediate(() => {
-          last = undefined;
+      last ??= read()
+        .catch(() => {
+          failures.inc();
+          return [] as JobQueueRow[];
+        })
+        .finally(() => {
+          setImmediate(() => {
+            last = undefined;
+          });
         });
-      });
       return last;
     };
     new Gauge({

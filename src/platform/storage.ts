@@ -148,6 +148,8 @@ export function s3Storage(config: S3StorageConfig): FileStorage {
     secretAccessKey: config.secretAccessKey,
     service: 's3',
     region: config.region,
+    // aws4fetch retries 5xx and 429 ten times by default: two, then the request answers 503.
+    retries: 2,
   });
   const base = new URL(config.endpoint);
   const urlOf = (key: string) => {
@@ -174,7 +176,7 @@ export function s3Storage(config: S3StorageConfig): FileStorage {
     } finally {
       clearTimeout(timer);
     }
-    if (res.status >= 500) {
+    if (res.status >= 500 || res.status === 429) {
       const text = (await res.text().catch(() => '')).slice(0, 300);
       throw new StorageUnavailable(`the file store answered HTTP ${res.status} ${text}`);
     }

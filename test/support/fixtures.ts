@@ -123,6 +123,22 @@ export async function createContact(h: Harness, org: TestOrg, data: Record<strin
   return res.body._id as string;
 }
 
+/** Creates a questionnaire action for a contact with an e-mail invitation, through the API; returns its id. */
+export async function createInvitedAction(h: Harness, org: TestOrg, contactId: string, templateId: string) {
+  const res = await h
+    .api()
+    .post('/api/v1/sessionrequests')
+    .set('x-api-key', org.adminKey)
+    .send({
+      type: 'qlist',
+      customerId: contactId,
+      questionListIds: [templateId],
+      notificationEmail: { send: true },
+    });
+  if (res.status !== 201) throw new Error(`action: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body._id as string;
+}
+
 /** Rows of a query run inside the organisation's tenant (row-level security lets it see its rows). */
 export function tenantRows<T>(h: Harness, organisationId: string, query: SQL): Promise<T[]> {
   return inTenant(h.database, systemContext(organisationId, h.clock.now()), (tx) => queryRows<T>(tx, query));

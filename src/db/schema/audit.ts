@@ -41,5 +41,7 @@ export const auditEvents = pgTable(
     index('audit_events_org_target_idx').on(t.organisationId, t.targetType, t.targetId, t.at),
     index('audit_events_org_actor_idx').on(t.organisationId, t.actorUserId, t.at),
     index('audit_events_org_request_idx').on(t.organisationId, t.requestId),
+    // Records by age, for the retention sweep.
+    index('audit_events_at_idx').on(t.at),
   ],
 );

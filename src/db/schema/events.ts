@@ -29,5 +29,7 @@ export const events = pgTable(
     unique('events_org_id_key').on(t.organisationId, t.id),
     index('events_org_order_idx').on(t.organisationId, t.txid, t.seq),
     index('events_org_type_order_idx').on(t.organisationId, t.type, t.txid, t.seq),
+    // Events by age, for the retention sweep.
+    index('events_created_idx').on(t.createdAt),
   ],
 );

@@ -31,6 +31,9 @@ export const jobs = pgTable(
     createdAt: ts('created_at').notNull(),
     // The request whose transaction made the job (its X-Request-Id), from the transaction's app.request
     // (migration 0027), so that the job's log lines can be traced back to it; null when none did.
+    // The worker process holding the lease (a random id per process): after losing the database in the
+    // middle of a claim, it hands back what it holds without knowing (migration 0037).
+    claimedBy: text('claimed_by'),
     requestId: text('request_id').default(
       sql`(nullif(current_setting('app.request', true), '')::jsonb ->> 'id')`,
     ),
@@ -41,5 +44,9 @@ export const jobs = pgTable(
     index('jobs_pending_idx').on(t.runAt).where(sql`${t.status} = 'pending'`),
     index('jobs_lease_idx').on(t.lockedUntil).where(sql`${t.status} = 'running'`),
     index('jobs_org_subject_idx').on(t.organisationId, t.subjectId),
+    // Finished jobs by age, for the retention sweep (actiondesk_prune, migration 0036).
+    index('jobs_finished_idx')
+      .on(t.finishedAt)
+      .where(sql`${t.status} <> 'pending' AND ${t.status} <> 'running'`),
   ],
 );

@@ -102,6 +102,8 @@ export const webhookDeliveries = pgTable(
     }).onDelete('cascade'),
     index('webhook_deliveries_org_endpoint_idx').on(t.organisationId, t.endpointId, t.createdAt, t.id),
     index('webhook_deliveries_org_event_idx').on(t.organisationId, t.eventId),
+    // Finished deliveries by their last change, for the retention sweep.
+    index('webhook_deliveries_finished_idx').on(t.updatedAt).where(sql`${t.status} <> 'pending'`),
     // Syncs read by commit order (`updatedSince`, cursor.ts).
     index('webhook_deliveries_org_change_idx').on(t.organisationId, t.changeTxid, t.id),
     // Finds an earlier unfinished delivery of the same subject to the same endpoint (ordering).

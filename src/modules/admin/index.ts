@@ -14,3 +14,9 @@ export {
 } from './admin.service';
 export { bootstrapOrganisation } from './bootstrap.service';
 export { organisationApiLimit } from './limits.service';
+export {
+  deleteOrganisation,
+  type ExportManifest,
+  exportOrganisation,
+  OffboardingError,
+} from './offboarding.service';

@@ -96,6 +96,11 @@ export type DatabaseTarget =
       limits?: Partial<ServerLimits>;
       /** Where LISTEN connects (a direct connection when `url` is a transaction-pooling proxy). */
       listenUrl?: string;
+      /**
+       * Where migrations run, as the database's owner, when `url` logs in as actiondesk_app itself
+       * (through a transaction-pooling proxy such as pgbouncer, which takes no startup options).
+       */
+      migrationUrl?: string;
     };
 
 /**
@@ -198,6 +203,11 @@ const batchTypes = {
 /** Opens the database, applies pending migrations as the owner, then works as the non-owner app role. */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === 'server') {
+    if (target.migrationUrl) {
+      const bounds = { ...defaultServerLimits, ...target.limits };
+      await migrateServer(target.migrationUrl, bounds.connectTimeoutMs, bounds);
+      return connectServer(target.url, target.poolSize, target.limits, target.listenUrl, { asAppRole: true });
+    }
     await migrateServer(target.url, target.limits?.connectTimeoutMs);
     return connectServer(target.url, target.poolSize, target.limits, target.listenUrl);
   }
@@ -302,9 +312,12 @@ export async function connectServer(
   poolSize: number,
   limits: Partial<ServerLimits> = {},
   listenUrl: string = url,
+  opts: { asAppRole?: boolean } = {},
 ): Promise<Database> {
   const bounds = { ...defaultServerLimits, ...limits };
-  // Every connection works as the app role from its first statement on (a startup option, not a query).
+  // Every connection works as the app role from its first statement on: a startup option, or (through
+  // a transaction-pooling proxy, which takes none) by logging in as the role, whose settings the
+  // migration connection set (migrateServer).
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -312,8 +325,19 @@ export async function connectServer(
     connectionTimeoutMillis: bounds.connectTimeoutMs,
     // The server ends a long statement; the client gives up a little later if the server hangs.
     query_timeout: bounds.statementTimeoutMs + Math.min(2_000, bounds.statementTimeoutMs),
-    options: `-c role=${APP_ROLE} -c TimeZone=UTC -c statement_timeout=${bounds.statementTimeoutMs} -c idle_in_transaction_session_timeout=${bounds.statementTimeoutMs * 2}`,
+    ...(opts.asAppRole ? {} : { options: `-c role=${APP_ROLE} ${sessionSettings(bounds)}` }),
   });
+  if (opts.asAppRole) {
+    const { rows } = await pool.query<{ role: string; tz: string }>(
+      "SELECT current_user AS role, current_setting('TimeZone') AS tz",
+    );
+    if (rows[0]?.role !== APP_ROLE || rows[0]?.tz !== 'UTC') {
+      await pool.end();
+      throw new Error(
+        `With DATABASE_MIGRATION_URL set, DATABASE_URL must log in as ${APP_ROLE} (it logs in as ${rows[0]?.role}, time zone ${rows[0]?.tz}): see docs/operations.md#pgbouncer`,
+      );
+    }
+  }
   boundQueue(pool, bounds.maxWaiting);
   pool.on('error', () => undefined); // an idle client lost its connection; the pool replaces it
   // Every client hears its own errors for its whole life: pg-pool listens only while a client is idle,
@@ -462,10 +486,19 @@ async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promi
   }
 }
 
-/** Applies migrations on one connection under an advisory lock, so concurrent starts do not race. */
+/** The settings of every app session: UTC, and the statement and idle-in-transaction bounds. */
+const sessionSettings = (bounds: ServerLimits) =>
+  `-c TimeZone=UTC -c statement_timeout=${bounds.statementTimeoutMs} -c idle_in_transaction_session_timeout=${bounds.statementTimeoutMs * 2}`;
+
+/**
+ * Applies migrations on one connection under an advisory lock, so concurrent starts do not race. With
+ * `appRoleSettings` (the app logs in as actiondesk_app itself), the role's session settings are set
+ * too, as the role's defaults.
+ */
 async function migrateServer(
   url: string,
   connectTimeoutMs = defaultServerLimits.connectTimeoutMs,
+  appRoleSettings?: ServerLimits,
 ): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs });
   client.on('error', () => undefined); // a lost connection fails the migration's query instead
@@ -473,6 +506,13 @@ async function migrateServer(
   try {
     await client.query('SELECT pg_advisory_lock(472038611)');
     await migrateNodePg(drizzleNodePg(client), { migrationsFolder });
+    if (appRoleSettings) {
+      await client.query(
+        `ALTER ROLE ${APP_ROLE} SET TimeZone = 'UTC';
+         ALTER ROLE ${APP_ROLE} SET statement_timeout = ${appRoleSettings.statementTimeoutMs};
+         ALTER ROLE ${APP_ROLE} SET idle_in_transaction_session_timeout = ${appRoleSettings.statementTimeoutMs * 2}`,
+      );
+    }
   } finally {
     await client.query('SELECT pg_advisory_unlock(472038611)').catch(() => undefined);
     await client.end();

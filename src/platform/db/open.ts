@@ -10,6 +10,7 @@ export function openConfiguredDatabase(config: Config, purpose: string): Promise
         poolSize: config.database.poolSize,
         limits: config.database.limits,
         listenUrl: config.database.listenUrl,
+        ...(config.database.migrationUrl ? { migrationUrl: config.database.migrationUrl } : {}),
       })
     : openDatabase({ kind: 'embedded', dataDir: config.database.dataDir, purpose });
 }

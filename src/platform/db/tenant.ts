@@ -82,6 +82,25 @@ export function inOwnTenantTransaction<T>(
   return openTenant(database, ctx, fn);
 }
 
+/** The tenant transaction whose callback is running, if any (see inActiveOrOwnTransaction). */
+const active = new AsyncLocalStorage<{ organisationId: string; tx: Tx }>();
+
+/**
+ * Runs `fn` in the organisation's transaction whose callback is running now (a read made while a
+ * transaction holds the rows it reads), or else in a transaction of its own: never a second
+ * connection while the caller holds one (the pool could run dry, and the embedded database runs one
+ * transaction at a time).
+ */
+export function inActiveOrOwnTransaction<T>(
+  database: Database,
+  ctx: RequestContext,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  const current = active.getStore();
+  if (current && current.organisationId === ctx.organisationId) return fn(current.tx);
+  return openTenant(database, ctx, fn);
+}
+
 function openTenant<T>(database: Database, ctx: RequestContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return database.tenantTransaction(entryOf(ctx), async (tx, entered) => {
     if (entered === 'stale') {
@@ -90,7 +109,7 @@ function openTenant<T>(database: Database, ctx: RequestContext, fn: (tx: Tx) => 
       if ((await enter(tx, entryOf(ctx))) === 'stale')
         throw new Unauthenticated('Credentials are no longer valid');
     }
-    return fn(tx);
+    return active.run({ organisationId: ctx.organisationId, tx }, () => fn(tx));
   });
 }
 

@@ -30,11 +30,28 @@ export interface SettleItem {
  * Claims up to `limit` due jobs of every organisation for `leaseSeconds` (SECURITY DEFINER function: the
  * worker works across tenants); rows come back raw.
  */
-export function claimDueJobs(q: Queryable, now: Date, limit: number, leaseSeconds: number) {
+export function claimDueJobs(q: Queryable, now: Date, limit: number, leaseSeconds: number, worker: string) {
   return queryRows<Record<string, unknown>>(
     q,
-    sql`SELECT * FROM actiondesk_claim_jobs(${now.toISOString()}::timestamptz, ${limit}::integer, ${leaseSeconds}::integer)`,
+    sql`SELECT * FROM actiondesk_claim_jobs(${now.toISOString()}::timestamptz, ${limit}::integer, ${leaseSeconds}::integer, ${worker}::text)`,
   );
+}
+
+/**
+ * Hands back the jobs running under `worker`'s name whose lease tokens are not in `held` (claims whose
+ * answer was lost with the connection); answers their ids (migration 0037).
+ */
+export async function releaseUnheld(
+  q: Queryable,
+  now: Date,
+  worker: string,
+  held: string[],
+): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    q,
+    sql`SELECT id FROM actiondesk_release_unheld(${now.toISOString()}::timestamptz, ${worker}::text, ${`{${held.join(',')}}`}::uuid[])`,
+  );
+  return rows.map((r) => r.id);
 }
 
 /** The job queue as seen from a tenant transaction: jobs are written with the change that causes them. */

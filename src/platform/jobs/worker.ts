@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock';
 import { coalescer } from '../coalesce';
 import { systemContext } from '../context';
@@ -9,7 +10,7 @@ import { type Logger, withLogFields } from '../logger';
 import type { Metrics } from '../metrics';
 import type { z } from '../zod';
 import { JobPayloadError, type JobType } from './job-type';
-import { claimDueJobs, jobRepository, type SettleItem } from './jobs.repository';
+import { claimDueJobs, jobRepository, releaseUnheld, type SettleItem } from './jobs.repository';
 
 export interface ClaimedJob<P = unknown> {
   id: string;
@@ -118,6 +119,10 @@ interface Registered {
 export class JobWorker implements JobSignal {
   private readonly handlers = new Map<string, Registered>();
   private readonly inFlight = new Map<Promise<void>, InFlight>();
+  /** This process's name on the jobs it claims (jobs.claimed_by). */
+  readonly name = randomUUID();
+  /** Set when a claim or an outcome may have been lost with the database: reconcile() runs first. */
+  private unsure = false;
   /**
    * Records a job's outcome as soon as it is known. Outcomes known in the same turn of the event loop
    * are recorded together, one statement and one round trip per organisation; answers whether the
@@ -173,12 +178,18 @@ export class JobWorker implements JobSignal {
   async runDue(): Promise<number> {
     const free = this.concurrency - this.inFlight.size;
     if (free <= 0) return 0;
+    if (this.unsure) await this.reconcile();
     const claimed = await claimDueJobs(
       this.database.db,
       this.clock.now(),
       Math.min(this.options.batchSize ?? 10, free),
       this.leaseSeconds,
-    );
+      this.name,
+    ).catch((err: unknown) => {
+      // The claim may have committed without its answer reaching us: check once the database is back.
+      if (isDatabaseUnavailable(err)) this.unsure = true;
+      throw err;
+    });
     for (const r of claimed) {
       const job: ClaimedJob = {
         id: r.id as string,
@@ -279,6 +290,7 @@ export class JobWorker implements JobSignal {
       finishedAt: outcome.status === 'pending' ? null : now,
     };
     const settled = await this.settleThrough(job.organisationId, item, stopping).catch((err: unknown) => {
+      if (isDatabaseUnavailable(err)) this.unsure = true;
       log().error({ err }, 'recording the job outcome failed; it runs again when its lease ends');
       return true;
     });
@@ -428,6 +440,22 @@ export class JobWorker implements JobSignal {
       'stopping: jobs still running were handed back to the queue',
     );
     return { finished: inHand - late.length, released };
+  }
+
+  /**
+   * Hands back the jobs the database has running under this worker's name that it does not hold (a
+   * claim whose answer was lost, an outcome that could not be recorded): due again at once.
+   */
+  async reconcile(): Promise<string[]> {
+    const held = [...this.inFlight.values()].map((r) => r.job.leaseToken);
+    const released = await releaseUnheld(this.database.db, this.clock.now(), this.name, held);
+    this.unsure = false;
+    if (released.length > 0)
+      this.logger.warn(
+        { released },
+        'jobs claimed while the database was lost were handed back to the queue',
+      );
+    return released;
   }
 
   /** Releases the leases of `jobs`, one statement per organisation. */

@@ -1,0 +1,113 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../platform/db/database';
+
+/**
+ * What an organisation export holds, table by table (docs/operations.md#offboarding): every table of
+ * the organisation's records, in an order that a later import can follow (referenced tables first),
+ * without credentials or secrets (hashes of keys, tokens and passwords, sealed secrets) and without the
+ * service's own bookkeeping (change order, storage keys). Left out whole: the job queue, idempotency
+ * answers, one-time codes and tokens, and file parts (the files themselves are exported as files).
+ */
+export const EXPORTED_TABLES: readonly { table: string; drop: readonly string[] }[] = [
+  { table: 'organisations', drop: [] },
+  { table: 'users', drop: ['password_hash', 'change_txid'] },
+  { table: 'api_keys', drop: ['secret_hash', 'change_txid'] },
+  { table: 'portfolios', drop: ['change_txid'] },
+  { table: 'customers', drop: ['change_txid'] },
+  { table: 'question_lists', drop: ['change_txid'] },
+  { table: 'question_list_versions', drop: [] },
+  { table: 'files', drop: ['storage_key'] },
+  { table: 'session_requests', drop: ['code', 'change_txid'] },
+  { table: 'signers', drop: ['code', 'code_hash', 'browser_hash'] },
+  { table: 'session_request_events', drop: [] },
+  { table: 'sessions', drop: ['change_txid'] },
+  { table: 'session_versions', drop: [] },
+  { table: 'campaign_visitors', drop: ['token_hash'] },
+  { table: 'setups', drop: [] },
+  { table: 'events', drop: ['txid'] },
+  { table: 'webhook_endpoints', drop: ['secrets', 'change_txid'] },
+  { table: 'webhook_deliveries', drop: ['change_txid'] },
+  { table: 'oauth_clients', drop: ['secret_hash', 'change_txid'] },
+  { table: 'sso_providers', drop: ['client_secret_sealed', 'change_txid'] },
+  { table: 'sso_identities', drop: [] },
+  { table: 'audit_events', drop: [] },
+];
+
+/**
+ * Streams the rows of one table visible in the transaction (row-level security: the organisation's),
+ * as JSON text with the `drop` columns taken out, `batch` rows at a time through a cursor.
+ */
+export async function eachRowBatch(
+  tx: Tx,
+  table: string,
+  drop: readonly string[],
+  batch: number,
+  onBatch: (lines: string[]) => Promise<void>,
+): Promise<number> {
+  const without = drop.map((c) => sql` - ${c}::text`);
+  const where = table === 'organisations' ? sql`TRUE` : sql`organisation_id = actiondesk_current_org()`;
+  await tx.execute(
+    sql`DECLARE export_rows NO SCROLL CURSOR FOR SELECT (to_jsonb(t)${sql.join(without, sql``)})::text AS line FROM ${sql.identifier(table)} t WHERE ${where}`,
+  );
+  let total = 0;
+  for (;;) {
+    const rows = await queryRows<{ line: string }>(tx, sql.raw(`FETCH ${batch} FROM export_rows`));
+    if (rows.length === 0) break;
+    total += rows.length;
+    await onBatch(rows.map((r) => r.line));
+    if (rows.length < batch) break;
+  }
+  await tx.execute(sql`CLOSE export_rows`);
+  return total;
+}
+
+/** The organisation's name (row-level security: only within its own transaction). */
+export async function organisationNamed(
+  tx: Tx,
+  organisationId: string,
+): Promise<{ name: string } | undefined> {
+  const [row] = await queryRows<{ name: string }>(
+    tx,
+    sql`SELECT name FROM organisations WHERE id = ${organisationId}`,
+  );
+  return row;
+}
+
+/** The organisation's files: id, name, size, SHA-256 and where their bytes are. */
+export function storedFiles(tx: Tx) {
+  return queryRows<{ id: string; file_name: string; size: string; sha256: string; storage_key: string }>(
+    tx,
+    sql`SELECT id, file_name, size, sha256, storage_key FROM files WHERE organisation_id = actiondesk_current_org() ORDER BY id`,
+  );
+}
+
+/**
+ * Deletes the organisation and, through its foreign keys, everything it holds, in the transaction.
+ * Row records of the audit trail are switched off for it (they would belong to the organisation being
+ * deleted). Answers how many rows of its main tables went, and the storage keys of its files.
+ */
+export async function deleteOrganisationRows(tx: Tx, organisationId: string) {
+  const [counts] = await queryRows<Record<string, string>>(
+    tx,
+    sql`SELECT (SELECT count(*) FROM customers WHERE organisation_id = ${organisationId}) AS customers,
+               (SELECT count(*) FROM session_requests WHERE organisation_id = ${organisationId}) AS session_requests,
+               (SELECT count(*) FROM sessions WHERE organisation_id = ${organisationId}) AS sessions,
+               (SELECT count(*) FROM files WHERE organisation_id = ${organisationId}) AS files,
+               (SELECT count(*) FROM users WHERE organisation_id = ${organisationId}) AS users,
+               (SELECT count(*) FROM audit_events WHERE organisation_id = ${organisationId}) AS audit_events`,
+  );
+  const keys = await queryRows<{ storage_key: string }>(
+    tx,
+    sql`SELECT storage_key FROM files WHERE organisation_id = ${organisationId}`,
+  );
+  await tx.execute(sql`SELECT set_config('app.audit_rows', 'off', true)`);
+  const gone = await queryRows<{ id: string }>(
+    tx,
+    sql`DELETE FROM organisations WHERE id = ${organisationId} RETURNING id`,
+  );
+  return {
+    deleted: gone.length === 1,
+    counts: Object.fromEntries(Object.entries(counts ?? {}).map(([k, v]) => [k, Number(v)])),
+    storageKeys: keys.map((k) => k.storage_key),
+  };
+}

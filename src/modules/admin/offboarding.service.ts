@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { systemContext } from '../../platform/context';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import type { FileStorage } from '../../platform/storage';
+import {
+  deleteOrganisationRows,
+  EXPORTED_TABLES,
+  eachRowBatch,
+  organisationNamed,
+  storedFiles,
+} from './offboarding.repository';
+
+export interface OffboardingDeps {
+  database: Database;
+  storage: FileStorage;
+}
+
+export interface ExportManifest {
+  format: 'actiondesk-organisation-export';
+  version: 1;
+  organisationId: string;
+  organisationName: string;
+  exportedAt: string;
+  /** Rows per table; each table is `<table>.jsonl`, one row a line, with the database's column names. */
+  tables: Record<string, number>;
+  /** The files' bytes, as `files/<fileId>`, each checked against its SHA-256 in files.jsonl. */
+  files: { count: number; bytes: number; missing: string[] };
+}
+
+export class OffboardingError extends Error {
+  override name = 'OffboardingError';
+}
+
+const BATCH = 2_000;
+
+/**
+ * Writes everything the organisation holds into `outDir` (which must be empty or new): a JSON-lines
+ * file per table (EXPORTED_TABLES: no credentials or secrets), its files' bytes, and manifest.json,
+ * written last. Each table is read in one transaction; rows that change meanwhile appear as they were
+ * before or after the change, so export an organisation while it is quiet.
+ */
+export async function exportOrganisation(
+  deps: OffboardingDeps,
+  organisationId: string,
+  outDir: string,
+  now: Date,
+): Promise<ExportManifest> {
+  await mkdir(outDir, { recursive: true });
+  if ((await readdir(outDir)).length > 0) throw new OffboardingError(`${outDir} is not empty`);
+  const ctx = systemContext(organisationId, now, 'organisation export');
+  const tables: Record<string, number> = {};
+  let organisationName = '';
+  for (const { table, drop } of EXPORTED_TABLES) {
+    const out = createWriteStream(path.join(outDir, `${table}.jsonl`), { flags: 'wx' });
+    const done = new Promise<void>((resolve, reject) => {
+      out.on('finish', resolve);
+      out.on('error', reject);
+    });
+    tables[table] = await inTenant(deps.database, ctx, (tx) =>
+      eachRowBatch(tx, table, drop, BATCH, async (lines) => {
+        if (table === 'organisations') organisationName = (JSON.parse(lines[0]!) as { name: string }).name;
+        if (!out.write(`${lines.join('\n')}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+      }),
+    );
+    out.end();
+    await done;
+  }
+  if (tables.organisations !== 1) throw new OffboardingError(`no organisation ${organisationId}`);
+
+  const files = await inTenant(deps.database, ctx, (tx) => storedFiles(tx));
+  await mkdir(path.join(outDir, 'files'));
+  let bytes = 0;
+  const missing: string[] = [];
+  for (const file of files) {
+    const target = path.join(outDir, 'files', file.id);
+    const hash = createHash('sha256');
+    try {
+      const source = await deps.storage.open(file.storage_key);
+      await pipeline(
+        source,
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            hash.update(chunk);
+            bytes += chunk.length;
+            yield chunk;
+          }
+        },
+        createWriteStream(target, { flags: 'wx' }),
+      );
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      missing.push(file.id);
+      continue;
+    }
+    if (hash.digest('hex') !== file.sha256)
+      throw new OffboardingError(`file ${file.id}: its bytes do not match its SHA-256`);
+  }
+  const manifest: ExportManifest = {
+    format: 'actiondesk-organisation-export',
+    version: 1,
+    organisationId,
+    organisationName,
+    exportedAt: now.toISOString(),
+    tables,
+    files: { count: files.length - missing.length, bytes, missing },
+  };
+  await writeFile(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, {
+    flag: 'wx',
+  });
+  return manifest;
+}
+
+/**
+ * Deletes the organisation and everything it holds: its rows (one transaction, through the foreign
+ * keys), then its files' bytes. `confirmName` must be the organisation's name, as a guard against a
+ * wrong id. Answers what went.
+ */
+export async function deleteOrganisation(
+  deps: OffboardingDeps,
+  organisationId: string,
+  confirmName: string,
+  now: Date,
+): Promise<{
+  name: string;
+  counts: Record<string, number>;
+  filesRemoved: number;
+  filesNotRemoved: string[];
+}> {
+  const ctx = systemContext(organisationId, now, 'organisation deletion');
+  const result = await inTenant(deps.database, ctx, async (tx) => {
+    const org = await organisationNamed(tx, organisationId);
+    if (!org) throw new OffboardingError(`no organisation ${organisationId}`);
+    if (org.name !== confirmName)
+      throw new OffboardingError(
+        `--confirm must be the organisation's name exactly ("${org.name}"); nothing was deleted`,
+      );
+    return { name: org.name, ...(await deleteOrganisationRows(tx, organisationId)) };
+  });
+  // Every file is tried, whatever happens to the others; those that could not be removed are named, so
+  // that an operator can remove them from the store (the rows that named them are gone).
+  let filesRemoved = 0;
+  const filesNotRemoved: string[] = [];
+  for (const key of result.storageKeys) {
+    try {
+      await deps.storage.remove(key);
+      filesRemoved++;
+    } catch {
+      filesNotRemoved.push(key);
+    }
+  }
+  return { name: result.name, counts: result.counts, filesRemoved, filesNotRemoved };
+}
