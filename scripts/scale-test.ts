@@ -94,7 +94,7 @@ async function main(): Promise<number> {
     };
     const key = bootstrap(env);
     // The instances' queries go through PgBouncer in transaction pooling mode, logged in as the app
-    // role; migrations and LISTEN go to the server directly (docs/operations.md#pgbouncer).
+    // role; migrations and LISTEN go to the server directly (docs/operations.md#pgbouncer-transaction-pooling).
     const admin = new pg.Client({ connectionString: server.url });
     await admin.connect();
     await admin.query('ALTER ROLE actiondesk_app LOGIN');

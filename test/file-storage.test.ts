@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -274,6 +276,30 @@ describe('files in an S3-compatible store', () => {
       expect(await fileRows()).toBe(before);
     } finally {
       await api.close();
+    }
+  });
+
+  it('when the S3 store sends its headers and then stalls, then the download fails as unavailable after the timeout instead of hanging', async () => {
+    const stalled = new Set<http.ServerResponse>();
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '1000' });
+      res.write(Buffer.alloc(10));
+      stalled.add(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const store = s3Storage({ ...s3.config, endpoint: `http://127.0.0.1:${port}`, timeoutMs: 300 });
+      await expect(readAll(store, keyOf())).rejects.toThrow(
+        expect.objectContaining({
+          name: 'StorageUnavailable',
+          message: expect.stringMatching(/stopped sending .* for 300 ms$/),
+        }),
+      );
+    } finally {
+      for (const res of stalled) res.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 

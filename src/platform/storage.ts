@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AwsClient } from 'aws4fetch';
 
@@ -205,7 +205,11 @@ export function s3Storage(config: S3StorageConfig): FileStorage {
         throw new StoredObjectMissing(key);
       }
       if (!res.ok || !res.body) throw await failure('refused to read', key, res);
-      return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
+      return stallGuard(
+        Readable.fromWeb(res.body as import('node:stream/web').ReadableStream),
+        config.timeoutMs,
+        key,
+      );
     },
     async remove(key) {
       const res = await send(key, { method: 'DELETE' });
@@ -213,6 +217,39 @@ export function s3Storage(config: S3StorageConfig): FileStorage {
       await res.body?.cancel();
     },
   };
+}
+
+/**
+ * Passes a download through, and fails it with StorageUnavailable when no byte arrives for `ms` while
+ * the reader waits for more (a store that sent its headers and then stalled would otherwise hold the
+ * reader, and its transaction, for ever). A reader that is slow to take the bytes is waited for.
+ */
+function stallGuard(source: Readable, ms: number, key: string): Readable {
+  let timer: NodeJS.Timeout | undefined;
+  const out = new PassThrough();
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      // A reader that does not take what has arrived is slow, not the store: wait for it.
+      if (out.writableNeedDrain || out.readableLength >= out.readableHighWaterMark) {
+        arm();
+        return;
+      }
+      const err = new StorageUnavailable(`the file store stopped sending ${key} for ${ms} ms`);
+      source.destroy(err);
+      out.destroy(err);
+    }, ms);
+  };
+  arm();
+  source.on('data', arm);
+  pipeline(source, out).then(
+    () => clearTimeout(timer),
+    (err: unknown) => {
+      clearTimeout(timer);
+      out.destroy(err as Error);
+    },
+  );
+  return out;
 }
 
 /**

@@ -334,7 +334,7 @@ export async function connectServer(
     if (rows[0]?.role !== APP_ROLE || rows[0]?.tz !== 'UTC') {
       await pool.end();
       throw new Error(
-        `With DATABASE_MIGRATION_URL set, DATABASE_URL must log in as ${APP_ROLE} (it logs in as ${rows[0]?.role}, time zone ${rows[0]?.tz}): see docs/operations.md#pgbouncer`,
+        `With DATABASE_MIGRATION_URL set, DATABASE_URL must log in as ${APP_ROLE} (it logs in as ${rows[0]?.role}, time zone ${rows[0]?.tz}): see docs/operations.md#pgbouncer-transaction-pooling`,
       );
     }
   }
