@@ -4,9 +4,10 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { systemContext } from '../src/platform/context';
 import { APP_ROLE, isoTimestamp, openDatabase, queryRows } from '../src/platform/db/database';
+import { isUniqueViolation } from '../src/platform/db/errors';
 import { DataDirInUseError } from '../src/platform/db/lock';
 import { inTenant } from '../src/platform/db/tenant';
-import { createOrg, type TestOrg } from './support/fixtures';
+import { createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 
 let h: Harness;
@@ -145,6 +146,96 @@ describe('row-level security', () => {
       });
       expect(t.tableowner).not.toBe(APP_ROLE);
     }
+  });
+});
+
+describe('keys for a database distributed by organisation', () => {
+  it('when the schema is read, then every tenant table’s primary key and unique keys include organisation_id', async () => {
+    // Citus can only enforce a key that includes the distribution column (docs/scaling.md).
+    const keys = await queryRows<{ table: string; key: string; primary: boolean; columns: string[] }>(
+      h.database.db,
+      sql`SELECT t.relname AS table, k.relname AS key, i.indisprimary AS primary,
+                 array(SELECT a.attname::text FROM unnest(i.indkey) WITH ORDINALITY AS c(n, o)
+                        JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = c.n ORDER BY c.o) AS columns
+            FROM pg_index i
+            JOIN pg_class t ON t.oid = i.indrelid
+            JOIN pg_class k ON k.oid = i.indexrelid
+            JOIN pg_namespace n ON n.oid = t.relnamespace
+           WHERE n.nspname = 'public' AND i.indisunique AND t.relname = ANY (string_to_array(${tenantTables.join(',')}, ','))`,
+    );
+    const distributedBy = (table: string) => (table === 'organisations' ? 'id' : 'organisation_id');
+    const primaries = keys.filter((k) => k.primary).map((k) => k.table);
+    expect(primaries.sort()).toEqual([...tenantTables].sort());
+    const without = keys.filter((k) => !k.columns.includes(distributedBy(k.table)));
+    expect(without).toEqual([]);
+    // Tables with an id are found by (organisation_id, id): the composite foreign keys point at it.
+    const byId = keys.filter((k) => k.primary && k.columns.includes('id') && k.table !== 'organisations');
+    for (const k of byId)
+      expect({ table: k.table, columns: k.columns }).toEqual({
+        table: k.table,
+        columns: ['organisation_id', 'id'],
+      });
+    expect(byId.length).toBeGreaterThanOrEqual(23);
+  });
+
+  it('when an organisation takes a credential value another organisation holds, then the unique key refuses it, and frees it once removed', async () => {
+    const other = await createOrg(h);
+    const [mine] = await tenantRows<{ id: string; prefix: string }>(
+      h,
+      org.organisationId,
+      sql`SELECT id, prefix FROM api_keys WHERE user_id = ${org.adminId} LIMIT 1`,
+    );
+    const insertInOther = () =>
+      inTenant(h.database, systemContext(other.organisationId), (tx) =>
+        tx.execute(
+          sql`INSERT INTO api_keys (id, organisation_id, user_id, name, prefix, secret_hash, created_at)
+              VALUES (gen_random_uuid(), ${other.organisationId}, ${other.adminId}, 'copy', ${mine!.prefix}, 'x', now())`,
+        ),
+      );
+    const refused = await insertInOther().then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(isUniqueViolation(refused, 'api_keys_prefix_key')).toBe(true);
+    // The lookup finds the key's own organisation.
+    const [found] = await queryRows<{ organisation_id: string }>(
+      h.database.db,
+      sql`SELECT organisation_id FROM actiondesk_find_api_key(${mine!.prefix})`,
+    );
+    expect(found?.organisation_id).toBe(org.organisationId);
+
+    const spare = await createUserWithKey(h, org, ['adviser']);
+    const [spareKey] = await tenantRows<{ id: string; prefix: string }>(
+      h,
+      org.organisationId,
+      sql`SELECT id, prefix FROM api_keys WHERE id = ${spare.keyId}`,
+    );
+    await tenantRows(
+      h,
+      org.organisationId,
+      sql`DELETE FROM api_keys WHERE id = ${spareKey!.id} RETURNING id`,
+    );
+    await inTenant(h.database, systemContext(other.organisationId), (tx) =>
+      tx.execute(
+        sql`INSERT INTO api_keys (id, organisation_id, user_id, name, prefix, secret_hash, created_at)
+            VALUES (gen_random_uuid(), ${other.organisationId}, ${other.adminId}, 'reuse', ${spareKey!.prefix}, 'x', now())`,
+      ),
+    );
+    const [moved] = await queryRows<{ organisation_id: string }>(
+      h.database.db,
+      sql`SELECT organisation_id FROM actiondesk_find_api_key(${spareKey!.prefix})`,
+    );
+    expect(moved?.organisation_id).toBe(other.organisationId);
+  });
+
+  it('when the app reads the credential lookup table directly, then it is refused', async () => {
+    const refused = await queryRows(h.database.db, sql`SELECT * FROM credential_keys`).catch(
+      (err: Error) => err,
+    );
+    expect((refused as Error).cause).toMatchObject({
+      code: '42501',
+      message: 'permission denied for table credential_keys',
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import { bigint, index, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { organisations } from './tenancy';
 
@@ -11,7 +11,7 @@ import { organisations } from './tenancy';
 export const auditEvents = pgTable(
   'audit_events',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     /** Insertion order (events of one moment are listed in the order they were written). */
     seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     organisationId: uuid('organisation_id')
@@ -36,7 +36,7 @@ export const auditEvents = pgTable(
     address: text('address'),
   },
   (t) => [
-    unique('audit_events_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'audit_events_pkey', columns: [t.organisationId, t.id] }),
     index('audit_events_org_at_seq_idx').on(t.organisationId, t.at, t.seq),
     index('audit_events_org_target_idx').on(t.organisationId, t.targetType, t.targetId, t.at),
     index('audit_events_org_actor_idx').on(t.organisationId, t.actorUserId, t.at),

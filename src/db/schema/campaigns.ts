@@ -1,4 +1,4 @@
-import { foreignKey, index, jsonb, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { customers } from './customers';
 import { sessionRequests } from './sessionrequests';
@@ -12,7 +12,7 @@ import { organisations } from './tenancy';
 export const campaignVisitors = pgTable(
   'campaign_visitors',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -26,7 +26,7 @@ export const campaignVisitors = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
-    unique('campaign_visitors_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'campaign_visitors_pkey', columns: [t.organisationId, t.id] }),
     uniqueIndex('campaign_visitors_token_key').on(t.organisationId, t.sessionRequestId, t.tokenHash),
     foreignKey({
       name: 'campaign_visitors_request_fk',

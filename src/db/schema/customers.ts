@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { foreignKey, index, jsonb, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { foreignKey, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { changeTxid, ts } from './columns';
 import { organisations, portfolios } from './tenancy';
 
 export const customers = pgTable(
   'customers',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -20,7 +20,7 @@ export const customers = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    unique('customers_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'customers_pkey', columns: [t.organisationId, t.id] }),
     foreignKey({
       name: 'customers_portfolio_fk',
       columns: [t.organisationId, t.portfolioId],

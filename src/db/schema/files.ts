@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { organisations } from './tenancy';
 
@@ -9,7 +9,7 @@ import { organisations } from './tenancy';
 export const files = pgTable(
   'files',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -22,7 +22,7 @@ export const files = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
-    unique('files_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'files_pkey', columns: [t.organisationId, t.id] }),
     index('files_org_created_idx').on(t.organisationId, t.createdAt),
   ],
 );

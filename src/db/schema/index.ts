@@ -1,5 +1,6 @@
 export * from './audit';
 export * from './campaigns';
+export * from './credential-keys';
 export * from './customers';
 export * from './enums';
 export * from './events';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { jobStatuses } from './enums';
 import { organisations } from './tenancy';
@@ -11,7 +11,7 @@ import { organisations } from './tenancy';
 export const jobs = pgTable(
   'jobs',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -39,6 +39,9 @@ export const jobs = pgTable(
     ),
   },
   (t) => [
+    primaryKey({ name: 'jobs_pkey', columns: [t.organisationId, t.id] }),
+    // Found by id alone: row-level security is never an index condition here (migration 0011).
+    index('jobs_id_idx').on(t.id),
     // The claim reads due pending jobs and expired leases through separate indexes, so jobs running
     // now are never stepped over (actiondesk_claim_jobs, migration 0011).
     index('jobs_pending_idx').on(t.runAt).where(sql`${t.status} = 'pending'`),

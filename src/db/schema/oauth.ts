@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { boolean, foreignKey, index, pgTable, text, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  foreignKey,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { changeTxid, ts } from './columns';
 import { organisations, users } from './tenancy';
 
@@ -12,7 +21,7 @@ import { organisations, users } from './tenancy';
 export const oauthClients = pgTable(
   'oauth_clients',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -32,8 +41,8 @@ export const oauthClients = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    unique('oauth_clients_org_id_key').on(t.organisationId, t.id),
-    uniqueIndex('oauth_clients_client_id_key').on(t.clientId),
+    primaryKey({ name: 'oauth_clients_pkey', columns: [t.organisationId, t.id] }),
+    uniqueIndex('oauth_clients_client_id_key').on(t.organisationId, t.clientId),
     index('oauth_clients_org_created_idx').on(t.organisationId, t.createdAt),
     foreignKey({
       name: 'oauth_clients_service_user_fk',
@@ -52,7 +61,7 @@ export const oauthClients = pgTable(
 export const oauthTokens = pgTable(
   'oauth_tokens',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -69,7 +78,8 @@ export const oauthTokens = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    uniqueIndex('oauth_tokens_hash_key').on(t.tokenHash),
+    primaryKey({ name: 'oauth_tokens_pkey', columns: [t.organisationId, t.id] }),
+    uniqueIndex('oauth_tokens_hash_key').on(t.organisationId, t.tokenHash),
     index('oauth_tokens_org_client_idx').on(t.organisationId, t.clientId, t.expiresAt),
     index('oauth_tokens_org_family_idx').on(t.organisationId, t.familyId),
     foreignKey({
@@ -93,7 +103,7 @@ export const oauthTokens = pgTable(
 export const oauthCodes = pgTable(
   'oauth_codes',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -116,7 +126,8 @@ export const oauthCodes = pgTable(
     familyRevokedAt: ts('family_revoked_at'),
   },
   (t) => [
-    uniqueIndex('oauth_codes_hash_key').on(t.codeHash),
+    primaryKey({ name: 'oauth_codes_pkey', columns: [t.organisationId, t.id] }),
+    uniqueIndex('oauth_codes_hash_key').on(t.organisationId, t.codeHash),
     index('oauth_codes_org_expires_idx').on(t.organisationId, t.expiresAt),
     foreignKey({
       name: 'oauth_codes_client_fk',

@@ -20,7 +20,7 @@ export type QuestionListContent = { sections: unknown[] };
 export const questionLists = pgTable(
   'question_lists',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -38,7 +38,7 @@ export const questionLists = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    unique('question_lists_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'question_lists_pkey', columns: [t.organisationId, t.id] }),
     unique('question_lists_org_slug_key').on(t.organisationId, t.slug),
     index('question_lists_org_active_idx').on(t.organisationId, t.name).where(sql`${t.active}`),
   ],

@@ -6,8 +6,8 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
-  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -25,7 +25,7 @@ import { organisations } from './tenancy';
 export const sessionRequests = pgTable(
   'session_requests',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -62,8 +62,8 @@ export const sessionRequests = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    unique('session_requests_org_id_key').on(t.organisationId, t.id),
-    uniqueIndex('session_requests_code_key').on(t.code),
+    primaryKey({ name: 'session_requests_pkey', columns: [t.organisationId, t.id] }),
+    uniqueIndex('session_requests_code_key').on(t.organisationId, t.code),
     foreignKey({
       name: 'session_requests_customer_fk',
       columns: [t.organisationId, t.customerId],
@@ -87,7 +87,7 @@ export const sessionRequests = pgTable(
 export const sessionRequestEvents = pgTable(
   'session_request_events',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     // Orders the history exactly, even for changes within the same millisecond.
     seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
     organisationId: uuid('organisation_id').notNull(),
@@ -99,6 +99,7 @@ export const sessionRequestEvents = pgTable(
     at: ts('at').notNull(),
   },
   (t) => [
+    primaryKey({ name: 'session_request_events_pkey', columns: [t.organisationId, t.id] }),
     foreignKey({
       name: 'session_request_events_request_fk',
       columns: [t.organisationId, t.sessionRequestId],

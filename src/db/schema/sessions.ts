@@ -8,7 +8,6 @@ import {
   pgTable,
   primaryKey,
   text,
-  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -39,7 +38,7 @@ export interface SessionDocument {
 export const sessions = pgTable(
   'sessions',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -59,7 +58,7 @@ export const sessions = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    unique('sessions_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'sessions_pkey', columns: [t.organisationId, t.id] }),
     // One session per action sent to a contact; one per visitor of a campaign.
     uniqueIndex('sessions_org_request_key')
       .on(t.organisationId, t.sessionRequestId)

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { ts } from './columns';
 import { organisations } from './tenancy';
 
@@ -11,7 +11,7 @@ import { organisations } from './tenancy';
 export const setups = pgTable(
   'setups',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -26,7 +26,7 @@ export const setups = pgTable(
     sessionRequestIds: uuid('session_request_ids').array().notNull().default(sql`'{}'::uuid[]`),
   },
   (t) => [
-    unique('setups_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'setups_pkey', columns: [t.organisationId, t.id] }),
     index('setups_org_created_idx').on(t.organisationId, t.createdAt),
   ],
 );

@@ -4,8 +4,8 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
-  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -61,7 +61,7 @@ export interface SignerEvidence {
 export const signers = pgTable(
   'signers',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -93,8 +93,8 @@ export const signers = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
-    unique('signers_org_id_key').on(t.organisationId, t.id),
-    uniqueIndex('signers_code_key').on(t.code),
+    primaryKey({ name: 'signers_pkey', columns: [t.organisationId, t.id] }),
+    uniqueIndex('signers_code_key').on(t.organisationId, t.code),
     uniqueIndex('signers_request_position_key').on(t.organisationId, t.sessionRequestId, t.position),
     uniqueIndex('signers_request_customer_key').on(t.organisationId, t.sessionRequestId, t.customerId),
     foreignKey({

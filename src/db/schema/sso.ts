@@ -5,8 +5,8 @@ import {
   index,
   jsonb,
   pgTable,
+  primaryKey,
   text,
-  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -21,7 +21,7 @@ import { organisations, users } from './tenancy';
 export const ssoProviders = pgTable(
   'sso_providers',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -59,7 +59,7 @@ export const ssoProviders = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    unique('sso_providers_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'sso_providers_pkey', columns: [t.organisationId, t.id] }),
     index('sso_providers_org_created_idx').on(t.organisationId, t.createdAt),
   ],
 );
@@ -72,7 +72,7 @@ export const ssoProviders = pgTable(
 export const ssoIdentities = pgTable(
   'sso_identities',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -85,7 +85,7 @@ export const ssoIdentities = pgTable(
     lastSignInAt: ts('last_sign_in_at').notNull(),
   },
   (t) => [
-    unique('sso_identities_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'sso_identities_pkey', columns: [t.organisationId, t.id] }),
     uniqueIndex('sso_identities_provider_subject_key').on(t.organisationId, t.providerId, t.subject),
     // One account per user at a provider: another subject with the same e-mail is refused, not added.
     uniqueIndex('sso_identities_provider_user_key').on(t.organisationId, t.providerId, t.userId),

@@ -4,6 +4,7 @@ import {
   index,
   json,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
   uuid,
@@ -31,7 +32,7 @@ export const staffSessions = pgTable(
 export const passwordTokens = pgTable(
   'password_tokens',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -44,7 +45,8 @@ export const passwordTokens = pgTable(
     usedAt: ts('used_at'),
   },
   (t) => [
-    uniqueIndex('password_tokens_hash_key').on(t.tokenHash),
+    primaryKey({ name: 'password_tokens_pkey', columns: [t.organisationId, t.id] }),
+    uniqueIndex('password_tokens_hash_key').on(t.organisationId, t.tokenHash),
     index('password_tokens_org_user_idx').on(t.organisationId, t.userId),
     foreignKey({
       name: 'password_tokens_user_fk',

@@ -6,8 +6,8 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
-  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -26,7 +26,7 @@ export const organisations = pgTable('organisations', {
 export const users = pgTable(
   'users',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -46,7 +46,7 @@ export const users = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    unique('users_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'users_pkey', columns: [t.organisationId, t.id] }),
     uniqueIndex('users_org_email_key').on(t.organisationId, sql`lower(${t.email})`),
   ],
 );
@@ -54,7 +54,7 @@ export const users = pgTable(
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -70,7 +70,8 @@ export const apiKeys = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    uniqueIndex('api_keys_prefix_key').on(t.prefix),
+    primaryKey({ name: 'api_keys_pkey', columns: [t.organisationId, t.id] }),
+    uniqueIndex('api_keys_prefix_key').on(t.organisationId, t.prefix),
     index('api_keys_org_user_idx').on(t.organisationId, t.userId),
     foreignKey({
       name: 'api_keys_user_fk',
@@ -83,7 +84,7 @@ export const apiKeys = pgTable(
 export const portfolios = pgTable(
   'portfolios',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -96,7 +97,7 @@ export const portfolios = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    unique('portfolios_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'portfolios_pkey', columns: [t.organisationId, t.id] }),
     uniqueIndex('portfolios_org_name_key').on(t.organisationId, sql`lower(${t.name})`),
     uniqueIndex('portfolios_org_default_key').on(t.organisationId).where(sql`${t.isDefault}`),
   ],

@@ -7,8 +7,8 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
-  unique,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { changeTxid, ts } from './columns';
@@ -37,7 +37,7 @@ export interface DeliveryAttempt {
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -56,7 +56,7 @@ export const webhookEndpoints = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    unique('webhook_endpoints_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'webhook_endpoints_pkey', columns: [t.organisationId, t.id] }),
     index('webhook_endpoints_org_created_idx').on(t.organisationId, t.createdAt, t.id),
   ],
 );
@@ -65,7 +65,7 @@ export const webhookEndpoints = pgTable(
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     organisationId: uuid('organisation_id')
       .notNull()
       .references(() => organisations.id, { onDelete: 'cascade' }),
@@ -89,7 +89,9 @@ export const webhookDeliveries = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    unique('webhook_deliveries_org_id_key').on(t.organisationId, t.id),
+    primaryKey({ name: 'webhook_deliveries_pkey', columns: [t.organisationId, t.id] }),
+    // Found by id alone: row-level security is never an index condition here (migration 0011).
+    index('webhook_deliveries_id_idx').on(t.id),
     foreignKey({
       name: 'webhook_deliveries_endpoint_fk',
       columns: [t.organisationId, t.endpointId],

@@ -4,6 +4,7 @@ import type { RowOf } from '../../db/schema/columns';
 import type { RequestContext } from '../../platform/context';
 import type { Walk } from '../../platform/cursor';
 import type { Queryable } from '../../platform/db/database';
+import { isUniqueViolation } from '../../platform/db/errors';
 import { keysetColumnsOf, walkRows } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
 
@@ -147,12 +148,20 @@ export function apiKeyRepository(q: Queryable, ctx: RequestContext) {
     async insert(
       row: Omit<ApiKeyRow, 'organisationId' | 'lastUsedAt' | 'revokedAt'>,
     ): Promise<ApiKeyRow | undefined> {
-      const [created] = await q
-        .insert(apiKeys)
-        .values({ ...row, organisationId: ctx.organisationId })
-        .onConflictDoNothing({ target: apiKeys.prefix })
-        .returning();
-      return created;
+      // Prefixes are unique across organisations (credential_keys, migration 0038), which ON CONFLICT
+      // cannot see: a savepoint keeps the transaction usable when the prefix is taken.
+      try {
+        return await q.transaction(async (savepoint) => {
+          const [created] = await savepoint
+            .insert(apiKeys)
+            .values({ ...row, organisationId: ctx.organisationId })
+            .returning();
+          return created;
+        });
+      } catch (err) {
+        if (isUniqueViolation(err, 'api_keys_prefix_key')) return undefined;
+        throw err;
+      }
     },
     async revoke(id: string, at: Date): Promise<ApiKeyRow | undefined> {
       const [row] = await q
