@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { apiKeyRepository } from '../src/modules/admin/admin.repository';
 import { systemContext } from '../src/platform/context';
 import { APP_ROLE, isoTimestamp, openDatabase, queryRows } from '../src/platform/db/database';
 import { isUniqueViolation } from '../src/platform/db/errors';
@@ -203,6 +204,23 @@ describe('keys for a database distributed by organisation', () => {
       sql`SELECT organisation_id FROM actiondesk_find_api_key(${mine!.prefix})`,
     );
     expect(found?.organisation_id).toBe(org.organisationId);
+
+    // The app's own insert answers "taken" (it then draws another prefix) and its transaction goes on.
+    const ctx = systemContext(other.organisationId);
+    const after = await inTenant(h.database, ctx, async (tx) => {
+      const taken = await apiKeyRepository(tx, ctx).insert({
+        id: '01900000-0000-7000-8000-0000000000aa',
+        userId: other.adminId,
+        name: 'copy',
+        prefix: mine!.prefix,
+        secretHash: 'x',
+        createdAt: new Date(),
+        createdBy: null,
+      });
+      const [n] = await queryRows<{ n: string }>(tx, sql`SELECT count(*) AS n FROM api_keys`);
+      return { taken, keys: Number(n?.n) };
+    });
+    expect(after).toEqual({ taken: undefined, keys: 1 });
 
     const spare = await createUserWithKey(h, org, ['adviser']);
     const [spareKey] = await tenantRows<{ id: string; prefix: string }>(

@@ -18,6 +18,7 @@ import { systemContext } from '../platform/context';
 import { openSecretBox } from '../platform/crypto/sealed';
 import type { Database } from '../platform/db/database';
 import { openConfiguredDatabase } from '../platform/db/open';
+import { exportDatabase, importDatabase } from '../platform/db/transfer';
 import { openFileStorage } from '../platform/file-storage';
 import { fieldPath } from '../platform/http/validation';
 import { isId } from '../platform/ids';
@@ -54,6 +55,14 @@ Commands:
   org delete --org <organisationId> --confirm <organisation name>
       Deletes the organisation and everything it holds, files included. It cannot be undone: export
       first.
+
+  export --out <empty directory>
+      Writes the whole database (every organisation, credentials included, and the files' bytes) for
+      moving to another database: stop the service first. As secret as the database.
+  import --from <export directory> [--files-only]
+      Loads an export into a new, empty database of the same schema version (refused otherwise), in one
+      transaction, then writes the files to the configured file store. --files-only writes the files
+      again (after a file store failed part-way). Carry ENCRYPTION_KEYS (or the key file) over too.
 
   prune [--json]
       Runs the retention sweep now (RETENTION_JOBS_DAYS, RETENTION_EVENTS_DAYS, RETENTION_AUDIT_DAYS;
@@ -303,6 +312,43 @@ async function offboard(sub: 'export' | 'delete', args: string[], io: CliIo): Pr
   });
 }
 
+async function transferOut(args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({ args, options: { out: { type: 'string' } } });
+  if (!values.out) throw new UsageError('export: --out <directory> is required');
+  const config = loadConfig(io.env);
+  const out = path.resolve(values.out);
+  const manifest = await withDatabase(config, 'cli export', (database) =>
+    exportDatabase(database, openFileStorage(config.files, database), out, new Date()),
+  );
+  const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
+  io.stdout.write(
+    `Exported ${rows} rows in ${Object.keys(manifest.tables).length} tables and ${manifest.files.count} files (${manifest.files.bytes} bytes) to ${out}\n`,
+  );
+  if (manifest.files.missing.length > 0)
+    io.stderr.write(
+      `actiondesk: ${manifest.files.missing.length} files had no bytes in the file store (listed in manifest.json): ${manifest.files.missing.join(' ')}\n`,
+    );
+}
+
+async function transferIn(args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { from: { type: 'string' }, 'files-only': { type: 'boolean' } },
+  });
+  if (!values.from) throw new UsageError('import: --from <export directory> is required');
+  const config = loadConfig(io.env);
+  const from = path.resolve(values.from);
+  const result = await withDatabase(config, 'cli import', (database) =>
+    importDatabase(database, openFileStorage(config.files, database), from, {
+      filesOnly: values['files-only'] === true,
+    }),
+  );
+  const rows = Object.values(result.tables).reduce((a, b) => a + b, 0);
+  io.stdout.write(
+    `Imported ${rows} rows in ${Object.keys(result.tables).length} tables and ${result.files} files (${result.bytes} bytes) from ${from}\n`,
+  );
+}
+
 async function prune(args: string[], io: CliIo): Promise<void> {
   const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
   const config = loadConfig(io.env);
@@ -337,6 +383,10 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       return org(rest, io);
     case 'prune':
       return prune(rest, io);
+    case 'export':
+      return transferOut(rest, io);
+    case 'import':
+      return transferIn(rest, io);
     case undefined:
     case 'help':
     case '--help':

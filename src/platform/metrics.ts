@@ -180,6 +180,7 @@ export class Metrics {
       query: (text, params) => observe('query', database.query(text, params)),
       ping: () => database.ping(),
       poolStats: () => database.poolStats(),
+      ownerTransaction: (fn) => database.ownerTransaction(fn),
       subscribe: (channel: string, onNotify: () => void): Subscription =>
         database.subscribe(channel, onNotify),
       close: () => database.close(),

@@ -79,6 +79,54 @@ export function measure(check?: (head: Buffer) => void) {
   };
 }
 
+/**
+ * Copies the object under `key` into a new local file `target` (exports), measuring it on the way.
+ * Undefined when the store holds nothing under the key; any other failure rejects.
+ */
+export async function saveStoredObject(
+  storage: FileStorage,
+  key: string,
+  target: string,
+): Promise<StoredObject | undefined> {
+  let source: Readable;
+  try {
+    source = await storage.open(key);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const measured = measure();
+  await pipeline(source, measured.through, createWriteStream(target, { flags: 'wx' }));
+  return measured.result();
+}
+
+/**
+ * Copies stored files into `dir`, each to its own relative path `saveAs`, checking each against its
+ * SHA-256 (a mismatch rejects). Files the store has no bytes for are listed by `saveAs`, not fatal.
+ */
+export async function saveStoredFiles(
+  storage: FileStorage,
+  files: readonly { key: string; sha256: string; saveAs: string }[],
+  dir: string,
+): Promise<{ count: number; bytes: number; missing: string[] }> {
+  await mkdir(dir, { recursive: true });
+  let bytes = 0;
+  const missing: string[] = [];
+  for (const file of files) {
+    const target = path.join(dir, ...file.saveAs.split('/'));
+    await mkdir(path.dirname(target), { recursive: true });
+    const saved = await saveStoredObject(storage, file.key, target);
+    if (!saved) {
+      missing.push(file.saveAs);
+      continue;
+    }
+    if (saved.sha256 !== file.sha256)
+      throw new Error(`file ${file.saveAs}: its bytes do not match its SHA-256`);
+    bytes += saved.size;
+  }
+  return { count: files.length - missing.length, bytes, missing };
+}
+
 /** Files under one directory; a key is `<organisationId>/<fileId>`. */
 export function localDiskStorage(root: string): FileStorage {
   const pathOf = (key: string) => {

@@ -150,15 +150,16 @@ export function apiKeyRepository(q: Queryable, ctx: RequestContext) {
     ): Promise<ApiKeyRow | undefined> {
       // Prefixes are unique across organisations (credential_keys, migration 0038), which ON CONFLICT
       // cannot see: a savepoint keeps the transaction usable when the prefix is taken.
+      await q.execute(sql`SAVEPOINT api_key_insert`);
       try {
-        return await q.transaction(async (savepoint) => {
-          const [created] = await savepoint
-            .insert(apiKeys)
-            .values({ ...row, organisationId: ctx.organisationId })
-            .returning();
-          return created;
-        });
+        const [created] = await q
+          .insert(apiKeys)
+          .values({ ...row, organisationId: ctx.organisationId })
+          .returning();
+        await q.execute(sql`RELEASE SAVEPOINT api_key_insert`);
+        return created;
       } catch (err) {
+        await q.execute(sql`ROLLBACK TO SAVEPOINT api_key_insert`);
         if (isUniqueViolation(err, 'api_keys_prefix_key')) return undefined;
         throw err;
       }

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../platform/db/database';
 
 /**
@@ -34,31 +34,13 @@ export const EXPORTED_TABLES: readonly { table: string; drop: readonly string[] 
 ];
 
 /**
- * Streams the rows of one table visible in the transaction (row-level security: the organisation's),
- * as JSON text with the `drop` columns taken out, `batch` rows at a time through a cursor.
+ * The rows of one table visible in the transaction (row-level security: the organisation's), each as
+ * JSON text (`line`) with the `drop` columns taken out.
  */
-export async function eachRowBatch(
-  tx: Tx,
-  table: string,
-  drop: readonly string[],
-  batch: number,
-  onBatch: (lines: string[]) => Promise<void>,
-): Promise<number> {
+export function exportRowsQuery(table: string, drop: readonly string[]): SQL {
   const without = drop.map((c) => sql` - ${c}::text`);
   const where = table === 'organisations' ? sql`TRUE` : sql`organisation_id = actiondesk_current_org()`;
-  await tx.execute(
-    sql`DECLARE export_rows NO SCROLL CURSOR FOR SELECT (to_jsonb(t)${sql.join(without, sql``)})::text AS line FROM ${sql.identifier(table)} t WHERE ${where}`,
-  );
-  let total = 0;
-  for (;;) {
-    const rows = await queryRows<{ line: string }>(tx, sql.raw(`FETCH ${batch} FROM export_rows`));
-    if (rows.length === 0) break;
-    total += rows.length;
-    await onBatch(rows.map((r) => r.line));
-    if (rows.length < batch) break;
-  }
-  await tx.execute(sql`CLOSE export_rows`);
-  return total;
+  return sql`SELECT (to_jsonb(t)${sql.join(without, sql``)})::text AS line FROM ${sql.identifier(table)} t WHERE ${where}`;
 }
 
 /** The organisation's name (row-level security: only within its own transaction). */

@@ -1,16 +1,14 @@
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
+import { writeJsonLines } from '../../platform/db/json-lines';
 import { inTenant } from '../../platform/db/tenant';
-import type { FileStorage } from '../../platform/storage';
+import { type FileStorage, saveStoredFiles } from '../../platform/storage';
 import {
   deleteOrganisationRows,
   EXPORTED_TABLES,
-  eachRowBatch,
+  exportRowsQuery,
   organisationNamed,
   storedFiles,
 } from './offboarding.repository';
@@ -54,52 +52,22 @@ export async function exportOrganisation(
   if ((await readdir(outDir)).length > 0) throw new OffboardingError(`${outDir} is not empty`);
   const ctx = systemContext(organisationId, now, 'organisation export');
   const tables: Record<string, number> = {};
-  let organisationName = '';
   for (const { table, drop } of EXPORTED_TABLES) {
-    const out = createWriteStream(path.join(outDir, `${table}.jsonl`), { flags: 'wx' });
-    const done = new Promise<void>((resolve, reject) => {
-      out.on('finish', resolve);
-      out.on('error', reject);
-    });
     tables[table] = await inTenant(deps.database, ctx, (tx) =>
-      eachRowBatch(tx, table, drop, BATCH, async (lines) => {
-        if (table === 'organisations') organisationName = (JSON.parse(lines[0]!) as { name: string }).name;
-        if (!out.write(`${lines.join('\n')}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
-      }),
+      writeJsonLines(tx, exportRowsQuery(table, drop), path.join(outDir, `${table}.jsonl`), BATCH),
     );
-    out.end();
-    await done;
   }
   if (tables.organisations !== 1) throw new OffboardingError(`no organisation ${organisationId}`);
+  const organisationName = (await inTenant(deps.database, ctx, (tx) =>
+    organisationNamed(tx, organisationId),
+  ))!.name;
 
   const files = await inTenant(deps.database, ctx, (tx) => storedFiles(tx));
-  await mkdir(path.join(outDir, 'files'));
-  let bytes = 0;
-  const missing: string[] = [];
-  for (const file of files) {
-    const target = path.join(outDir, 'files', file.id);
-    const hash = createHash('sha256');
-    try {
-      const source = await deps.storage.open(file.storage_key);
-      await pipeline(
-        source,
-        async function* (chunks: AsyncIterable<Buffer>) {
-          for await (const chunk of chunks) {
-            hash.update(chunk);
-            bytes += chunk.length;
-            yield chunk;
-          }
-        },
-        createWriteStream(target, { flags: 'wx' }),
-      );
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      missing.push(file.id);
-      continue;
-    }
-    if (hash.digest('hex') !== file.sha256)
-      throw new OffboardingError(`file ${file.id}: its bytes do not match its SHA-256`);
-  }
+  const saved = await saveStoredFiles(
+    deps.storage,
+    files.map((f) => ({ key: f.storage_key, sha256: f.sha256, saveAs: f.id })),
+    path.join(outDir, 'files'),
+  );
   const manifest: ExportManifest = {
     format: 'actiondesk-organisation-export',
     version: 1,
@@ -107,7 +75,7 @@ export async function exportOrganisation(
     organisationName,
     exportedAt: now.toISOString(),
     tables,
-    files: { count: files.length - missing.length, bytes, missing },
+    files: saved,
   };
   await writeFile(path.join(outDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, {
     flag: 'wx',

@@ -77,6 +77,12 @@ export interface Database {
   subscribe(channel: string, onNotify: () => void): Subscription;
   /** The connection pool now: connections open and idle, callers waiting, and the most allowed. */
   poolStats(): { total: number; idle: number; waiting: number; max: number };
+  /**
+   * Runs `fn` in a transaction as the database's owner, past row-level security and able to alter the
+   * tables, on a connection of its own (the migration login on a server): for operator commands that
+   * work on every organisation at once (cli export and import), never for requests.
+   */
+  ownerTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -206,7 +212,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     if (target.migrationUrl) {
       const bounds = { ...defaultServerLimits, ...target.limits };
       await migrateServer(target.migrationUrl, bounds.connectTimeoutMs, bounds);
-      return connectServer(target.url, target.poolSize, target.limits, target.listenUrl, { asAppRole: true });
+      return connectServer(target.url, target.poolSize, target.limits, target.listenUrl, {
+        asAppRole: true,
+        ownerUrl: target.migrationUrl,
+      });
     }
     await migrateServer(target.url, target.limits?.connectTimeoutMs);
     return connectServer(target.url, target.poolSize, target.limits, target.listenUrl);
@@ -262,6 +271,12 @@ async function openEmbedded(
       },
       // One connection, in the process; statements queue inside PGlite, not here.
       poolStats: () => ({ total: 1, idle: 1, waiting: 0, max: 1 }),
+      // The session's own user is the owner; the role goes back to the app's when the transaction ends.
+      ownerTransaction: (fn) =>
+        db.transaction(async (tx) => {
+          await tx.execute(sql`SET LOCAL ROLE NONE`);
+          return fn(tx as unknown as Tx);
+        }),
       subscribe(channel, onNotify) {
         const unlisten = pglite.listen(channel, () => onNotify());
         return {
@@ -312,8 +327,10 @@ export async function connectServer(
   poolSize: number,
   limits: Partial<ServerLimits> = {},
   listenUrl: string = url,
-  opts: { asAppRole?: boolean } = {},
+  opts: { asAppRole?: boolean; ownerUrl?: string } = {},
 ): Promise<Database> {
+  // Without a login of its own for migrations, `url` logs in as the owner and switches to the app role.
+  const ownerUrl = opts.ownerUrl ?? (opts.asAppRole ? undefined : url);
   const bounds = { ...defaultServerLimits, ...limits };
   // Every connection works as the app role from its first statement on: a startup option, or (through
   // a transaction-pooling proxy, which takes none) by logging in as the role, whose settings the
@@ -383,6 +400,21 @@ export async function connectServer(
       max: poolSize,
     }),
     subscribe: (channel, onNotify) => listenOn(listenUrl, bounds.connectTimeoutMs, channel, onNotify),
+    async ownerTransaction(fn) {
+      if (!ownerUrl) throw new Error('no owner login: set DATABASE_MIGRATION_URL');
+      const client = new pg.Client({
+        connectionString: ownerUrl,
+        connectionTimeoutMillis: bounds.connectTimeoutMs,
+        options: '-c TimeZone=UTC',
+      });
+      client.on('error', () => undefined);
+      await client.connect();
+      try {
+        return await drizzleNodePg(client).transaction((tx) => fn(tx as unknown as Tx));
+      } finally {
+        await client.end();
+      }
+    },
     async close() {
       await pool.end();
     },
