@@ -21,6 +21,7 @@ import {
   call,
   createContacts,
   createTemplate,
+  runCheck,
   startInstance,
   stopInstance,
 } from './support/load';
@@ -34,11 +35,10 @@ const MAX_REQUESTS_PER_CLIENT = 5_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function main(): Promise<number> {
+async function main(problems: string[]): Promise<void> {
   const server = scratchPostgres(await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-failure-'));
   const env = { DATABASE_URL: server.url, DATA_DIR: dataDir, LOG_LEVEL: 'error', JOB_POLL_SECONDS: '1' };
-  const problems: string[] = [];
   try {
     const key = bootstrap(env);
     const instance = await startInstance('api', await freePort(), env);
@@ -163,16 +163,6 @@ async function main(): Promise<number> {
     server.remove();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  for (const p of problems.slice(0, 20)) console.error(`FAIL ${p}`);
-  if (problems.length > 20) console.error(`… and ${problems.length - 20} more`);
-  console.log(problems.length === 0 ? '1 passed, 0 failed' : '0 passed, 1 failed');
-  return problems.length === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runCheck(main);

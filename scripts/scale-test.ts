@@ -25,6 +25,7 @@ import {
   createContacts,
   createTemplate,
   type Instance,
+  runCheck,
   startInstance,
   stopInstance,
 } from './support/load';
@@ -75,8 +76,7 @@ async function counter(port: number, name: string, labels: Record<string, string
   return sum;
 }
 
-async function main(): Promise<number> {
-  const problems: string[] = [];
+async function main(problems: string[]): Promise<void> {
   const server = scratchPostgres(await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-scale-'));
   const smtp = await mailbox();
@@ -266,15 +266,6 @@ async function main(): Promise<number> {
     server.remove();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  for (const p of problems) console.error(`FAIL ${p}`);
-  console.log(problems.length === 0 ? '1 passed, 0 failed' : '0 passed, 1 failed');
-  return problems.length === 0 ? 0 : 1;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runCheck(main);

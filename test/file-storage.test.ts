@@ -138,6 +138,15 @@ describe.each(drivers)('the %s file storage', (name, storage) => {
     if (name === 'database') expect(await partRows(key)).toBe(0);
   });
 
+  it('when an object is stored again under its key, then the new bytes replace the old ones whole', async () => {
+    const key = keyOf();
+    await storage().put(key, source(randomBytes(PART_BYTES + 10)));
+    const again = Buffer.from('written again');
+    expect(await storage().put(key, source(again))).toEqual({ size: again.length, sha256: sha256(again) });
+    expect((await readAll(storage(), key)).equals(again)).toBe(true);
+    if (name === 'database') expect(await partRows(key)).toBe(1);
+  });
+
   it('when an object is removed, then it is gone', async () => {
     const key = keyOf();
     await storage().put(key, source(Buffer.from('short-lived')));

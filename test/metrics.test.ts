@@ -7,6 +7,7 @@ import {
   createInvitedAction,
   createOrg,
   createTemplate,
+  createWebhook,
   type TestOrg,
 } from './support/fixtures';
 import { freePort, type Harness, startHarness } from './support/harness';
@@ -98,12 +99,7 @@ describe('GET /metrics', () => {
     expect(wrong).toEqual([401, 401, 401, 429]);
 
     // Jobs: an invitation and two webhook deliveries, one answered 500 (retried later).
-    const hook = await h
-      .api()
-      .post('/api/v1/webhooks')
-      .set('x-api-key', org.adminKey)
-      .send({ url: receiver.url, events: ['customer.created'] });
-    expect(hook.status).toBe(201);
+    await createWebhook(h, org, receiver.url, ['customer.created']);
     receiver.answer({ status: 500 });
     await createContact(h, org, { Voornaam: 'Bo' });
     await createContact(h, org, { Voornaam: 'Ida' });
@@ -189,12 +185,7 @@ describe('GET /metrics', () => {
 
 describe('request ids in the logs', () => {
   it('when a request queues a job, then every line the job writes carries the request’s id', async () => {
-    const hook = await h
-      .api()
-      .post('/api/v1/webhooks')
-      .set('x-api-key', org.adminKey)
-      .send({ url: receiver.url, events: ['customer.updated'] });
-    expect(hook.status).toBe(201);
+    await createWebhook(h, org, receiver.url, ['customer.updated']);
     const contact = await createContact(h, org, { Voornaam: 'Traced' });
     await h.jobs.drain();
     receiver.answer({ status: 503 });

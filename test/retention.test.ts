@@ -9,6 +9,7 @@ import {
   createInvitedAction,
   createOrg,
   createTemplate,
+  createWebhook,
   type TestOrg,
   tenantRows,
   untilSettled,
@@ -42,12 +43,7 @@ const count = async (table: string, where = sql`TRUE`) => {
 
 describe('the retention sweep', () => {
   it('when work is older than its retention, then finished jobs, delivered events and old audit records go, and what still waits for a delivery stays', async () => {
-    const hook = await h
-      .api()
-      .post('/api/v1/webhooks')
-      .set('x-api-key', org.adminKey)
-      .send({ url: receiver.url, events: ['customer.created'] });
-    expect(hook.status).toBe(201);
+    await createWebhook(h, org, receiver.url, ['customer.created']);
     // Two contacts: the first one's delivery succeeds, the second one's fails and waits for its retry.
     const delivered = await createContact(h, org, { Voornaam: 'Delivered' });
     await h.jobs.drain();

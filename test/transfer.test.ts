@@ -15,6 +15,7 @@ import {
   createInvitedAction,
   createOrg,
   createTemplate,
+  createWebhook,
   type TestOrg,
   tenantRows,
 } from './support/fixtures';
@@ -111,12 +112,7 @@ beforeAll(async () => {
   try {
     org = await createOrg(h, 'Kantoor Verhuis');
     await createOrg(h, 'Kantoor Ander');
-    const hook = await h
-      .api()
-      .post('/api/v1/webhooks')
-      .set('x-api-key', org.adminKey)
-      .send({ url: 'http://127.0.0.1:9/hook', events: ['sessionrequest.completed'] });
-    expect(hook.status).toBe(201);
+    await createWebhook(h, org, 'http://127.0.0.1:9/hook', ['sessionrequest.completed']);
     const contactId = await createContact(h, org, { Voornaam: 'Mira', Email: 'mira@example.test' });
     const template = await createTemplate(h, org);
     const actionId = await createInvitedAction(h, org, contactId, template);

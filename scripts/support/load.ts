@@ -153,3 +153,23 @@ export const byStatus = (answers: Answer[]) =>
       .sort((a, b) => a - b)
       .map((s) => [String(s), answers.filter((a) => a.status === s).length]),
   );
+
+/**
+ * Runs a check script's `main`, which collects problems instead of throwing: prints them (the first 20),
+ * the one-line verdict, and exits 0 when there were none, 1 otherwise or when `main` throws.
+ */
+export function runCheck(main: (problems: string[]) => Promise<void>): void {
+  const problems: string[] = [];
+  main(problems).then(
+    () => {
+      for (const p of problems.slice(0, 20)) console.error(`FAIL ${p}`);
+      if (problems.length > 20) console.error(`… and ${problems.length - 20} more`);
+      console.log(problems.length === 0 ? '1 passed, 0 failed' : '0 passed, 1 failed');
+      process.exit(problems.length === 0 ? 0 : 1);
+    },
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -297,7 +297,7 @@ async function offboard(sub: 'export' | 'delete', args: string[], io: CliIo): Pr
       );
       return;
     }
-    const gone = await deleteOrganisation(deps, values.org!, values.confirm!, new Date());
+    const gone = await deleteOrganisation(deps, values.org!, values.confirm!);
     io.stdout.write(
       `Deleted ${gone.name} (${values.org}): ${Object.entries(gone.counts)
         .map(([what, n]) => `${n} ${what}`)

@@ -53,6 +53,8 @@ export function databaseStorage(database: Database): FileStorage {
           tx.insert(fileContents).values({ organisationId, fileId, part: at, data }),
         );
       };
+      // An object already under the key (a file written again by `cli import --files-only`) is replaced.
+      await removeParts(organisationId, fileId);
       try {
         for await (const chunk of measured.through(source)) {
           pending.push(chunk);

@@ -17,7 +17,10 @@ export interface StoredObject {
  * S3-compatible object store; see docs/operations.md#files.
  */
 export interface FileStorage {
-  /** Writes the stream under `key`, hashing as it goes; `check` sees the first chunk and may throw. */
+  /**
+   * Writes the stream under `key`, replacing any object there, hashing as it goes; `check` sees the
+   * first chunk and may throw.
+   */
   put(key: string, source: Readable, check?: (head: Buffer) => void): Promise<StoredObject>;
   /** The object's bytes; rejects with a `StoredObjectMissing` when there is none under `key`. */
   open(key: string): Promise<Readable>;

@@ -139,6 +139,13 @@ export async function createInvitedAction(h: Harness, org: TestOrg, contactId: s
   return res.body._id as string;
 }
 
+/** Subscribes a webhook endpoint at `url` to `events`, through the API; returns its id. */
+export async function createWebhook(h: Harness, org: TestOrg, url: string, events: string[]) {
+  const res = await h.api().post('/api/v1/webhooks').set('x-api-key', org.adminKey).send({ url, events });
+  if (res.status !== 201) throw new Error(`webhook: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body._id as string;
+}
+
 /** Rows of a query run inside the organisation's tenant (row-level security lets it see its rows). */
 export function tenantRows<T>(h: Harness, organisationId: string, query: SQL): Promise<T[]> {
   return inTenant(h.database, systemContext(organisationId, h.clock.now()), (tx) => queryRows<T>(tx, query));

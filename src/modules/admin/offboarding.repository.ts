@@ -64,6 +64,16 @@ export function storedFiles(tx: Tx) {
 }
 
 /**
+ * Makes an owner transaction (Database.ownerTransaction) the organisation's, as its own transactions
+ * are, without a time limit: an operator's command waits for its statements, however large the
+ * organisation (requests have DATABASE_STATEMENT_TIMEOUT_SECONDS).
+ */
+export async function enterAsOperator(tx: Tx, organisationId: string): Promise<void> {
+  await tx.execute(sql`SELECT set_config('app.organisation_id', ${organisationId}, true)`);
+  await tx.execute(sql`SET LOCAL statement_timeout = 0`);
+}
+
+/**
  * Deletes the organisation and, through its foreign keys, everything it holds, in the transaction.
  * Row records of the audit trail are switched off for it (they would belong to the organisation being
  * deleted). Answers how many rows of its main tables went, and the storage keys of its files.

@@ -8,6 +8,7 @@ import { type FileStorage, saveStoredFiles } from '../../platform/storage';
 import {
   deleteOrganisationRows,
   EXPORTED_TABLES,
+  enterAsOperator,
   exportRowsQuery,
   organisationNamed,
   storedFiles,
@@ -92,15 +93,16 @@ export async function deleteOrganisation(
   deps: OffboardingDeps,
   organisationId: string,
   confirmName: string,
-  now: Date,
 ): Promise<{
   name: string;
   counts: Record<string, number>;
   filesRemoved: number;
   filesNotRemoved: string[];
 }> {
-  const ctx = systemContext(organisationId, now, 'organisation deletion');
-  const result = await inTenant(deps.database, ctx, async (tx) => {
+  // As the owner, on a connection of its own: the pool's client gives up on a statement after the
+  // request limit, and deleting a large organisation is one long statement.
+  const result = await deps.database.ownerTransaction(async (tx) => {
+    await enterAsOperator(tx, organisationId);
     const org = await organisationNamed(tx, organisationId);
     if (!org) throw new OffboardingError(`no organisation ${organisationId}`);
     if (org.name !== confirmName)
