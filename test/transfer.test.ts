@@ -224,6 +224,23 @@ describe('cli export and cli import', () => {
     }
   }, 60_000);
 
+  it('when a file in the export is damaged, then the import says the rows are in and which file, and --files-only from an intact copy completes it', async () => {
+    const target = await newTarget();
+    const damaged = path.join(tempDir('damaged'), 'out');
+    fs.cpSync(out, damaged, { recursive: true });
+    const [orgDir] = fs.readdirSync(path.join(damaged, 'files'));
+    const [fileId] = fs.readdirSync(path.join(damaged, 'files', orgDir!));
+    fs.writeFileSync(path.join(damaged, 'files', orgDir!, fileId!), 'not the bytes');
+    const first = await cli(['import', '--from', damaged], target.env);
+    expect(first.status).toBe(1);
+    expect(first.stderr).toContain(
+      `the rows are imported, but file ${orgDir}/${fileId} in the export does not match its SHA-256`,
+    );
+    const mended = await cli(['import', '--from', out, '--files-only'], target.env);
+    expect(mended).toMatchObject({ status: 0, stderr: '' });
+    expect(mended.stdout).toMatch(/^Imported 0 rows in 0 tables and 1 files /);
+  }, 60_000);
+
   it('when the directory is an organisation export or no export at all, then the import says so and the database stays empty', async () => {
     const target = await newTarget();
     const orgExport = tempDir('org-export');

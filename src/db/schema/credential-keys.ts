@@ -6,8 +6,8 @@ import { pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
  * organisation it belongs to. Not a tenant table: it keeps these values unique across organisations
  * (the tenant tables' own unique keys include organisation_id, as a database distributed by
  * organisation needs) and tells the lookup functions which organisation to look in. Written only by
- * triggers on the tenant tables (migration 0038); the app role cannot read it. On Citus it is a
- * reference table: docs/scaling.md.
+ * triggers on the tenant tables (migration 0038); the app role cannot read it. On Citus it is
+ * distributed by value: docs/scaling.md.
  */
 export const credentialKeys = pgTable(
   'credential_keys',

@@ -13,6 +13,9 @@ export async function writeJsonLines(tx: Tx, query: SQL, file: string, batch = 1
     out.on('finish', resolve);
     out.on('error', reject);
   });
+  // A write error (a full disk) is answered by `await done` below, not as an unhandled rejection while
+  // a FETCH is under way.
+  done.catch(() => undefined);
   let count = 0;
   try {
     await tx.execute(sql`DECLARE json_lines NO SCROLL CURSOR FOR ${query}`);

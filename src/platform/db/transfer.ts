@@ -167,7 +167,7 @@ export async function importDatabase(
 ): Promise<{ tables: Record<string, number>; files: number; bytes: number }> {
   const manifest = await readManifest(fromDir);
   const tables: Record<string, number> = {};
-  const storageKeys = await database.ownerTransaction(async (tx) => {
+  const stored = await database.ownerTransaction(async (tx) => {
     const migrations = await migrationCount(tx);
     if (migrations !== manifest.migrations)
       throw new TransferError(
@@ -178,9 +178,7 @@ export async function importDatabase(
     if (opts.filesOnly) {
       if (empty)
         throw new TransferError('--files-only needs the rows imported first; this database is empty');
-      return (await queryRows<{ storage_key: string }>(tx, sql`SELECT storage_key FROM files`)).map(
-        (f) => f.storage_key,
-      );
+      return storedFiles(tx);
     }
     if (!empty)
       throw new TransferError(
@@ -215,22 +213,34 @@ export async function importDatabase(
       await tx.execute(
         sql`SELECT setval(${s.sequence}::regclass, greatest(max(${sql.identifier(s.column)}), 1), max(${sql.identifier(s.column)}) IS NOT NULL) FROM ${sql.identifier(s.table)}`,
       );
-    return (await queryRows<{ storage_key: string }>(tx, sql`SELECT storage_key FROM files`)).map(
-      (f) => f.storage_key,
-    );
+    return storedFiles(tx);
   });
 
   const missing = new Set(manifest.files.missing);
   let files = 0;
   let bytes = 0;
-  for (const key of storageKeys) {
-    if (missing.has(key)) continue;
-    const stored = await storage.put(key, createReadStream(path.join(fromDir, 'files', ...key.split('/'))));
+  for (const file of stored) {
+    if (missing.has(file.storage_key)) continue;
+    const written = await storage
+      .put(file.storage_key, createReadStream(path.join(fromDir, 'files', ...file.storage_key.split('/'))))
+      .catch((err: Error) => {
+        throw new TransferError(
+          `the rows are imported, but file ${file.storage_key} could not be written (${err.message}): mend it, then run the import again with --files-only`,
+        );
+      });
+    if (written.sha256 !== file.sha256)
+      throw new TransferError(
+        `the rows are imported, but file ${file.storage_key} in the export does not match its SHA-256: the export is damaged; import its files again with --files-only from an intact copy`,
+      );
     files++;
-    bytes += stored.size;
+    bytes += written.size;
   }
   return { tables, files, bytes };
 }
+
+/** Every file's storage key and SHA-256. */
+const storedFiles = (tx: Tx) =>
+  queryRows<{ storage_key: string; sha256: string }>(tx, sql`SELECT storage_key, sha256 FROM files`);
 
 /**
  * Inserts the table's rows from a JSON-lines file, BATCH at a time. Columns the database computes are
