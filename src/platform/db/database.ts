@@ -79,8 +79,8 @@ export interface Database {
   poolStats(): { total: number; idle: number; waiting: number; max: number };
   /**
    * Runs `fn` in a transaction as the database's owner, past row-level security and able to alter the
-   * tables, on a connection of its own (the migration login on a server): for operator commands that
-   * work on every organisation at once (cli export and import), never for requests.
+   * tables, on a connection of its own (the migration login on a server) without the pool's time limit:
+   * for operator commands (cli export, import and org delete), never for requests.
    */
   ownerTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
