@@ -92,30 +92,52 @@ export function receiveFile<T>(
     req.on('close', () => {
       if (!req.complete) finish(BadRequest.field(opts.field, 'the upload was interrupted'));
     });
-    parser.on('file', (name, stream, info) => {
-      // Errors are handled by the consumer's pipeline; this listener only keeps an error raised before
-      // the consumer attaches its own from reaching the process as an uncaught exception.
-      stream.on('error', () => undefined);
-      if (name !== opts.field || consuming) {
-        extras.push({
-          field: plainFieldName(name),
-          in: 'body',
-          message: name === opts.field ? 'only one file is accepted' : 'is not a known field',
+    /**
+     * The parser's listeners run outside the request's promise chain, where a throw would end the
+     * process: every one goes through here, so a throw fails this request instead.
+     */
+    const guarded =
+      <A extends unknown[]>(listener: (...args: A) => void) =>
+      (...args: A) => {
+        try {
+          listener(...args);
+        } catch (err) {
+          finish(err instanceof Error ? err : new Error(String(err)));
+        }
+      };
+    // Every value below comes from the client's part headers: a part may have no name, an empty one,
+    // or no file name, and busboy passes on what it found (undefined included).
+    parser.on(
+      'file',
+      guarded((name: unknown, stream: Readable, info: { filename?: unknown } | undefined) => {
+        // Errors are handled by the consumer's pipeline; this listener only keeps an error raised before
+        // the consumer attaches its own from reaching the process as an uncaught exception.
+        stream.on('error', () => undefined);
+        if (name !== opts.field || consuming) {
+          extras.push({
+            field: plainFieldName(name),
+            in: 'body',
+            message: name === opts.field ? 'only one file is accepted' : 'is not a known field',
+          });
+          stream.resume();
+          return;
+        }
+        current = stream;
+        stream.on('limit', () => {
+          stream.destroy(new PayloadTooLarge(`File too large: the limit is ${opts.maxBytes} bytes`));
         });
-        stream.resume();
-        return;
-      }
-      current = stream;
-      stream.on('limit', () => {
-        stream.destroy(new PayloadTooLarge(`File too large: the limit is ${opts.maxBytes} bytes`));
-      });
-      consuming = consume({ fileName: plainFileName(info.filename ?? '', opts.fallbackName), stream });
-      // A failed store ends the request at once (the rest of the body is not worth reading).
-      consuming.catch((err: Error) => finish(err));
-    });
-    parser.on('field', (name) => {
-      extras.push({ field: plainFieldName(name), in: 'body', message: 'is not a known field' });
-    });
+        const fileName = typeof info?.filename === 'string' ? info.filename : '';
+        consuming = consume({ fileName: plainFileName(fileName, opts.fallbackName), stream });
+        // A failed store ends the request at once (the rest of the body is not worth reading).
+        consuming.catch((err: Error) => finish(err));
+      }),
+    );
+    parser.on(
+      'field',
+      guarded((name: unknown) => {
+        extras.push({ field: plainFieldName(name), in: 'body', message: 'is not a known field' });
+      }),
+    );
     for (const event of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {
       parser.on(event, () =>
         finish(BadRequest.field(opts.field, 'the body has too many parts: send one file')),
@@ -129,7 +151,7 @@ export function receiveFile<T>(
   });
 }
 
-/** A part's name as a client sent it, bounded, for an error message. */
-function plainFieldName(name: string): string {
-  return name.slice(0, 100) || '(unnamed part)';
+/** A part's name as a client sent it (if it sent one), bounded, for an error message. */
+export function plainFieldName(name: unknown): string {
+  return (typeof name === 'string' ? name.slice(0, 100) : '') || '(unnamed part)';
 }
