@@ -5,12 +5,13 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { queryRows } from '../src/platform/db/database';
+import { eventTypes } from '../src/platform/events/event-types';
 import { generateSealKey } from '../src/platform/signing/certificate';
 import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
 import { createContact, createOrg, type TestOrg, untilSettled } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer } from './support/peers';
-import { createReportTemplate, submitAsContact } from './support/submissions';
+import { createReportTemplate, submitAsContact, submittedSession } from './support/submissions';
 
 let h: Harness;
 let org: TestOrg;
@@ -805,5 +806,119 @@ describe('signing: what a client may send and what time may do', () => {
     expect(res.body).toMatchObject({ signed: true, valid: false });
     expect(res.body.signatures[0].intact).toBe(false);
     expect(res.body.signatures[0].problems[0]).toMatch(/cannot be read|changed/);
+  });
+});
+
+describe('every URL the service hands out', () => {
+  /** Every string in `value` that is a URL of this service (absolute on BASE_URL, or a path of it). */
+  const urlsIn = (value: unknown, baseUrl: string, out = new Set<string>()): Set<string> => {
+    if (typeof value === 'string') {
+      if (value.startsWith(`${baseUrl}/`)) out.add(value.slice(baseUrl.length));
+      else if (/^\/(files|action|api)\//.test(value)) out.add(value);
+    } else if (value && typeof value === 'object') {
+      for (const v of Object.values(value)) urlsIn(v, baseUrl, out);
+    }
+    return out;
+  };
+
+  it('when every event type has happened, then each URL in the events and the session answers answers 200 with the credentials it is for (or says the thing is gone)', async () => {
+    const deleted = new Set<string>();
+    // Signed and declined signing actions: signature.*, sessionrequest.completed with the sealed PDF.
+    const signed = await quicksign({ invite: false, title: 'Links' });
+    const signer = signerBrowser(signed.code);
+    await signer.page();
+    expect((await signer.post('/sign/verify', [['code', await codeByMail(signer)]])).status).toBe(303);
+    const mark: [string, string][] = [
+      ['mark', 'typed'],
+      ['typedName', 'Łukasz Żółć'],
+      ['consent', 'yes'],
+    ];
+    expect((await signer.post('/sign', mark)).status).toBe(303);
+    const declined = await quicksign({ invite: false, title: 'Refused' });
+    const decliner = signerBrowser(declined.code);
+    await decliner.page();
+    expect((await decliner.post('/sign/verify', [['code', await codeByMail(decliner)]])).status).toBe(303);
+    expect((await decliner.post('/decline', [['reason', 'No']])).status).toBe(303);
+    // A questionnaire with a report, submitted twice (session.submitted, completed, reopened).
+    const template = await createReportTemplate(h, org);
+    const submitted = await submittedSession(h, org, { template, times: 2 });
+    await api()
+      .patch(`/api/v1/customers/${submitted.contact}`)
+      .set('x-api-key', key())
+      .send({
+        data: { Voornaam: 'Marie', Email: 'marie@example.test', Gemeente: 'Gent' },
+      });
+    // Withdrawn, expired, and removed with their contact (sessionrequest.deleted, session.deleted).
+    const open = await quicksign({ invite: true, title: 'Withdrawn' });
+    expect(
+      (await api().post(`/api/v1/sessionrequests/${open.id}/deactivate`).set('x-api-key', key())).status,
+    ).toBe(200);
+    const expiring = await quicksign({ invite: false, title: 'Expiring' });
+    const expiresAt = new Date(h.clock.now().getTime() + 60_000).toISOString();
+    const lapsing = await api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', key())
+      .send({ type: 'qlist', customerId: expiring.contact, questionListIds: [template], expiresAt });
+    expect(lapsing.status).toBe(201);
+    const gone = await submittedSession(h, org, { template });
+    expect(
+      (await api().delete(`/api/v1/customers/${gone.contact}?cascade=true`).set('x-api-key', key())).status,
+    ).toBe(204);
+    deleted.add(gone.actionId);
+    const spare = await uploadPdf('Spare');
+    expect((await api().delete(`/api/v1/files/${spare.id}`).set('x-api-key', key())).status).toBe(204);
+    h.clock.advance(120_000);
+    await h.jobs.drain();
+
+    await untilSettled(h, org.organisationId);
+    const events: { type: string; data: unknown }[] = [];
+    for (let cursor = ''; ; ) {
+      const page = await api()
+        .get(`/api/v1/events?limit=500${cursor ? `&cursor=${cursor}` : ''}`)
+        .set('x-api-key', key());
+      expect(page.status).toBe(200);
+      events.push(...page.body.events);
+      if (!page.body.hasMore) break;
+      cursor = page.body.nextCursor;
+    }
+    expect(new Set(events.map((e) => e.type))).toEqual(new Set(eventTypes));
+    const goneFiles = new Set(
+      events
+        .filter((e) => e.type === 'file.deleted')
+        .map((e) => (e.data as { file: { _id: string } }).file._id),
+    );
+    const sessions = await api().get('/api/v1/sessions?limit=100').set('x-api-key', key());
+    // BASE_URL, as the service writes it into every link it hands out.
+    const baseUrl = new URL(signed.body.url as string).origin;
+    const urls = urlsIn([events.map((e) => e.data), sessions.body], baseUrl);
+    const files = [...urls].filter((u) => u.startsWith('/files/downloads/'));
+    expect(files.length).toBeGreaterThan(3);
+    expect([...urls].filter((u) => u.startsWith('/action/')).length).toBeGreaterThan(3);
+
+    const actions = (await api().get('/api/v1/sessionrequests?limit=100').set('x-api-key', key())).body
+      .sessionRequests as { code: string; status: string }[];
+    const answers: Record<string, number> = {};
+    const expected: Record<string, number> = {};
+    for (const url of urls) {
+      if (url.startsWith('/files/downloads/')) {
+        answers[url] = (await asBuffer(api().get(url).set('x-api-key', key()))).status;
+        expected[url] = goneFiles.has(url.split('/')[3] ?? '') ? 404 : 200;
+      } else if (url.startsWith('/action/')) {
+        const code = url.split('/')[2] ?? '';
+        const mine = actions.find((a) => a.code === code);
+        answers[url] = (await request(h.server).get(url)).status;
+        // A withdrawn, expired or declined action's link says so (410); a removed one is unknown (404).
+        expected[url] = !mine
+          ? 404
+          : ['deactivated', 'expired', 'declined'].includes(mine.status)
+            ? 410
+            : 200;
+        if (!mine) expect(deleted.size).toBeGreaterThan(0);
+      } else {
+        answers[url] = (await api().get(url).set('x-api-key', key())).status;
+        expected[url] = 200;
+      }
+    }
+    expect(answers).toEqual(expected);
   });
 });

@@ -234,7 +234,7 @@ describe('deliveries', () => {
           {
             fileId: expect.any(String),
             fileName: expect.stringMatching(/\.pdf$/),
-            url: expect.stringMatching(/^http:\/\/localhost:3000\/api\/v1\/files\/downloads\//),
+            url: expect.stringMatching(/^http:\/\/localhost:3000\/files\/downloads\//),
           },
         ],
       },

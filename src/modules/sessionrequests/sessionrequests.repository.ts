@@ -283,7 +283,7 @@ export function actionEventSource(
              'sessionId', s.id,
              'documents', coalesce(
                (SELECT jsonb_agg(jsonb_build_object('fileId', d->>'fileId', 'fileName', d->>'fileName',
-                                                    'url', ${baseUrl}::text || '/api/v1' || (d->>'fileUrl')))
+                                                    'url', ${baseUrl}::text || (d->>'fileUrl')))
                   FROM jsonb_array_elements(s.documents) d),
                '[]'::jsonb)
            ) AS data
