@@ -1,5 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { ApiKeyList, CreatedApiKey, User, UserList } from '../src/modules/admin/admin.schemas';
-import { createOrg, createUserWithKey, type TestOrg, unknownId } from './support/fixtures';
+import { createOrg, createUserWithKey, type TestOrg, tenantRows, unknownId } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 
 let h: Harness;
@@ -106,6 +107,41 @@ describe('admin: users', () => {
     const last = await as(second.key).post(`/users/${second.userId}/deactivate`);
     expect(last.status).toBe(409);
     expect(last.body.error).toBe("Cannot deactivate the organisation's last active administrator");
+    expect(last.body.details).toEqual([
+      {
+        field: 'userId',
+        in: 'path',
+        message: expect.stringContaining('must keep at least one active administrator'),
+      },
+    ]);
+    const demoted = await as(second.key).patch(`/users/${second.userId}`, { groups: ['adviser'] });
+    expect(demoted.body.details).toEqual([expect.objectContaining({ field: 'groups', in: 'body' })]);
+    const still = await as(second.key).get(`/users/${second.userId}`);
+    expect(still.body).toMatchObject({ status: 'active', groups: ['administrator'] });
+  });
+
+  it('when two administrators deactivate or demote each other at the same moment, then exactly one change passes and one active administrator stays', async () => {
+    for (const round of ['deactivate', 'demote'] as const) {
+      const pair = await createOrg(h);
+      const peer = await createUserWithKey(h, pair, ['administrator']);
+      const change = (key: string, userId: string) =>
+        round === 'deactivate'
+          ? as(key).post(`/users/${userId}/deactivate`)
+          : as(key).patch(`/users/${userId}`, { groups: ['adviser'] });
+      const answers = await Promise.all([change(pair.adminKey, peer.userId), change(peer.key, pair.adminId)]);
+      // The loser is refused by the rule (409), or its own key already is (403, its user deactivated or
+      // demoted first); never both changes, never a 5xx.
+      const [won, lost] = answers.map((a) => a.status).sort();
+      expect(won).toBe(200);
+      expect([403, 409]).toContain(lost);
+      const admins = await tenantRows<{ n: number }>(
+        h,
+        pair.organisationId,
+        sql`select count(*)::int as n from users where organisation_id = ${pair.organisationId}
+             and status = 'active' and 'administrator' = any(groups)`,
+      );
+      expect({ round, admins: admins[0]?.n }).toEqual({ round, admins: 1 });
+    }
   });
 
   it('when a user changes name and groups, then the answer shows them', async () => {

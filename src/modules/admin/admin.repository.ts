@@ -53,7 +53,18 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
         .orderBy(asc(users.createdAt));
       return rows.map((r) => r.email);
     },
-    /** Other active administrators than `exceptId`, locked so two demotions cannot both pass. */
+    /**
+     * Serialises, within the organisation, every change that may take an administrator away (deactivate,
+     * demote, delete, a directory sync), until the transaction ends: two such changes made at once see
+     * each other, so they cannot both pass the last-administrator rule, and they never deadlock on each
+     * other's rows. Taken before any user row is locked.
+     */
+    async lockAdministrators(): Promise<void> {
+      await q.execute(
+        sql`SELECT pg_advisory_xact_lock(hashtextextended('actiondesk.administrators:' || ${ctx.organisationId}::text, 0))`,
+      );
+    },
+    /** Other active administrators than `exceptId` (under lockAdministrators, as committed). */
     async otherActiveAdministrators(exceptId: string): Promise<number> {
       const rows = await q
         .select({ id: users.id })
@@ -65,8 +76,7 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
             sql`'administrator' = ANY(${users.groups})`,
             sql`${users.id} <> ${exceptId}`,
           ),
-        )
-        .for('update');
+        );
       return rows.length;
     },
     async insert(

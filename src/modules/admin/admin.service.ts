@@ -50,12 +50,33 @@ async function requireUser(tx: Tx, ctx: RequestContext, id: string, forUpdate = 
   return user;
 }
 
-/** Refuses a change that would leave the organisation without an active administrator. */
-async function keepAnAdministrator(tx: Tx, ctx: RequestContext, user: UserRow, action: string) {
+/**
+ * Refuses a change that would leave the organisation without an active administrator (oneself
+ * included), naming the rule. The caller took lockAdministrators before reading the user.
+ */
+async function keepAnAdministrator(
+  tx: Tx,
+  ctx: RequestContext,
+  user: UserRow,
+  action: 'deactivate' | 'demote' | 'delete',
+) {
   if (user.status !== 'active' || !user.groups.includes('administrator')) return;
   if ((await userRepository(tx, ctx).otherActiveAdministrators(user.id)) === 0) {
-    throw new Conflict(`Cannot ${action} the organisation's last active administrator`);
+    throw new Conflict(`Cannot ${action} the organisation's last active administrator`, [
+      {
+        field: action === 'demote' ? 'groups' : 'userId',
+        in: action === 'demote' ? 'body' : 'path',
+        message:
+          'the organisation must keep at least one active administrator: make another user an administrator first',
+      },
+    ]);
   }
+}
+
+/** Locks the organisation's administrators (see lockAdministrators), then reads the user for update. */
+async function requireUserKeepingAdministrators(tx: Tx, ctx: RequestContext, id: string) {
+  await userRepository(tx, ctx).lockAdministrators();
+  return requireUser(tx, ctx, id, true);
 }
 
 export async function listUsers(deps: AdminDeps, ctx: RequestContext, query: WalkQuery = {}) {
@@ -99,9 +120,11 @@ export async function createUser(deps: AdminDeps, ctx: RequestContext, input: Cr
 
 export async function updateUser(deps: AdminDeps, ctx: RequestContext, id: string, input: UpdateUser) {
   return inTenant(deps.database, ctx, async (tx) => {
-    const user = await requireUser(tx, ctx, id, true);
-    if (input.groups && !input.groups.includes('administrator'))
-      await keepAnAdministrator(tx, ctx, user, 'demote');
+    const demoting = input.groups !== undefined && !input.groups.includes('administrator');
+    const user = demoting
+      ? await requireUserKeepingAdministrators(tx, ctx, id)
+      : await requireUser(tx, ctx, id, true);
+    if (demoting) await keepAnAdministrator(tx, ctx, user, 'demote');
     const row = await userRepository(tx, ctx).update(id, { ...input, updatedAt: deps.clock.now() });
     return toUser(row!);
   });
@@ -115,7 +138,10 @@ export async function setUserStatus(
   status: 'active' | 'deactivated',
 ) {
   return inTenant(deps.database, ctx, async (tx) => {
-    const user = await requireUser(tx, ctx, id, true);
+    const user =
+      status === 'deactivated'
+        ? await requireUserKeepingAdministrators(tx, ctx, id)
+        : await requireUser(tx, ctx, id, true);
     if (user.status === status) {
       throw Conflict.state(`User is already ${status}`, 'status', user.status);
     }
@@ -128,7 +154,7 @@ export async function setUserStatus(
 export async function deleteUser(deps: AdminDeps, ctx: RequestContext, id: string): Promise<void> {
   try {
     await inTenant(deps.database, ctx, async (tx) => {
-      const user = await requireUser(tx, ctx, id, true);
+      const user = await requireUserKeepingAdministrators(tx, ctx, id);
       if (user.id === ctx.userId) throw new Conflict('You cannot delete your own account');
       await keepAnAdministrator(tx, ctx, user, 'delete');
       await userRepository(tx, ctx).remove(id);

@@ -162,6 +162,8 @@ async function apply(
   const users = userRepository(tx, ctx);
   const audit = auditRepository(tx, ctx);
   await audit.replaceRowRecords();
+  // The run may deactivate or demote administrators: it waits for, and holds off, any other such change.
+  await users.lockAdministrators();
   // Matched by mail first: a user principal name that is someone else's mail does not take their place.
   const byAddress = new Map<string, DirectoryUser>();
   for (const u of directory) for (const address of u.addresses.slice(1)) byAddress.set(address, u);
