@@ -110,14 +110,22 @@ async function main(problems: string[]): Promise<void> {
       .map((a) => a.body?._id as string);
     const waitUntil = Date.now() + 150_000;
     let unsent = created;
+    // Invitations sent again on purpose after an attempt whose outcome was lost (notification.sends > 1).
+    const resent = new Set<string>();
     while (unsent.length > 0 && Date.now() < waitUntil) {
       const still: string[] = [];
       for (const id of unsent) {
         const detail = await call(base, key, 'check', 'GET', `/api/v1/sessionrequests/${id}`);
         if (detail.status === 404) problems.push(`action ${id} was answered 201 but is not in the database`);
         else {
-          const notes = (detail.body?.notifications ?? []) as { purpose: string; status: string }[];
-          if (!notes.some((n) => n.purpose === 'invitation' && n.status === 'sent')) still.push(id);
+          const notes = (detail.body?.notifications ?? []) as {
+            purpose: string;
+            status: string;
+            sends: number;
+          }[];
+          const invitation = notes.find((n) => n.purpose === 'invitation' && n.status === 'sent');
+          if (!invitation) still.push(id);
+          else if (invitation.sends > 1) resent.add(id);
         }
       }
       unsent = still;
@@ -136,7 +144,18 @@ async function main(problems: string[]): Promise<void> {
       console.error(`jobs of the unsent actions: ${JSON.stringify(rows, null, 1)}`);
     }
     const outbox = path.join(dataDir, 'outbox');
-    const mails = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')).length : 0;
+    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith('.eml')) : [];
+    const mails = files.length;
+    // Each message carries the Message-ID of its job: a copy sent again shares it, and a relay that
+    // de-duplicates delivers it once. Messages = distinct Message-IDs; it must equal the invitations.
+    const ids = files.map(
+      (f) => /^Message-ID:\s*(\S+)/im.exec(fs.readFileSync(path.join(outbox, f), 'utf8'))?.[1] ?? null,
+    );
+    if (ids.some((id) => id === null)) problems.push('a message was written without a Message-ID');
+    const messages = new Set(ids).size;
+    const invited = created.length - unsent.length;
+    if (messages !== invited)
+      problems.push(`${messages} distinct messages for ${invited} invitations sent (${mails} files)`);
 
     const report = {
       requests: answers.length,
@@ -150,12 +169,14 @@ async function main(problems: string[]): Promise<void> {
       outageMs: restarting - stoppedAt,
       recoveryMs,
       actionsCreated: created.length,
-      invitationsSent: created.length - unsent.length,
+      invitationsSent: invited,
+      messages,
       invitationMails: mails,
+      resentAfterUnknownOutcome: resent.size,
     };
     console.log(JSON.stringify(report, null, 2));
     console.log(
-      `test:failure — ${answers.length} requests; outage ${report.outageMs} ms: ${during.length} requests, all 503 in at most ${report.duringOutage.slowestMs} ms; recovered ${recoveryMs} ms after the restart; ${created.length} actions created, ${report.invitationsSent} invited (${mails} mails)`,
+      `test:failure — ${answers.length} requests; outage ${report.outageMs} ms: ${during.length} requests, all 503 in at most ${report.duringOutage.slowestMs} ms; recovered ${recoveryMs} ms after the restart; ${created.length} actions created, ${invited} invited: ${messages} messages (distinct Message-IDs), ${mails} mails written, ${resent.size} sent again on purpose after an unknown outcome`,
     );
     const code = await stopInstance(instance);
     if (code !== 0) problems.push(`the instance exited with ${code} on SIGTERM`);

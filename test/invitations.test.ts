@@ -1,12 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { SessionRequestDetail } from '../src/modules/sessionrequests/sessionrequests.schemas';
 import { queryRows } from '../src/platform/db/database';
+import { beginSending, LeaseLostError, messageKey } from '../src/platform/jobs/sending';
+import { createLogger } from '../src/platform/logger';
+import { createMailer } from '../src/platform/mail';
 import {
   completeAsContact,
   createContact,
   createOrg,
   createTemplate,
   type TestOrg,
+  tenantRows,
 } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startHttpReceiver, startSmtpServer } from './support/peers';
@@ -54,6 +58,13 @@ const create = (body: Record<string, unknown> = {}) =>
     .post('/api/v1/sessionrequests')
     .set('x-api-key', org.adminKey)
     .send({ type: 'qlist', customerId: contact, questionListIds: [template], ...body });
+/** The action's jobs, oldest first. */
+const jobsOf = (actionId: string) =>
+  tenantRows<{ id: string }>(
+    h,
+    org.organisationId,
+    sql`SELECT id FROM jobs WHERE subject_id = ${actionId}::uuid AND kind = 'notification' ORDER BY id`,
+  );
 const detail = async (id: string) =>
   SessionRequestDetail.parse(
     (await h.api().get(`/api/v1/sessionrequests/${id}`).set('x-api-key', org.adminKey)).body,
@@ -76,12 +87,15 @@ describe('invitations', () => {
     expect(mail.text).toContain('Beste Marie,');
     expect(mail.text).toContain('Tot binnenkort!');
     expect(mail.html).toContain(`href="https://desk.example.test/action/${res.body.code}"`);
+    const [job] = await jobsOf(res.body._id);
+    expect(mail.messageId).toBe(`<job-${job!.id}@peeters.test>`);
     const after = await detail(res.body._id);
     expect(after.notifications).toEqual([
       expect.objectContaining({
         channel: 'email',
         status: 'sent',
         attempts: 1,
+        sends: 1,
         lastError: null,
         sentAt: '2026-03-02T09:00:00.000Z',
       }),
@@ -103,6 +117,8 @@ describe('invitations', () => {
     expect(sms.received).toHaveLength(1);
     const request = sms.received[0]!;
     expect(request.headers.authorization).toBe('Bearer sms-secret');
+    const [job] = await jobsOf(res.body._id);
+    expect(request.headers['idempotency-key']).toBe(`job-${job!.id}`);
     expect(request.body).toEqual({
       to: '+32470111222',
       from: 'ActionDesk',
@@ -255,7 +271,86 @@ describe('invitations', () => {
     h.clock.advance(120_000);
     expect(await h.jobs.drain()).toBe(1);
     expect(smtp.received).toHaveLength(1);
-    expect((await detail(res.body._id)).notifications[0]).toMatchObject({ status: 'sent', attempts: 2 });
+    expect((await detail(res.body._id)).notifications[0]).toMatchObject({
+      status: 'sent',
+      attempts: 2,
+      sends: 1, // the dead worker never began sending
+    });
+  });
+
+  it('when a worker dies after sending, before recording it, then the retry sends again on purpose, with the same Message-ID, and the notification shows both sends', async () => {
+    const res = await create({ notificationEmail: { send: true } });
+    const [row] = await queryRows<Record<string, unknown>>(
+      h.database.db,
+      sql`SELECT * FROM actiondesk_claim_jobs(${h.clock.now().toISOString()}::timestamptz, 10, 120, 'a crashed worker')`,
+    );
+    const claimed = {
+      id: row!.id as string,
+      organisationId: row!.organisation_id as string,
+      kind: row!.kind as string,
+      leaseToken: row!.lease_token as string,
+    };
+    // What the crashed worker did before it died: it recorded the send, and the message left.
+    expect(
+      await beginSending(h, {
+        ...claimed,
+        subjectId: res.body._id,
+        payload: {},
+        attempt: 1,
+        maxAttempts: 8,
+        requestId: null,
+      }),
+    ).toBe(0);
+    const mailer = createMailer(
+      { kind: 'smtp', url: smtp.url, from: 'Kantoor Peeters <desk@peeters.test>' } as never,
+      createLogger('silent'),
+    );
+    await mailer.send({
+      key: messageKey(claimed),
+      to: 'marie@example.test',
+      subject: 'first copy',
+      text: 'x',
+      html: 'x',
+    });
+    mailer.close();
+    h.clock.advance(120_000);
+    expect(await h.jobs.drain()).toBe(1);
+    expect(smtp.received.map((m) => m.subject)).toEqual([
+      'first copy',
+      expect.stringContaining('Kantoor Peeters'),
+    ]);
+    expect(smtp.received[1]!.messageId).toBe(smtp.received[0]!.messageId);
+    expect(smtp.received[0]!.messageId).toBe(`<job-${claimed.id}@peeters.test>`);
+    expect((await detail(res.body._id)).notifications[0]).toMatchObject({
+      status: 'sent',
+      attempts: 2,
+      sends: 2,
+    });
+  });
+
+  it('when a worker lost its lease before sending, then it sends nothing', async () => {
+    const res = await create({ notificationEmail: { send: true } });
+    const [row] = await queryRows<Record<string, unknown>>(
+      h.database.db,
+      sql`SELECT * FROM actiondesk_claim_jobs(${h.clock.now().toISOString()}::timestamptz, 10, 120, 'a slow worker')`,
+    );
+    const job = {
+      id: row!.id as string,
+      organisationId: row!.organisation_id as string,
+      kind: row!.kind as string,
+      subjectId: res.body._id as string,
+      payload: {},
+      attempt: 1,
+      maxAttempts: 8,
+      leaseToken: '01900000-0000-7000-8000-000000000000',
+      requestId: null,
+    };
+    await expect(beginSending(h, job)).rejects.toThrow(LeaseLostError);
+    expect((await detail(res.body._id)).notifications[0]).toMatchObject({ sends: 0 });
+    // Once the slow worker's lease ends, the message is sent by the worker that holds it then.
+    h.clock.advance(120_000);
+    expect(await h.jobs.drain()).toBe(1);
+    expect((await detail(res.body._id)).notifications[0]).toMatchObject({ status: 'sent', sends: 1 });
   });
 
   it('when the worker runs by itself, then a new action’s e-mail arrives without anyone draining the queue', async () => {

@@ -5,6 +5,12 @@ import type { Config } from '../config';
 import type { Logger } from './logger';
 
 export interface MailMessage {
+  /**
+   * Stable for the message whatever the attempt (see messageKey in jobs/sending): its Message-ID is
+   * `<key@domain of MAIL_FROM>`, so a relay that de-duplicates drops a copy sent again after an attempt
+   * whose outcome was not known.
+   */
+  key: string;
   to: string;
   subject: string;
   text: string;
@@ -32,8 +38,12 @@ export function createMailer(config: Config['mail'], logger: Logger): Mailer {
     });
     return {
       kind: 'smtp',
-      async send(m) {
-        const info = await transport.sendMail({ from: config.from, ...m });
+      async send({ key, ...m }) {
+        const info = await transport.sendMail({
+          from: config.from,
+          messageId: messageIdOf(key, config.from),
+          ...m,
+        });
         return { messageId: info.messageId };
       },
       close: () => transport.close(),
@@ -42,8 +52,12 @@ export function createMailer(config: Config['mail'], logger: Logger): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
-    async send(m) {
-      const info = await transport.sendMail({ from: config.from, ...m });
+    async send({ key, ...m }) {
+      const info = await transport.sendMail({
+        from: config.from,
+        messageId: messageIdOf(key, config.from),
+        ...m,
+      });
       const file = path.join(config.dir, `${fileStamp()}-mail.eml`);
       await mkdir(config.dir, { recursive: true });
       await writeFile(file, info.message as Buffer);
@@ -52,6 +66,12 @@ export function createMailer(config: Config['mail'], logger: Logger): Mailer {
     },
     close: () => transport.close(),
   };
+}
+
+/** `<key@domain>`, the domain taken from the sender's address (MAIL_FROM). */
+export function messageIdOf(key: string, from: string): string {
+  const domain = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from)?.[1] ?? 'actiondesk.invalid';
+  return `<${key.replace(/[^A-Za-z0-9.-]/g, '-')}@${domain}>`;
 }
 
 /** A file name prefix that sorts by time and never collides. */

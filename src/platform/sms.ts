@@ -6,6 +6,8 @@ import { fileStamp } from './mail';
 import { OutboundError, postJson } from './outbound';
 
 export interface SmsMessage {
+  /** Stable for the message whatever the attempt: sent as the provider's `Idempotency-Key` header. */
+  key: string;
   to: string;
   text: string;
 }
@@ -29,7 +31,12 @@ export function createSmsSender(config: Config['sms'], logger: Logger): SmsSende
         const res = await postJson(
           config.url,
           { to: m.to, from: config.from, text: m.text },
-          { headers: config.token ? { authorization: `Bearer ${config.token}` } : {} },
+          {
+            headers: {
+              'idempotency-key': m.key,
+              ...(config.token ? { authorization: `Bearer ${config.token}` } : {}),
+            },
+          },
         );
         if (res.status < 200 || res.status >= 300) {
           throw new OutboundError(`SMS provider answered ${res.status}: ${res.body.slice(0, 200)}`);
@@ -43,7 +50,8 @@ export function createSmsSender(config: Config['sms'], logger: Logger): SmsSende
     async send(m) {
       const file = path.join(config.dir, `${fileStamp()}-sms.json`);
       await mkdir(config.dir, { recursive: true });
-      await writeFile(file, `${JSON.stringify({ to: m.to, from: config.from, text: m.text }, null, 2)}\n`);
+      const written = { key: m.key, to: m.to, from: config.from, text: m.text };
+      await writeFile(file, `${JSON.stringify(written, null, 2)}\n`);
       logger.info({ to: m.to, file }, 'SMS written to the outbox (no SMS_PROVIDER_URL)');
       return { messageId: null };
     },

@@ -9,6 +9,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** The Message-ID header, as sent. */
+  messageId: string;
 }
 
 /** A real SMTP server on 127.0.0.1: keeps what it receives, and refuses the next N deliveries when told. */
@@ -35,6 +37,7 @@ export async function startSmtpServer() {
             subject: mail.subject ?? '',
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : '',
+            messageId: mail.messageId ?? '',
           });
           callback();
           for (const w of waiters.splice(0)) w();

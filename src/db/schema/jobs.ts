@@ -22,6 +22,10 @@ export const jobs = pgTable(
     status: text('status', { enum: jobStatuses }).notNull(),
     runAt: ts('run_at').notNull(),
     attempts: integer('attempts').notNull().default(0),
+    // Attempts that began sending the job's message (recorded before it leaves, migration 0040): more
+    // than one means it was sent again after an attempt whose outcome was not known, with the same
+    // Message-ID or idempotency key, so that relays and providers can drop the copy.
+    sends: integer('sends').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull(),
     // Set at each claim; only the holder of the current lease may record the outcome.
     leaseToken: uuid('lease_token'),

@@ -109,6 +109,10 @@ export const Notification = z
     }),
     status: z.enum(['pending', 'sending', 'sent', 'failed', 'cancelled']),
     attempts: z.number().int(),
+    sends: z.number().int().meta({
+      description:
+        'Attempts that began sending the message (recorded before it leaves). More than 1 means it was sent again, on purpose, after an attempt whose outcome was not known (the process or database was lost in between, perhaps before the message left); every copy carries the same Message-ID (e-mail) or Idempotency-Key (SMS), so relays and providers that de-duplicate deliver it once',
+    }),
     lastError: z.string().nullable(),
     scheduledFor: timestamp.meta({ description: 'When the next attempt is due (or was made)' }),
     sentAt: timestamp.nullable(),

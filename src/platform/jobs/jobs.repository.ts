@@ -97,6 +97,18 @@ export function jobRepository(q: Queryable, ctx: RequestContext) {
         )
         .getSQL();
     },
+    /**
+     * Counts this attempt as one that began sending, while its lease is still ours: answers how many
+     * attempts had begun before it, or null when the lease was lost (another worker has the job now).
+     */
+    async beginSend(id: string, leaseToken: string): Promise<number | null> {
+      const [row] = await q
+        .update(jobs)
+        .set({ sends: sql`${jobs.sends} + 1` })
+        .where(and(org, eq(jobs.id, id), eq(jobs.leaseToken, leaseToken), eq(jobs.status, 'running')))
+        .returning({ sends: jobs.sends });
+      return row ? row.sends - 1 : null;
+    },
     /** The subject's pending jobs of a kind (when they run). */
     async pendingOf(subjectId: string, kind: string): Promise<{ id: string; runAt: Date }[]> {
       return q

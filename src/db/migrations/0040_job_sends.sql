@@ -1,0 +1,1 @@
+ALTER TABLE "jobs" ADD COLUMN "sends" integer DEFAULT 0 NOT NULL;
