@@ -32,7 +32,7 @@ import {
 import { startPgBouncer } from './support/pgbouncer';
 import { scratchPostgres } from './support/scratch-postgres';
 
-const ACTIONS = Number(process.env.SCALE_ACTIONS ?? 1_000);
+const ACTIONS = Number(process.env.SCALE_ACTIONS ?? 1_500);
 const CLIENTS = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -91,6 +91,9 @@ async function main(problems: string[]): Promise<void> {
       SMTP_URL: smtp.url,
       ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 9).toString('base64')}`,
       TRUST_PROXY: 'loopback',
+      // HAProxy checks every 1 s and takes an instance out after 2 failures (deploy/haproxy.cfg): a
+      // SIGTERM'd instance answers /health 503 `draining` this long while still serving.
+      SHUTDOWN_DRAIN_SECONDS: '3',
     };
     const key = bootstrap(env);
     // The instances' queries go through PgBouncer in transaction pooling mode, logged in as the app
@@ -187,8 +190,8 @@ async function main(problems: string[]): Promise<void> {
     await Promise.all([
       ...clients,
       (async () => {
-        await restart(Math.floor(ACTIONS * 0.25), 'api1');
-        await restart(Math.floor(ACTIONS * 0.6), 'api2');
+        await restart(Math.floor(ACTIONS * 0.2), 'api1');
+        await restart(Math.floor(ACTIONS * 0.45), 'api2');
       })(),
     ]);
     const loadMs = Date.now() - started;

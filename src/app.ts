@@ -53,6 +53,7 @@ import type { JobSignal } from './platform/jobs/worker';
 import { type Logger, redactUrl, serializeError, withLogFields } from './platform/logger';
 import { Metrics } from './platform/metrics';
 import { createRegistry } from './platform/openapi';
+import { Readiness } from './platform/readiness';
 import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { qualifiedProvider } from './platform/signing/qualified';
 import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
@@ -80,6 +81,8 @@ export interface AppDeps {
   storage?: FileStorage;
   /** The process's metrics (shared with the worker); by default the app's own. */
   metrics?: Metrics;
+  /** Set draining by the server when it begins to stop (GET /health then answers 503). */
+  readiness?: Readiness;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -226,7 +229,12 @@ export function createApp(deps: AppDeps): Express {
     limits,
     idempotency,
   );
-  healthRoutes(rootRoutes, { database, clock, startedAt: Date.now() });
+  healthRoutes(rootRoutes, {
+    database,
+    clock,
+    startedAt: Date.now(),
+    readiness: deps.readiness ?? new Readiness(),
+  });
   root.use(metricsRoutes(registry, metrics, config.metrics.token));
   respondentRoutes(rootRoutes, {
     ...fileDeps,

@@ -48,6 +48,7 @@ const envSchema = z.object({
   REQUEST_HEADERS_TIMEOUT_SECONDS: intFrom(1, 600).default(10),
   REQUEST_TIMEOUT_SECONDS: intFrom(1, 3600).default(60),
   SHUTDOWN_GRACE_SECONDS: intFrom(1, 600).default(25),
+  SHUTDOWN_DRAIN_SECONDS: intFrom(0, 600).default(5),
   RETENTION_JOBS_DAYS: intFrom(0, 36_500).default(30),
   RETENTION_EVENTS_DAYS: intFrom(0, 36_500).default(90),
   RETENTION_AUDIT_DAYS: intFrom(0, 36_500).default(730),
@@ -189,6 +190,11 @@ export interface Config {
   readonly requestTimeouts: { readonly headersMs: number; readonly requestMs: number };
   /** On SIGTERM: how long requests and jobs in progress may take to finish before they are cut off. */
   readonly shutdownGraceMs: number;
+  /**
+   * On SIGTERM, first: how long the process keeps serving (and accepting) while /health answers 503
+   * `draining`, so that a load balancer stops sending before the listening socket closes.
+   */
+  readonly shutdownDrainMs: number;
   /**
    * Prometheus metrics: at /metrics on the API's port with a bearer token, and/or on a port of their
    * own without one (for a network only the scraper reaches).
@@ -365,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     }),
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_SECONDS * 1000,
     retention: Object.freeze({
       jobsDays: e.RETENTION_JOBS_DAYS || null,
       eventsDays: e.RETENTION_EVENTS_DAYS || null,

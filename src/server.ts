@@ -8,9 +8,10 @@ import type { Database } from './platform/db/database';
 import { DataDirInUseError } from './platform/db/lock';
 import { openConfiguredDatabase } from './platform/db/open';
 import { fileStorageKind, openFileStorage } from './platform/file-storage';
-import { createHttpServer, drainHttpServer } from './platform/http/listen';
+import { closeConnectionsAfterAnswers, createHttpServer, drainHttpServer } from './platform/http/listen';
 import { createLogger, type Logger, stdoutDestination } from './platform/logger';
 import { Metrics } from './platform/metrics';
+import { Readiness } from './platform/readiness';
 import { RetentionSweeper } from './platform/retention';
 import { SealKeyError, sealKeySource } from './platform/signing/seal-key';
 import { createJobWorker } from './worker';
@@ -81,7 +82,9 @@ async function main(): Promise<void> {
     worker.start();
     retention.start();
   }
+  const readiness = new Readiness();
   const app = createApp({
+    readiness,
     config,
     database,
     clock: systemClock,
@@ -122,23 +125,46 @@ async function main(): Promise<void> {
   );
 
   let stopping = false;
+  /** Ends the drain early: a second signal while draining. */
+  let endDrain: (() => void) | undefined;
   /**
-   * The one way out, for signals and fatal errors alike: stop accepting connections, let requests and
-   * jobs in progress finish within SHUTDOWN_GRACE_SECONDS (jobs still running then are handed back to the
-   * queue for another worker), close the database, flush the log, exit with `code`.
+   * The one way out, for signals and fatal errors alike. First, for `drainMs` (SIGTERM:
+   * SHUTDOWN_DRAIN_SECONDS), /health answers 503 `draining` while everything that arrives is still
+   * accepted and served, each answer closing its connection, so a load balancer takes this process out
+   * before anything is refused. Then: stop accepting connections, let requests and jobs in progress finish
+   * within SHUTDOWN_GRACE_SECONDS (jobs still running then are handed back to the queue for another
+   * worker), close the database, flush the log, exit with `code`.
    */
-  const stop = async (reason: string, code: number, graceMs = config.shutdownGraceMs) => {
-    if (stopping) return;
+  const stop = async (reason: string, code: number, graceMs = config.shutdownGraceMs, drainMs = 0) => {
+    if (stopping) {
+      endDrain?.();
+      return;
+    }
     stopping = true;
+    const force = setTimeout(
+      () => {
+        logger.fatal('shutdown did not finish in time; exiting');
+        destination.flushSync();
+        process.exit(code || 1);
+      },
+      drainMs + graceMs + 5_000,
+    );
+    force.unref();
+    if (drainMs > 0) {
+      readiness.drain();
+      closeConnectionsAfterAnswers(server);
+      logger.info({ reason, drainMs }, 'draining: /health answers 503, requests are still served');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, drainMs);
+        endDrain = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
     const started = Date.now();
     const left = () => Math.max(0, graceMs - (Date.now() - started));
     logger.info({ reason, graceMs }, 'shutting down');
-    const force = setTimeout(() => {
-      logger.fatal('shutdown did not finish in time; exiting');
-      destination.flushSync();
-      process.exit(code || 1);
-    }, graceMs + 5_000);
-    force.unref();
     let exitCode = code;
     try {
       metricsServer?.close();
@@ -158,7 +184,9 @@ async function main(): Promise<void> {
     destination.flushSync();
     process.exit(exitCode);
   };
-  process.on('SIGTERM', () => void stop('SIGTERM', 0));
+  // SIGTERM comes from an orchestrator, which may still route here: drain first. SIGINT is a person at a
+  // terminal (Ctrl-C): stop at once; a second signal of either kind ends a drain early.
+  process.on('SIGTERM', () => void stop('SIGTERM', 0, config.shutdownGraceMs, config.shutdownDrainMs));
   process.on('SIGINT', () => void stop('SIGINT', 0));
   // The process is in an unknown state: what is in progress gets 5 s at most.
   fatal = (err) =>

@@ -154,3 +154,53 @@ it('when a job is still running at the end of the grace period, then it is hande
   next.child.kill('SIGTERM');
   expect(await next.exit).toBe(0);
 });
+
+/** Sends `count` requests, each on a connection of its own, and resolves once every one is written. */
+async function inFlight(port: number, count: number, raw: string) {
+  const answers: Promise<string>[] = [];
+  const written: Promise<void>[] = [];
+  for (let i = 0; i < count; i++) {
+    const socket = net.connect(port, '127.0.0.1');
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (c: string) => {
+      text += c;
+    });
+    answers.push(
+      new Promise<string>((resolve) => {
+        socket.on('close', () => resolve(text));
+        socket.on('error', () => undefined);
+      }),
+    );
+    written.push(new Promise<void>((resolve) => socket.write(raw, () => resolve())));
+  }
+  await Promise.all(written);
+  return Promise.all(answers);
+}
+
+it('when SIGTERM arrives with 40 requests in flight, then /health says draining at once, all 40 answer 200, and the process exits 0', async () => {
+  const port = await freePort();
+  const server = await run.server(port, { SHUTDOWN_DRAIN_SECONDS: '3', SHUTDOWN_GRACE_SECONDS: '30' });
+  const raw = `GET /api/v1/customers?limit=5 HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${apiKey}\r\nConnection: close\r\n\r\n`;
+  const answers = inFlight(port, 40, raw);
+  const signalled = Date.now();
+  server.child.kill('SIGTERM');
+  const all = await answers;
+  expect(all.map((a) => a.slice(0, 15))).toEqual(Array(40).fill('HTTP/1.1 200 OK'));
+
+  // While draining, the process still takes connections: its /health tells a load balancer to go.
+  const health = await fetch(`${server.base}/health`);
+  expect(health.status).toBe(503);
+  expect(await health.json()).toMatchObject({ status: 'draining', database: { postgresql: 'connected' } });
+  const late = await fetch(`${server.base}/api/v1/customers?limit=1`, { headers: { 'x-api-key': apiKey } });
+  expect(late.status).toBe(200);
+  expect(late.headers.get('connection')).toBe('close');
+
+  expect(await server.exit).toBe(0);
+  expect(Date.now() - signalled).toBeGreaterThanOrEqual(3_000);
+  const order = server.logs.map((l) => l.msg);
+  expect(order.indexOf('draining: /health answers 503, requests are still served')).toBeGreaterThan(-1);
+  expect(order.indexOf('shutting down')).toBeGreaterThan(
+    order.indexOf('draining: /health answers 503, requests are still served'),
+  );
+});

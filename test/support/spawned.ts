@@ -30,6 +30,8 @@ export function processes(opts: { dataDir: string; databaseUrl: string }) {
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     SMTP_URL: '',
+    // No load balancer to drain from: a test that wants the drain sets it.
+    SHUTDOWN_DRAIN_SECONDS: '0',
     ...extra,
   });
   return {

@@ -1,12 +1,16 @@
 import type { Clock } from '../../platform/clock';
 import type { Database } from '../../platform/db/database';
 import type { Routes } from '../../platform/http/routes';
+import type { Readiness } from '../../platform/readiness';
 import { timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 
 export const Health = z
   .object({
-    status: z.enum(['ok', 'error']),
+    status: z.enum(['ok', 'error', 'draining']).meta({
+      description:
+        '`ok`; `error` when the database does not answer; `draining` when the process is stopping (it still serves what reaches it, but a load balancer should send no more)',
+    }),
     timestamp,
     uptime: z.number().int().meta({ description: 'Seconds since the process started' }),
     database: z.object({ postgresql: z.enum(['connected', 'disconnected']) }),
@@ -31,7 +35,10 @@ async function reachable(database: Database): Promise<boolean> {
 }
 
 /** GET /health: public, for load balancers; says whether the database answers and nothing more. */
-export function healthRoutes(routes: Routes, deps: { database: Database; clock: Clock; startedAt: number }) {
+export function healthRoutes(
+  routes: Routes,
+  deps: { database: Database; clock: Clock; startedAt: number; readiness: Readiness },
+) {
   routes.public(
     {
       method: 'get',
@@ -40,13 +47,20 @@ export function healthRoutes(routes: Routes, deps: { database: Database; clock: 
       summary: 'Liveness and database connection (public)',
       tags: ['Health'],
       response: Health,
-      alsoResponds: [{ status: 503, description: 'The database does not answer', schema: Health }],
+      alsoResponds: [
+        {
+          status: 503,
+          description: 'The database does not answer (`error`), or the process is stopping (`draining`)',
+          schema: Health,
+        },
+      ],
     },
     async ({ res }) => {
       const up = await reachable(deps.database);
-      res.status(up ? 200 : 503).setHeader('Cache-Control', 'no-store');
+      const draining = deps.readiness.draining;
+      res.status(up && !draining ? 200 : 503).setHeader('Cache-Control', 'no-store');
       const body = {
-        status: up ? ('ok' as const) : ('error' as const),
+        status: draining ? ('draining' as const) : up ? ('ok' as const) : ('error' as const),
         timestamp: deps.clock.now().toISOString(),
         uptime: Math.floor((Date.now() - deps.startedAt) / 1000),
         database: { postgresql: up ? ('connected' as const) : ('disconnected' as const) },

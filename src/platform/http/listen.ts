@@ -39,15 +39,24 @@ const inProgress = new WeakMap<http.Server, Set<http.ServerResponse>>();
 const draining = new WeakSet<http.Server>();
 
 /**
+ * From now on every answer closes its connection (`Connection: close`), so keep-alive clients come back
+ * on a new connection, which a load balancer that took this process out sends elsewhere. The server goes
+ * on accepting and serving (the first step of a stop; drainHttpServer follows).
+ */
+export function closeConnectionsAfterAnswers(server: http.Server): void {
+  draining.add(server);
+  for (const res of inProgress.get(server) ?? []) if (!res.headersSent) res.shouldKeepAlive = false;
+}
+
+/**
  * Stops `server` gracefully: no new connections; requests in progress finish, and each answer closes
  * its connection (`Connection: close`), so a client or load balancer takes its next request elsewhere.
  * Connections still open after `graceMs` are cut. Resolves once every connection has closed.
  */
 export function drainHttpServer(server: http.Server, graceMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
-    draining.add(server);
     // Answers in progress end their connection (Connection: close), unless they have begun already.
-    for (const res of inProgress.get(server) ?? []) if (!res.headersSent) res.shouldKeepAlive = false;
+    closeConnectionsAfterAnswers(server);
     const cut = setTimeout(() => server.closeAllConnections(), graceMs);
     cut.unref();
     server.close(() => {
