@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { eventTypes } from '../src/platform/events/event-types';
 import { type Harness, startHarness } from './support/harness';
 
@@ -27,6 +31,65 @@ describe('GET /api/v1/openapi.json', () => {
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
     expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('when read, then every operation has a unique operationId, and the names are the pinned ones', () => {
+    const ids = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(
+        ([method, op]) => `${method.toUpperCase()} ${path} → ${(op as { operationId?: string }).operationId}`,
+      ),
+    );
+    const names = ids.map((line) => line.split(' → ')[1]);
+    expect(names.every((n) => typeof n === 'string' && /^[a-z][A-Za-z0-9]+$/.test(n))).toBe(true);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names.length).toBeGreaterThanOrEqual(141);
+    // A name is part of the contract (generated clients call it): changing one is a deliberate change.
+    expect(ids.sort().join('\n')).toMatchSnapshot();
+  });
+
+  it('when openapi-typescript reads the served document, then it gives a typed operations map that compiles', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-openapi-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(doc));
+      const bin = path.resolve(__dirname, '../node_modules/.bin');
+      execFileSync(path.join(bin, 'openapi-typescript'), ['openapi.json', '-o', 'api.d.ts'], {
+        cwd: dir,
+        stdio: 'pipe',
+      });
+      const types = fs.readFileSync(path.join(dir, 'api.d.ts'), 'utf8');
+      expect(types).toContain('export interface operations {');
+      for (const name of ['createCustomer', 'listSessionRequests', 'createSessionRequest', 'oauthToken'])
+        expect(types).toMatch(new RegExp(`\\n    ${name}: \\{`));
+      // A client's use of it type-checks: the create's body and answer are typed, not `unknown`.
+      fs.writeFileSync(
+        path.join(dir, 'use.ts'),
+        [
+          "import type { operations } from './api';",
+          "type Create = operations['createSessionRequest'];",
+          "export const body: Create['requestBody'] extends { content: { 'application/json': infer B } } ? B : never = { type: 'qlist', customerId: 'c', questionListIds: ['q'] };",
+          "type Created = Create['responses'][201]['content']['application/json'];",
+          'export const code = (c: Created): string => c.code;',
+          "type Contact = operations['getCustomer']['responses'][200]['content']['application/json'];",
+          'export const name = (c: Contact): string | undefined => c.data.Voornaam ?? undefined;',
+        ].join('\n'),
+      );
+      execFileSync(
+        path.join(bin, 'tsc'),
+        [
+          '--noEmit',
+          '--strict',
+          '--skipLibCheck',
+          '--target',
+          'es2022',
+          '--moduleResolution',
+          'node',
+          'use.ts',
+        ],
+        { cwd: dir, stdio: 'pipe' },
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('when read, then it documents the spec’s routes with their error responses', () => {

@@ -1,4 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { assignOperationIds } from './operation-ids';
 import { z } from './zod';
 
 export { OpenAPIRegistry };
@@ -83,7 +84,7 @@ export function createRegistry(): OpenAPIRegistry {
 }
 
 export function generateDocument(registry: OpenAPIRegistry, serverUrl: string) {
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'ActionDesk API',
@@ -95,4 +96,6 @@ export function generateDocument(registry: OpenAPIRegistry, serverUrl: string) {
     },
     servers: [{ url: serverUrl }],
   });
+  assignOperationIds((document.paths ?? {}) as Parameters<typeof assignOperationIds>[0]);
+  return document;
 }
