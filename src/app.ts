@@ -44,7 +44,7 @@ import {
   BearerAuthenticator,
   SessionAuthenticator,
 } from './platform/http/auth';
-import { errorHandler, unknownRoute } from './platform/http/error-handler';
+import { errorHandler, methodNotAllowed, unknownRoute } from './platform/http/error-handler';
 import { Idempotency } from './platform/http/idempotency';
 import { RateLimits } from './platform/http/rate-limit';
 import { jsonBodyParser, Routes, type WebKit } from './platform/http/routes';
@@ -52,7 +52,7 @@ import { readJobQueue } from './platform/jobs/jobs.repository';
 import type { JobSignal } from './platform/jobs/worker';
 import { type Logger, redactUrl, serializeError, withLogFields } from './platform/logger';
 import { Metrics } from './platform/metrics';
-import { createRegistry } from './platform/openapi';
+import { createRegistry, generateDocument } from './platform/openapi';
 import { Readiness } from './platform/readiness';
 import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { qualifiedProvider } from './platform/signing/qualified';
@@ -335,8 +335,17 @@ export function createApp(deps: AppDeps): Express {
   });
   registerEventWebhooks(registry);
   openapiRoutes(routes, registry, config.baseUrl);
+  // The document, for tools in the same process (the tests' contract check), without a request.
+  app.locals.openapiDocument = () => generateDocument(registry, config.baseUrl);
   app.use('/api/v1', api);
 
+  app.use(
+    methodNotAllowed(() =>
+      registry.definitions.flatMap((d) =>
+        d.type === 'route' ? [{ path: d.route.path, method: d.route.method }] : [],
+      ),
+    ),
+  );
   app.use(unknownRoute);
   app.use(errorHandler);
   return app;

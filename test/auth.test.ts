@@ -21,6 +21,7 @@ const authError = (error: string, code: number) => ({
   success: false,
   error,
   code,
+  details: [],
   requestId: expect.any(String),
 });
 

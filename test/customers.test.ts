@@ -38,6 +38,14 @@ async function dbCustomer(id: string) {
   return row;
 }
 
+/** The contact's data as stored, read in its organisation (row-level security hides it otherwise). */
+async function storedData(id: string, o: TestOrg = org) {
+  const [row] = await inTenant(h.database, systemContext(o.organisationId), (tx) =>
+    queryRows<{ data: Record<string, string> }>(tx, sql`SELECT data FROM customers WHERE id = ${id}`),
+  );
+  return row?.data;
+}
+
 describe('POST /api/v1/customers', () => {
   it('when the body is valid, then it answers 201 with the stored contact', async () => {
     const res = await post(org.adminKey, {
@@ -77,6 +85,19 @@ describe('POST /api/v1/customers', () => {
     expect(res.body.error).toContain('data.Email');
     const after = (await h.api().get('/api/v1/customers').set('x-api-key', org.adminKey)).body.total;
     expect(after).toBe(before);
+  });
+
+  it('when Telefoon is written as people write it, then the contact is created with it exactly as given', async () => {
+    const res = await post(org.adminKey, {
+      data: { Voornaam: 'Gert', Telefoon: '0478 12 34 56 (gsm)', Fax: 'geen' },
+    });
+    expect(res.status).toBe(201);
+    expect(Customer.parse(res.body).data).toEqual({
+      Voornaam: 'Gert',
+      Telefoon: '0478 12 34 56 (gsm)',
+      Fax: 'geen',
+    });
+    expect(await storedData(res.body._id)).toEqual(res.body.data);
   });
 
   it('when no name or e-mail is given, then 400 says one is required', async () => {
@@ -120,6 +141,7 @@ describe('POST /api/v1/customers', () => {
       success: false,
       error: "Permission 'create' is required; the user's groups do not grant it",
       code: 403,
+      details: [],
       requestId: expect.any(String),
     });
   });
@@ -316,6 +338,7 @@ describe('GET /api/v1/customers/{id}', () => {
         success: false,
         error: 'Customer not found',
         status: 404,
+        details: [],
         requestId: expect.any(String),
       });
     }
@@ -352,6 +375,23 @@ describe('PATCH /api/v1/customers/{id}', () => {
     // Search follows the new e-mail.
     const found = await h.api().get('/api/v1/customers?search=ann@example').set('x-api-key', org.adminKey);
     expect(found.body.customers.map((c: { _id: string }) => c._id)).toContain(created.body._id);
+  });
+
+  it('when Telefoon is changed to a number written with words around it, then it is kept as given; null still removes it', async () => {
+    const created = await post(org.adminKey, { data: { Voornaam: 'Hanne', Telefoon: '+32470000099' } });
+    const patch = (data: Record<string, string | null>) =>
+      h.api().patch(`/api/v1/customers/${created.body._id}`).set('x-api-key', org.adminKey).send({ data });
+    const written = await patch({ Telefoon: 'tel.: +32 (0)478/12.34.56 – na 18u' });
+    expect(written.status).toBe(200);
+    expect(Customer.parse(written.body).data).toEqual({
+      Voornaam: 'Hanne',
+      Telefoon: 'tel.: +32 (0)478/12.34.56 – na 18u',
+    });
+    expect(await storedData(created.body._id)).toEqual(written.body.data);
+    const removed = await patch({ Telefoon: null });
+    expect(removed.status).toBe(200);
+    expect(removed.body.data).toEqual({ Voornaam: 'Hanne' });
+    expect(await storedData(created.body._id)).toEqual({ Voornaam: 'Hanne' });
   });
 
   it('when the merged record is invalid, then 400 names the field and nothing changes', async () => {
@@ -603,5 +643,49 @@ describe('DELETE /api/v1/customers/{id} of a contact with actions', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual([expect.objectContaining({ field: 'cascade', in: 'query' })]);
     expect(await footprint(contact, submitted)).toEqual(before);
+  });
+});
+
+describe('the contact data record in the OpenAPI document', () => {
+  const knownKeys = [
+    'Voornaam',
+    'Achternaam',
+    'Email',
+    'Telefoon',
+    'Straat',
+    'Huisnummer',
+    'Postcode',
+    'Gemeente',
+  ];
+  type Schema = {
+    type?: unknown;
+    properties?: Record<string, Schema>;
+    required?: string[];
+    additionalProperties?: unknown;
+  };
+
+  it('when read, then the known keys are optional string properties and any other key stays allowed', async () => {
+    const res = await h.api().get('/api/v1/openapi.json');
+    expect(res.status).toBe(200);
+    const schemas = res.body.components.schemas as Record<string, Schema>;
+    const shapes: [string, Schema | undefined, unknown][] = [
+      ['CustomerData (create)', schemas.CustomerData, 'string'],
+      ['Customer.data (answer)', schemas.Customer?.properties?.data, 'string'],
+      [
+        'UpdateCustomer.data (null removes a key)',
+        schemas.UpdateCustomer?.properties?.data,
+        ['string', 'null'],
+      ],
+    ];
+    for (const [, shape, type] of shapes) {
+      expect(shape?.type).toBe('object');
+      expect(Object.keys(shape?.properties ?? {})).toEqual(knownKeys);
+      for (const key of knownKeys) expect(shape?.properties?.[key]).toMatchObject({ type });
+      expect(shape?.required).toBeUndefined();
+      expect(shape?.additionalProperties).toEqual({ type });
+    }
+    expect(schemas.CustomerData?.properties?.Telefoon).toMatchObject({
+      description: expect.stringContaining('kept as written'),
+    });
   });
 });

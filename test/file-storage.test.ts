@@ -280,6 +280,7 @@ describe('files in an S3-compatible store', () => {
         success: false,
         status: 503,
         error: 'The file store is not available; try again shortly',
+        details: [],
         requestId: expect.any(String),
       });
       expect(await fileRows()).toBe(before);

@@ -86,6 +86,7 @@ describe('error pipeline', () => {
       success: false,
       error: 'Request body too large: the limit is 2048 bytes',
       status: 413,
+      details: [],
       requestId: expect.any(String),
     });
   });
@@ -103,6 +104,7 @@ describe('error pipeline', () => {
       success: false,
       status: 415,
       error: 'Unsupported Content-Type "text/plain": send the body as application/json',
+      details: [],
       requestId: expect.any(String),
     });
     expect(await total()).toBe(before);
@@ -123,8 +125,29 @@ describe('error pipeline', () => {
       success: false,
       error: 'No route for GET /api/v1/nope',
       status: 404,
+      details: [],
       requestId: expect.any(String),
     });
+  });
+
+  it('when a path does not take the method, then 405 names the methods it takes, in Allow and in the body', async () => {
+    const list = await h.api().delete('/api/v1/customers').set('x-api-key', org.adminKey);
+    expect(list.status).toBe(405);
+    expect(list.headers.allow).toBe('GET, HEAD, POST');
+    expect(list.body).toEqual({
+      success: false,
+      error: 'Method DELETE is not allowed on /api/v1/customers: it takes GET, HEAD, POST',
+      status: 405,
+      details: [],
+      requestId: expect.any(String),
+    });
+    const one = await h.api().put(`/api/v1/customers/${org.adminId}`).set('x-api-key', org.adminKey);
+    expect(one.status).toBe(405);
+    expect(one.headers.allow).toBe('DELETE, GET, HEAD, PATCH');
+    // Without credentials too: which methods a path takes is in the public document anyway.
+    expect((await h.api().patch('/health')).headers.allow).toBe('GET, HEAD');
+    // A path nobody documents stays a 404.
+    expect((await h.api().delete('/api/v1/nothing-here')).status).toBe(404);
   });
 
   it('when the client sends X-Request-Id, then it is echoed; otherwise one is made', async () => {
@@ -173,6 +196,7 @@ describe('request logging', () => {
         success: false,
         error: 'Internal server error',
         status: 500,
+        details: [],
         requestId: expect.any(String),
       });
       const logged = broken.logs.find((l) => l.msg === 'unexpected error');

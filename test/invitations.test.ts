@@ -139,9 +139,23 @@ describe('invitations', () => {
     expect(sms.received.map((r) => (r.body as { to: string }).to)).toEqual([e164]);
   });
 
+  it('when the contact’s number is written as people write it, then it is kept as written and the SMS goes to it in E.164', async () => {
+    const other = await createContact(h, org, { Voornaam: 'Jef', Telefoon: '0478 12 34 56 (gsm)' });
+    const res = await create({ customerId: other, notificationSms: { send: true } });
+    expect(res.status).toBe(201);
+    expect(SessionRequestDetail.parse(res.body).notifications).toEqual([
+      expect.objectContaining({ channel: 'sms', purpose: 'invitation', status: 'pending' }),
+    ]);
+    expect(await h.jobs.drain()).toBe(1);
+    expect(sms.received.map((r) => (r.body as { to: string }).to)).toEqual(['+32478123456']);
+    const contact = await h.api().get(`/api/v1/customers/${other}`).set('x-api-key', org.adminKey);
+    expect(contact.body.data).toEqual({ Voornaam: 'Jef', Telefoon: '0478 12 34 56 (gsm)' });
+  });
+
   it.each([
     ['too short', '12'],
     ['not a number of any region', '+999 123'],
+    ['words without a number', 'bel via het kantoor'],
   ])(
     'when the contact’s phone number is %s, then an SMS action is refused naming notificationSms.send and nothing is stored',
     async (_what, typed) => {

@@ -161,6 +161,7 @@ describe('GET /metrics', () => {
         success: false,
         error: 'Missing or wrong metrics token',
         code: 401,
+        details: [],
         requestId: expect.any(String),
       });
       expect(res.text).not.toContain('actiondesk_');

@@ -229,3 +229,43 @@ describe('administrators and a client’s tokens', () => {
     expect((await h.api().get('/api/v1/customers').set('Authorization', `Bearer ${token}`)).status).toBe(401);
   });
 });
+
+describe('malformed requests to the machine endpoints', () => {
+  it.each(['token', 'revoke', 'introspect'])(
+    'when %s gets a NUL, a nested or repeated field, or a body that is not a form, then each answer is an RFC 6749 error in the API shape with its requestId',
+    async (path) => {
+      const c = await client();
+      const auth = basicAuth(c.clientId, c.clientSecret);
+      const raw = (body: string, type = 'application/x-www-form-urlencoded') =>
+        h
+          .api()
+          .post(`/api/v1/auth/oauth/${path}`)
+          .set('Authorization', auth)
+          .set('content-type', type)
+          .send(body);
+      const answers = [
+        await raw('grant_type=client_credentials&token=a%00b&scope=re%00ad'),
+        await raw('grant_type=client_credentials&token=a&token=b'),
+        await raw('token[x]=1&grant_type[y]=2'),
+        await raw('{"token":"x"}', 'application/json'),
+        await raw('token=x', 'text/plain'),
+      ];
+      for (const res of answers) {
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+        expect(res.headers['cache-control']).toBe('no-store');
+        expect(res.body).toEqual({
+          success: false,
+          error: expect.stringMatching(
+            /^(invalid_request|invalid_client|invalid_grant|unsupported_grant_type)$/,
+          ),
+          error_description: expect.any(String),
+          code: res.status,
+          requestId: expect.any(String),
+        });
+      }
+      // The NUL is refused by name, not passed on.
+      expect(answers[0]!.body.error_description).toMatch(/token|scope/);
+    },
+  );
+});

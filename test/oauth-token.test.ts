@@ -89,6 +89,7 @@ describe('client credentials → bearer token → API', () => {
       error: 'invalid_client',
       error_description: expect.any(String),
       code: 401,
+      requestId: expect.any(String),
     });
     expect(wrong.headers['www-authenticate']).toContain('Basic');
     const unknown = await token({

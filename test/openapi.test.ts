@@ -92,6 +92,73 @@ describe('GET /api/v1/openapi.json', () => {
     }
   });
 
+  it('when read, then every request body and every answer with a body is a named component schema', () => {
+    const inline: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(methods as Record<string, Record<string, unknown>>)) {
+        const o = op as {
+          requestBody?: { content: Record<string, { schema?: Record<string, unknown> }> };
+          responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
+        };
+        const medias = [
+          ...Object.values(o.requestBody?.content ?? {}),
+          ...Object.values(o.responses).flatMap((r) => Object.values(r.content ?? {})),
+        ];
+        for (const media of medias)
+          if (media.schema && !media.schema.$ref && ['object', 'array'].includes(String(media.schema.type)))
+            inline.push(`${method} ${path}`);
+      }
+    expect(inline).toEqual([]);
+  });
+
+  it('when read, then it says what the server refuses: lengths, patterns, unique items, empty changes, enums, id filters', () => {
+    const schemas = (doc as unknown as { components: { schemas: Record<string, Record<string, unknown>> } })
+      .components.schemas;
+    const op = (method: string, path: string) =>
+      (doc.paths[path] as unknown as Record<string, Record<string, unknown>>)[method] as {
+        parameters?: { name: string; in: string; schema: Record<string, unknown> }[];
+        requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+      };
+    const bodyOf = (method: string, path: string) => {
+      const schema = op(method, path).requestBody?.content['application/json']?.schema ?? {};
+      const ref = schema.$ref as string | undefined;
+      return ref ? (schemas[ref.split('/').pop() as string] as Record<string, unknown>) : schema;
+    };
+    const props = (s: Record<string, unknown>) => s.properties as Record<string, Record<string, unknown>>;
+    expect(props(bodyOf('put', '/api/v1/admin/users/{userId}/password')).password).toMatchObject({
+      minLength: 12,
+      maxLength: 256,
+    });
+    const idempotency = op('post', '/api/v1/customers').parameters?.find((p) => p.name === 'Idempotency-Key');
+    expect(idempotency?.schema.pattern).toBe('^[\\x21-\\x7e]{1,255}$');
+    expect(props(bodyOf('post', '/api/v1/admin/users')).groups).toMatchObject({ uniqueItems: true });
+    expect(props(bodyOf('post', '/api/v1/questionlists')).supportedLanguages).toMatchObject({
+      uniqueItems: true,
+    });
+    for (const path of [
+      '/api/v1/customers/{customerId}',
+      '/api/v1/questionlists/{questionListId}',
+      '/api/v1/admin/users/{userId}',
+      '/api/v1/webhooks/{webhookId}',
+      '/api/v1/admin/sso/providers/{providerId}',
+    ])
+      expect([path, bodyOf('patch', path).minProperties]).toEqual([path, 1]);
+    const webhook = props(bodyOf('post', '/api/v1/webhooks'));
+    expect(webhook.url).toMatchObject({ pattern: '^https://', format: 'uri' });
+    expect((webhook.events?.items as { enum?: string[] } | undefined)?.enum).toEqual(['*', ...eventTypes]);
+    expect(webhook.events).toMatchObject({ uniqueItems: true });
+    for (const [path, name] of [
+      ['/api/v1/customers', 'portfolioId'],
+      ['/api/v1/sessionrequests', 'customerId'],
+      ['/api/v1/sessions', 'sessionRequestId'],
+      ['/api/v1/sessions', 'customerId'],
+      ['/api/v1/admin/apikeys', 'userId'],
+    ] as const) {
+      const parameter = op('get', path).parameters?.find((p) => p.name === name && p.in === 'query');
+      expect([path, name, parameter?.schema.format]).toEqual([path, name, 'uuid']);
+    }
+  });
+
   it('when read, then it documents the spec’s routes with their error responses', () => {
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
@@ -113,9 +180,12 @@ describe('GET /api/v1/openapi.json', () => {
     ).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
     expect(Object.keys(doc.paths['/action/{code}']?.get?.responses ?? {}).sort()).toEqual([
       '200',
+      '400',
       '404',
       '410',
       '429',
+      '500',
+      '503',
     ]);
     const getOne = doc.paths['/api/v1/customers/{customerId}']?.get;
     expect(Object.keys(getOne?.responses ?? {}).sort()).toEqual([

@@ -88,6 +88,7 @@ describe('rate limits on the API (per credential, shared store)', () => {
       success: false,
       error: 'Too many requests: this API key may make 5 requests a minute; retry after 45 seconds',
       status: 429,
+      details: [],
       requestId: refused.headers['x-request-id'],
     });
     // A write refused by the limit changes nothing.
@@ -202,10 +203,16 @@ describe('rate limits per address (sign-in, token, public)', () => {
       .type('form')
       .send({ grant_type: 'client_credentials' });
     expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ success: false, status: 429 });
-    expect(refused.body.error).toMatch(
-      /^Too many token requests from your address: at most 2 a minute; retry after 60 seconds$/,
-    );
+    // In the token endpoint's own RFC 6749 shape, as every answer of it (an OAuth library reads `error`).
+    expect(refused.body).toEqual({
+      success: false,
+      error: 'temporarily_unavailable',
+      error_description:
+        'Too many token requests from your address: at most 2 a minute; retry after 60 seconds',
+      code: 429,
+      requestId: expect.any(String),
+    });
+    expect(refused.headers['retry-after']).toBe('60');
   });
 
   it('when an address sends requests with a wrong API key, then past the public limit they get 429, while a valid key from that address still works', async () => {

@@ -169,6 +169,7 @@ describe('database faults answer 503 and never end the process', () => {
           success: false,
           error: expect.stringMatching(/database/i),
           status: 503,
+          details: [],
           requestId: expect.any(String),
         });
         expect(res.headers['retry-after']).toBe('5');

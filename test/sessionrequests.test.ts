@@ -385,6 +385,227 @@ describe('POST /api/v1/sessionrequests', () => {
     expect(await countJobs(org)).toBe(before + 1);
   });
 
+  it.each([
+    ['pdf', 'pdf'],
+    ['Mandaat', 'Mandaat'],
+    ['  volmacht voor de bank  ', 'volmacht voor de bank'],
+  ])(
+    'when a quicksign document has the type %j, which the spec does not list, then it is kept and shown as sent',
+    async (sent, kept) => {
+      const res = await create({
+        type: 'quicksign',
+        customerId: contact,
+        document: { fileId: contract, title: 'Contract', type: sent },
+      });
+      expect(res.status).toBe(201);
+      const body = SessionRequestDetail.parse(res.body);
+      expect(body.document).toEqual({ fileId: contract, title: 'Contract', type: kept });
+      expect(SessionRequestDetail.parse((await get(body._id)).body).document).toEqual(body.document);
+      const [row] = await inTenant(h.database, systemContext(org.organisationId), (tx) =>
+        queryRows<{ document: unknown }>(
+          tx,
+          sql`SELECT document FROM session_requests WHERE id = ${body._id}`,
+        ),
+      );
+      expect(row?.document).toEqual({ fileId: contract, title: 'Contract', type: kept });
+    },
+  );
+
+  it('when a quicksign document has no type, then the answer shows type null', async () => {
+    const res = await create({
+      type: 'quicksign',
+      customerId: contact,
+      document: { fileId: contract, title: 'C' },
+    });
+    expect(res.status).toBe(201);
+    expect(SessionRequestDetail.parse(res.body).document).toEqual({
+      fileId: contract,
+      title: 'C',
+      type: null,
+    });
+  });
+
+  it.each([
+    ['empty', '   ', 'must not be empty'],
+    ['longer than 100 characters', 'x'.repeat(101), 'must have at most 100 characters'],
+    ['not a string', 7, 'must be a string, not a number'],
+  ])(
+    'when a document type is %s, then 400 names document.type and nothing is stored',
+    async (_, type, message) => {
+      const before = await countActions(org);
+      const res = await create({
+        type: 'quicksign',
+        customerId: contact,
+        document: { fileId: contract, title: 'Contract', type },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({
+        success: false,
+        status: 400,
+        details: [{ field: 'document.type', in: 'body', message }],
+      });
+      expect(await countActions(org)).toBe(before);
+    },
+  );
+
+  it('when the OpenAPI document is read, then document.type is any short text, with the usual kinds as examples', async () => {
+    const doc = (await h.api().get('/api/v1/openapi.json')).body;
+    const type = doc.components.schemas.CreateSessionRequest.properties.document.properties.type;
+    expect(type).toMatchObject({
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      examples: ['contract', 'mandate', 'offer', 'form', 'other'],
+    });
+    expect(type.enum).toBeUndefined();
+    expect(doc.components.schemas.CreateSessionRequest.properties.document.required).toEqual([
+      'fileId',
+      'title',
+    ]);
+  });
+
+  describe('when one request breaks several rules, then one 400 names every problem and nothing is stored', () => {
+    const cases: [string, () => Record<string, unknown>, { field: string; message: string }[]][] = [
+      [
+        'a qlist with signing and campaign fields',
+        () => ({
+          type: 'qlist',
+          customerIds: [contact],
+          questionListIds: [template],
+          signingOrder: 'sequential',
+          portfolioId: org.portfolioId,
+          signatureLevel: 'simple',
+          document: { fileId: contract, title: 'Contract' },
+          notificationEmail: { send: true },
+        }),
+        [
+          {
+            field: 'customerIds',
+            message:
+              'several contacts sign only in signing actions (quicksign, multisigning): use customerId',
+          },
+          { field: 'signingOrder', message: 'is only for signing actions (quicksign, multisigning)' },
+          { field: 'portfolioId', message: 'is only for campaigns (where visitors become contacts)' },
+          { field: 'signatureLevel', message: 'is only for signing actions (quicksign, multisigning)' },
+          { field: 'document', message: 'is only for quicksign actions' },
+        ],
+      ],
+      [
+        'a campaign bound to a contact, with invitations and no template',
+        () => ({
+          type: 'campaign',
+          customerId: contact,
+          notificationEmail: { send: true },
+          notificationSms: { send: true },
+          reminderSchedule: { reminder1Days: 2 },
+        }),
+        [
+          { field: 'customerId', message: 'a campaign link is not bound to a contact: leave customerId out' },
+          {
+            field: 'notificationEmail.send',
+            message: 'a campaign has no contact to invite: share its url instead',
+          },
+          {
+            field: 'notificationSms.send',
+            message: 'a campaign has no contact to invite: share its url instead',
+          },
+          { field: 'questionListIds', message: 'needs at least one template for campaign' },
+        ],
+      ],
+      [
+        'a quicksign with templates, no document and an expiry in the past',
+        () => ({
+          type: 'quicksign',
+          customerId: contact,
+          questionListIds: [template],
+          expiresAt: '2026-03-01T00:00:00Z',
+        }),
+        [
+          { field: 'questionListIds', message: 'a quicksign action has no questionnaire: leave it out' },
+          { field: 'document', message: 'is required for a quicksign action' },
+          { field: 'expiresAt', message: 'must be in the future' },
+        ],
+      ],
+      [
+        'a multisigning without contact, repeating a template twice',
+        () => ({ type: 'multisigning', questionListIds: [template, template, template] }),
+        [
+          { field: 'customerId', message: 'is required for a multisigning action' },
+          { field: 'questionListIds[1]', message: 'repeats a template' },
+          { field: 'questionListIds[2]', message: 'repeats a template' },
+        ],
+      ],
+    ];
+    it.each(cases)('%s', async (_, body, problems) => {
+      const before = { actions: await countActions(org), jobs: await countJobs(org) };
+      const res = await create(body());
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        success: false,
+        status: 400,
+        error: `Invalid body: ${problems
+          .slice(0, 5)
+          .map((p) => `${p.field}: ${p.message}`)
+          .join('; ')}`,
+        details: problems.map((p) => ({ ...p, in: 'body' })),
+        requestId: expect.any(String),
+      });
+      expect({ actions: await countActions(org), jobs: await countJobs(org) }).toEqual(before);
+    });
+  });
+
+  it('when the contact, a template and the document are all wrong, then one 400 names each and nothing is stored', async () => {
+    const mute = await createContact(h, org, { Voornaam: 'Mute' });
+    const inactive = await createTemplate(h, org, { active: false });
+    const broken = await h
+      .api()
+      .post('/api/v1/files')
+      .set('x-api-key', org.adminKey)
+      .attach('file', Buffer.from('%PDF-1.4\nnot really a pdf\n%%EOF\n'), 'broken.pdf');
+    expect(broken.status).toBe(201);
+    const before = { actions: await countActions(org), jobs: await countJobs(org) };
+    const qlist = await create({
+      type: 'qlist',
+      customerId: mute,
+      questionListIds: [template, unknownId, inactive],
+      notificationEmail: { send: true },
+      notificationSms: { send: true },
+    });
+    expect(qlist.status).toBe(400);
+    expect(qlist.body.details).toEqual([
+      {
+        field: 'notificationEmail.send',
+        in: 'body',
+        message: 'the contact has no e-mail address (data.Email)',
+      },
+      {
+        field: 'notificationSms.send',
+        in: 'body',
+        message: 'the contact has no phone number (data.Telefoon)',
+      },
+      { field: 'questionListIds[1]', in: 'body', message: 'is not a question list of this organisation' },
+      { field: 'questionListIds[2]', in: 'body', message: 'is not an active question list' },
+    ]);
+    const quicksign = await create({
+      type: 'quicksign',
+      customerId: unknownId,
+      document: { fileId: broken.body._id, title: 'Broken' },
+    });
+    expect(quicksign.status).toBe(400);
+    expect(quicksign.body).toMatchObject({
+      success: false,
+      status: 400,
+      error: expect.stringMatching(
+        /^Invalid body: customerId: is not a contact of this organisation; document\.fileId: .*can be read/,
+      ),
+      details: [
+        { field: 'customerId', in: 'body', message: 'is not a contact of this organisation' },
+        { field: 'document.fileId', in: 'body', message: expect.stringContaining('can be read') },
+      ],
+    });
+    expect({ actions: await countActions(org), jobs: await countJobs(org) }).toEqual(before);
+  });
+
   it('when a read-only user creates one, then 403; without a key, 401', async () => {
     const reader = await createUserWithKey(h, org, ['read-only']);
     const res = await action.call(null, {}).set('x-api-key', reader.key);

@@ -41,7 +41,7 @@ describe('POST /api/v1/quicksigningsetup (spec 4.10)', () => {
         gsm: '+32470123456',
         guid: 'CRM-42',
       },
-      document: { fileid: file._id, title: 'Contract 2026', type: 'contract' },
+      document: { fileid: file._id, title: 'Contract 2026', type: 'Mandaat' },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, setupId: expect.any(String) });
@@ -62,7 +62,8 @@ describe('POST /api/v1/quicksigningsetup (spec 4.10)', () => {
       document: {
         fileid: file._id,
         title: 'Contract 2026',
-        type: 'contract',
+        // Spec 4.10 lists no types: what the CRM calls it is kept as sent.
+        type: 'Mandaat',
         fileName: 'contract.pdf',
         size: file.size,
       },
@@ -99,7 +100,7 @@ describe('POST /api/v1/quicksigningsetup (spec 4.10)', () => {
     ]);
     const blank = await quickSetup({
       customer: { firstname: ' ', lastname: 'Claes', email: 'not-an-address' },
-      document: { fileid: 'x', title: 'T', type: 'poem' },
+      document: { fileid: 'x', title: 'T', type: '  ' },
     });
     expect(blank.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
       'customer.email',

@@ -110,7 +110,7 @@ describe('quick-signing deep link', () => {
       status: 'sent',
       language: 'en',
       message: 'Please sign today',
-      document: { title: 'SEPA mandate' },
+      document: { title: 'SEPA mandate', type: 'mandate' }, // the setup's type, carried to the action
       reminderSchedule: { reminder1Days: 2, reminder2Days: 5 },
       notificationEmail: { send: true },
     });

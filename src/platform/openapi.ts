@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { assignOperationIds } from './operation-ids';
+import { assignOperationIds, nameInlineSchemas } from './operation-ids';
 import { z } from './zod';
 
 export { OpenAPIRegistry };
@@ -25,12 +25,11 @@ export const ErrorBody = z
         }),
       )
       .max(21)
-      .optional()
       .meta({
         description:
-          'One entry per problem (at most 20, then one entry saying how many more); the same shape for every status',
+          'One entry per problem (at most 20, then one entry saying how many more); the same shape for every status, empty when there is nothing more to say than `error`',
       }),
-    requestId: z.string().optional(),
+    requestId: z.string().meta({ description: 'The X-Request-Id of the request, for the logs' }),
   })
   .meta({ id: 'Error' });
 
@@ -39,9 +38,26 @@ export const AuthErrorBody = z
     success: z.literal(false),
     error: z.string(),
     code: z.number().int().meta({ description: 'The HTTP status (401 or 403)' }),
-    requestId: z.string().optional(),
+    details: z.array(z.object({ field: z.string(), in: z.string(), message: z.string() })).meta({
+      description: 'Empty for authentication failures; present as on every other error',
+    }),
+    requestId: z.string().meta({ description: 'The X-Request-Id of the request, for the logs' }),
   })
   .meta({ id: 'AuthError' });
+
+/** An OAuth endpoint's error (RFC 6749 §5.2 `error` and `error_description`, in the API's error shape). */
+export const OAuthErrorBody = z
+  .object({
+    success: z.literal(false),
+    error: z.string().meta({
+      description:
+        'RFC 6749 §5.2: invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope; temporarily_unavailable (429, 503) and server_error (500)',
+    }),
+    error_description: z.string(),
+    code: z.number().int().meta({ description: 'The HTTP status' }),
+    requestId: z.string().meta({ description: 'The X-Request-Id of the request, for the logs' }),
+  })
+  .meta({ id: 'OAuthError' });
 
 const oauthScopes = {
   read: 'Read contacts, templates, actions, sessions, files, events',
@@ -97,5 +113,6 @@ export function generateDocument(registry: OpenAPIRegistry, serverUrl: string) {
     servers: [{ url: serverUrl }],
   });
   assignOperationIds((document.paths ?? {}) as Parameters<typeof assignOperationIds>[0]);
+  nameInlineSchemas(document as Parameters<typeof nameInlineSchemas>[0]);
   return document;
 }

@@ -162,3 +162,55 @@ export function assignOperationIds(paths: Record<string, Record<string, Operatio
     }
   }
 }
+
+type Schema = Record<string, unknown>;
+interface Media {
+  schema?: Schema;
+}
+interface FullOperation {
+  operationId?: string;
+  requestBody?: { content?: Record<string, Media> };
+  responses?: Record<string, { content?: Record<string, Media> }>;
+}
+
+const capital = (s: string) => s[0]!.toUpperCase() + s.slice(1);
+
+/**
+ * Gives every request body and answer that is an object or a list a named component schema (what
+ * generated clients name their types after): one described inline by its route is moved under
+ * `components.schemas` as `<OperationId>Request` (or `Form` for a page's form) and
+ * `<OperationId>Response` (`…Response<status>` beside the success one), and referred to from there.
+ * Run after assignOperationIds.
+ */
+export function nameInlineSchemas(document: {
+  paths?: Record<string, Record<string, FullOperation>>;
+  components?: { schemas?: Record<string, Schema> };
+}): void {
+  document.components ??= {};
+  document.components.schemas ??= {};
+  const schemas = document.components.schemas;
+  const hoist = (media: Media | undefined, name: string) => {
+    const schema = media?.schema;
+    if (!media || !schema || '$ref' in schema) return;
+    if (schema.type !== 'object' && schema.type !== 'array') return;
+    let unique = name;
+    for (let n = 2; Object.hasOwn(schemas, unique); n++) unique = `${name}${n}`;
+    schemas[unique] = schema;
+    media.schema = { $ref: `#/components/schemas/${unique}` };
+  };
+  for (const methods of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(methods)) {
+      if (!operation?.operationId) continue;
+      const base = capital(operation.operationId);
+      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {}))
+        hoist(media, `${base}${type === 'application/x-www-form-urlencoded' ? 'Form' : 'Request'}`);
+      const statuses = Object.keys(operation.responses ?? {});
+      const success = statuses.filter((s) => s.startsWith('2'));
+      for (const status of statuses) {
+        const suffix = success.length === 1 && success[0] === status ? '' : status;
+        for (const media of Object.values(operation.responses?.[status]?.content ?? {}))
+          hoist(media, `${base}Response${suffix}`);
+      }
+    }
+  }
+}

@@ -21,8 +21,10 @@ export type SmsNumber = { number: string } | { problem: string };
 /**
  * A phone number as an SMS provider expects it, in E.164 (`+32470123456`), checked against the full
  * numbering plans (libphonenumber's "max" metadata); a number written without its country code is read
- * in `region`. A number that is not valid, or valid but of a kind that takes no SMS (a fixed line, a
- * toll-free or premium number), says why instead.
+ * in `region`; words around it (`0478 12 34 56 (gsm)`, `tel.: …`) are ignored, so contacts keep their
+ * numbers as people write them and are read only here, when an SMS goes out. A number that is not
+ * valid, or valid but of a kind that takes no SMS (a fixed line, a toll-free or premium number), says
+ * why instead.
  */
 export function smsNumber(raw: string, region: string): SmsNumber {
   const parsed = parsePhoneNumberFromString(raw.trim(), region as CountryCode);

@@ -7,6 +7,19 @@ export const idParam = (name: string) =>
     .max(200)
     .meta({ param: { name, in: 'path' }, description: 'Opaque identifier' });
 
+/**
+ * A query parameter that filters a list by the id of a record: an id as the API gives it out (a UUID);
+ * the routes answer anything else with 400 naming the parameter, and the document says so.
+ */
+export const idFilter = (description: string) =>
+  z
+    .string()
+    .max(200)
+    .meta({
+      format: 'uuid',
+      description: `${description} (an id as the API gives it out; anything else → 400)`,
+    });
+
 export const timestamp = z.iso.datetime().meta({ description: 'ISO 8601 timestamp, UTC' });
 
 export const iso = (d: Date) => d.toISOString();

@@ -15,6 +15,7 @@ import type { JobWorker } from '../../src/platform/jobs/worker';
 import { createLogger } from '../../src/platform/logger';
 import { Metrics } from '../../src/platform/metrics';
 import { createJobWorker } from '../../src/worker';
+import { reportContract, trafficRecorder } from './contract';
 import { serverDatabases } from './server-databases';
 
 export interface Harness {
@@ -107,7 +108,9 @@ export async function startHarness(
     lookup: opts.lookup,
     metrics,
   });
-  const server = createHttpServer(app, config.requestTimeouts);
+  // Every answer is checked against the document the app serves when the harness closes.
+  const traffic = trafficRecorder();
+  const server = createHttpServer(traffic.wrap(app), config.requestTimeouts);
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -120,12 +123,27 @@ export async function startHarness(
     logs,
     api: () => request(server),
     async close() {
+      const document = (app.locals.openapiDocument as () => Parameters<typeof traffic.check>[0])();
+      const { problems, answers, operations } = traffic.check(document);
+      traffic.seen.length = 0;
+      reportContract({
+        file: path.basename(expect.getState().testPath ?? 'unknown'),
+        answers,
+        operations,
+        problems: problems.length,
+      });
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker.stop();
       mailer.close();
       await http.close();
       if (!opts.database) await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (problems.length > 0) {
+        const shown = [...new Set(problems)];
+        throw new Error(
+          `${problems.length} answers broke the OpenAPI contract:\n${shown.slice(0, 30).join('\n')}${shown.length > 30 ? `\n… ${shown.length - 30} more` : ''}`,
+        );
+      }
     },
   };
 }

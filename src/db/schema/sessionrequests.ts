@@ -38,7 +38,8 @@ export const sessionRequests = pgTable(
     portfolioId: uuid('portfolio_id'),
     questionListIds: uuid('question_list_ids').array().notNull(),
     questionListVersions: integer('question_list_versions').array().notNull(),
-    document: jsonb('document').$type<{ fileId: string; title: string }>(),
+    // `type`: what the document is, as the caller named it (free text; absent when not sent).
+    document: jsonb('document').$type<{ fileId: string; title: string; type?: string }>(),
     // Signing actions (quicksign, multisigning): the level asked for and the order of the signers.
     signatureLevel: text('signature_level', { enum: signatureLevels }),
     signingOrder: text('signing_order', { enum: signingOrders }),

@@ -20,7 +20,7 @@ import {
   setPasswordWithLink,
   signIn,
 } from './accounts.service';
-import { PASSWORD_MAX } from './passwords';
+import { PASSWORD_MAX, PASSWORD_MIN } from './passwords';
 
 const tags = ['Staff sign-in (pages)'];
 
@@ -313,7 +313,9 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
           password: z
             .string()
             .min(1)
-            .max(PASSWORD_MAX * 4),
+            .max(PASSWORD_MAX * 4)
+            // Counted in characters (code points) by the service, as JSON Schema counts them.
+            .meta({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }),
         })
         .meta({ id: 'SetPassword' }),
       response: z.object({ success: z.literal(true) }).meta({ id: 'PasswordSet' }),

@@ -167,6 +167,7 @@ export function adminRoutes(routes: Routes, deps: AdminDeps & { limits: RateLimi
       permission: 'admin',
       query: ListApiKeysQuery,
       response: ApiKeyList,
+      errors: [404],
     },
     ({ ctx, query }) => listApiKeys(deps, ctx, query),
   );

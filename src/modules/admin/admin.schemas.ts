@@ -1,6 +1,6 @@
 import { cursorAnswer, walkQuery } from '../../platform/cursor';
 import { groups } from '../../platform/permissions';
-import { timestamp } from '../../platform/schemas';
+import { idFilter, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 
 export const User = z
@@ -28,7 +28,8 @@ const groupList = z
   .array(z.enum(groups))
   .min(1)
   .max(groups.length)
-  .refine((g) => new Set(g).size === g.length, 'must not repeat a group');
+  .refine((g) => new Set(g).size === g.length, 'must not repeat a group')
+  .meta({ uniqueItems: true });
 
 export const CreateUser = z
   .strictObject({
@@ -42,7 +43,7 @@ export const CreateUser = z
 export const UpdateUser = z
   .strictObject({ name: z.string().trim().min(1).max(200).optional(), groups: groupList.optional() })
   .refine((b) => Object.keys(b).length > 0, { message: 'send at least one of name, groups' })
-  .meta({ id: 'UpdateUser' });
+  .meta({ id: 'UpdateUser', minProperties: 1 });
 
 export const ApiKey = z
   .object({
@@ -69,7 +70,7 @@ export const CreateApiKey = z
   .meta({ id: 'CreateApiKey' });
 
 export const ListApiKeysQuery = z.object({
-  userId: z.string().max(200).optional().meta({ description: 'Only keys of this user' }),
+  userId: idFilter('Only keys of this user').optional(),
   includeRevoked: z
     .enum(['true', 'false'])
     .default('false')

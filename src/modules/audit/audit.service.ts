@@ -42,7 +42,7 @@ export async function listAuditEvents(deps: AuditDeps, ctx: RequestContext, quer
     let before: { at: Date; seq: number } | undefined;
     if (query.startingAfter !== undefined) {
       const last = isId(query.startingAfter) ? await audit.find(query.startingAfter) : undefined;
-      if (!last) throw BadRequest.field('startingAfter', 'is not a cursor of this list');
+      if (!last) throw BadRequest.field('startingAfter', 'is not a cursor of this list', 'query');
       before = { at: last.at, seq: last.seq };
     }
     const rows = await audit.list({

@@ -1,6 +1,6 @@
 import { cursorAnswer, cursorQuery } from '../../platform/cursor';
 import { pageQuery } from '../../platform/pagination';
-import { cascadeParam, timestamp } from '../../platform/schemas';
+import { cascadeParam, idFilter, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 
 const value = z.string().max(2000);
@@ -9,19 +9,35 @@ const known = {
   Achternaam: value.meta({ description: 'Last name' }),
   Email: z
     .union([z.literal(''), z.email({ error: 'must be an e-mail address' })])
-    .meta({ description: 'E-mail address' }),
-  Telefoon: z
-    .string()
-    .max(50)
-    .regex(/^[+0-9 ()./-]*$/, 'must be a phone number (digits, spaces, + ( ) . / -)')
-    .meta({ description: 'Phone number' }),
-  Straat: value,
-  Huisnummer: value,
-  Postcode: value,
-  Gemeente: value,
+    .meta({ description: 'E-mail address (or empty)' }),
+  // Kept as people write it ("0478 12 34 56 (gsm)"): it is read as a number only to send an SMS to it.
+  Telefoon: value.meta({
+    description:
+      'Phone number, kept as written (e.g. `0478 12 34 56 (gsm)`); it is read as a number only when an SMS is sent to it, and an action that asks for an SMS to a number that cannot take one is refused (400 naming notificationSms.send)',
+  }),
+  Straat: value.meta({ description: 'Street' }),
+  Huisnummer: value.meta({ description: 'House number' }),
+  Postcode: value.meta({ description: 'Postal code' }),
+  Gemeente: value.meta({ description: 'Municipality' }),
 };
 const KNOWN_KEYS = Object.keys(known);
 const MAX_KEYS = 100;
+
+/**
+ * The known keys as the OpenAPI document shows them: optional properties of a record that takes any
+ * other key too. (The checks themselves are the superRefine below, so that every failure is reported.)
+ */
+function knownProperties(nullable: boolean) {
+  return Object.fromEntries(
+    Object.entries(known).map(([key, schema]) => [
+      key,
+      {
+        type: nullable ? (['string', 'null'] as ('string' | 'null')[]) : ('string' as const),
+        description: schema.description,
+      },
+    ]),
+  );
+}
 
 const dataKey = z.string().min(1).max(100);
 
@@ -49,8 +65,9 @@ export const CustomerData = z
   // Every value is checked above (all failures reported at once); the record is strings from here on.
   .transform((data) => data as Record<string, string>)
   .openapi('CustomerData', {
+    properties: knownProperties(false),
     additionalProperties: { type: 'string' },
-    description: `Free-form record of strings. Known keys: ${KNOWN_KEYS.join(', ')} (Email must be an e-mail address). Other keys are kept. At most ${MAX_KEYS} keys.`,
+    description: `Free-form record of strings (at most 2000 characters each). Known keys: ${KNOWN_KEYS.join(', ')} (Email must be an e-mail address; Telefoon is kept as written). Other keys are kept. At most ${MAX_KEYS} keys; at least one of Voornaam, Achternaam or Email.`,
     example: { Voornaam: 'Jan', Achternaam: 'Peeters', Email: 'jan.peeters@example.be', Gemeente: 'Gent' },
   });
 
@@ -62,7 +79,10 @@ export const Customer = z
       .nullable()
       .meta({ description: 'Reference in the external system; unique per organisation' }),
     portfolio: z.string().meta({ description: 'Id of the portfolio (contact group)' }),
-    data: z.record(z.string(), z.string()),
+    data: z.record(z.string(), z.string()).meta({
+      description: 'Free-form record of strings, as stored: the known keys and any other',
+      properties: knownProperties(false),
+    }),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -81,7 +101,7 @@ export const ListCustomersQuery = z.object({
     description:
       'Words matched (case- and accent-insensitive) in first name, last name and e-mail; all must match',
   }),
-  portfolioId: z.string().max(200).optional().meta({ description: 'Only contacts of this portfolio' }),
+  portfolioId: idFilter('Only contacts of this portfolio').optional(),
   thirdpartyId: z
     .string()
     .max(200)
@@ -112,12 +132,15 @@ export const UpdateCustomer = z
     data: z
       .record(dataKey, z.string().nullable())
       .optional()
-      .meta({ description: 'Merged into the record: a key set to null is removed, other keys are set' }),
+      .meta({
+        description: 'Merged into the record: a key set to null is removed, other keys are set',
+        properties: knownProperties(true),
+      }),
   })
   .refine((b) => Object.keys(b).length > 0, {
     message: 'send at least one of portfolioId, thirdpartyId, data',
   })
-  .meta({ id: 'UpdateCustomer' });
+  .meta({ id: 'UpdateCustomer', minProperties: 1 });
 
 export const DeleteCustomerQuery = z.object({
   cascade: cascadeParam(

@@ -1,4 +1,5 @@
 import type { Routes } from '../../platform/http/routes';
+import { OAuthErrorBody } from '../../platform/openapi';
 import { z } from '../../platform/zod';
 import { type EndpointDeps, introspect, revoke, serverMetadata } from './endpoints.service';
 import { oauthScopes } from './oauth.schemas';
@@ -25,14 +26,7 @@ const TokenForm = (id: string) =>
     })
     .meta({ id });
 
-const EndpointError = z
-  .object({
-    success: z.literal(false),
-    error: z.string().meta({ description: 'invalid_request or invalid_client (RFC 6749 §5.2)' }),
-    error_description: z.string(),
-    code: z.number().int(),
-  })
-  .meta({ id: 'OAuthEndpointError' });
+const EndpointError = OAuthErrorBody;
 const errors = [
   { status: 400, description: 'invalid_request: no token', schema: EndpointError },
   { status: 401, description: 'invalid_client: unknown, disabled, or a wrong secret', schema: EndpointError },

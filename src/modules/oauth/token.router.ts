@@ -1,4 +1,5 @@
 import type { Routes } from '../../platform/http/routes';
+import { OAuthErrorBody } from '../../platform/openapi';
 import { z } from '../../platform/zod';
 import { GRANTS, type TokenDeps, tokenEndpoint } from './tokens.service';
 
@@ -43,17 +44,7 @@ export const TokenResponse = z
   })
   .meta({ id: 'TokenResponse', description: 'Spec 2.6' });
 
-const TokenError = z
-  .object({
-    success: z.literal(false),
-    error: z.string().meta({
-      description:
-        'RFC 6749 §5.2: invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope',
-    }),
-    error_description: z.string(),
-    code: z.number().int().meta({ description: 'The HTTP status' }),
-  })
-  .meta({ id: 'TokenError' });
+const TokenError = OAuthErrorBody;
 
 /** The OAuth 2.0 token endpoint (spec 4.12, RFC 6749). */
 export function tokenRoutes(routes: Routes, deps: TokenDeps): void {

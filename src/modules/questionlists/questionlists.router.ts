@@ -30,7 +30,7 @@ export function questionListRoutes(routes: Routes, deps: QuestionListDeps): void
       tags,
       permission: 'read',
       query: ListQuestionListsQuery,
-      response: z.array(QuestionListSummary),
+      response: z.array(QuestionListSummary).meta({ id: 'QuestionListSummaries' }),
     },
     async ({ ctx, query, req, res }) => {
       const page = await pageOfQuestionLists(deps, ctx, {

@@ -95,7 +95,8 @@ const fields = {
     .array(Language)
     .min(1)
     .max(languages.length)
-    .refine((l) => new Set(l).size === l.length, 'must not repeat a language'),
+    .refine((l) => new Set(l).size === l.length, 'must not repeat a language')
+    .meta({ uniqueItems: true }),
   hasReportSpec: z.boolean().meta({ description: 'A PDF report of the answers is generated on completion' }),
   active: z.boolean().meta({ description: 'Only active templates are listed and can be sent' }),
   sections: z.array(Section).min(1).max(50),
@@ -124,7 +125,7 @@ export const UpdateQuestionList = z
     sections: fields.sections.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'send at least one field to change' })
-  .meta({ id: 'UpdateQuestionList' });
+  .meta({ id: 'UpdateQuestionList', minProperties: 1 });
 
 /** The spec's question list (2.2), plus state and timestamps. */
 export const QuestionListSummary = z

@@ -230,7 +230,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       path: '/action/{code}/sign',
       summary: 'Signing: sign (form post)',
       description:
-        'Fields: `_csrf`, `mark` (`typed` or `drawn`), `typedName` (typed: up to 100 characters), `drawing` (drawn: a PNG data URL, at most 300 KB), `consent` (`yes`: the signer agrees to the text naming the document). Needs the browser that confirmed the code. Records the signature with its evidence (name, e-mail, phone, address, user agent, consent) and the event `signature.signed`; when every signer has signed, the sealed document is made by a background job and the action completes with it.',
+        'Fields: `_csrf`, `mark` (`typed` or `drawn`), `typedName` (typed: up to 100 characters), `drawing` (drawn: a PNG data URL of at most 140,000 bytes, 10–4000 pixels a side), `consent` (`yes`: the signer agrees to the text naming the document). Needs the browser that confirmed the code. Records the signature with its evidence (name, e-mail, phone, address, user agent, consent) and the event `signature.signed`; when every signer has signed, the sealed document is made by a background job and the action completes with it.',
       tags,
       params,
       audience: 'contact',

@@ -7,7 +7,7 @@ import {
 } from '../../db/schema/enums';
 import { cursorAnswer, cursorQuery } from '../../platform/cursor';
 import { pageQuery } from '../../platform/pagination';
-import { timestamp } from '../../platform/schemas';
+import { idFilter, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 import { Language } from '../questionlists';
 
@@ -29,6 +29,21 @@ export const ReminderSchedule = z
     { message: 'must come after reminder1Days', path: ['reminder2Days'] },
   )
   .meta({ id: 'ReminderSchedule' });
+
+/**
+ * What the document is, in the caller's words. The spec lists no values, so any short text is kept as
+ * sent (trimmed); these are the kinds CRMs name most.
+ */
+const documentTypeExamples = ['contract', 'mandate', 'offer', 'form', 'other'];
+const documentType = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .meta({
+    description: `What the document is, in your own words: any text of 1–100 characters (trimmed), kept and shown as sent, e.g. ${documentTypeExamples.join(', ')}, pdf or Mandaat`,
+    examples: documentTypeExamples,
+  });
 
 const expiresAt = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 date-time such as 2026-12-31T23:59:00Z' })
@@ -62,6 +77,7 @@ export const CreateSessionRequest = z
       .strictObject({
         fileId: ref.min(1).meta({ description: 'Reference of the uploaded document' }),
         title: z.string().trim().min(1).max(200).meta({ description: 'Title shown to the signer' }),
+        type: documentType.optional(),
       })
       .optional()
       .meta({ description: 'quicksign only: the document to sign' }),
@@ -158,7 +174,13 @@ export const SessionRequest = z
       .nullable()
       .meta({ description: 'campaign: the portfolio of its visitors’ contacts (null: the default one)' }),
     questionListIds: z.array(z.string()),
-    document: z.object({ fileId: z.string(), title: z.string() }).nullable(),
+    document: z
+      .object({
+        fileId: z.string(),
+        title: z.string(),
+        type: z.string().nullable().meta({ description: 'What the document is, as sent; null if not sent' }),
+      })
+      .nullable(),
     signatureLevel: z
       .enum(signatureLevels)
       .nullable()
@@ -197,7 +219,7 @@ export const SessionRequestList = z
 
 export const ListSessionRequestsQuery = z.object({
   status: z.enum(sessionRequestStatuses).optional(),
-  customerId: ref.optional(),
+  customerId: idFilter('Only actions of this contact').optional(),
   type: z.enum(sessionRequestTypes).optional(),
   ...cursorQuery,
   search: z.string().max(200).optional().meta({

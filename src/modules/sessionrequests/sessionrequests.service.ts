@@ -9,14 +9,21 @@ import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { JobSignal } from '../../platform/jobs/worker';
-import { smsNumber } from '../../platform/phone';
 import { iso } from '../../platform/schemas';
-import { isSignablePdf } from '../../platform/signing/pdf';
-import { type FileStorage, readAll } from '../../platform/storage';
+import type { FileStorage } from '../../platform/storage';
 import { customerRepository } from '../customers';
-import { fileRepository } from '../files';
 import { portfolioRepository } from '../portfolios';
-import { sharedLanguages } from '../questionlists';
+import {
+  checkDocument,
+  checkExpiry,
+  checkReachable,
+  checkReminders,
+  checkShape,
+  checkSigner,
+  checkTemplates,
+  chooseLanguage,
+  Problems,
+} from './sessionrequests.checks';
 import {
   type Actor,
   actorOf,
@@ -75,173 +82,52 @@ function signerIdsOf(input: CreateSessionRequest): string[] {
   return input.customerIds ?? (input.customerId !== undefined ? [input.customerId] : []);
 }
 
-/** Checks that need no database: which fields each type takes, reminders, expiry. */
-function checkShape(input: CreateSessionRequest, channels: Channels, now: Date): void {
-  const lists = input.questionListIds ?? [];
-  const signing = input.type === 'quicksign' || input.type === 'multisigning';
-  if (input.customerIds !== undefined) {
-    if (!signing)
-      throw BadRequest.field(
-        'customerIds',
-        'several contacts sign only in signing actions (quicksign, multisigning): use customerId',
-      );
-    if (input.customerId !== undefined)
-      throw BadRequest.field('customerIds', 'give customerId (one contact) or customerIds, not both');
-    const seen = new Set<string>();
-    input.customerIds.forEach((id, i) => {
-      if (seen.has(id)) throw BadRequest.field(`customerIds[${i}]`, 'repeats a contact');
-      seen.add(id);
-    });
-  }
-  if (input.signingOrder !== undefined && !signing)
-    throw BadRequest.field('signingOrder', 'is only for signing actions (quicksign, multisigning)');
-  if (input.type === 'campaign') {
-    if (input.customerId !== undefined)
-      throw BadRequest.field('customerId', 'a campaign link is not bound to a contact: leave customerId out');
-    if (channels.email || channels.sms)
-      throw BadRequest.field(
-        channels.email ? 'notificationEmail.send' : 'notificationSms.send',
-        'a campaign has no contact to invite: share its url instead',
-      );
-  } else if (input.customerId === undefined && input.customerIds === undefined) {
-    throw BadRequest.field('customerId', `is required for a ${input.type} action`);
-  }
-  if (input.portfolioId !== undefined && input.type !== 'campaign')
-    throw BadRequest.field('portfolioId', 'is only for campaigns (where visitors become contacts)');
-  if (input.signatureLevel !== undefined && !signing)
-    throw BadRequest.field('signatureLevel', 'is only for signing actions (quicksign, multisigning)');
-  if (input.type === 'quicksign') {
-    if (lists.length > 0)
-      throw BadRequest.field('questionListIds', 'a quicksign action has no questionnaire: leave it out');
-    if (!input.document) throw BadRequest.field('document', 'is required for a quicksign action');
-  } else {
-    if (lists.length === 0)
-      throw BadRequest.field('questionListIds', `needs at least one template for ${input.type}`);
-    if (input.document) throw BadRequest.field('document', 'is only for quicksign actions');
-    const seen = new Set<string>();
-    lists.forEach((id, i) => {
-      if (seen.has(id)) throw BadRequest.field(`questionListIds[${i}]`, 'repeats a template');
-      seen.add(id);
-    });
-  }
-  checkReminders(input, channels);
-  if (input.expiresAt !== undefined && new Date(input.expiresAt) <= now)
-    throw BadRequest.field('expiresAt', 'must be in the future');
-}
-
-function checkReminders(
-  input: { reminderSchedule?: CreateSessionRequest['reminderSchedule'] },
+/** The rules the request alone decides (which fields each type takes, …): every problem in one 400. */
+function checkRequest(
+  deps: SessionRequestDeps,
+  input: CreateSessionRequest,
   channels: Channels,
-) {
-  const r = input.reminderSchedule;
-  if (
-    r &&
-    (r.reminder1Days !== undefined || r.reminder2Days !== undefined) &&
-    !channels.email &&
-    !channels.sms
-  )
-    throw BadRequest.field(
-      'reminderSchedule',
-      'reminders are sent by the invitation’s channels: set notificationEmail.send or notificationSms.send',
-    );
-}
-
-/** The contact must exist and be reachable on every channel asked for. */
-function checkReachable(
-  customer: Record<string, string> | null | undefined,
-  channels: Channels,
-  phoneRegion: string,
+  now: Date,
 ): void {
-  if (!customer) throw BadRequest.field('customerId', 'is not a contact of this organisation');
-  if (channels.email && !customer.Email?.trim())
-    throw BadRequest.field('notificationEmail.send', 'the contact has no e-mail address (data.Email)');
-  if (channels.sms && !customer.Telefoon?.trim())
-    throw BadRequest.field('notificationSms.send', 'the contact has no phone number (data.Telefoon)');
-  const sms = channels.sms ? smsNumber(customer.Telefoon ?? '', phoneRegion) : null;
-  if (sms && 'problem' in sms)
-    throw BadRequest.field(
-      'notificationSms.send',
-      `the contact’s phone number (data.Telefoon) ${sms.problem}`,
-    );
+  const problems = new Problems();
+  checkShape(input, channels, now, deps.qualifiedSigning, problems);
+  problems.throwIfAny();
 }
 
 /**
- * A signer must be a contact of the organisation, reachable on the invitation's channels, and able to
- * receive the one-time code (an e-mail address or a mobile number).
+ * The rules that read stored records (the contacts, the portfolio, the document, the templates): every
+ * problem in one 400. Returns the templates in the order asked and the action's language.
  */
-function checkSigner(
-  customer: Record<string, string> | null | undefined,
-  channels: Channels,
-  phoneRegion: string,
-  field: string,
-): void {
-  if (!customer) throw BadRequest.field(field, 'is not a contact of this organisation');
-  const email = Boolean(customer.Email?.trim());
-  const sms = customer.Telefoon?.trim() ? smsNumber(customer.Telefoon, phoneRegion) : null;
-  if (channels.email && !email)
-    throw BadRequest.field(field, 'has no e-mail address (data.Email) for the e-mail invitation');
-  if (channels.sms && !(sms && 'number' in sms))
-    throw BadRequest.field(field, 'has no mobile number (data.Telefoon) for the SMS invitation');
-  if (!email && !(sms && 'number' in sms))
-    throw BadRequest.field(
-      field,
-      'has neither an e-mail address (data.Email) nor a mobile number (data.Telefoon) to receive the one-time code for signing',
-    );
-}
-
-/**
- * A quicksign document must be a PDF file of the organisation. Its record stays share-locked until the
- * action commits, so the file cannot be deleted in between (a delete then sees the action and refuses).
- */
-async function checkDocument(
+async function checkStored(
   deps: SessionRequestDeps,
   tx: Tx,
   ctx: RequestContext,
-  fileId: string,
-): Promise<void> {
-  const file = await fileRepository(tx, ctx).find(fileId, { lock: 'share' });
-  if (!file) throw BadRequest.field('document.fileId', 'is not a file of this organisation');
-  if (file.contentType !== 'application/pdf') throw BadRequest.field('document.fileId', 'is not a PDF');
-  const problem = await isSignablePdf(await readAll(deps.storage, file.storageKey));
-  if (problem) throw BadRequest.field('document.fileId', problem);
-}
-
-/** A qualified signature needs a configured trust service (docs/signing.md#qualified-signatures). */
-function checkLevel(deps: SessionRequestDeps, input: CreateSessionRequest): void {
-  if (input.signatureLevel === 'qualified' && !deps.qualifiedSigning)
-    throw BadRequest.field(
-      'signatureLevel',
-      'qualified signatures need a qualified trust service, and none is configured (QUALIFIED_SIGNING_PROVIDER): ask for simple, or see docs/signing.md',
-    );
-}
-
-/** Every template named must be an active template of the organisation; returns them in the order asked. */
-function checkTemplates(ids: string[], found: TemplateFacts[]): TemplateFacts[] {
-  const byId = new Map(found.map((t) => [t.id, t]));
-  return ids.map((id, i) => {
-    const t = byId.get(id);
-    if (!t) throw BadRequest.field(`questionListIds[${i}]`, 'is not a question list of this organisation');
-    if (!t.active) throw BadRequest.field(`questionListIds[${i}]`, 'is not an active question list');
-    return t;
-  });
-}
-
-function chooseLanguage(
-  asked: Language | undefined,
-  templates: { supportedLanguages: string[] }[],
-): Language {
-  const common = sharedLanguages(templates);
-  if (asked !== undefined) {
-    if (!common.includes(asked))
-      throw BadRequest.field(
-        'language',
-        `is not supported by every template (they share: ${common.join(', ') || 'none'})`,
-      );
-    return asked;
+  input: CreateSessionRequest,
+  channels: Channels,
+  signerIds: string[],
+  customerId: string | null,
+): Promise<{ templates: TemplateFacts[]; language: Language }> {
+  const problems = new Problems();
+  const found = await sessionRequestRepository(tx, ctx).prerequisites(
+    customerId,
+    input.questionListIds ?? [],
+  );
+  if (customerId !== null) checkReachable(found.customer, channels, deps.phoneRegion, problems);
+  // The first signer is the action's contact: a problem with it is named once, just above.
+  const contactNamed = problems.any;
+  for (const [i, signerId] of signerIds.entries()) {
+    if (i === 0 && contactNamed) continue;
+    const field = input.customerIds ? `customerIds[${i}]` : 'customerId';
+    const data = i === 0 ? found.customer : (await customerRepository(tx, ctx).find(signerId))?.data;
+    checkSigner(data, channels, deps.phoneRegion, field, problems);
   }
-  const language = common[0];
-  if (!language) throw BadRequest.field('language', 'the templates have no language in common');
-  return language;
+  if (input.portfolioId !== undefined && !(await portfolioRepository(tx, ctx).find(input.portfolioId)))
+    problems.add('portfolioId', 'is not a portfolio of this organisation');
+  if (input.document) await checkDocument(deps.storage, tx, ctx, input.document.fileId, problems);
+  const templates = checkTemplates(input.questionListIds ?? [], found.templates, problems);
+  const language = templates && chooseLanguage(input.language, templates, problems);
+  if (!templates || !language || problems.any) throw problems.error();
+  return { templates, language };
 }
 
 /** Creates an action; when an invitation is asked for it is queued in the same transaction and the action is sent. */
@@ -250,9 +136,7 @@ export async function createSessionRequest(
   ctx: RequestContext,
   input: CreateSessionRequest,
 ): Promise<SessionRequestDetail> {
-  const now = deps.clock.now();
-  checkShape(input, channelsOf(input), now);
-  checkLevel(deps, input);
+  checkRequest(deps, input, channelsOf(input), deps.clock.now());
   const detail = await inTenant(deps.database, ctx, (tx) => createSessionRequestIn(deps, tx, ctx, input));
   deps.jobs.wake();
   return detail;
@@ -271,24 +155,12 @@ export async function createSessionRequestIn(
 ): Promise<SessionRequestDetail> {
   const now = deps.clock.now();
   const channels = channelsOf(input);
-  checkShape(input, channels, now);
-  checkLevel(deps, input);
+  checkRequest(deps, input, channels, now);
   const repo = sessionRequestRepository(tx, ctx);
   const signing = input.type === 'quicksign' || input.type === 'multisigning';
   const signerIds = signing ? signerIdsOf(input) : [];
   const customerId = signing ? (signerIds[0] ?? null) : (input.customerId ?? null);
-  const found = await repo.prerequisites(customerId, input.questionListIds ?? []);
-  if (customerId !== null) checkReachable(found.customer, channels, deps.phoneRegion);
-  for (const [i, signerId] of signerIds.entries()) {
-    const field = input.customerIds ? `customerIds[${i}]` : 'customerId';
-    const data = i === 0 ? found.customer : (await customerRepository(tx, ctx).find(signerId))?.data;
-    checkSigner(data, channels, deps.phoneRegion, field);
-  }
-  if (input.portfolioId !== undefined && !(await portfolioRepository(tx, ctx).find(input.portfolioId)))
-    throw BadRequest.field('portfolioId', 'is not a portfolio of this organisation');
-  if (input.document) await checkDocument(deps, tx, ctx, input.document.fileId);
-  const templates = checkTemplates(input.questionListIds ?? [], found.templates);
-  const language = chooseLanguage(input.language, templates);
+  const { templates, language } = await checkStored(deps, tx, ctx, input, channels, signerIds, customerId);
   const invited = channels.email || channels.sms;
   const id = newId(now.getTime());
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
@@ -476,9 +348,10 @@ export async function reopenSessionRequest(
 ): Promise<SessionRequestDetail> {
   const now = deps.clock.now();
   const channels = channelsOf(input);
-  checkReminders(input, channels);
-  if (input.expiresAt !== undefined && new Date(input.expiresAt) <= now)
-    throw BadRequest.field('expiresAt', 'must be in the future');
+  const asked = new Problems();
+  checkReminders(input, channels, asked);
+  checkExpiry(input.expiresAt, now, asked);
+  asked.throwIfAny();
   return transitionAndRead(deps, ctx, id, async (tx) => {
     const found = await sessionRequestRepository(tx, ctx).find(id);
     if (!found) throw notFound();
@@ -489,23 +362,23 @@ export async function reopenSessionRequest(
         found.type,
       );
     if (found.status === 'completed') {
+      const problems = new Problems();
       const expiry = input.expiresAt ? new Date(input.expiresAt) : found.expiresAt;
       if (expiry && expiry <= now)
-        throw BadRequest.field(
-          'expiresAt',
-          'the action’s expiry has passed: send a new expiresAt to reopen it',
-        );
+        problems.add('expiresAt', 'the action’s expiry has passed: send a new expiresAt to reopen it');
       if (found.customerId && (channels.email || channels.sms))
         checkReachable(
           (await customerRepository(tx, ctx).find(found.customerId))?.data,
           channels,
           deps.phoneRegion,
+          problems,
         );
       if (!found.customerId && (channels.email || channels.sms))
-        throw BadRequest.field(
+        problems.add(
           channels.email ? 'notificationEmail.send' : 'notificationSms.send',
           'a campaign has no contact to notify',
         );
+      problems.throwIfAny();
     }
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : found.expiresAt;
     const row = await applyTransition(deps, tx, ctx, id, 'reopen', actorOf(ctx), {

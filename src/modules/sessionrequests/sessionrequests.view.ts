@@ -131,7 +131,11 @@ export function toSessionRequest(
     customerId: row.customerId,
     portfolioId: row.portfolioId,
     questionListIds: row.questionListIds,
-    document: row.document,
+    document: row.document && {
+      fileId: row.document.fileId,
+      title: row.document.title,
+      type: row.document.type ?? null,
+    },
     signatureLevel: row.signatureLevel,
     signingOrder: row.signingOrder,
     signers: signers.map((g) => ({

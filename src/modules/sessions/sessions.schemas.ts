@@ -1,6 +1,6 @@
 import { cursorAnswer, cursorQuery } from '../../platform/cursor';
 import { pageQuery } from '../../platform/pagination';
-import { timestamp } from '../../platform/schemas';
+import { idFilter, timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 import { Language } from '../questionlists';
 
@@ -60,8 +60,8 @@ export const SessionList = z
   .meta({ id: 'SessionList' });
 
 export const ListSessionsQuery = z.object({
-  sessionRequestId: z.string().max(200).optional(),
-  customerId: z.string().max(200).optional(),
+  sessionRequestId: idFilter('Only sessions of this action').optional(),
+  customerId: idFilter('Only sessions of this contact').optional(),
   ...pageQuery,
   ...cursorQuery,
 });

@@ -5,7 +5,8 @@ const text = (max: number) => z.string().trim().max(max);
 const required = (max: number, what: string) => text(max).min(1, `is required: ${what}`);
 
 /** What a quick-signing setup's document is; shown to the adviser and the signer, nothing else. */
-export const documentTypes = ['contract', 'mandate', 'offer', 'form', 'other'] as const;
+/** Kinds of document a CRM commonly names; any other short text is kept as sent (spec 4.10: not shown). */
+export const documentTypeExamples = ['contract', 'mandate', 'offer', 'form', 'other'];
 
 export const QuickSigningSetupBody = z
   .strictObject({
@@ -24,9 +25,15 @@ export const QuickSigningSetupBody = z
       }),
       title: required(200, 'the title the signer sees'),
       type: z
-        .enum(documentTypes)
+        .string()
+        .trim()
+        .min(1)
+        .max(100)
         .optional()
-        .meta({ description: `What the document is: ${documentTypes.join(', ')} (default other)` }),
+        .meta({
+          description: `What the document is, in your own words: any text of 1–100 characters (trimmed), kept and shown as sent, e.g. ${documentTypeExamples.join(', ')}, pdf or Mandaat (default other)`,
+          examples: documentTypeExamples,
+        }),
     }),
   })
   .meta({ id: 'QuickSigningSetupBody', description: 'Spec 4.10: a contact and a document to sign' });
@@ -82,7 +89,7 @@ export const QuickSigningSetup = z
     document: z.object({
       fileid: z.string(),
       title: z.string(),
-      type: z.enum(documentTypes),
+      type: z.string(),
       fileName: z.string(),
       size: z.number().int(),
     }),

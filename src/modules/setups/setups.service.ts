@@ -97,7 +97,7 @@ export async function getQuickSigningSetup(
     const repo = setupRepository(tx, ctx);
     const row = usableSetup(await repo.find(id), 'quicksign', deps.clock.now(), 'Quick-signing setup');
     await checkOwner(tx, ctx, row, 'Quick-signing setup');
-    const body = row.payload as unknown as QuickSigningSetupBody & { document: { type: 'other' } };
+    const body = row.payload as unknown as QuickSigningSetupBody & { document: { type: string } };
     const file = await fileRepository(tx, ctx).find(body.document.fileid);
     if (!file) throw new Gone('The setup’s document was deleted: make a new setup');
     const [contact = null] = await repo.match([

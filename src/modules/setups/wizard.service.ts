@@ -167,7 +167,7 @@ export async function sendQuickSigning(
     const action = await createSessionRequestIn(deps, tx, ctx, {
       type: 'quicksign',
       customerId,
-      document: { fileId: body.document.fileid, title: body.document.title },
+      document: { fileId: body.document.fileid, title: body.document.title, type: body.document.type },
       signatureLevel: options.signatureLevel ?? 'simple',
       ...common(options),
     });

@@ -161,7 +161,8 @@ export const UpdateSsoProvider = z
     groupMapping: sync.groupMapping.optional(),
     syncNames: sync.syncNames.optional(),
   })
-  .meta({ id: 'UpdateSsoProvider' });
+  .refine((b) => Object.keys(b).length > 0, { message: 'send at least one field to change' })
+  .meta({ id: 'UpdateSsoProvider', minProperties: 1 });
 export type UpdateSsoProvider = z.infer<typeof UpdateSsoProvider>;
 
 export const SsoProvider = z

@@ -6,7 +6,12 @@ import { timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 
 const eventSelector = z
-  .array(z.string().max(100))
+  .array(
+    z
+      .string()
+      .max(100)
+      .meta({ enum: ['*', ...eventTypes] }),
+  )
   .min(1)
   .max(eventTypes.length)
   .superRefine((list, ctx) => {
@@ -24,11 +29,16 @@ const eventSelector = z
     if (list.includes('*') && list.length > 1)
       ctx.addIssue({ code: 'custom', message: '"*" already means every event: give it alone' });
   })
-  .meta({ description: `Event types to send, or ["*"] for all: ${eventTypes.join(', ')}` });
+  .meta({
+    uniqueItems: true,
+    description: `Event types to send, or ["*"] (alone) for all: ${eventTypes.join(', ')}`,
+  });
 
 const url = z.string().trim().min(1).max(2000).meta({
+  format: 'uri',
+  pattern: '^https://',
   description:
-    'Where deliveries are POSTed: https (http only when the service allows it); no private, loopback or link-local addresses',
+    'Where deliveries are POSTed: an https URL (http only on a server started with WEBHOOK_ALLOW_HTTP=true, for development); no private, loopback or link-local addresses (unless WEBHOOK_ALLOW_PRIVATE=true)',
   example: 'https://crm.example.com/hooks/actiondesk',
 });
 const description = z.string().trim().max(500).nullable();
@@ -54,7 +64,7 @@ export const UpdateWebhook = z
       .meta({ description: 'true re-enables a webhook that was disabled after failing for 3 days' }),
   })
   .refine((b) => Object.keys(b).length > 0, 'give at least one of url, events, description, enabled')
-  .meta({ id: 'UpdateWebhook' });
+  .meta({ id: 'UpdateWebhook', minProperties: 1 });
 export type UpdateWebhook = z.infer<typeof UpdateWebhook>;
 
 export const RotateWebhookSecret = z

@@ -106,7 +106,8 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const body: Record<string, unknown> = { success: false, error: appError.message };
   if (appError.isAuthFailure) body.code = appError.status;
   else body.status = appError.status;
-  if (appError.details) body.details = appError.details;
+  // One shape whatever the status (docs/api.md#errors): `details` is always there, empty if need be.
+  body.details = appError.details ?? [];
   body.requestId = req.id;
   res.status(appError.status).json(body);
 };
@@ -114,3 +115,43 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
 export const unknownRoute: RequestHandler = (req) => {
   throw new NotFound(`No route for ${req.method} ${req.path}`);
 };
+
+/**
+ * 405 with `Allow` for a method a documented path does not take (DELETE on a list, PUT anywhere but a
+ * password): `paths` are the documented ones (`/api/v1/customers/{customerId}`) with their methods.
+ * Runs after every router, so only requests no route took reach it.
+ */
+export function methodNotAllowed(paths: () => Iterable<{ path: string; method: string }>): RequestHandler {
+  let table: { pattern: RegExp; methods: Set<string> }[] | undefined;
+  const build = () => {
+    const byPath = new Map<string, Set<string>>();
+    for (const { path, method } of paths()) {
+      const methods = byPath.get(path) ?? new Set<string>();
+      methods.add(method.toUpperCase());
+      if (method === 'get') methods.add('HEAD');
+      byPath.set(path, methods);
+    }
+    return [...byPath].map(([path, methods]) => ({
+      pattern: new RegExp(
+        `^${path
+          .split(/\{[^}]+\}/)
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}/?$`,
+      ),
+      methods,
+    }));
+  };
+  return (req, res, next) => {
+    table ??= build();
+    const allowed = new Set<string>();
+    for (const { pattern, methods } of table)
+      if (pattern.test(req.path)) for (const m of methods) allowed.add(m);
+    if (allowed.size === 0 || allowed.has(req.method)) {
+      next();
+      return;
+    }
+    const allow = [...allowed].sort().join(', ');
+    res.setHeader('Allow', allow);
+    throw new AppError(405, `Method ${req.method} is not allowed on ${req.path}: it takes ${allow}`);
+  };
+}

@@ -7,7 +7,7 @@ import { clientAddress } from './address';
 import './request';
 import { type Credential, type Origin, type RequestContext, servingRequest } from '../context';
 import { AppError, UnsupportedMediaType } from '../errors';
-import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../openapi';
+import { AuthErrorBody, ErrorBody, OAuthErrorBody, type OpenAPIRegistry } from '../openapi';
 import type { Permission } from '../permissions';
 import type { CsrfGuard } from '../web/csrf';
 import { nonceOf, pageHeaders } from '../web/headers';
@@ -31,10 +31,14 @@ type AnySchema = z.ZodType;
 
 /** The header idempotent POSTs take (docs/api.md#idempotent-requests). */
 const IdempotencyHeader = z.object({
-  'Idempotency-Key': z.string().min(1).max(255).optional().meta({
-    description:
-      'Makes the POST safe to retry: the same key with the same request within 24 hours answers the first answer again without doing the work twice; with another request, 422. 1–255 visible ASCII characters; a new UUID per operation.',
-  }),
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/)
+    .optional()
+    .meta({
+      description:
+        'Makes the POST safe to retry: the same key with the same request within 24 hours answers the first answer again without doing the work twice; with another request, 422. 1–255 visible ASCII characters; a new UUID per operation.',
+    }),
 });
 
 const replayedHeader = {
@@ -43,6 +47,16 @@ const replayedHeader = {
     schema: { type: 'string' as const },
   },
 };
+
+/** An OAuth endpoint's JSON answer: never cached (RFC 6749 §5.1). */
+function sendOAuthJson(res: Response, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.status(status);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Pragma', 'no-cache');
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(body));
+}
 
 /** The headers of a 429 (every limited answer carries the two RateLimit ones). */
 const rateLimitHeaders = {
@@ -270,11 +284,18 @@ export class Routes {
       },
       responses: {
         200: { description: 'Success', content: { 'application/json': { schema: spec.response as never } } },
-        429: {
-          headers: rateLimitHeaders,
-          description: errorDescriptions[429] as string,
-          content: { 'application/json': { schema: ErrorBody as never } },
-        },
+        // What the platform answers before the handler (a body it cannot read, a rate limit, an outage),
+        // in the endpoint's own RFC 6749 shape.
+        ...Object.fromEntries(
+          [400, 413, 415, 429, 500, 503].map((status) => [
+            status,
+            {
+              ...(status === 429 ? { headers: rateLimitHeaders } : {}),
+              description: errorDescriptions[status] as string,
+              content: { 'application/json': { schema: OAuthErrorBody as never } },
+            },
+          ]),
+        ),
         ...Object.fromEntries(
           spec.errors.map((e) => [
             e.status,
@@ -291,12 +312,31 @@ export class Routes {
       async (req: Request, res: Response) => {
         assertPlainInput(req.body ?? {}, 'body');
         const answer = await servingRequest(originOf(req), () => handler({ req, res }));
-        res.status(answer.status);
-        for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-        res.setHeader('Cache-Control', 'no-store');
-        res.setHeader('Pragma', 'no-cache');
-        res.setHeader('Content-Type', 'application/json; charset=utf-8');
-        res.end(JSON.stringify(answer.body));
+        const body =
+          answer.status >= 400 && answer.body && typeof answer.body === 'object'
+            ? { ...answer.body, requestId: req.id }
+            : answer.body;
+        sendOAuthJson(res, answer.status, body, answer.headers);
+      },
+      // Whatever fails before or around the handler (an unreadable or hostile body, a NUL, a rate
+      // limit, an outage) is answered in the endpoint's RFC 6749 shape, not the API's.
+      (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+        const error = settleError(err, req, res);
+        if (!error) return;
+        const code =
+          error.status === 429 || error.status === 503
+            ? 'temporarily_unavailable'
+            : error.status >= 500
+              ? 'server_error'
+              : 'invalid_request';
+        const detail = error.details?.[0];
+        sendOAuthJson(res, error.status, {
+          success: false,
+          error: code,
+          error_description: detail ? `${error.message} (${detail.field}: ${detail.message})` : error.message,
+          code: error.status,
+          requestId: req.id,
+        });
       },
     );
   }
@@ -374,6 +414,19 @@ export class Routes {
       },
       responses: Object.fromEntries(
         Object.entries({
+          // Every page: a path, query or form field it cannot take is a 400 page; an outage a 503 page.
+          400: 'A path, query parameter or form field is not valid (an HTML page saying which)',
+          503: 'A dependency is unavailable (an HTML page asking to try again shortly)',
+          500: 'Unexpected error (an HTML page; no internals are revealed)',
+          ...('permission' in spec
+            ? { 303: 'Not signed in (or the session ended): to the sign-in page' }
+            : {}),
+          ...(method === 'post'
+            ? {
+                413: 'The form is over the size limit (an HTML page)',
+                415: 'The form is not sent as application/x-www-form-urlencoded (an HTML page)',
+              }
+            : {}),
           ...spec.statuses,
           ...(method === 'post' || spec.csrfOnGet
             ? { 403: 'The form’s CSRF token is missing or stale' }
