@@ -125,31 +125,42 @@ async function main(): Promise<void> {
   );
 
   let stopping = false;
-  /** Ends the drain early: a second signal while draining. */
+  /** The code the process exits with: a fatal error during a stop makes it 1. */
+  let exitCode = 0;
+  /** Ends the drain early: a second signal, or a fatal error, while draining. */
   let endDrain: (() => void) | undefined;
+  let force: NodeJS.Timeout | undefined;
+  /** Exits, whatever is still in progress, `ms` from now (replacing an earlier deadline). */
+  const exitBy = (ms: number) => {
+    clearTimeout(force);
+    force = setTimeout(() => {
+      logger.fatal('shutdown did not finish in time; exiting');
+      destination.flushSync();
+      process.exit(exitCode || 1);
+    }, ms);
+    force.unref();
+  };
   /**
    * The one way out, for signals and fatal errors alike. First, for `drainMs` (SIGTERM:
    * SHUTDOWN_DRAIN_SECONDS), /health answers 503 `draining` while everything that arrives is still
    * accepted and served, each answer closing its connection, so a load balancer takes this process out
    * before anything is refused. Then: stop accepting connections, let requests and jobs in progress finish
    * within SHUTDOWN_GRACE_SECONDS (jobs still running then are handed back to the queue for another
-   * worker), close the database, flush the log, exit with `code`.
+   * worker), close the database, flush the log, exit with `code`. A fatal error while a stop is under way
+   * ends the drain, makes the exit code 1, and leaves what is in progress 5 s at most.
    */
   const stop = async (reason: string, code: number, graceMs = config.shutdownGraceMs, drainMs = 0) => {
     if (stopping) {
       endDrain?.();
+      if (code !== 0) {
+        exitCode ||= code;
+        exitBy(graceMs + 5_000);
+      }
       return;
     }
     stopping = true;
-    const force = setTimeout(
-      () => {
-        logger.fatal('shutdown did not finish in time; exiting');
-        destination.flushSync();
-        process.exit(code || 1);
-      },
-      drainMs + graceMs + 5_000,
-    );
-    force.unref();
+    exitCode = code;
+    exitBy(drainMs + graceMs + 5_000);
     if (drainMs > 0) {
       readiness.drain();
       closeConnectionsAfterAnswers(server);
@@ -165,7 +176,6 @@ async function main(): Promise<void> {
     const started = Date.now();
     const left = () => Math.max(0, graceMs - (Date.now() - started));
     logger.info({ reason, graceMs }, 'shutting down');
-    let exitCode = code;
     try {
       metricsServer?.close();
       const [, jobs] = await Promise.all([

@@ -218,6 +218,7 @@ describe('invitations', () => {
     expect(failed).toMatchObject({
       status: 'pending',
       attempts: 1,
+      sends: 0, // the relay refused it: it certainly did not leave
       sentAt: null,
       scheduledFor: '2026-03-02T09:00:30.000Z',
     });
@@ -230,6 +231,7 @@ describe('invitations', () => {
     expect((await detail(res.body._id)).notifications[0]).toMatchObject({
       status: 'sent',
       attempts: 2,
+      sends: 1,
       lastError: null,
       sentAt: '2026-03-02T09:00:30.000Z',
     });
@@ -251,7 +253,12 @@ describe('invitations', () => {
     h.clock.advance(60_000);
     await h.jobs.drain();
     expect(sms.received).toHaveLength(1);
-    expect((await detail(res.body._id)).notifications[0]).toMatchObject({ status: 'sent', attempts: 3 });
+    // Two refusals and one delivery: one send that may have gone, every request with the same key.
+    expect((await detail(res.body._id)).notifications[0]).toMatchObject({
+      status: 'sent',
+      attempts: 3,
+      sends: 1,
+    });
   });
 
   it('when the contact lost the e-mail address before sending, then the notification fails at once without retrying', async () => {
@@ -342,7 +349,7 @@ describe('invitations', () => {
     });
   });
 
-  it('when a worker lost its lease before sending, then it sends nothing', async () => {
+  it('when a worker lost its lease before sending, then beginSending refuses it (nothing is counted), and the holder of the lease sends', async () => {
     const res = await create({ notificationEmail: { send: true } });
     const [row] = await queryRows<Record<string, unknown>>(
       h.database.db,

@@ -155,7 +155,8 @@ describe('the built server', () => {
   /** Sends `raw` on a connection of its own and resolves with the whole answer. */
   const exchange = (port: number, raw: string) =>
     new Promise<string>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () => socket.end(raw));
+      // Written, not ended: a client that half-closes may be cut before its answer (Connection: close ends it).
+      const socket = net.connect(port, '127.0.0.1', () => socket.write(raw));
       let text = '';
       socket.setEncoding('utf8');
       socket.on('data', (c: string) => {

@@ -6,6 +6,13 @@ export interface OutboundResponse {
 
 export class OutboundError extends Error {
   override name = 'OutboundError';
+  constructor(
+    message: string,
+    /** The peer answered and refused (a status it gave): what was sent was certainly not taken. */
+    readonly refused = false,
+  ) {
+    super(message);
+  }
 }
 
 export async function postJson(

@@ -39,7 +39,7 @@ export function createSmsSender(config: Config['sms'], logger: Logger): SmsSende
           },
         );
         if (res.status < 200 || res.status >= 300) {
-          throw new OutboundError(`SMS provider answered ${res.status}: ${res.body.slice(0, 200)}`);
+          throw new OutboundError(`SMS provider answered ${res.status}: ${res.body.slice(0, 200)}`, true);
         }
         return { messageId: messageIdOf(res.body) };
       },

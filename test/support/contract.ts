@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { documentedPathPattern } from '../../src/platform/http/error-handler';
 
 /**
  * The contract test over the whole suite's traffic: every answer a test harness's app gives is checked
@@ -88,12 +89,7 @@ export function trafficRecorder() {
     };
     const patterns = Object.keys(document.paths).map((p) => ({
       path: p,
-      pattern: new RegExp(
-        `^${p
-          .split(/\{[^}]+\}/)
-          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-          .join('[^/]+')}/?$`,
-      ),
+      pattern: documentedPathPattern(p),
     }));
     const errorSchema = { $ref: '#/components/schemas/Error' };
     const problems: string[] = [];

@@ -4,7 +4,7 @@ import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { defineJob } from '../../platform/jobs/job-type';
-import { beginSending, messageKey } from '../../platform/jobs/sending';
+import { messageKey, sendOnce } from '../../platform/jobs/sending';
 import type { JobHandler } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
 import { html } from '../../platform/web/html';
@@ -56,14 +56,15 @@ export function passwordLinkHandler(
       ? `${organisation.name} gave you an ActionDesk account. Choose your password with this link:`
       : `Someone asked to reset the password of your ActionDesk account at ${organisation.name}. Choose a new one with this link:`;
     const note = `The link works once, until ${until} UTC. If you did not expect this message, you can ignore it: nothing changes until the link is used.`;
-    await beginSending(deps, job);
-    await deps.mailer.send({
-      key: messageKey(job),
-      to: user.email,
-      subject,
-      text: `Hello ${user.name},\n\n${lead}\n\n${url}\n\n${note}\n`,
-      html: html`<p>Hello ${user.name},</p><p>${lead}</p><p><a href="${url}">${url}</a></p><p>${note}</p>`.toString(),
-    });
+    await sendOnce(deps, job, () =>
+      deps.mailer.send({
+        key: messageKey(job),
+        to: user.email,
+        subject,
+        text: `Hello ${user.name},\n\n${lead}\n\n${url}\n\n${note}\n`,
+        html: html`<p>Hello ${user.name},</p><p>${lead}</p><p><a href="${url}">${url}</a></p><p>${note}</p>`.toString(),
+      }),
+    );
     return undefined;
   };
 }

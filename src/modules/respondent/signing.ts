@@ -377,7 +377,8 @@ export function sign(
         evidence: {
           name: contact.name || (mark.kind === 'typed' ? mark.text : ''),
           email: contact.email,
-          phone: contact.phone,
+          // The number a code can go to (E.164), not the contact's free text (`0478 12 34 56 (gsm)`).
+          phone: contact.smsNumber ?? contact.phone,
           ip: client.ip,
           userAgent: client.userAgent,
           consent: consentText(language, signingTitleOf(view)),

@@ -8,7 +8,12 @@ export {
   sessionRequestRepository,
 } from './sessionrequests.repository';
 export { sessionRequestRoutes } from './sessionrequests.router';
-export type { CreateSessionRequest, SessionRequest, SessionRequestDetail } from './sessionrequests.schemas';
+export {
+  type CreateSessionRequest,
+  documentType,
+  type SessionRequest,
+  type SessionRequestDetail,
+} from './sessionrequests.schemas';
 export {
   completeSessionRequest,
   createSessionRequestIn,

@@ -3,7 +3,7 @@ import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { isId } from '../../platform/ids';
-import { beginSending, messageKey } from '../../platform/jobs/sending';
+import { messageKey, sendOnce } from '../../platform/jobs/sending';
 import { type ClaimedJob, type JobHandler, PermanentJobError } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
 import { smsNumber } from '../../platform/phone';
@@ -76,16 +76,16 @@ export function notificationHandler(deps: NotificationDeps): JobHandler<Notifica
     if (payload.channel === 'email') {
       const to = customer.Email?.trim();
       if (!to) throw new PermanentJobError('the contact has no e-mail address (data.Email)');
-      await beginSending(deps, job);
-      await deps.mailer.send({ key, to, subject: message.subject, text: message.text, html: message.html });
+      await sendOnce(deps, job, () =>
+        deps.mailer.send({ key, to, subject: message.subject, text: message.text, html: message.html }),
+      );
     } else {
       const phone = customer.Telefoon?.trim();
       if (!phone) throw new PermanentJobError('the contact has no phone number (data.Telefoon)');
       const to = smsNumber(phone, deps.phoneRegion);
       if ('problem' in to)
         throw new PermanentJobError(`the contact’s phone number (data.Telefoon) ${to.problem}`);
-      await beginSending(deps, job);
-      await deps.sms.send({ key, to: to.number, text: message.sms });
+      await sendOnce(deps, job, () => deps.sms.send({ key, to: to.number, text: message.sms }));
     }
     return undefined;
   };

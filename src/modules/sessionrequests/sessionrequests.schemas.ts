@@ -34,8 +34,9 @@ export const ReminderSchedule = z
  * What the document is, in the caller's words. The spec lists no values, so any short text is kept as
  * sent (trimmed); these are the kinds CRMs name most.
  */
+/** What a document is, as a CRM calls it (spec 4.10: values not shown): any short text, kept as sent. */
 const documentTypeExamples = ['contract', 'mandate', 'offer', 'form', 'other'];
-const documentType = z
+export const documentType = z
   .string()
   .trim()
   .min(1)
@@ -127,7 +128,7 @@ export const Notification = z
     attempts: z.number().int(),
     sends: z.number().int().meta({
       description:
-        'Attempts that began sending the message (recorded before it leaves). More than 1 means it was sent again, on purpose, after an attempt whose outcome was not known (the process or database was lost in between, perhaps before the message left); every copy carries the same Message-ID (e-mail) or Idempotency-Key (SMS), so relays and providers that de-duplicate deliver it once',
+        'Attempts whose message may have left: counted before it is sent, taken back when the relay or provider refused it. More than 1 means it was sent again, on purpose, after an attempt whose outcome was never learnt (the process or database was lost in between, perhaps before the message left); every copy carries the same Message-ID (e-mail) or Idempotency-Key (SMS), so relays and providers that de-duplicate deliver it once',
     }),
     lastError: z.string().nullable(),
     scheduledFor: timestamp.meta({ description: 'When the next attempt is due (or was made)' }),

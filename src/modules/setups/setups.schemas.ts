@@ -1,12 +1,11 @@
 import { timestamp } from '../../platform/schemas';
 import { z } from '../../platform/zod';
+import { documentType } from '../sessionrequests';
 
 const text = (max: number) => z.string().trim().max(max);
 const required = (max: number, what: string) => text(max).min(1, `is required: ${what}`);
 
 /** What a quick-signing setup's document is; shown to the adviser and the signer, nothing else. */
-/** Kinds of document a CRM commonly names; any other short text is kept as sent (spec 4.10: not shown). */
-export const documentTypeExamples = ['contract', 'mandate', 'offer', 'form', 'other'];
 
 export const QuickSigningSetupBody = z
   .strictObject({
@@ -24,16 +23,9 @@ export const QuickSigningSetupBody = z
         description: 'A PDF of the organisation, uploaded with POST /api/v1/files',
       }),
       title: required(200, 'the title the signer sees'),
-      type: z
-        .string()
-        .trim()
-        .min(1)
-        .max(100)
+      type: documentType
         .optional()
-        .meta({
-          description: `What the document is, in your own words: any text of 1–100 characters (trimmed), kept and shown as sent, e.g. ${documentTypeExamples.join(', ')}, pdf or Mandaat (default other)`,
-          examples: documentTypeExamples,
-        }),
+        .meta({ description: 'What the document is, as you call it (default other)' }),
     }),
   })
   .meta({ id: 'QuickSigningSetupBody', description: 'Spec 4.10: a contact and a document to sign' });

@@ -338,7 +338,7 @@ export async function buildSignedDocument(input: SignedDocumentInput): Promise<B
     out.space(8);
     out.field(w.signedOn, when(signer.signedAt));
     const to = signer.codeChannel === 'sms' ? signer.phone : signer.email;
-    if (signer.codeChannel && to) out.text(w.confirmed[signer.codeChannel](to), { color: MUTED });
+    if (signer.codeChannel && to) out.text(w.confirmed[signer.codeChannel](printable(to)), { color: MUTED });
     out.space(18);
   }
 

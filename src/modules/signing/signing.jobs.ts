@@ -6,7 +6,7 @@ import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
 import { defineJob } from '../../platform/jobs/job-type';
-import { beginSending, messageKey } from '../../platform/jobs/sending';
+import { messageKey, sendOnce } from '../../platform/jobs/sending';
 import { type JobHandler, PermanentJobError } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
 import { smsNumber } from '../../platform/phone';
@@ -127,20 +127,22 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
     if (channel === 'email') {
       const to = facts.customer?.Email?.trim();
       if (!to) throw new PermanentJobError('the signer has no e-mail address (data.Email)');
-      await beginSending(deps, job);
-      await deps.mailer.send({
-        key: messageKey(job),
-        to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-      });
+      await sendOnce(deps, job, () =>
+        deps.mailer.send({
+          key: messageKey(job),
+          to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+        }),
+      );
     } else {
       const to = smsNumber(facts.customer?.Telefoon ?? '', deps.phoneRegion);
       if ('problem' in to)
         throw new PermanentJobError(`the signer’s phone number (data.Telefoon) ${to.problem}`);
-      await beginSending(deps, job);
-      await deps.sms.send({ key: messageKey(job), to: to.number, text: message.sms });
+      await sendOnce(deps, job, () =>
+        deps.sms.send({ key: messageKey(job), to: to.number, text: message.sms }),
+      );
     }
     return undefined;
   };

@@ -9,7 +9,7 @@ import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
 import { defineJob } from '../../platform/jobs/job-type';
 import { jobRepository, type SettleItem } from '../../platform/jobs/jobs.repository';
-import { beginSending, messageKey } from '../../platform/jobs/sending';
+import { messageKey, sendOnce } from '../../platform/jobs/sending';
 import { type JobHandler, PermanentJobError, RetryLaterError } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
 import { type Metrics, statusClass } from '../../platform/metrics';
@@ -373,9 +373,10 @@ export function webhookDisabledNoticeHandler(deps: {
       .split('\n')
       .map((line) => `<p>${escapeHtml(line)}</p>`)
       .join('');
-    await beginSending(deps, job);
-    for (const [i, to] of found.to.entries())
-      await deps.mailer.send({ key: messageKey(job, i), to, subject, text, html });
+    await sendOnce(deps, job, async () => {
+      for (const to of found.to)
+        await deps.mailer.send({ key: messageKey(job, to), to, subject, text, html });
+    });
     return undefined;
   };
 }

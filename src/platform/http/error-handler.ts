@@ -116,6 +116,16 @@ export const unknownRoute: RequestHandler = (req) => {
   throw new NotFound(`No route for ${req.method} ${req.path}`);
 };
 
+/** What a documented path (`/api/v1/customers/{customerId}`) matches: each `{name}` one segment. */
+export function documentedPathPattern(path: string): RegExp {
+  return new RegExp(
+    `^${path
+      .split(/\{[^}]+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[^/]+')}/?$`,
+  );
+}
+
 /**
  * 405 with `Allow` for a method a documented path does not take (DELETE on a list, PUT anywhere but a
  * password): `paths` are the documented ones (`/api/v1/customers/{customerId}`) with their methods.
@@ -132,12 +142,7 @@ export function methodNotAllowed(paths: () => Iterable<{ path: string; method: s
       byPath.set(path, methods);
     }
     return [...byPath].map(([path, methods]) => ({
-      pattern: new RegExp(
-        `^${path
-          .split(/\{[^}]+\}/)
-          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-          .join('[^/]+')}/?$`,
-      ),
+      pattern: documentedPathPattern(path),
       methods,
     }));
   };

@@ -109,6 +109,13 @@ export function jobRepository(q: Queryable, ctx: RequestContext) {
         .returning({ sends: jobs.sends });
       return row ? row.sends - 1 : null;
     },
+    /** Takes back this attempt's beginSend: the peer refused the message, so nothing left. */
+    async refusedSend(id: string, leaseToken: string): Promise<void> {
+      await q
+        .update(jobs)
+        .set({ sends: sql`greatest(${jobs.sends} - 1, 0)` })
+        .where(and(org, eq(jobs.id, id), eq(jobs.leaseToken, leaseToken), eq(jobs.status, 'running')));
+    },
     /** The subject's pending jobs of a kind (when they run). */
     async pendingOf(subjectId: string, kind: string): Promise<{ id: string; runAt: Date }[]> {
       return q

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { Clock } from '../clock';
 import { systemContext } from '../context';
 import type { Database } from '../db/database';
 import { inTenant } from '../db/tenant';
+import { OutboundError } from '../outbound';
 import { jobRepository } from './jobs.repository';
 import type { ClaimedJob } from './worker';
 
@@ -13,8 +15,8 @@ export class LeaseLostError extends Error {
 /**
  * Records, in a transaction of its own and before a job's message leaves, that this attempt is sending
  * it (the job's `sends`). A message is sent at least once: when an earlier attempt began sending and its
- * outcome was never recorded (the process or the database was lost in between), this one sends again,
- * on purpose, with the same Message-ID or idempotency key (messageKey), logged and counted where the
+ * outcome was never learnt (the process or the database was lost in between), this one sends again, on
+ * purpose, with the same Message-ID or idempotency key (messageKey); `sends` then shows 2 where the
  * notification is shown. Answers how many attempts had begun sending before this one.
  */
 export async function beginSending(
@@ -29,7 +31,46 @@ export async function beginSending(
   return earlier;
 }
 
-/** The stable key of a job's message: its Message-ID's local part, and the SMS provider's idempotency key. */
-export function messageKey(job: Pick<ClaimedJob, 'id'>, index = 0): string {
-  return index === 0 ? `job-${job.id}` : `job-${job.id}-${index}`;
+/**
+ * Sends a job's message once per attempt: beginSending first; when the peer answers with a refusal (an
+ * SMTP reply code, a provider's error status) the message certainly did not leave, so the mark is taken
+ * back and `sends` counts only attempts whose message may have gone.
+ */
+export async function sendOnce<T>(
+  deps: { database: Database; clock: Clock },
+  job: ClaimedJob,
+  send: () => Promise<T>,
+): Promise<T> {
+  await beginSending(deps, job);
+  try {
+    return await send();
+  } catch (err) {
+    if (wasRefused(err)) {
+      const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
+      await inTenant(deps.database, ctx, (tx) =>
+        jobRepository(tx, ctx).refusedSend(job.id, job.leaseToken),
+      ).catch(
+        () => undefined, // not taken back: counted as a send that may have gone, which is the safe side
+      );
+    }
+    throw err;
+  }
+}
+
+/** The peer answered and refused: an SMTP reply code (nodemailer's responseCode), or a provider's status. */
+function wasRefused(err: unknown): boolean {
+  if (err instanceof OutboundError) return err.refused;
+  const code = (err as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 400;
+}
+
+/**
+ * The stable key of a job's message: its Message-ID's local part, and the SMS provider's idempotency key.
+ * A job that writes to several recipients keys each by its address, so a recipient keeps its key when
+ * the list changes between attempts.
+ */
+export function messageKey(job: Pick<ClaimedJob, 'id'>, recipient?: string): string {
+  if (recipient === undefined) return `job-${job.id}`;
+  const digest = createHash('sha256').update(recipient.toLowerCase()).digest('hex').slice(0, 16);
+  return `job-${job.id}-${digest}`;
 }
