@@ -32,7 +32,7 @@ import {
 import { startPgBouncer } from './support/pgbouncer';
 import { scratchPostgres } from './support/scratch-postgres';
 
-const ACTIONS = Number(process.env.SCALE_ACTIONS ?? 1_500);
+const ACTIONS = Number(process.env.SCALE_ACTIONS ?? 2_000);
 const CLIENTS = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -190,8 +190,12 @@ async function main(problems: string[]): Promise<void> {
     await Promise.all([
       ...clients,
       (async () => {
-        await restart(Math.floor(ACTIONS * 0.2), 'api1');
-        await restart(Math.floor(ACTIONS * 0.45), 'api2');
+        await restart(Math.floor(ACTIONS * 0.1), 'api1');
+        // As soon as api1 is back: each restart takes the drain and a start (about 6 s), and both
+        // instances must serve creates after theirs while the load still runs.
+        // HAProxy checks every second (rise 1): let it see api1 up before api2 goes down.
+        await sleep(1_500);
+        await restart(0, 'api2');
       })(),
     ]);
     const loadMs = Date.now() - started;
