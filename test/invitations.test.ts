@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { SessionRequestDetail } from '../src/modules/sessionrequests/sessionrequests.schemas';
 import { queryRows } from '../src/platform/db/database';
 import { beginSending, LeaseLostError, messageKey } from '../src/platform/jobs/sending';
+import { claimedJob } from '../src/platform/jobs/worker';
 import { createLogger } from '../src/platform/logger';
 import { createMailer } from '../src/platform/mail';
 import {
@@ -58,6 +59,16 @@ const create = (body: Record<string, unknown> = {}) =>
     .post('/api/v1/sessionrequests')
     .set('x-api-key', org.adminKey)
     .send({ type: 'qlist', customerId: contact, questionListIds: [template], ...body });
+/** Claims the due job as another worker would (its lease for 120 s), without running it. */
+async function claimAs(worker: string) {
+  const [row] = await queryRows<Record<string, unknown>>(
+    h.database.db,
+    sql`SELECT * FROM actiondesk_claim_jobs(${h.clock.now().toISOString()}::timestamptz, 10, 120, ${worker}::text)`,
+  );
+  expect(row).toBeDefined();
+  return claimedJob(row!);
+}
+
 /** The action's jobs, oldest first. */
 const jobsOf = (actionId: string) =>
   tenantRows<{ id: string }>(
@@ -282,11 +293,7 @@ describe('invitations', () => {
   it('when a worker dies holding a job, then another worker sends it once the lease ends', async () => {
     const res = await create({ notificationEmail: { send: true } });
     // A worker claims the job and dies before sending or recording anything.
-    const [claimed] = await queryRows<{ id: string }>(
-      h.database.db,
-      sql`SELECT id FROM actiondesk_claim_jobs(${h.clock.now().toISOString()}::timestamptz, 10, 120, 'a crashed worker')`,
-    );
-    expect(claimed).toBeDefined();
+    await claimAs('a crashed worker');
     expect((await detail(res.body._id)).notifications[0]).toMatchObject({ status: 'sending', attempts: 1 });
     expect(await h.jobs.drain()).toBe(0); // leased: nobody else takes it
     h.clock.advance(120_000);
@@ -301,27 +308,9 @@ describe('invitations', () => {
 
   it('when a worker dies after sending, before recording it, then the retry sends again on purpose, with the same Message-ID, and the notification shows both sends', async () => {
     const res = await create({ notificationEmail: { send: true } });
-    const [row] = await queryRows<Record<string, unknown>>(
-      h.database.db,
-      sql`SELECT * FROM actiondesk_claim_jobs(${h.clock.now().toISOString()}::timestamptz, 10, 120, 'a crashed worker')`,
-    );
-    const claimed = {
-      id: row!.id as string,
-      organisationId: row!.organisation_id as string,
-      kind: row!.kind as string,
-      leaseToken: row!.lease_token as string,
-    };
+    const claimed = await claimAs('a crashed worker');
     // What the crashed worker did before it died: it recorded the send, and the message left.
-    expect(
-      await beginSending(h, {
-        ...claimed,
-        subjectId: res.body._id,
-        payload: {},
-        attempt: 1,
-        maxAttempts: 8,
-        requestId: null,
-      }),
-    ).toBe(0);
+    expect(await beginSending(h, claimed)).toBe(0);
     const mailer = createMailer(
       { kind: 'smtp', url: smtp.url, from: 'Kantoor Peeters <desk@peeters.test>' } as never,
       createLogger('silent'),
@@ -351,21 +340,8 @@ describe('invitations', () => {
 
   it('when a worker lost its lease before sending, then beginSending refuses it (nothing is counted), and the holder of the lease sends', async () => {
     const res = await create({ notificationEmail: { send: true } });
-    const [row] = await queryRows<Record<string, unknown>>(
-      h.database.db,
-      sql`SELECT * FROM actiondesk_claim_jobs(${h.clock.now().toISOString()}::timestamptz, 10, 120, 'a slow worker')`,
-    );
-    const job = {
-      id: row!.id as string,
-      organisationId: row!.organisation_id as string,
-      kind: row!.kind as string,
-      subjectId: res.body._id as string,
-      payload: {},
-      attempt: 1,
-      maxAttempts: 8,
-      leaseToken: '01900000-0000-7000-8000-000000000000',
-      requestId: null,
-    };
+    // Another worker holds the job now: this one's lease token is no longer the job's.
+    const job = { ...(await claimAs('a slow worker')), leaseToken: '01900000-0000-7000-8000-000000000000' };
     await expect(beginSending(h, job)).rejects.toThrow(LeaseLostError);
     expect((await detail(res.body._id)).notifications[0]).toMatchObject({ sends: 0 });
     // Once the slow worker's lease ends, the message is sent by the worker that holds it then.

@@ -26,6 +26,12 @@ export interface Mailer {
 
 /** SMTP through nodemailer, or, with no SMTP_URL, .eml files in DATA_DIR/outbox (logged). */
 export function createMailer(config: Config['mail'], logger: Logger): Mailer {
+  // What both transports send: the sender, and the Message-ID the message's key makes.
+  const mail = ({ key, ...m }: MailMessage) => ({
+    from: config.from,
+    messageId: messageIdOf(key, config.from),
+    ...m,
+  });
   if (config.kind === 'smtp') {
     // Pooled: connections are kept and reused, not opened per message.
     const transport = nodemailer.createTransport({
@@ -38,12 +44,8 @@ export function createMailer(config: Config['mail'], logger: Logger): Mailer {
     });
     return {
       kind: 'smtp',
-      async send({ key, ...m }) {
-        const info = await transport.sendMail({
-          from: config.from,
-          messageId: messageIdOf(key, config.from),
-          ...m,
-        });
+      async send(m) {
+        const info = await transport.sendMail(mail(m));
         return { messageId: info.messageId };
       },
       close: () => transport.close(),
@@ -52,12 +54,8 @@ export function createMailer(config: Config['mail'], logger: Logger): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     kind: 'outbox',
-    async send({ key, ...m }) {
-      const info = await transport.sendMail({
-        from: config.from,
-        messageId: messageIdOf(key, config.from),
-        ...m,
-      });
+    async send(m) {
+      const info = await transport.sendMail(mail(m));
       const file = path.join(config.dir, `${fileStamp()}-mail.eml`);
       await mkdir(config.dir, { recursive: true });
       await writeFile(file, info.message as Buffer);

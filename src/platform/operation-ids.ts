@@ -109,28 +109,25 @@ export function deriveOperationId(method: string, path: string): string {
     const verb = last.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
     return `${verb}${owner}`;
   }
-  const joined = (list: string[]) => list.join('');
+  // A path's resources, each named in the singular: `getCustomer`, `createSessionRequest`, `updateUser`.
+  const one = nouns.map(singular).join('') || 'Root';
+  // A collection (its last noun is plural) is listed, and a POST to it creates.
+  const collection = /s$/.test(nouns.at(-1) ?? '');
   switch (method) {
     case 'get':
-      return endsWithParam
-        ? `get${joined(nouns.map(singular))}`
-        : `${nouns.length > 0 && /s$/.test(nouns.at(-1) ?? '') ? 'list' : 'get'}${joined([
-            ...nouns.slice(0, -1).map(singular),
-            nouns.at(-1) ?? 'Root',
-          ])}`;
+      return endsWithParam || !collection
+        ? `get${one}`
+        : `list${[...nouns.slice(0, -1).map(singular), nouns.at(-1)].join('')}`;
     case 'post':
-      return `${endsWithParam ? 'post' : /s$/.test(nouns.at(-1) ?? '') ? 'create' : 'post'}${joined([
-        ...nouns.slice(0, -1).map(singular),
-        /s$/.test(nouns.at(-1) ?? '') ? singular(nouns.at(-1) ?? '') : (nouns.at(-1) ?? ''),
-      ])}`;
+      return `${!endsWithParam && collection ? 'create' : 'post'}${one}`;
     case 'patch':
-      return `update${joined(nouns.map(singular))}`;
+      return `update${one}`;
     case 'put':
-      return `replace${joined(nouns.map(singular))}`;
+      return `replace${one}`;
     case 'delete':
-      return `delete${joined(nouns.map(singular))}`;
+      return `delete${one}`;
     default:
-      return `${method}${joined(nouns)}`;
+      return `${method}${nouns.join('')}`;
   }
 }
 
@@ -152,10 +149,9 @@ export function assignOperationIds(paths: Record<string, Record<string, Operatio
   for (const [path, methods] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(methods)) {
       if (!operation || typeof operation !== 'object') continue;
-      operation.operationId ??=
-        NAMED[`${method.toUpperCase()} ${path}`] ??
-        `${deriveOperationId(method, path)}${isPage(operation) ? 'Page' : ''}`;
       const where = `${method.toUpperCase()} ${path}`;
+      operation.operationId ??=
+        NAMED[where] ?? `${deriveOperationId(method, path)}${isPage(operation) ? 'Page' : ''}`;
       const taken = seen.get(operation.operationId);
       if (taken) throw new Error(`operationId ${operation.operationId} of ${where} is also that of ${taken}`);
       seen.set(operation.operationId, where);

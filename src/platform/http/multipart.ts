@@ -152,6 +152,6 @@ export function receiveFile<T>(
 }
 
 /** A part's name as a client sent it (if it sent one), bounded, for an error message. */
-export function plainFieldName(name: unknown): string {
+function plainFieldName(name: unknown): string {
   return (typeof name === 'string' ? name.slice(0, 100) : '') || '(unnamed part)';
 }

@@ -7,6 +7,21 @@ import { OutboundError } from '../outbound';
 import { jobRepository } from './jobs.repository';
 import type { ClaimedJob } from './worker';
 
+interface SendingDeps {
+  database: Database;
+  clock: Clock;
+}
+
+/** Runs `fn` on the job's row, in a transaction of its own in the job's organisation. */
+function onJob<T>(
+  deps: SendingDeps,
+  job: ClaimedJob,
+  fn: (jobs: ReturnType<typeof jobRepository>) => Promise<T>,
+) {
+  const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
+  return inTenant(deps.database, ctx, (tx) => fn(jobRepository(tx, ctx)));
+}
+
 /** The lease of a job was taken over before its message left: this attempt sends nothing. */
 export class LeaseLostError extends Error {
   override name = 'LeaseLostError';
@@ -19,14 +34,8 @@ export class LeaseLostError extends Error {
  * purpose, with the same Message-ID or idempotency key (messageKey); `sends` then shows 2 where the
  * notification is shown. Answers how many attempts had begun sending before this one.
  */
-export async function beginSending(
-  deps: { database: Database; clock: Clock },
-  job: ClaimedJob,
-): Promise<number> {
-  const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
-  const earlier = await inTenant(deps.database, ctx, (tx) =>
-    jobRepository(tx, ctx).beginSend(job.id, job.leaseToken),
-  );
+export async function beginSending(deps: SendingDeps, job: ClaimedJob): Promise<number> {
+  const earlier = await onJob(deps, job, (jobs) => jobs.beginSend(job.id, job.leaseToken));
   if (earlier === null) throw new LeaseLostError('the job’s lease was lost before its message was sent');
   return earlier;
 }
@@ -36,22 +45,14 @@ export async function beginSending(
  * SMTP reply code, a provider's error status) the message certainly did not leave, so the mark is taken
  * back and `sends` counts only attempts whose message may have gone.
  */
-export async function sendOnce<T>(
-  deps: { database: Database; clock: Clock },
-  job: ClaimedJob,
-  send: () => Promise<T>,
-): Promise<T> {
+export async function sendOnce<T>(deps: SendingDeps, job: ClaimedJob, send: () => Promise<T>): Promise<T> {
   await beginSending(deps, job);
   try {
     return await send();
   } catch (err) {
     if (wasRefused(err)) {
-      const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
-      await inTenant(deps.database, ctx, (tx) =>
-        jobRepository(tx, ctx).refusedSend(job.id, job.leaseToken),
-      ).catch(
-        () => undefined, // not taken back: counted as a send that may have gone, which is the safe side
-      );
+      // Not taken back (the database is away): counted as a send that may have gone, the safe side.
+      await onJob(deps, job, (jobs) => jobs.refusedSend(job.id, job.leaseToken)).catch(() => undefined);
     }
     throw err;
   }

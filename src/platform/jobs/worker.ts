@@ -27,6 +27,21 @@ export interface ClaimedJob<P = unknown> {
   requestId: string | null;
 }
 
+/** A row of actiondesk_claim_jobs as the job a handler runs (its payload not yet checked). */
+export function claimedJob(r: Record<string, unknown>): ClaimedJob {
+  return {
+    id: r.id as string,
+    organisationId: r.organisation_id as string,
+    kind: r.kind as string,
+    subjectId: (r.subject_id as string | null) ?? null,
+    payload: r.payload,
+    attempt: r.attempts as number,
+    maxAttempts: r.max_attempts as number,
+    leaseToken: r.lease_token as string,
+    requestId: (r.request_id as string | null) ?? null,
+  };
+}
+
 /** What a handler may answer instead of succeeding: the job no longer applies (not an error). */
 export interface JobCancelled {
   cancelled: string;
@@ -191,17 +206,7 @@ export class JobWorker implements JobSignal {
       throw err;
     });
     for (const r of claimed) {
-      const job: ClaimedJob = {
-        id: r.id as string,
-        organisationId: r.organisation_id as string,
-        kind: r.kind as string,
-        subjectId: (r.subject_id as string | null) ?? null,
-        payload: r.payload,
-        attempt: r.attempts as number,
-        maxAttempts: r.max_attempts as number,
-        leaseToken: r.lease_token as string,
-        requestId: (r.request_id as string | null) ?? null,
-      };
+      const job = claimedJob(r);
       const stop = new AbortController();
       // Every line logged while the job runs names it, and the request that made it.
       const fields = {
