@@ -149,6 +149,7 @@ describe('syncing contacts page by page (keyset cursor)', () => {
   it('when a contact is deleted, then a sync learns it from the events (customer.deleted), never from a missing row alone', async () => {
     const id = await create('Tombstone');
     await remove(id);
+    await untilSettled(h, org.organisationId);
     const res = await h
       .api()
       .get('/api/v1/events?type=customer.deleted&limit=100')

@@ -165,6 +165,7 @@ describe('every list pages by cursor and syncs with updatedSince', () => {
   });
 
   it('when the events and the audit trail are read with the common names startingAfter and updatedSince, then they answer as with cursor and since', async () => {
+    await untilSettled(h, org.organisationId);
     const first = await h.api().get('/api/v1/events?limit=2').set('x-api-key', org.adminKey);
     const cursor = first.body.nextCursor as string;
     const byCursor = await h
