@@ -50,10 +50,11 @@ import { RateLimits } from './platform/http/rate-limit';
 import { jsonBodyParser, Routes, type WebKit } from './platform/http/routes';
 import { readJobQueue } from './platform/jobs/jobs.repository';
 import type { JobSignal } from './platform/jobs/worker';
-import { type Logger, redactUrl, serializeError, withLogFields } from './platform/logger';
+import { type Logger, serializeError, withLogFields } from './platform/logger';
 import { Metrics } from './platform/metrics';
 import { createRegistry, generateDocument } from './platform/openapi';
 import { Readiness } from './platform/readiness';
+import { redactUrl, withRedaction } from './platform/redaction';
 import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { qualifiedProvider } from './platform/signing/qualified';
 import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
@@ -144,7 +145,8 @@ export function createApp(deps: AppDeps): Express {
   );
 
   // Every line logged while serving the request, by any logger, carries its id.
-  app.use((req, _res, next) => withLogFields({ requestId: req.id }, next));
+  // The credentials it carries (declared by its route) are taken out of all of them (redaction.ts).
+  app.use((req, _res, next) => withLogFields({ requestId: req.id }, () => withRedaction(next)));
 
   // A request that changed something may have queued jobs (messages, webhook deliveries for the events
   // it wrote): once it has answered, this process's worker looks for them at once instead of at its

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type Logger } from 'pino';
+import { carriesCredentials, redactFields, redactText } from './redaction';
 
 export type { Logger };
 
@@ -17,33 +18,11 @@ export const redactPaths = [
   '*.client_secret',
 ];
 
-// A public action code is the contact's credential: logs show `/action/[redacted]`, never the code.
-const ACTION_PATH = /\/action\/[^/?#\s"']+/gi;
-// An action code anywhere in a message (e.g. a failed query's parameters): 20 characters of base32.
-const ACTION_CODE = /\b[0-9a-hjkmnp-tv-z]{20}\b/gi;
-
-// Query parameters that are credentials or personal data: an authorization code and state (single
-// sign-on's callback), a CSRF token, an e-mail address (a sign-in hint).
-const SECRET_PARAMS = /([?&](?:code|state|_csrf|email|login_hint)=)[^&#\s"']*/gi;
-
-/** A URL for the logs: credentials and e-mail addresses in its query replaced, action codes too. */
-export function redactUrl(url: string): string {
-  return redactActionCodes(url.replace(SECRET_PARAMS, '$1[redacted]'));
-}
-
-/** The text with every public action code replaced. */
-export function redactActionCodes(text: string): string {
-  return text.replace(ACTION_PATH, '/action/[redacted]').replace(ACTION_CODE, '[redacted]');
-}
-
-/** pino's error serializer, with action codes taken out of the message and stack. */
+/** pino's error serializer, with every credential taken out of the message and stack (redaction.ts). */
 export function serializeError(err: unknown): unknown {
   const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
   if (!out || typeof out !== 'object') return out;
-  for (const key of ['message', 'stack'] as const) {
-    if (typeof out[key] === 'string') out[key] = redactActionCodes(out[key] as string);
-  }
-  return out;
+  return redactFields(out);
 }
 
 /** Standard output, written asynchronously: lines written during a write are batched into the next one. */
@@ -72,6 +51,18 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       base: { service: 'actiondesk' },
       redact: { paths: redactPaths, censor: '[redacted]' },
       serializers: { err: serializeError },
+      // While a request that carries a credential is served, whatever is logged has its value removed.
+      formatters: {
+        log: (fields) => (carriesCredentials() ? (redactFields(fields) as typeof fields) : fields),
+      },
+      hooks: {
+        logMethod(args, method) {
+          if (carriesCredentials())
+            for (let i = 0; i < args.length; i++)
+              if (typeof args[i] === 'string') args[i] = redactText(args[i] as string);
+          return method.apply(this, args);
+        },
+      },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     destination,

@@ -59,7 +59,7 @@ export function createMailer(config: Config['mail'], logger: Logger): Mailer {
       const file = path.join(config.dir, `${fileStamp()}-mail.eml`);
       await mkdir(config.dir, { recursive: true });
       await writeFile(file, info.message as Buffer);
-      logger.info({ to: m.to, subject: m.subject, file }, 'e-mail written to the outbox (no SMTP_URL)');
+      logger.info({ to: m.to, file }, 'e-mail written to the outbox (no SMTP_URL)');
       return { messageId: info.messageId };
     },
     close: () => transport.close(),

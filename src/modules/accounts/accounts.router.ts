@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { clientAddress } from '../../platform/http/address';
 import type { Routes } from '../../platform/http/routes';
+import { credential } from '../../platform/redaction';
 import { idParam, timestamp } from '../../platform/schemas';
 import { beginStaffSession, endStaffSession } from '../../platform/web/sessions';
 import { z } from '../../platform/zod';
@@ -44,7 +45,18 @@ const SignInForm = z.object({
   next: text(2000).optional(),
 });
 const ForgotForm = z.object({ _csrf: text(300), email: text(1000) });
-const TokenParams = z.object({ token: z.string().max(200) });
+const TokenParams = z.object({
+  token: credential(
+    z
+      .string()
+      .max(200)
+      .meta({
+        param: { name: 'token', in: 'path' },
+        description: 'The password link’s token: a credential, never logged',
+      }),
+    'password link',
+  ),
+});
 const PasswordForm = z.object({
   _csrf: text(300),
   username: text(1000).optional(),

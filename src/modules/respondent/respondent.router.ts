@@ -24,15 +24,10 @@ import { contactQuery } from './respondent.query';
 import { type Respondent, respondentLanguage, saveStep } from './respondent.service';
 import { needsVisitor, type OpenAction, type RespondentView } from './respondent.view';
 import { viewForSigning } from './signing';
-import { type PageKit, type SigningRouteDeps, signerPage, signingRoutes } from './signing.router';
+import { code, type PageKit, type SigningRouteDeps, signerPage, signingRoutes } from './signing.router';
 import { submitAnswers } from './submission';
 
-const params = z.object({
-  code: z
-    .string()
-    .max(100)
-    .meta({ param: { name: 'code', in: 'path' }, description: 'The action code' }),
-});
+const params = z.object({ code });
 const tags = ['Public pages'];
 
 /** Form fields of the questions (`q.<id>`), each as a list of strings; a Map, so no key is special. */

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { NotFound } from '../../platform/errors';
 import type { Routes } from '../../platform/http/routes';
+import { credential } from '../../platform/redaction';
 import { readAll } from '../../platform/storage';
 import { z } from '../../platform/zod';
 import { errorPage, type Page, type PageContext, unknownPage } from '../../web/respondent-pages';
@@ -28,10 +29,17 @@ import {
 } from './signing';
 
 const tags = ['Public pages'];
-const code = z
-  .string()
-  .max(100)
-  .meta({ param: { name: 'code', in: 'path' }, description: 'The action code (or a signer’s own code)' });
+/** The action's code or a signer's own: the contact's credential, never logged. */
+export const code = credential(
+  z
+    .string()
+    .max(100)
+    .meta({
+      param: { name: 'code', in: 'path' },
+      description: 'The action code (or a signer’s own code): a credential, never logged',
+    }),
+  'action link',
+);
 const params = z.object({ code });
 const documentParams = z.object({
   code,

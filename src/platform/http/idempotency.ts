@@ -7,6 +7,7 @@ import { pgErrorCode } from '../db/errors';
 import { HeldTransaction, holding } from '../db/tenant';
 import { AppError, BadRequest, Conflict } from '../errors';
 import { idempotencyRepository, type StoredAnswer } from '../idempotency.repository';
+import { redactUrl } from '../redaction';
 
 /** How long a key's answer is kept and replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
@@ -179,7 +180,7 @@ export class Idempotency {
           key,
           requestHash: hash,
           method: req.method,
-          path: req.originalUrl.slice(0, 2000),
+          path: redactUrl(req.originalUrl).slice(0, 2000),
           at: ctx.at,
           expiresAt: new Date(ctx.at.getTime() + IDEMPOTENCY_TTL_MS),
         });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import express from 'express';
+import { credentialParamsOf, declareRoute, redactValue } from '../redaction';
 import { z } from '../zod';
 import { clientAddress } from './address';
 import './request';
@@ -204,11 +205,18 @@ export class Routes {
     private readonly idempotency?: Idempotency,
   ) {}
 
-  /** Names the route for the metrics (`res.locals.route`): its documented path, such as /api/v1/customers/{customerId}. */
-  private named(path: string): RequestHandler {
+  /**
+   * Names the route for the metrics (`res.locals.route`): its documented path, such as
+   * /api/v1/customers/{customerId}. The route is declared to the redaction (redaction.ts): the path
+   * parameters its schema declares credentials are never logged, the URL's nor their values anywhere.
+   */
+  private named(method: string, path: string, params?: AnySchema): RequestHandler {
     const route = `${this.basePath}${path}`;
-    return (_req, res, next) => {
+    const credentials = credentialParamsOf(params);
+    declareRoute(method, route, credentials);
+    return (req, res, next) => {
       res.locals.route = route;
+      for (const name of credentials.keys()) redactValue(req.params[name]);
       next();
     };
   }
@@ -306,7 +314,7 @@ export class Routes {
     });
     this.router.post(
       spec.path,
-      this.named(spec.path),
+      this.named('post', spec.path),
       ...this.byAddress(spec.rateLimit),
       formParser,
       async (req: Request, res: Response) => {
@@ -447,7 +455,7 @@ export class Routes {
     const before = method === 'post' ? [pageHeaders, ...limited, formParser] : [pageHeaders, ...limited];
     this.router[method](
       expressPath,
-      this.named(spec.path),
+      this.named(method, spec.path, spec.params),
       ...before,
       async (req: Request, res: Response) => {
         const params = (spec.params ? parse(spec.params, req.params, 'path') : {}) as z.output<P>;
@@ -551,7 +559,7 @@ export class Routes {
     };
     this.router[spec.method](
       expressPath,
-      this.named(spec.path),
+      this.named(spec.method, spec.path, spec.params),
       ...before,
       ...(takesBody ? [requireJsonBody, this.bodyParser] : []),
       run,
