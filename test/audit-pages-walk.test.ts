@@ -152,6 +152,10 @@ const scenarios: [string, () => Promise<Response>][] = [
     () => formPost(admin, `/staff/users/${ids.user}`, `/staff/users/${ids.user}/password-link`),
   ],
   [
+    'POST /staff/users/{userId}/sign-out',
+    () => formPost(admin, `/staff/users/${ids.user}`, `/staff/users/${ids.user}/sign-out`),
+  ],
+  [
     'POST /staff/users/{userId}/apikeys',
     () =>
       formPost(admin, `/staff/users/${ids.user}`, `/staff/users/${ids.user}/apikeys`, [['name', 'Page key']]),

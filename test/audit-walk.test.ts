@@ -97,6 +97,10 @@ const scenarios: [string, () => Promise<Response>][] = [
     () => as('post', `/api/v1/admin/users/${ids.user}/reactivate`),
   ],
   [
+    'POST /api/v1/admin/users/{userId}/sign-out',
+    () => as('post', `/api/v1/admin/users/${ids.user}/sign-out`),
+  ],
+  [
     'POST /api/v1/admin/users/{userId}/apikeys',
     async () => {
       const res = await as('post', `/api/v1/admin/users/${ids.user}/apikeys`).send({ name: 'CRM sync' });

@@ -71,7 +71,7 @@ ${notices(v.notice, v.error)}
 <dl class="facts"><dt>E-mail</dt><dd>${u.email}</dd><dt>Kind</dt><dd>${u.kind}</dd><dt>Status</dt><dd><span class="status">${u.status}</span></dd><dt>Created</dt><dd>${when(u.createdAt)}</dd></dl>
 <div class="row">${u.status === 'active' ? post('status', 'Deactivate', 'danger', html`<input type="hidden" name="status" value="deactivated">`) : post('status', 'Reactivate', '', html`<input type="hidden" name="status" value="active">`)}${
       u.kind === 'staff' && u.status === 'active' ? post('password-link', 'E-mail a password link') : ''
-    }</div>
+    }${u.kind === 'staff' && u.status === 'active' ? post('sign-out', 'Sign out everywhere') : ''}</div>
 <h2 id="groups">Groups</h2>
 <form method="post" action="/staff/users/${u._id}/groups" novalidate>${csrfField(f.csrf)}${groupBoxes('edit', u.groups, 'Member of')}
 <div class="row"><button type="submit">Save the groups</button></div></form>

@@ -14,18 +14,25 @@ import { ts } from './columns';
 import { organisations, users } from './tenancy';
 
 /**
- * Staff browser sessions (express-session's store, connect-pg-simple's table shape: it cannot create the
- * table itself on PGlite). Not a tenant table: a session is found by its id before anything else is
- * known; `sess` holds the organisation and user it belongs to.
+ * Staff browser sessions (express-session's store: platform/web/sessions.ts). Not a tenant table: a
+ * session is found by its id before anything else is known; `sess` holds the organisation and user it
+ * belongs to, and so do two columns, so that all of a user's sessions can end at once.
  */
 export const staffSessions = pgTable(
   'staff_sessions',
   {
+    // SHA-256 of the session id in the cookie: a reader of the table cannot use a live session.
     sid: varchar('sid').primaryKey(),
     sess: json('sess').notNull(),
     expire: ts('expire').notNull(),
+    // Whose session it is, so that all of a user's sessions can end at once.
+    organisationId: uuid('organisation_id').notNull(),
+    userId: uuid('user_id').notNull(),
   },
-  (t) => [index('staff_sessions_expire_idx').on(t.expire)],
+  (t) => [
+    index('staff_sessions_expire_idx').on(t.expire),
+    index('staff_sessions_user_idx').on(t.organisationId, t.userId),
+  ],
 );
 
 /** Single-use, expiring links that let a staff user set their password (invitation or reset). */

@@ -41,6 +41,9 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     // Browser sessions signed in before this moment are ended (a password change signs out elsewhere).
     passwordChangedAt: ts('password_changed_at'),
+    // Every browser session signed in before this moment has ended (deactivation, narrower groups, an
+    // administrator's "sign out everywhere"); its rows are deleted in the same change.
+    sessionsEndedAt: ts('sessions_ended_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     changeTxid: changeTxid(),

@@ -70,6 +70,8 @@ const endedNotices: Record<string, string> = {
   deactivated: 'Your account has been deactivated. Ask an administrator of your organisation.',
   password: 'Your password was changed. Sign in with the new one.',
   deleted: 'Your account no longer exists.',
+  revoked: 'You were signed out on every device. Sign in again to go on.',
+  access: 'An administrator changed what you may do here. Sign in again to go on.',
   'sso-only':
     'Your password is saved. Your organisation signs in with work accounts: choose “Continue with single sign-on”.',
 };

@@ -7,6 +7,9 @@ import type { Queryable } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { keysetColumnsOf, walkRows } from '../../platform/db/keyset';
 import { isId } from '../../platform/ids';
+import { permissionsOf } from '../../platform/permissions';
+import type { SessionEndReason } from '../../platform/web/sessions';
+import { endSessionsOf } from '../../platform/web/sessions.repository';
 
 export type UserRow = RowOf<typeof users>;
 export type ApiKeyRow = RowOf<typeof apiKeys>;
@@ -80,7 +83,10 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
       return rows.length;
     },
     async insert(
-      row: Omit<UserRow, 'organisationId' | 'authVersion' | 'passwordHash' | 'passwordChangedAt'>,
+      row: Omit<
+        UserRow,
+        'organisationId' | 'authVersion' | 'passwordHash' | 'passwordChangedAt' | 'sessionsEndedAt'
+      >,
     ): Promise<UserRow> {
       const [created] = await q
         .insert(users)
@@ -88,14 +94,42 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
         .returning();
       return created!;
     },
-    /** Any change here may narrow what the user's credentials allow, so auth_version is bumped. */
+    /**
+     * Any change here may narrow what the user's credentials allow, so auth_version is bumped. One that
+     * takes access away — deactivation, or groups that allow less than before — ends every browser
+     * session of the user at once (their API keys and tokens follow the user's state on each use).
+     */
     async update(id: string, change: Partial<Pick<UserRow, 'name' | 'groups' | 'status' | 'updatedAt'>>) {
+      let ends: SessionEndReason | null = change.status === 'deactivated' ? 'deactivated' : null;
+      if (change.groups && !ends) {
+        const before = await this.find(id, { forUpdate: true });
+        const now = permissionsOf(change.groups);
+        if ([...permissionsOf(before?.groups ?? [])].some((p) => !now.has(p))) ends = 'access';
+      }
       const [row] = await q
         .update(users)
-        .set({ ...change, authVersion: sql`${users.authVersion} + 1` })
+        .set({
+          ...change,
+          authVersion: sql`${users.authVersion} + 1`,
+          ...(ends ? { sessionsEndedAt: ctx.at } : {}),
+        })
         .where(and(org, eq(users.id, id)))
         .returning();
+      if (row && ends) await endSessionsOf(q, ctx.organisationId, id, ends);
       return row;
+    },
+    /**
+     * "Sign out everywhere": every browser session of the user ends now, also one whose request is in
+     * flight (it is refused on its next request); answers how many were open, or null for no such user.
+     */
+    async endSessions(id: string): Promise<number | null> {
+      const rows = await q
+        .update(users)
+        .set({ sessionsEndedAt: ctx.at })
+        .where(and(org, eq(users.id, id)))
+        .returning({ id: users.id });
+      if (rows.length === 0) return null;
+      return endSessionsOf(q, ctx.organisationId, id, 'revoked');
     },
     /**
      * Sets (or clears) the password hash. Sessions that signed in before `at` end on their next request;
@@ -110,6 +144,7 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
       return rows.length > 0;
     },
     async remove(id: string): Promise<boolean> {
+      await endSessionsOf(q, ctx.organisationId, id, 'deleted');
       const rows = await q
         .delete(users)
         .where(and(org, eq(users.id, id)))

@@ -11,6 +11,7 @@ import {
   ListApiKeysQuery,
   ListUsersQuery,
   RateLimitSettings,
+  SessionsEnded,
   UpdateRateLimits,
   UpdateUser,
   User,
@@ -21,6 +22,7 @@ import {
   createApiKey,
   createUser,
   deleteUser,
+  endUserSessions,
   getUser,
   listApiKeys,
   listUsers,
@@ -140,6 +142,20 @@ export function adminRoutes(routes: Routes, deps: AdminDeps & { limits: RateLimi
       errors: [409],
     },
     ({ ctx, params }) => setUserStatus(deps, ctx, params.userId, 'active'),
+  );
+  routes.add(
+    {
+      method: 'post',
+      path: '/admin/users/{userId}/sign-out',
+      summary: 'Sign a user out everywhere: every browser session of theirs ends at once',
+      description:
+        'Each of the user’s staff browser sessions is sent to the sign-in page on its next request, also one whose request is under way; the user can sign in again. API keys and OAuth tokens are not touched (revoke them, or deactivate the user). Deactivating a user, or narrowing their groups, ends their sessions the same way.',
+      tags: users,
+      permission: 'admin',
+      params: UserParams,
+      response: SessionsEnded,
+    },
+    ({ ctx, params }) => endUserSessions(deps, ctx, params.userId),
   );
   routes.add(
     {

@@ -18,6 +18,17 @@ export const User = z
   })
   .meta({ id: 'User' });
 
+export const SessionsEnded = z
+  .object({
+    success: z.literal(true),
+    userId: z.string(),
+    endedSessions: z
+      .number()
+      .int()
+      .meta({ description: 'How many browser sessions of the user were open and have ended' }),
+  })
+  .meta({ id: 'SessionsEnded' });
+
 export const UserList = z
   .object({ users: z.array(User), total: z.number().int(), ...cursorAnswer })
   .meta({ id: 'UserList' });

@@ -1,3 +1,4 @@
+import { auditRepository } from '../../platform/audit.repository';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import { generateApiKey } from '../../platform/crypto/api-keys';
@@ -148,6 +149,24 @@ export async function setUserStatus(
     if (status === 'deactivated') await keepAnAdministrator(tx, ctx, user, 'deactivate');
     const row = await userRepository(tx, ctx).update(id, { status, updatedAt: deps.clock.now() });
     return toUser(row!);
+  });
+}
+
+/**
+ * "Sign out everywhere": every browser session of the user ends at once, also in a browser whose request
+ * is in flight; the user signs in again where they want to go on. Their API keys are not touched.
+ */
+export async function endUserSessions(deps: AdminDeps, ctx: RequestContext, id: string) {
+  return inTenant(deps.database, ctx, async (tx) => {
+    const ended = await userRepository(tx, ctx).endSessions(id);
+    if (ended === null) throw new NotFound('User not found');
+    await auditRepository(tx, ctx).record({
+      action: 'user.signed_out',
+      targetType: 'user',
+      targetId: id,
+      summary: { endedSessions: ended },
+    });
+    return { success: true as const, userId: id, endedSessions: ended };
   });
 }
 

@@ -5,6 +5,7 @@ export type { ApiKey, User } from './admin.schemas';
 export {
   createApiKey,
   createUser,
+  endUserSessions,
   getUser,
   listApiKeys,
   listUsers,

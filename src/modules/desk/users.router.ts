@@ -17,6 +17,7 @@ import { type AccountsDeps, sendPasswordLink } from '../accounts';
 import {
   createApiKey,
   createUser,
+  endUserSessions,
   getUser,
   listApiKeys,
   listUsers,
@@ -57,8 +58,10 @@ const done: Record<string, string> = {
   'no-link': 'The user was added, but the password link could not be made: use “E-mail a password link”.',
   groups: 'The groups were saved.',
   active: 'The user is active again.',
-  deactivated: 'The user is deactivated: their sessions and keys stop working at once.',
+  deactivated:
+    'The user is deactivated and signed out of every browser: their sessions and keys stop working at once.',
   link: 'A link to choose a password is on its way.',
+  'signed-out': 'The user is signed out of every browser: each goes to the sign-in page on its next click.',
   revoked: 'The key was revoked: it stops working at once.',
 };
 
@@ -236,6 +239,15 @@ export function userPageRoutes(routes: Routes, deps: DeskDeps & AccountsDeps): v
     async (ctx, id, f) => {
       await setUserStatus(deps, ctx, id, f.status);
       return f.status;
+    },
+  );
+  action(
+    'sign-out',
+    'Sign a user out of every browser (form post)',
+    z.object({ _csrf: csrf }),
+    async (ctx, id) => {
+      await endUserSessions(deps, ctx, id);
+      return 'signed-out';
     },
   );
   action(

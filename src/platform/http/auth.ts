@@ -9,7 +9,7 @@ import type { Database, Queryable, Tx } from '../db/database';
 import { Forbidden, InsufficientScope, InvalidToken, Unauthenticated } from '../errors';
 import { type Permission, permissionsOf } from '../permissions';
 import type { CsrfGuard } from '../web/csrf';
-import { endStaffSession } from '../web/sessions';
+import { endStaffSession, type SessionEndReason } from '../web/sessions';
 import { findApiKey, findOAuthToken, findSessionUser, type OAuthTokenRow } from './credentials.repository';
 
 /** Who presented the credentials, as the database knows them now. */
@@ -127,10 +127,10 @@ interface SessionUserRow {
   auth_version: number;
   kind: 'staff' | 'service';
   password_changed_at: Date | string | null;
+  sessions_ended_at: Date | string | null;
 }
 
-/** Why a browser session ended: a code the sign-in page turns into its own words (never free text). */
-export type SessionEndReason = 'timeout' | 'deactivated' | 'password' | 'deleted';
+export type { SessionEndReason };
 
 export class SessionEnded extends Unauthenticated {
   constructor(
@@ -140,6 +140,17 @@ export class SessionEnded extends Unauthenticated {
     super(message);
   }
 }
+
+const endedMessages: Record<SessionEndReason, string> = {
+  timeout: 'Your session has ended: sign in again',
+  deactivated: 'Your account has been deactivated',
+  password: 'Your password was changed: sign in again',
+  deleted: 'Your account no longer exists',
+  revoked: 'You were signed out everywhere: sign in again',
+  access: 'What you may do here was changed: sign in again',
+};
+
+const sessionEnded = (reason: SessionEndReason) => new SessionEnded(reason, endedMessages[reason]);
 
 export interface SessionTimeouts {
   /** Signed out after this long without a request. */
@@ -164,16 +175,22 @@ export class SessionAuthenticator implements Authenticator {
   ) {}
 
   presentIn(req: Request): boolean {
-    return req.session?.staff !== undefined;
+    return req.session?.staff !== undefined || req.session?.ended !== undefined;
   }
 
   async authenticate(req: Request): Promise<Principal> {
+    // Ended from elsewhere (deactivation, "sign out everywhere"): told why once, then gone.
+    const endedBy = req.session?.ended;
+    if (endedBy) {
+      await endStaffSession(req);
+      throw sessionEnded(endedBy);
+    }
     const staff = req.session?.staff;
     if (!staff) throw new Unauthenticated('Not signed in');
     const now = this.clock.now().getTime();
     if (now - staff.seenAt > this.timeouts.idleMs || now - staff.signedInAt > this.timeouts.absoluteMs) {
       await endStaffSession(req);
-      throw new SessionEnded('timeout', 'Your session has ended: sign in again');
+      throw sessionEnded('timeout');
     }
     const row = await this.database.tenantTransaction(
       {
@@ -204,11 +221,12 @@ export class SessionAuthenticator implements Authenticator {
     const staff = req.session.staff as NonNullable<typeof req.session.staff>;
     const changed = row?.password_changed_at ? new Date(row.password_changed_at).getTime() : 0;
     let ended: SessionEnded | null = null;
-    if (row?.kind !== 'staff') ended = new SessionEnded('deleted', 'Your account no longer exists');
-    else if (row.user_status !== 'active')
-      ended = new SessionEnded('deactivated', 'Your account has been deactivated');
-    else if (changed > staff.signedInAt)
-      ended = new SessionEnded('password', 'Your password was changed: sign in again');
+    if (row?.kind !== 'staff') ended = sessionEnded('deleted');
+    else if (row.user_status !== 'active') ended = sessionEnded('deactivated');
+    else if (changed > staff.signedInAt) ended = sessionEnded('password');
+    // Every session from before the user's sessions were ended (one a request in flight wrote back).
+    else if (row.sessions_ended_at && new Date(row.sessions_ended_at).getTime() > staff.signedInAt)
+      ended = sessionEnded('revoked');
     if (ended) {
       await endStaffSession(req);
       throw ended;

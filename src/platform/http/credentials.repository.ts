@@ -14,7 +14,7 @@ export function findSessionUser<T>(q: Queryable, userId: string): Promise<T[]> {
   return queryRows<T>(
     q,
     sql`SELECT id AS user_id, organisation_id, status AS user_status, groups AS user_groups, auth_version,
-               kind, password_changed_at
+               kind, password_changed_at, sessions_ended_at
           FROM users WHERE id = ${userId}::uuid`,
   );
 }

@@ -1,4 +1,4 @@
-import connectPgSimple from 'connect-pg-simple';
+import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import session from 'express-session';
 import type { Database } from '../db/database';
@@ -13,9 +13,14 @@ export interface StaffSignIn {
   seenAt: number;
 }
 
+/** Why a browser session ended: a code the sign-in page turns into its own words (never free text). */
+export type SessionEndReason = 'timeout' | 'deactivated' | 'password' | 'deleted' | 'revoked' | 'access';
+
 declare module 'express-session' {
   interface SessionData {
     staff?: StaffSignIn;
+    /** A session ended from elsewhere (deactivation, "sign out everywhere"): why, told at its next request. */
+    ended?: SessionEndReason;
   }
 }
 
@@ -30,24 +35,97 @@ export interface StaffSessionOptions {
 
 export const STAFF_SESSION_COOKIE = 'adk_staff';
 
+/** What the table holds for a session id: its SHA-256, so that a reader of the table cannot use it. */
+const stored = (sid: string) => createHash('sha256').update(sid).digest('base64url');
+
+type Done<T = void> = (err?: unknown, value?: T) => void;
+
 /**
- * Staff browser sessions: server-side in PostgreSQL (express-session + connect-pg-simple over the app's
- * own database, table `staff_sessions` from a migration), an HttpOnly cookie holding only the signed
+ * express-session's store over the app's database, table `staff_sessions`: rows keyed by the hash of
+ * the session id, with the user they belong to (so that all of a user's sessions can end at once).
+ * Only signed-in sessions are stored. A row past its `expire` is never answered; expired rows are
+ * deleted by the retention job and at each sign-in.
+ */
+class StaffSessionStore extends session.Store {
+  constructor(
+    private readonly database: Database,
+    private readonly absoluteMs: number,
+  ) {
+    super();
+  }
+
+  private run<T>(done: Done<T> | undefined, work: () => Promise<T>): void {
+    work().then(
+      (value) => done?.(undefined, value),
+      (err) => done?.(err),
+    );
+  }
+
+  override get(sid: string, done: Done<session.SessionData | null>): void {
+    this.run(done, async () => {
+      const { rows } = await this.database.query(
+        'SELECT sess FROM staff_sessions WHERE sid = $1 AND expire >= now()',
+        [stored(sid)],
+      );
+      const sess = (rows[0] as { sess?: unknown } | undefined)?.sess;
+      return (typeof sess === 'string' ? JSON.parse(sess) : (sess ?? null)) as session.SessionData | null;
+    });
+  }
+
+  override set(sid: string, sess: session.SessionData, done?: Done): void {
+    this.run(done, async () => {
+      const staff = sess.staff;
+      // A session that is not (or no longer) signed in has nothing to keep (an ended one is kept as it is).
+      if (sess.ended) return;
+      if (!staff) {
+        await this.database.query('DELETE FROM staff_sessions WHERE sid = $1', [stored(sid)]);
+        return;
+      }
+      await this.database.query(
+        `INSERT INTO staff_sessions (sid, sess, expire, organisation_id, user_id) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (sid) DO UPDATE SET sess = excluded.sess, expire = excluded.expire`,
+        [
+          stored(sid),
+          JSON.stringify(sess),
+          this.expiry(sess).toISOString(),
+          staff.organisationId,
+          staff.userId,
+        ],
+      );
+    });
+  }
+
+  override touch(sid: string, sess: session.SessionData, done?: Done): void {
+    this.run(done, async () => {
+      await this.database.query('UPDATE staff_sessions SET expire = $2 WHERE sid = $1', [
+        stored(sid),
+        this.expiry(sess).toISOString(),
+      ]);
+    });
+  }
+
+  override destroy(sid: string, done?: Done): void {
+    this.run(done, async () => {
+      await this.database.query('DELETE FROM staff_sessions WHERE sid = $1', [stored(sid)]);
+    });
+  }
+
+  private expiry(sess: session.SessionData): Date {
+    const expires = sess.cookie?.expires;
+    return expires ? new Date(expires) : new Date(Date.now() + this.absoluteMs);
+  }
+}
+
+/**
+ * Staff browser sessions: server-side in PostgreSQL (express-session over the app's own database, table
+ * `staff_sessions` from a migration, ids stored hashed), an HttpOnly cookie holding only the signed
  * session id — `__Host-` prefixed and Secure when served over HTTPS; SameSite=Lax so that a deep link
  * followed from a CRM arrives signed in, while form posts carry a CSRF token. Nothing is stored for a
  * browser that has not signed in.
  */
 export function staffSessions(options: StaffSessionOptions): RequestHandler {
-  const PgStore = connectPgSimple(session);
-  const store = new PgStore({
-    pool: { query: (text: string, params?: unknown[]) => options.database.query(text, params) } as never,
-    tableName: 'staff_sessions',
-    createTableIfMissing: false,
-    // Expired rows are deleted at each sign-in (accounts module), not by a timer in every process.
-    pruneSessionInterval: false,
-  });
   return session({
-    store,
+    store: new StaffSessionStore(options.database, options.absoluteMs),
     name: options.secure ? `__Host-${STAFF_SESSION_COOKIE}` : STAFF_SESSION_COOKIE,
     secret: options.secrets,
     resave: false,
