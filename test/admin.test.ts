@@ -162,9 +162,16 @@ describe('admin: API keys', () => {
     const res = await as(org.adminKey).post(`/users/${u.userId}/apikeys`, { name: 'CRM sync' });
     expect(res.status).toBe(201);
     const created = CreatedApiKey.parse(res.body);
-    expect(created).toMatchObject({ name: 'CRM sync', userId: u.userId, revokedAt: null, lastUsedAt: null });
-    expect(created.prefix).toBe(created.apiKey.slice(0, 12));
-    expect((await h.api().get('/api/v1/customers').set('x-api-key', created.apiKey)).status).toBe(200);
+    expect(created).toMatchObject({
+      name: 'CRM sync',
+      userId: u.userId,
+      revokedAt: null,
+      lastUsedAt: null,
+      secretAlreadyShown: false,
+    });
+    const key = created.apiKey ?? '';
+    expect(created.prefix).toBe(key.slice(0, 12));
+    expect((await h.api().get('/api/v1/customers').set('x-api-key', key)).status).toBe(200);
     const listed = await as(org.adminKey).get(`/users/${u.userId}/apikeys`);
     const list = ApiKeyList.parse(listed.body);
     expect(list.apiKeys.map((k) => k.name).sort()).toEqual(['CRM sync', 'test key']);

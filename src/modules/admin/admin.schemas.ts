@@ -1,6 +1,7 @@
 import { cursorAnswer, walkQuery } from '../../platform/cursor';
 import { groups } from '../../platform/permissions';
 import { idFilter, timestamp } from '../../platform/schemas';
+import { withSecretsShownOnce } from '../../platform/shown-once';
 import { z } from '../../platform/zod';
 
 export const User = z
@@ -68,8 +69,8 @@ export const ApiKey = z
   })
   .meta({ id: 'ApiKey' });
 
-export const CreatedApiKey = ApiKey.extend({
-  apiKey: z.string().meta({ description: 'The key itself. Shown only in this response; store it now.' }),
+export const CreatedApiKey = withSecretsShownOnce(ApiKey, {
+  apiKey: z.string().meta({ description: 'The key itself (adk_…): store it now.' }),
 }).meta({ id: 'CreatedApiKey' });
 
 export const ApiKeyList = z

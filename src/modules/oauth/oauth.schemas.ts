@@ -1,6 +1,7 @@
 import { cursorAnswer, walkQuery } from '../../platform/cursor';
 import { groups } from '../../platform/permissions';
 import { timestamp } from '../../platform/schemas';
+import { withSecretsShownOnce } from '../../platform/shown-once';
 import { secureOrLoopbackUrl } from '../../platform/urls';
 import { z } from '../../platform/zod';
 
@@ -89,9 +90,10 @@ export const OAuthClient = z
   })
   .meta({ id: 'OAuthClient' });
 
-export const CreatedOAuthClient = OAuthClient.extend({
-  clientSecret: z.string().nullable().meta({
-    description: 'Shown only now (confidential clients); stored as a hash. null for a public client',
+export const CreatedOAuthClient = withSecretsShownOnce(OAuthClient, {
+  clientSecret: z.string().meta({
+    description:
+      'The client secret (adcs_…) of a confidential client, stored only as a hash: store it now. Always null for a public client.',
   }),
 }).meta({ id: 'CreatedOAuthClient' });
 
@@ -99,12 +101,17 @@ export const OAuthClientList = z
   .object({ clients: z.array(OAuthClient), total: z.number().int(), ...cursorAnswer })
   .meta({ id: 'OAuthClientList' });
 
-export const RotatedSecret = z
-  .object({ clientId: z.string(), clientSecret: z.string(), secretRotatedAt: timestamp })
-  .meta({
-    id: 'RotatedOAuthSecret',
-    description: 'The new secret, shown only now; the old one no longer works',
-  });
+export const RotatedSecret = withSecretsShownOnce(
+  z.object({ clientId: z.string(), secretRotatedAt: timestamp }),
+  {
+    clientSecret: z.string().meta({
+      description: 'The new client secret (adcs_…); the old one no longer works: store it now.',
+    }),
+  },
+).meta({
+  id: 'RotatedOAuthSecret',
+  description: 'The new secret, shown only in this answer; the old one no longer works',
+});
 
 export type CreateOAuthClient = z.infer<typeof CreateOAuthClient>;
 export type OAuthClient = z.infer<typeof OAuthClient>;

@@ -3,6 +3,7 @@ import { cursorAnswer, cursorQuery, walkQuery } from '../../platform/cursor';
 import { eventTypes } from '../../platform/events/event-types';
 import { pageQuery } from '../../platform/pagination';
 import { timestamp } from '../../platform/schemas';
+import { withSecretsShownOnce } from '../../platform/shown-once';
 import { z } from '../../platform/zod';
 
 const eventSelector = z
@@ -103,9 +104,9 @@ export const Webhook = z
   .meta({ id: 'Webhook' });
 export type Webhook = z.infer<typeof Webhook>;
 
-export const WebhookWithSecret = Webhook.extend({
+export const WebhookWithSecret = withSecretsShownOnce(Webhook, {
   secret: z.string().meta({
-    description: 'The signing secret (whsec_…), shown only in this answer: give it to your verifier',
+    description: 'The new signing secret (whsec_…): give it to your verifier now.',
   }),
 }).meta({ id: 'WebhookWithSecret' });
 

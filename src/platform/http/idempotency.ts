@@ -8,6 +8,7 @@ import { HeldTransaction, holding } from '../db/tenant';
 import { AppError, BadRequest, Conflict } from '../errors';
 import { idempotencyRepository, type StoredAnswer } from '../idempotency.repository';
 import { redactUrl } from '../redaction';
+import { withoutSecrets } from '../shown-once';
 
 /** How long a key's answer is kept and replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
@@ -100,7 +101,9 @@ export interface Answer {
  * holds it) and at the end stores the answer, so the work and its answer commit together or not at all.
  * The same key with the same request within 24 hours gets the stored answer (`Idempotent-Replayed:
  * true`); with another request, 422. An answer is stored only for a success: a refused request changed
- * nothing and may be sent again as it is.
+ * nothing and may be sent again as it is. Secrets shown once (the route's `secrets`, from its answer's
+ * schema: platform/shown-once.ts) are in the first answer only: the stored answer, and so every replay,
+ * has them null and `secretAlreadyShown: true`.
  */
 export class Idempotency {
   /** Requests of this instance holding a key: a duplicate waits here, not on a database connection. */
@@ -108,12 +111,14 @@ export class Idempotency {
 
   constructor(private readonly deps: { database: Database; box: SecretBox }) {}
 
+  /** `secrets`: the answer's fields that are secrets shown once (platform/shown-once.ts), never stored. */
   async run(
     ctx: RequestContext,
     req: Request,
     key: string,
     status: number,
     work: () => Promise<string | undefined>,
+    secrets: readonly string[],
   ): Promise<Answer> {
     const credential = credentialOf(ctx);
     const slot = JSON.stringify([ctx.organisationId, credential, key]);
@@ -130,7 +135,7 @@ export class Idempotency {
       ]);
       clearTimeout(timer);
     }
-    const running = this.runHeld(ctx, req, key, credential, status, work);
+    const running = this.runHeld(ctx, req, key, credential, status, work, secrets);
     this.inFlight.set(slot, running);
     try {
       return await running;
@@ -139,7 +144,7 @@ export class Idempotency {
     }
   }
 
-  /** Stored answers are sealed: they may hold a secret shown once (a new API key, a client secret). */
+  /** Stored answers are sealed: they may hold personal data (a contact's details). */
   private seal(
     body: string | undefined,
     ctx: RequestContext,
@@ -167,6 +172,7 @@ export class Idempotency {
     credential: string,
     status: number,
     work: () => Promise<string | undefined>,
+    secrets: readonly string[],
   ): Promise<Answer> {
     const transaction = new HeldTransaction(this.deps.database, ctx, async (tx) => {
       const keys = idempotencyRepository(tx, ctx);
@@ -202,14 +208,17 @@ export class Idempotency {
           credential,
           key,
           status,
-          this.seal(body, ctx, credential, key),
+          this.seal(body === undefined ? undefined : withoutSecrets(body, secrets), ctx, credential, key),
         ),
       );
       return { status, body, replayed: false };
     } catch (err) {
       await transaction.rollback(err);
       if (err instanceof Replay) {
-        return { status: err.stored.status ?? 200, body: this.open(err.stored, ctx), replayed: true };
+        // Stripped again: an answer stored before secrets were left out of stored answers may hold one.
+        const stored = this.open(err.stored, ctx);
+        const body = stored === undefined ? undefined : withoutSecrets(stored, secrets);
+        return { status: err.stored.status ?? 200, body, replayed: true };
       }
       throw err;
     }

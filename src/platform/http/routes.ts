@@ -10,6 +10,7 @@ import { type Credential, type Origin, type RequestContext, servingRequest } fro
 import { AppError, UnsupportedMediaType } from '../errors';
 import { AuthErrorBody, ErrorBody, OAuthErrorBody, type OpenAPIRegistry } from '../openapi';
 import type { Permission } from '../permissions';
+import { SECRET_ALREADY_SHOWN, shownOnceFields } from '../shown-once';
 import type { CsrfGuard } from '../web/csrf';
 import { nonceOf, pageHeaders } from '../web/headers';
 import { API_CREDENTIALS, type AuthGate, SessionEnded, scopeFor } from './auth';
@@ -181,7 +182,11 @@ export interface HandlerInput<P extends AnySchema, Q extends AnySchema, B extend
   res: Response;
 }
 
-type Output<R extends AnySchema> = z.input<R> | undefined;
+/** What a handler answers: its schema's input, less `secretAlreadyShown` (the platform sets it). */
+type Output<R extends AnySchema> = WithoutMarker<z.input<R>> | undefined;
+type WithoutMarker<T> = T extends { [SECRET_ALREADY_SHOWN]: boolean }
+  ? Omit<T, typeof SECRET_ALREADY_SHOWN>
+  : T;
 
 /**
  * Declares routes once: the Express pipeline (authenticate → validate → handler → JSON) and the
@@ -517,6 +522,8 @@ export class Routes {
     const takesBody = spec.method !== 'get' && !spec.multipart;
     // Most POSTs take an Idempotency-Key (docs/api.md#idempotent-requests).
     const idempotent = takesIdempotencyKey(spec);
+    // Secrets shown once (platform/shown-once.ts): in the first answer only, never in a stored one.
+    const secrets = shownOnceFields(spec.response);
     const run: RequestHandler = async (req, res) => {
       const params = parse(spec.params, req.params, 'path');
       const query = parseQuery(querySchema, req.query);
@@ -527,10 +534,11 @@ export class Routes {
         body = parse(bodySchema, sent ?? {}, 'body');
       }
       const produce = async (): Promise<string | undefined> => {
-        const result = await servingRequest(originOf(req), () =>
+        let result: unknown = await servingRequest(originOf(req), () =>
           handler({ params, query, body, req, res } as HandlerInput<P, Q, B>),
         );
         if (status === 204 || result === undefined || res.headersSent) return undefined;
+        if (secrets.length > 0) result = { ...(result as object), [SECRET_ALREADY_SHOWN]: false };
         if (this.checkResponses && spec.response) {
           const checked = spec.response.safeParse(result);
           if (!checked.success) {
@@ -544,7 +552,7 @@ export class Routes {
       const key = idempotent && req.ctx ? idempotencyKeyOf(req) : null;
       const answer =
         key && this.idempotency && req.ctx
-          ? await this.idempotency.run(req.ctx, req, key, status, produce)
+          ? await this.idempotency.run(req.ctx, req, key, status, produce, secrets)
           : { status, body: await produce(), replayed: false };
       if (res.headersSent) return;
       if (answer.replayed) res.setHeader('Idempotent-Replayed', 'true');
@@ -623,7 +631,7 @@ export class Routes {
       method: spec.method,
       path: this.basePath + spec.path,
       summary: spec.summary,
-      description: spec.description,
+      description: withShownOnceNote(spec.description, shownOnceFields(spec.response), idempotent),
       tags: spec.tags,
       security: spec.permission
         ? (spec.accepts ?? API_CREDENTIALS).map(
@@ -667,6 +675,20 @@ export class Routes {
       ...(spec.permission ? { 'x-permission': spec.permission } : {}),
     });
   }
+}
+
+/** An operation's description, saying which of its answer's fields are secrets shown once. */
+function withShownOnceNote(
+  description: string | undefined,
+  secrets: string[],
+  idempotent: boolean,
+): string | undefined {
+  if (secrets.length === 0) return description;
+  const names = secrets.map((s) => `\`${s}\``).join(', ');
+  const note = idempotent
+    ? `Shown once: ${names}. A replay of this request (the same Idempotency-Key) answers the same resource with ${secrets.length === 1 ? 'it' : 'them'} null and \`${SECRET_ALREADY_SHOWN}: true\`; the stored answer never holds ${secrets.length === 1 ? 'it' : 'them'} (docs/api.md#secrets-are-shown-once).`
+    : `Shown once: ${names} (docs/api.md#secrets-are-shown-once).`;
+  return description ? `${description}\n\n${note}` : note;
 }
 
 /** POSTs of authenticated routes take an Idempotency-Key, unless the route says it has no use for one. */
