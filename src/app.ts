@@ -54,7 +54,7 @@ import { type Logger, redactUrl, serializeError, withLogFields } from './platfor
 import { Metrics } from './platform/metrics';
 import { createRegistry, generateDocument } from './platform/openapi';
 import { Readiness } from './platform/readiness';
-import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
+import { listedNetworksPolicy, SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { qualifiedProvider } from './platform/signing/qualified';
 import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
 import type { FileStorage } from './platform/storage';
@@ -285,10 +285,7 @@ export function createApp(deps: AppDeps): Express {
     ...moduleDeps,
     box,
     baseUrl: config.baseUrl,
-    oidc: new OidcClient(
-      { allowHttp: config.sso.allowPrivate, allowPrivate: config.sso.allowPrivate, lookup: deps.lookup },
-      clock,
-    ),
+    oidc: new OidcClient(listedNetworksPolicy(config.sso.privateNetworks, deps.lookup), clock),
   });
   questionListRoutes(routes, moduleDeps);
   fileRoutes(routes, fileDeps);
