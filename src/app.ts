@@ -55,7 +55,7 @@ import { Metrics } from './platform/metrics';
 import { createRegistry, generateDocument } from './platform/openapi';
 import { Readiness } from './platform/readiness';
 import { redactUrl, withRedaction } from './platform/redaction';
-import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
+import { listedNetworksPolicy, SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { qualifiedProvider } from './platform/signing/qualified';
 import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
 import type { FileStorage } from './platform/storage';
@@ -287,10 +287,7 @@ export function createApp(deps: AppDeps): Express {
     ...moduleDeps,
     box,
     baseUrl: config.baseUrl,
-    oidc: new OidcClient(
-      { allowHttp: config.sso.allowPrivate, allowPrivate: config.sso.allowPrivate, lookup: deps.lookup },
-      clock,
-    ),
+    oidc: new OidcClient(listedNetworksPolicy(config.sso.privateNetworks, deps.lookup), clock),
   });
   questionListRoutes(routes, moduleDeps);
   fileRoutes(routes, fileDeps);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseNetworks } from './platform/address-filter';
 import { type EncryptionKey, parseEncryptionKeys } from './platform/crypto/sealed';
 import type { ServerLimits } from './platform/db/database';
 import type { FileStorageConfig } from './platform/file-storage';
@@ -159,7 +160,18 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).default('false'),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   WEBHOOK_TIMEOUT_SECONDS: intFrom(1, 30).default(10),
-  SSO_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  // Replaced by SSO_PRIVATE_NETWORKS: still read, to refuse a start that relies on it.
+  SSO_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
+  SSO_PRIVATE_NETWORKS: z
+    .string()
+    .superRefine((text, ctx) => {
+      try {
+        parseNetworks(text);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    })
+    .optional(),
   DIRECTORY_SYNC_MINUTES: intFrom(5, 10_080).default(60),
   RATE_LIMIT_API_PER_MINUTE: intFrom(1, 1_000_000).default(600),
   RATE_LIMIT_PUBLIC_PER_MINUTE: intFrom(1, 1_000_000).default(300),
@@ -265,10 +277,11 @@ export interface Config {
     readonly timeoutMs: number;
   };
   /**
-   * Whether sign-in providers may live on loopback or private addresses (an on-premises provider, a
-   * test's provider on 127.0.0.1): off by default, so that a provider's address cannot reach inside.
+   * The loopback or private networks sign-in providers and directories may live on (an on-premises
+   * provider, a test's provider on 127.0.0.1), normalised (`10.1.0.0/16`): none by default, so that a
+   * provider's address cannot reach inside.
    */
-  readonly sso: { readonly allowPrivate: boolean; readonly directorySyncMs: number };
+  readonly sso: { readonly privateNetworks: readonly string[]; readonly directorySyncMs: number };
   readonly rateLimits: RateLimitConfig;
 }
 
@@ -315,6 +328,24 @@ function filesConfig(e: z.infer<typeof envSchema>, dir: string): FileStorageConf
   };
 }
 
+/** Settings that are well formed but that this environment cannot start with. */
+function startProblems(e: z.infer<typeof envSchema>): string[] {
+  const problems: string[] = [];
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.ENCRYPTION_KEYS)
+    problems.push(
+      'ENCRYPTION_KEYS: is required in production (id:base64key, e.g. k1:$(openssl rand -base64 32))',
+    );
+  for (const name of ['WEBHOOK_ALLOW_HTTP', 'WEBHOOK_ALLOW_PRIVATE'] as const)
+    if (production && e[name] === 'true')
+      problems.push(`${name}: is a development switch and is refused in production (remove it)`);
+  if (e.SSO_ALLOW_PRIVATE === 'true')
+    problems.push(
+      'SSO_ALLOW_PRIVATE: is replaced by SSO_PRIVATE_NETWORKS, the networks the identity providers live on (e.g. SSO_PRIVATE_NETWORKS=10.1.0.0/16, or 127.0.0.0/8,::1/128 for a provider on this machine); remove SSO_ALLOW_PRIVATE',
+    );
+  return problems;
+}
+
 /** Reads and validates the environment once; the only place that touches process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -324,10 +355,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
-  if (e.NODE_ENV === 'production' && !e.ENCRYPTION_KEYS)
-    throw new ConfigError(
-      'Invalid configuration:\n  ENCRYPTION_KEYS: is required in production (id:base64key, e.g. k1:$(openssl rand -base64 32))',
-    );
+  const refused = startProblems(e);
+  if (refused.length > 0) throw new ConfigError(`Invalid configuration:\n  ${refused.join('\n  ')}`);
   if (e.QUALIFIED_SIGNING_PROVIDER) {
     try {
       qualifiedProvider({
@@ -460,7 +489,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       newVisitors: { limit: e.RATE_LIMIT_NEW_VISITORS_PER_10_MINUTES, windowMs: 10 * 60_000 },
     }),
     sso: Object.freeze({
-      allowPrivate: e.SSO_ALLOW_PRIVATE === 'true',
+      privateNetworks: Object.freeze(parseNetworks(e.SSO_PRIVATE_NETWORKS ?? '').map((n) => n.text)),
       directorySyncMs: e.DIRECTORY_SYNC_MINUTES * 60_000,
     }),
   });

@@ -28,7 +28,7 @@ import { JobWorker } from './platform/jobs/worker';
 import type { Logger } from './platform/logger';
 import { createMailer, type Mailer } from './platform/mail';
 import type { Metrics } from './platform/metrics';
-import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
+import { listedNetworksPolicy, SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
 import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
 import { createSmsSender, type SmsSender } from './platform/sms';
 import type { FileStorage } from './platform/storage';
@@ -118,11 +118,7 @@ export function createJobWorker(deps: WorkerDeps): {
     webhookDisabledNoticeJob,
     webhookDisabledNoticeHandler({ database, clock, mailer, baseUrl: config.baseUrl }),
   );
-  const ssoPolicy = {
-    allowHttp: config.sso.allowPrivate,
-    allowPrivate: config.sso.allowPrivate,
-    lookup: deps.lookup,
-  };
+  const ssoPolicy = listedNetworksPolicy(config.sso.privateNetworks, deps.lookup);
   worker.register(
     directorySyncJob,
     directorySyncHandler({

@@ -94,6 +94,74 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${variable}: `));
   });
 
+  const productionKeys = {
+    NODE_ENV: 'production',
+    ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+  };
+
+  it('when WEBHOOK_ALLOW_PRIVATE or WEBHOOK_ALLOW_HTTP is set in production, then the start is refused naming them', () => {
+    expect(loadConfig(productionKeys).webhooks).toMatchObject({ allowHttp: false, allowPrivate: false });
+    expect(() => loadConfig({ ...productionKeys, WEBHOOK_ALLOW_PRIVATE: 'true' })).toThrow(
+      /^Invalid configuration:\n {2}WEBHOOK_ALLOW_PRIVATE: is a development switch and is refused in production/,
+    );
+    expect(() => loadConfig({ ...productionKeys, WEBHOOK_ALLOW_HTTP: 'true' })).toThrow(
+      /^Invalid configuration:\n {2}WEBHOOK_ALLOW_HTTP: is a development switch and is refused in production/,
+    );
+    expect(() =>
+      loadConfig({
+        ...productionKeys,
+        ENCRYPTION_KEYS: '',
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      }),
+    ).toThrow(
+      /^Invalid configuration:\n {2}ENCRYPTION_KEYS: is required in production.*\n {2}WEBHOOK_ALLOW_HTTP: .*\n {2}WEBHOOK_ALLOW_PRIVATE: /,
+    );
+    // Saying false is saying nothing; outside production the switches work.
+    expect(loadConfig({ ...productionKeys, WEBHOOK_ALLOW_PRIVATE: 'false' }).webhooks.allowPrivate).toBe(
+      false,
+    );
+    for (const NODE_ENV of ['development', 'test'])
+      expect(
+        loadConfig({ NODE_ENV, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks,
+      ).toMatchObject({ allowHttp: true, allowPrivate: true });
+  });
+
+  it('when SSO_PRIVATE_NETWORKS lists loopback or private networks, then they are kept, normalised', () => {
+    expect(loadConfig({}).sso.privateNetworks).toEqual([]);
+    expect(
+      loadConfig({ SSO_PRIVATE_NETWORKS: ' 10.1.0.0/16, fd12:0::/48,127.0.0.0/8,::1/128,100.64.0.0/10,' }).sso
+        .privateNetworks,
+    ).toEqual(['10.1.0.0/16', 'fd12::/48', '127.0.0.0/8', '::1/128', '100.64.0.0/10']);
+  });
+
+  it.each([
+    ['banana', 'banana is not a network in CIDR notation (such as 10.1.0.0/16 or fd12::/48)'],
+    ['10.1.0.0', '10.1.0.0 is not a network in CIDR notation'],
+    ['10.1.0.0/33', '10.1.0.0/33 is not a network in CIDR notation'],
+    ['fd12::/129', 'fd12::/129 is not a network in CIDR notation'],
+    ['10.1.2.3/16', '10.1.2.3/16 has address bits past its /16 prefix (the network is 10.1.0.0/16)'],
+    ['10.1.0.0/16,8.8.8.0/24', '8.8.8.0/24 is not a loopback or private network'],
+    ['0.0.0.0/0', '0.0.0.0/0 is not a loopback or private network'],
+    ['10.0.0.0/7', '10.0.0.0/7 is not a loopback or private network'],
+    ['169.254.0.0/16', '169.254.0.0/16 is not a loopback or private network'],
+    ['fe80::/10', 'fe80::/10 is not a loopback or private network'],
+    ['::/0', '::/0 is not a loopback or private network'],
+  ])('when SSO_PRIVATE_NETWORKS is %s, then the start is refused saying why', (value, why) => {
+    expect(() => loadConfig({ SSO_PRIVATE_NETWORKS: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ SSO_PRIVATE_NETWORKS: value })).toThrow(
+      `Invalid configuration:\n  SSO_PRIVATE_NETWORKS: ${why}`,
+    );
+  });
+
+  it('when the former SSO_ALLOW_PRIVATE=true is set, then the start is refused pointing to SSO_PRIVATE_NETWORKS', () => {
+    for (const NODE_ENV of ['development', 'production', 'test'])
+      expect(() => loadConfig({ ...productionKeys, NODE_ENV, SSO_ALLOW_PRIVATE: 'true' })).toThrow(
+        /^Invalid configuration:\n {2}SSO_ALLOW_PRIVATE: is replaced by SSO_PRIVATE_NETWORKS, .*127\.0\.0\.0\/8,::1\/128/,
+      );
+    expect(loadConfig({ SSO_ALLOW_PRIVATE: 'false' }).sso.privateNetworks).toEqual([]);
+  });
+
   it('when a qualified signing provider is named, then the start is refused naming the variable, since none is built in', () => {
     expect(loadConfig({}).qualifiedSigning).toBeNull();
     expect(() => loadConfig({ QUALIFIED_SIGNING_PROVIDER: 'itsme' })).toThrow(

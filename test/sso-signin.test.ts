@@ -255,7 +255,7 @@ describe('single sign-on start and callback (spec 5.3)', () => {
     expect(logged).not.toContain(SECRET);
   });
 
-  it('when the provider’s discovery document names another issuer, or a provider is on an inner address without SSO_ALLOW_PRIVATE, then the sign-in does not start', async () => {
+  it('when the provider’s discovery document names another issuer, or a provider is on an inner address SSO_PRIVATE_NETWORKS does not list, then the sign-in does not start', async () => {
     // A discovery document that claims to be someone else.
     const impostor = http.createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

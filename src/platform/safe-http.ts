@@ -1,19 +1,27 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import net, { type LookupFunction } from 'node:net';
+import {
+  addressProblem,
+  addressRefusal,
+  holdsLoopback,
+  type PrivateAccess,
+  parseNetworks,
+} from './address-filter';
 
 /**
- * Outbound requests to addresses a client chose (webhooks): only http(s), and never to loopback,
- * private, link-local, multicast, reserved or cloud-metadata addresses unless allowed by configuration.
- * The check runs when the address is registered and again at every connection, after DNS resolution
- * (request-filtering-agent on node:http/https agents: the global fetch would ignore them), so a name
- * that later resolves to an inner address is refused too.
+ * Outbound requests to addresses a client or an administrator chose (webhooks, sign-in providers):
+ * only http(s), and only to public addresses unless the configuration opens inner ones; link-local,
+ * cloud metadata and unspecified addresses never (address-filter.ts has the rule). The check runs when
+ * the address is registered and again at every connection, on every address the host name resolves
+ * to (our own `lookup` on node:http/https: the global fetch would ignore it), so a name that later
+ * resolves to an inner address is refused too, before any connection is made.
  */
 export interface SafeHttpPolicy {
   allowHttp: boolean;
-  allowPrivate: boolean;
+  /** Inner addresses that may be reached: none, all (development), or those in listed networks. */
+  allowPrivate: PrivateAccess;
   /** DNS resolution (tests give their own names); dns.lookup by default. */
   lookup?: LookupFunction;
   /** Keep connections open between requests (the delivery worker); off for one-off requests. */
@@ -40,36 +48,19 @@ export class SafeHttpError extends Error {
   override name = 'SafeHttpError';
 }
 
-/** Why an address may not be used, in words, or null when it may. */
-export function addressProblem(address: string, allowPrivate: boolean): string | null {
-  if (allowPrivate) return null;
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.parse(address);
-  } catch {
-    return `${address} is not an IP address`;
-  }
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  const range = parsed.range();
-  if (range === 'unicast') return null;
-  const words: Record<string, string> = {
-    loopback: 'a loopback address',
-    private: 'a private address',
-    linkLocal: 'a link-local address (cloud metadata lives there)',
-    multicast: 'a multicast address',
-    unspecified: 'an unspecified address',
-    uniqueLocal: 'a private (unique local) address',
-    carrierGradeNat: 'a shared (carrier-grade NAT) address',
-    broadcast: 'a broadcast address',
-    reserved: 'a reserved address',
-  };
-  return `${address} is ${words[range] ?? `not a public address (${range})`}`;
+/**
+ * The policy for sign-in providers and directories on the listed networks (SSO_PRIVATE_NETWORKS):
+ * plain http only where a listed network holds the loopback address (a provider on this machine).
+ */
+export function listedNetworksPolicy(networks: readonly string[], lookup?: LookupFunction): SafeHttpPolicy {
+  const parsed = parseNetworks(networks.join(','));
+  return { allowHttp: holdsLoopback(parsed), allowPrivate: parsed, lookup };
 }
 
 /**
- * Checks a destination URL before it is stored: scheme, no credentials, and every address its host
- * resolves to. Answers the problem in words, or null.
+ * Checks a destination URL before it is stored: scheme (written as the OpenAPI pattern says: `https://`,
+ * or `http://` where allowed), no credentials, and every address its host resolves to. Answers the
+ * problem in words, or null.
  */
 export async function destinationProblem(url: string, policy: SafeHttpPolicy): Promise<string | null> {
   let u: URL;
@@ -80,69 +71,88 @@ export async function destinationProblem(url: string, policy: SafeHttpPolicy): P
   }
   if (u.protocol !== 'https:' && !(u.protocol === 'http:' && policy.allowHttp))
     return policy.allowHttp ? 'must be an http or https URL' : 'must be an https URL';
+  if (!url.startsWith(`${u.protocol}//`)) return `must start with ${u.protocol}//`;
   if (u.username || u.password) return 'must not contain a user name or password';
   if (u.hash) return 'must not contain a #fragment';
   const host = u.hostname.replace(/^\[|\]$/g, '');
-  if (ipaddr.isValid(host)) {
+  if (net.isIP(host)) {
     const problem = addressProblem(host, policy.allowPrivate);
     return problem ? `is refused: ${problem}` : null;
   }
-  if (policy.allowPrivate) return null;
   let addresses: string[];
   try {
-    addresses = await lookupAll(host, policy.lookup);
+    addresses = await lookupAll(host, policy.lookup ?? dns.lookup);
   } catch (err) {
     return `cannot be reached: ${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
   }
-  for (const a of addresses) {
-    const problem = addressProblem(a, false);
-    if (problem) return `is refused: ${host} resolves to ${problem}`;
+  const refusal = resolvedRefusal(host, addresses, policy.allowPrivate);
+  return refusal ? `is refused: ${refusal}` : null;
+}
+
+/** Why a host name whose addresses are these may not be reached (the first refused one), or null. */
+function resolvedRefusal(
+  host: string,
+  addresses: readonly string[],
+  allowPrivate: PrivateAccess,
+): string | null {
+  for (const address of addresses) {
+    const refusal = addressRefusal(address, allowPrivate);
+    if (refusal) return `${host} resolves to ${address}, ${refusal}`;
   }
   return null;
 }
 
-function lookupAll(host: string, lookup: LookupFunction | undefined): Promise<string[]> {
+type LookupAll = (
+  host: string,
+  options: dns.LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
+
+function lookupAll(host: string, lookup: LookupFunction): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const fn = (lookup ?? dns.lookup) as unknown as (
-      h: string,
-      o: { all: true },
-      cb: (err: NodeJS.ErrnoException | null, addresses: { address: string }[]) => void,
-    ) => void;
-    fn(host, { all: true }, (err, addresses) =>
-      err ? reject(err) : resolve(addresses.map((a) => a.address)),
-    );
+    (lookup as unknown as LookupAll)(host, { all: true }, (err, addresses) => {
+      if (err) reject(err);
+      else if (addresses.length === 0) reject(Object.assign(new Error('no address'), { code: 'ENOTFOUND' }));
+      else resolve(addresses.map((a) => a.address));
+    });
   });
 }
 
-type FilteringModule = typeof import('request-filtering-agent');
-let filtering: Promise<FilteringModule> | undefined;
-// request-filtering-agent is an ES module: loaded once, on first use.
-const loadFiltering = () => {
-  filtering ??= import('request-filtering-agent');
-  return filtering;
-};
-
-/** Keep-alive agents that refuse (or, when allowed, accept) inner addresses at connect time. */
-export class SafeHttpClient {
-  private agents: Promise<{ http: http.Agent; https: https.Agent }> | undefined;
-
-  constructor(private readonly policy: SafeHttpPolicy) {}
-
-  private getAgents() {
-    this.agents ??= loadFiltering().then((m) => {
-      const options = {
-        keepAlive: this.policy.keepAlive !== false,
-        maxSockets: 50,
-        maxFreeSockets: 10,
-        allowPrivateIPAddress: this.policy.allowPrivate,
-        allowMetaIPAddress: false,
-      };
-      return {
-        http: new m.RequestFilteringHttpAgent(options),
-        https: new m.RequestFilteringHttpsAgent(options),
-      };
+/**
+ * `lookup` that answers only when every address the name resolves to may be reached: the connection
+ * check, made before connecting (a refused name never sees a SYN), with the registration's rule.
+ */
+function checkedLookup(lookup: LookupFunction, allowPrivate: PrivateAccess): LookupFunction {
+  return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
+    (lookup as unknown as LookupAll)(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err);
+      const first = addresses[0];
+      if (!first)
+        return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' }));
+      const refusal = resolvedRefusal(
+        hostname,
+        addresses.map((a) => a.address),
+        allowPrivate,
+      );
+      if (refusal) return callback(new SafeHttpError(`refused: ${refusal}`));
+      if (options.all) callback(null, addresses);
+      else callback(null, first.address, first.family);
     });
-    return this.agents;
+  }) as unknown as LookupFunction;
+}
+
+/**
+ * Outbound requests under a policy: keep-alive agents (when asked), a host that is an address checked
+ * before the request, a host name checked on every address it resolves to before connecting.
+ */
+export class SafeHttpClient {
+  private readonly agents: { http: http.Agent; https: https.Agent };
+  private readonly lookup: LookupFunction;
+
+  constructor(private readonly policy: SafeHttpPolicy) {
+    const options = { keepAlive: policy.keepAlive !== false, maxSockets: 50, maxFreeSockets: 10 };
+    this.agents = { http: new http.Agent(options), https: new https.Agent(options) };
+    this.lookup = checkedLookup(policy.lookup ?? dns.lookup, policy.allowPrivate);
   }
 
   /**
@@ -166,7 +176,10 @@ export class SafeHttpClient {
     const u = new URL(url);
     if (u.protocol !== 'https:' && !(u.protocol === 'http:' && this.policy.allowHttp))
       throw new SafeHttpError(`${u.protocol} URLs are not allowed`);
-    const agents = await this.getAgents();
+    const host = u.hostname.replace(/^\[|\]$/g, '');
+    const problem = net.isIP(host) ? addressProblem(host, this.policy.allowPrivate) : null;
+    if (problem) throw new SafeHttpError(`refused: ${problem}`);
+    const agents = this.agents;
     const started = performance.now();
     const timeout = AbortSignal.timeout(request.timeoutMs);
     const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
@@ -196,7 +209,7 @@ export class SafeHttpClient {
             ...request.headers,
           },
           signal,
-          ...(this.policy.lookup ? { lookup: this.policy.lookup } : {}),
+          lookup: this.lookup,
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -238,9 +251,7 @@ export class SafeHttpClient {
 
   /** Closes idle keep-alive connections (at shutdown). */
   async close(): Promise<void> {
-    if (!this.agents) return;
-    const a = await this.agents;
-    a.http.destroy();
-    a.https.destroy();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 }

@@ -100,5 +100,8 @@ export async function startIdentityProvider(h: Harness): Promise<IdentityProvide
  */
 export async function startSsoHarness(): Promise<Harness> {
   const port = await freePort();
-  return startHarness({ SSO_ALLOW_PRIVATE: 'true', BASE_URL: `http://127.0.0.1:${port}` }, { port });
+  return startHarness(
+    { SSO_PRIVATE_NETWORKS: '127.0.0.0/8,::1/128', BASE_URL: `http://127.0.0.1:${port}` },
+    { port },
+  );
 }

@@ -72,7 +72,7 @@ const endpoint = (value: unknown, allowHttp: boolean): string => {
 /**
  * The OpenID Connect side of single sign-on: each provider's discovery document and signing keys
  * (cached), the token request, and ID token verification. Every request goes through the safe HTTP
- * client, so a provider's address cannot point inside our network unless SSO_ALLOW_PRIVATE says so.
+ * client, so a provider's address cannot point inside our network unless SSO_PRIVATE_NETWORKS lists it.
  */
 export class OidcClient {
   private readonly http: SafeHttpClient;

@@ -2,17 +2,16 @@ import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 import {
-  CreateWebhook,
   ListDeliveriesQuery,
   ListWebhooksQuery,
   RotateWebhookSecret,
-  UpdateWebhook,
   Webhook,
   WebhookDelivery,
   WebhookDeliveryList,
   WebhookList,
   WebhookTestResult,
   WebhookWithSecret,
+  webhookBodiesFor,
 } from './webhooks.schemas';
 import {
   createWebhook,
@@ -32,6 +31,7 @@ const DeliveryParams = z.object({ deliveryId: idParam('deliveryId') });
 const tags = ['Webhooks'];
 
 export function webhookRoutes(routes: Routes, deps: WebhookDeps): void {
+  const bodies = webhookBodiesFor(deps.policy.allowHttp);
   routes.add(
     {
       method: 'post',
@@ -41,7 +41,7 @@ export function webhookRoutes(routes: Routes, deps: WebhookDeps): void {
         'The URL must be https (http only where the service allows it) and must not resolve to a loopback, private, link-local or metadata address (checked now and again at every delivery). The answer carries `secret` (whsec_…) — the only time it is shown. Deliveries are signed per Standard Webhooks (docs/webhooks.md).',
       tags,
       permission: 'admin',
-      body: CreateWebhook,
+      body: bodies.create,
       status: 201,
       response: WebhookWithSecret,
     },
@@ -81,7 +81,7 @@ export function webhookRoutes(routes: Routes, deps: WebhookDeps): void {
       tags,
       permission: 'admin',
       params: WebhookParams,
-      body: UpdateWebhook,
+      body: bodies.update,
       response: Webhook,
     },
     ({ ctx, params, body }) => updateWebhook(deps, ctx, params.webhookId, body),

@@ -35,38 +35,60 @@ const eventSelector = z
     description: `Event types to send, or ["*"] (alone) for all: ${eventTypes.join(', ')}`,
   });
 
-const url = z.string().trim().min(1).max(2000).meta({
-  format: 'uri',
-  pattern: '^https://',
-  description:
-    'Where deliveries are POSTed: an https URL (http only on a server started with WEBHOOK_ALLOW_HTTP=true, for development); no private, loopback or link-local addresses (unless WEBHOOK_ALLOW_PRIVATE=true)',
-  example: 'https://crm.example.com/hooks/actiondesk',
-});
+/**
+ * Where deliveries go. The pattern is this server's own rule, the one destinationProblem applies:
+ * `^https://`, or `^https?://` on a server started with WEBHOOK_ALLOW_HTTP=true (development; refused in
+ * production), so the document a server serves says what it accepts.
+ */
+const webhookUrl = (allowHttp: boolean) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(2000)
+    .meta({
+      format: 'uri',
+      pattern: allowHttp ? '^https?://' : '^https://',
+      description: `Where deliveries are POSTed: ${
+        allowHttp
+          ? 'an https or http URL (this server was started with WEBHOOK_ALLOW_HTTP=true, for development; production servers accept https only)'
+          : 'an https URL'
+      }. Its host must be, and resolve only to, public addresses: no loopback, private or other inner address (unless the server was started with WEBHOOK_ALLOW_PRIVATE=true, for development), and never a link-local, cloud metadata or unspecified one`,
+      example: 'https://crm.example.com/hooks/actiondesk',
+    });
 const description = z.string().trim().max(500).nullable();
 
-export const CreateWebhook = z
-  .strictObject({
-    url,
-    events: eventSelector,
-    description: description.optional(),
-    enabled: z.boolean().default(true),
-  })
-  .meta({ id: 'CreateWebhook' });
-export type CreateWebhook = z.infer<typeof CreateWebhook>;
+function webhookBodies(allowHttp: boolean) {
+  const url = webhookUrl(allowHttp);
+  return {
+    create: z
+      .strictObject({
+        url,
+        events: eventSelector,
+        description: description.optional(),
+        enabled: z.boolean().default(true),
+      })
+      .meta({ id: 'CreateWebhook' }),
+    update: z
+      .strictObject({
+        url: url.optional(),
+        events: eventSelector.optional(),
+        description: description.optional(),
+        enabled: z
+          .boolean()
+          .optional()
+          .meta({ description: 'true re-enables a webhook that was disabled after failing for 3 days' }),
+      })
+      .refine((b) => Object.keys(b).length > 0, 'give at least one of url, events, description, enabled')
+      .meta({ id: 'UpdateWebhook', minProperties: 1 }),
+  };
+}
 
-export const UpdateWebhook = z
-  .strictObject({
-    url: url.optional(),
-    events: eventSelector.optional(),
-    description: description.optional(),
-    enabled: z
-      .boolean()
-      .optional()
-      .meta({ description: 'true re-enables a webhook that was disabled after failing for 3 days' }),
-  })
-  .refine((b) => Object.keys(b).length > 0, 'give at least one of url, events, description, enabled')
-  .meta({ id: 'UpdateWebhook', minProperties: 1 });
-export type UpdateWebhook = z.infer<typeof UpdateWebhook>;
+const bodies = { httpsOnly: webhookBodies(false), httpToo: webhookBodies(true) };
+/** The create and update bodies of a server that accepts http URLs too (allowHttp), or https only. */
+export const webhookBodiesFor = (allowHttp: boolean) => (allowHttp ? bodies.httpToo : bodies.httpsOnly);
+export type CreateWebhook = z.infer<typeof bodies.httpsOnly.create>;
+export type UpdateWebhook = z.infer<typeof bodies.httpsOnly.update>;
 
 export const RotateWebhookSecret = z
   .strictObject({
