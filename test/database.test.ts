@@ -50,6 +50,7 @@ const tenantTables = [
   'oauth_clients',
   'oauth_tokens',
   'oauth_codes',
+  'oauth_authorization_requests',
   'sso_providers',
   'sso_identities',
   'audit_events',

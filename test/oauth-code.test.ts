@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { newAccessToken, newRefreshToken, oauthModel } from '../src/modules/oauth/tokens.service';
-import { createContact, createOrg, type TestOrg } from './support/fixtures';
+import { sweepRetention } from '../src/platform/retention';
+import { createContact, createOrg, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { csrfIn, hiddenFields, signedIn, staffUser } from './support/staff';
 
@@ -608,5 +610,200 @@ describe('second uses that race, and what a client may leave out', () => {
     expect(all.status).toBe(200);
     const late = await exchange(open.c.clientId, open.code, open.verifier);
     expect(late.body.error).toBe('invalid_grant');
+  });
+});
+
+describe('the consent form is bound to the request its page showed', () => {
+  const authorizeUrl = (clientId: string, extra: Record<string, string> = {}) =>
+    `/api/v1/auth/oauth/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      scope: 'read',
+      state: 'st-1',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+      ...extra,
+    })}`;
+  /** The consent page for the agent's adviser: its form's fields (the CSRF token and the request's id). */
+  async function shown(agent: Agent, clientId: string, extra: Record<string, string> = {}) {
+    const page = await agent.get(authorizeUrl(clientId, extra));
+    expect(page.status).toBe(200);
+    return hiddenFields(page.text) as { _csrf: string; request_id: string };
+  }
+  const answer = (agent: Agent, form: Record<string, string>) =>
+    agent.post('/api/v1/auth/oauth/authorize').type('form').send(form);
+  const codesOf = async (clientUuid: string) => {
+    const [row] = await tenantRows<{ n: string }>(
+      h,
+      org.organisationId,
+      sql`SELECT count(*) AS n FROM oauth_codes WHERE client_id = ${clientUuid}`,
+    );
+    return Number(row?.n);
+  };
+  const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
+  const GONE = 'This consent page can no longer be answered';
+
+  it('when the page is shown, then its form carries only an id, and the server keeps the request under its hash for that adviser', async () => {
+    const c = await appClient(org);
+    const { me, agent } = await adviser(org);
+    const fields = await shown(agent, c.clientId);
+    expect(Object.keys(fields).sort()).toEqual(['_csrf', 'request_id']);
+    expect(fields.request_id).toMatch(/^adq_[0-9A-Za-z]{40}$/);
+    const rows = await tenantRows<Record<string, unknown>>(
+      h,
+      org.organisationId,
+      sql`SELECT * FROM oauth_authorization_requests WHERE request_hash = ${hashOf(fields.request_id)}`,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      user_id: me.id,
+      client_id: c._id,
+      redirect_uri: REDIRECT,
+      scopes: ['read'],
+      state: 'st-1',
+      used_at: null,
+    });
+    expect(new Date(rows[0]!.expires_at as string).getTime() - h.clock.now().getTime()).toBe(600_000);
+    expect(JSON.stringify(rows)).not.toContain(fields.request_id);
+  });
+
+  it('when the form is edited to name another client, a wider scope or another redirect URI, then it is refused; the page’s own answer still gets what the page showed', async () => {
+    const c = await appClient(org);
+    const d = await appClient(org);
+    const { agent } = await adviser(org);
+    const fields = await shown(agent, c.clientId);
+    for (const edit of [
+      { client_id: d.clientId },
+      { scope: 'read create' },
+      { redirect_uri: 'http://127.0.0.1:9/other' },
+      { response_type: 'code', code_challenge: pkce().challenge, code_challenge_method: 'S256' },
+    ] as Record<string, string>[]) {
+      const res = await answer(agent, { ...fields, ...edit, decision: 'allow' });
+      expect({ edit, status: res.status }).toEqual({ edit, status: 400 });
+      expect(res.text).toContain(`${Object.keys(edit)[0]}: is not a known field`);
+    }
+    expect(await codesOf(c._id)).toBe(0);
+    expect(await codesOf(d._id)).toBe(0);
+
+    const res = await answer(agent, { ...fields, decision: 'allow' });
+    expect(res.status).toBe(303);
+    const back = new URL(res.headers.location as string);
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+    expect(back.searchParams.get('state')).toBe('st-1');
+    expect(await codesOf(c._id)).toBe(1);
+    expect(await codesOf(d._id)).toBe(0);
+    const [code] = await tenantRows<{ scopes: string[]; redirect_uri: string }>(
+      h,
+      org.organisationId,
+      sql`SELECT scopes, redirect_uri FROM oauth_codes WHERE client_id = ${c._id}`,
+    );
+    expect(code).toEqual({ scopes: ['read'], redirect_uri: REDIRECT });
+  });
+
+  it('when a request id is edited, replayed, late, or posted by another adviser (of this or another organisation), then a page refuses it and no code is issued', async () => {
+    const c = await appClient(org);
+    const { agent } = await adviser(org);
+    const colleague = await adviser(org);
+    const stranger = await adviser(other);
+
+    // Another adviser, with a valid CSRF token of their own, posts this adviser's id: refused, not spent.
+    const mine = await shown(agent, c.clientId);
+    const theirs = await shown(colleague.agent, c.clientId);
+    const foreignClient = await appClient(other);
+    const strangers = await shown(stranger.agent, foreignClient.clientId);
+    for (const [who, csrf] of [
+      [colleague.agent, theirs._csrf],
+      [stranger.agent, strangers._csrf],
+    ] as const) {
+      const res = await answer(who, { _csrf: csrf, request_id: mine.request_id, decision: 'allow' });
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.text).toContain(GONE);
+    }
+    expect(await codesOf(c._id)).toBe(0);
+
+    // An edited id (one character changed) and one that is no id at all.
+    const last = mine.request_id.at(-1) === 'a' ? 'b' : 'a';
+    for (const request_id of [`${mine.request_id.slice(0, -1)}${last}`, 'adq_x', '']) {
+      const res = await answer(agent, { ...mine, request_id, decision: 'allow' });
+      expect({ request_id, status: res.status }).toEqual({ request_id, status: 400 });
+    }
+    expect(await codesOf(c._id)).toBe(0);
+
+    // The adviser's own answer works once; a replay (allow or deny) is refused.
+    expect((await answer(agent, { ...mine, decision: 'allow' })).status).toBe(303);
+    for (const decision of ['allow', 'deny']) {
+      const replay = await answer(agent, { ...mine, decision });
+      expect(replay.status).toBe(400);
+      expect(replay.text).toContain(GONE);
+    }
+    expect(await codesOf(c._id)).toBe(1);
+
+    // A denial spends it too.
+    const denied = await shown(agent, c.clientId);
+    expect((await answer(agent, { ...denied, decision: 'deny' })).status).toBe(303);
+    expect((await answer(agent, { ...denied, decision: 'allow' })).status).toBe(400);
+
+    // Ten minutes on the clock: still answerable just before, refused just after.
+    const early = await shown(agent, c.clientId);
+    const late = await shown(agent, c.clientId);
+    h.clock.advance(599_000);
+    expect((await answer(agent, { ...early, decision: 'allow' })).status).toBe(303);
+    h.clock.advance(1_000);
+    const expired = await answer(agent, { ...late, decision: 'allow' });
+    expect(expired.status).toBe(400);
+    expect(expired.text).toContain(GONE);
+    expect(await codesOf(c._id)).toBe(2);
+  });
+
+  it('when the client is disabled between the page and the answer, then the answer is refused: it follows the client as it is now', async () => {
+    const c = await appClient(org, { type: 'confidential' });
+    const { agent } = await adviser(org);
+    const fields = await shown(agent, c.clientId);
+    await h.api().post(`/api/v1/admin/oauth/clients/${c._id}/disable`).set('x-api-key', org.adminKey);
+    const res = await answer(agent, { ...fields, decision: 'allow' });
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('disabled');
+    expect(await codesOf(c._id)).toBe(0);
+  });
+
+  it('when a consent page’s request has expired, then the retention sweep removes it, answered or not, and keeps a live one', async () => {
+    // A day ago by the database's clock too (the sweep never goes past the database's now).
+    h.clock.set(new Date(Date.now() - 86_400_000));
+    const c = await appClient(org);
+    const { agent } = await adviser(org);
+    const answered = await shown(agent, c.clientId);
+    expect((await answer(agent, { ...answered, decision: 'deny' })).status).toBe(303);
+    const unanswered = await shown(agent, c.clientId);
+    h.clock.advance(5 * 60_000);
+    const live = await shown(agent, c.clientId);
+    const present = async (f: { request_id: string }) =>
+      (
+        await tenantRows(
+          h,
+          org.organisationId,
+          sql`SELECT 1 FROM oauth_authorization_requests WHERE request_hash = ${hashOf(f.request_id)}`,
+        )
+      ).length === 1;
+    expect([await present(answered), await present(unanswered), await present(live)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    // Eleven minutes after the first two were shown, six after the live one.
+    const removed = await sweepRetention(h.database, new Date(h.clock.now().getTime() + 6 * 60_000), {
+      jobsDays: null,
+      eventsDays: null,
+      auditDays: null,
+      sweepMs: 3_600_000,
+    });
+    expect(removed.oauth_authorization_requests).toBeGreaterThanOrEqual(2);
+    expect([await present(answered), await present(unanswered), await present(live)]).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    expect((await answer(agent, { ...live, decision: 'allow' })).status).toBe(303);
   });
 });

@@ -144,6 +144,45 @@ describe('introspection (RFC 7662) and revocation (RFC 7009)', () => {
   });
 });
 
+describe('one client authentication per request (RFC 6749 §2.3)', () => {
+  it.each(['revoke', 'introspect'])(
+    'when %s gets HTTP Basic and a client_secret in the form, or another client’s client_id there, then invalid_request and the token is untouched; its own client_id beside Basic is fine',
+    async (path) => {
+      const a = await client();
+      const b = await client();
+      const token = await tokenOf(a);
+      const basic = basicAuth(a.clientId, a.clientSecret);
+      for (const extra of [
+        { client_secret: a.clientSecret },
+        { client_id: a.clientId, client_secret: a.clientSecret },
+        { client_id: b.clientId },
+        { client_id: b.clientId, client_secret: b.clientSecret },
+      ] as Record<string, string>[]) {
+        const res = await form(path, { token, ...extra }, basic);
+        expect({ extra, status: res.status }).toEqual({ extra, status: 400 });
+        expect(res.body).toEqual({
+          success: false,
+          error: 'invalid_request',
+          error_description: expect.any(String),
+          code: 400,
+          requestId: expect.any(String),
+        });
+      }
+      // Nothing was revoked by the refused requests.
+      expect((await h.api().get('/api/v1/customers').set('Authorization', `Bearer ${token}`)).status).toBe(
+        200,
+      );
+      const own = await form(path, { token, client_id: a.clientId }, basic);
+      expect(own.status).toBe(200);
+      if (path === 'introspect') expect(own.body).toMatchObject({ active: true, client_id: a.clientId });
+      else
+        expect((await h.api().get('/api/v1/customers').set('Authorization', `Bearer ${token}`)).status).toBe(
+          401,
+        );
+    },
+  );
+});
+
 describe('administrators and a client’s tokens', () => {
   it('when tokens are used, then the administrator sees each with whom it acts for and its last use, and can revoke one or all', async () => {
     const c = await client();

@@ -115,6 +115,52 @@ describe('client credentials → bearer token → API', () => {
     expect(disabled.body.error).toBe('invalid_client');
   });
 
+  it('when a client authenticates with HTTP Basic and sends a client_secret in the form too, or names another client there, then invalid_request (RFC 6749 §2.3) and no token; its own client_id beside Basic is fine', async () => {
+    const c = await client(org, ['read']);
+    const d = await client(org, ['read']);
+    const basic = basicAuth(c.clientId, c.clientSecret);
+    const liveTokens = async () =>
+      (await h.api().get(`/api/v1/admin/oauth/clients/${c._id}/tokens`).set('x-api-key', org.adminKey)).body
+        .total as number;
+    const twice = [
+      { client_secret: c.clientSecret },
+      { client_id: c.clientId, client_secret: c.clientSecret },
+      { client_secret: '' },
+      { client_id: d.clientId, client_secret: d.clientSecret },
+    ] as Record<string, string>[];
+    for (const extra of twice) {
+      const res = await token({ grant_type: 'client_credentials', ...extra }, basic);
+      expect({ extra, status: res.status }).toEqual({ extra, status: 400 });
+      expect(res.body).toEqual({
+        success: false,
+        error: 'invalid_request',
+        error_description: expect.stringContaining('RFC 6749 §2.3'),
+        code: 400,
+        requestId: expect.any(String),
+      });
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+    const otherId = await token({ grant_type: 'client_credentials', client_id: d.clientId }, basic);
+    expect(otherId.status).toBe(400);
+    expect(otherId.body).toMatchObject({
+      error: 'invalid_request',
+      error_description: 'client_id in the body is not the client of the HTTP Basic credentials',
+    });
+    expect(await liveTokens()).toBe(0);
+
+    const sameId = await token({ grant_type: 'client_credentials', client_id: c.clientId }, basic);
+    expect(sameId.status).toBe(200);
+    expect(await liveTokens()).toBe(1);
+    // A Basic header that does not decode is a failed authentication: the form does not stand in for it.
+    const broken = await token(
+      { grant_type: 'client_credentials', client_id: c.clientId, client_secret: c.clientSecret },
+      `Basic ${Buffer.from('no colon here').toString('base64')}`,
+    );
+    expect(broken.status).toBe(401);
+    expect(broken.body.error).toBe('invalid_client');
+    expect(await liveTokens()).toBe(1);
+  });
+
   it('when a token expires, its client is disabled, or the header is not a token, then the API answers 401 invalid_token', async () => {
     const c = await client(org, ['read']);
     const first = (await token({ grant_type: 'client_credentials' }, basicAuth(c.clientId, c.clientSecret)))

@@ -17,8 +17,8 @@ export interface ConsentView {
   scopes: string[];
   /** Where the adviser returns afterwards (its host is shown). */
   redirectUri: string;
-  /** The request's parameters, posted back with the decision. */
-  fields: Record<string, string | undefined>;
+  /** The id under which the server keeps the request this page shows: all the form posts of it. */
+  requestId: string;
 }
 
 /** The consent page of the authorization endpoint: who asks, for what, and where the answer goes. */
@@ -34,9 +34,7 @@ export function consentPage(v: ConsentView): string {
 <p class="hint">Never more than your own account may do. An administrator can revoke its access at any time under Integrations.</p>
 <form method="post" action="/api/v1/auth/oauth/authorize">
 <input type="hidden" name="_csrf" value="${v.csrf}">
-${Object.entries(v.fields)
-  .filter(([, value]) => value !== undefined)
-  .map(([name, value]) => html`<input type="hidden" name="${name}" value="${value ?? ''}">`)}
+<input type="hidden" name="request_id" value="${v.requestId}">
 <p>Either way you go back to <strong>${host}</strong>.</p>
 <div class="row"><button type="submit" class="primary" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="deny">Deny</button></div>

@@ -141,3 +141,48 @@ export const oauthCodes = pgTable(
     }).onDelete('cascade'),
   ],
 );
+
+/**
+ * Authorization requests (RFC 6749 §4.1.1) an adviser's consent page showed, kept on the server until
+ * the adviser answers: the page's form posts only a random id (stored as SHA-256), so the decision
+ * applies to exactly the client, redirect URI, scope, state and PKCE challenge the page named, for the
+ * adviser it was shown to. Single use (`used_at`) and short-lived; the retention sweep removes expired
+ * rows.
+ */
+export const oauthAuthorizationRequests = pgTable(
+  'oauth_authorization_requests',
+  {
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    requestHash: text('request_hash').notNull(),
+    /** The adviser the consent page was shown to: only they may answer it. */
+    userId: uuid('user_id').notNull(),
+    clientId: uuid('client_id').notNull(),
+    redirectUri: text('redirect_uri').notNull(),
+    /** Whether the authorization request named the redirect URI (then the token request must repeat it). */
+    redirectUriGiven: boolean('redirect_uri_given').notNull(),
+    scopes: text('scopes').array().notNull(),
+    state: text('state'),
+    codeChallenge: text('code_challenge'),
+    codeChallengeMethod: text('code_challenge_method'),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [
+    primaryKey({ name: 'oauth_authorization_requests_pkey', columns: [t.organisationId, t.requestHash] }),
+    // The retention sweep finds expired requests across organisations.
+    index('oauth_authorization_requests_expires_idx').on(t.expiresAt),
+    foreignKey({
+      name: 'oauth_authorization_requests_client_fk',
+      columns: [t.organisationId, t.clientId],
+      foreignColumns: [oauthClients.organisationId, oauthClients.id],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'oauth_authorization_requests_user_fk',
+      columns: [t.organisationId, t.userId],
+      foreignColumns: [users.organisationId, users.id],
+    }).onDelete('cascade'),
+  ],
+);

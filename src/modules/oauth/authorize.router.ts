@@ -5,10 +5,10 @@ import { staffErrorPage } from '../../web/staff-layout';
 import { consentPage } from '../../web/staff-oauth-pages';
 import {
   type AuthorizeDeps,
-  type AuthorizeParams,
+  answerConsent,
+  CONSENT_SECONDS,
   checkAuthorization,
-  denied,
-  issueCode,
+  rememberRequest,
   whoConsents,
 } from './authorize.service';
 
@@ -22,10 +22,18 @@ const AuthorizeQuery = z.object({
   code_challenge: param('PKCE (RFC 7636): BASE64URL(SHA-256(verifier)); required for public clients'),
   code_challenge_method: param('S256 (plain is refused)'),
 });
-const ConsentForm = AuthorizeQuery.extend({
-  _csrf: z.string().max(300),
-  decision: z.enum(['allow', 'deny']),
-});
+// Nothing of the authorization request itself: the POST acts on what the page showed, kept on the
+// server under request_id. A form that names a client, scope or redirect URI is refused (400).
+const ConsentForm = z
+  .object({
+    _csrf: z.string().max(300),
+    request_id: z
+      .string()
+      .max(100)
+      .meta({ description: 'The id of the authorization request the consent page showed (adq_…)' }),
+    decision: z.enum(['allow', 'deny']),
+  })
+  .strict();
 
 /**
  * Lets the consent page's form be followed by the redirect to the client: browsers apply the page's
@@ -53,7 +61,7 @@ export function authorizeRoutes(routes: Routes, deps: AuthorizeDeps): void {
       path: '/auth/oauth/authorize',
       summary: 'Authorization endpoint: the adviser signs in and allows or denies a partner application',
       description:
-        'A browser page (authorization code grant with PKCE). Not signed in → the staff sign-in page, then back here. An unknown or disabled client or a redirect URI that is not registered exactly is shown as an error page; other errors go back to the redirect URI as `error`, `error_description`, `state` and `iss` (RFC 6749 §4.1.2.1, RFC 9207).',
+        'A browser page (authorization code grant with PKCE). Not signed in → the staff sign-in page, then back here. An unknown or disabled client or a redirect URI that is not registered exactly is shown as an error page; other errors go back to the redirect URI as `error`, `error_description`, `state` and `iss` (RFC 6749 §4.1.2.1, RFC 9207). The checked request is kept on the server for the signed-in adviser; the consent form posts only its id (`request_id`).',
       query: AuthorizeQuery,
       statuses: {
         200: 'The consent page naming the application and what it may do',
@@ -77,16 +85,7 @@ export function authorizeRoutes(routes: Routes, deps: AuthorizeDeps): void {
           client: r.client.name,
           scopes: r.scopes,
           redirectUri: r.redirectUri,
-          fields: {
-            response_type: 'code',
-            client_id: r.client.clientId,
-            // Posted back only if the client sent it: the token request must repeat only what it sent.
-            redirect_uri: r.redirectUriGiven ? r.redirectUri : undefined,
-            scope: r.scopes.join(' '),
-            state: r.state,
-            code_challenge: r.codeChallenge,
-            code_challenge_method: r.codeChallengeMethod,
-          },
+          requestId: await rememberRequest(deps, ctx, r),
         }),
       };
     },
@@ -98,25 +97,19 @@ export function authorizeRoutes(routes: Routes, deps: AuthorizeDeps): void {
       method: 'post',
       path: '/auth/oauth/authorize',
       summary: 'The adviser’s decision on the consent page (form post)',
-      description:
-        'The request’s parameters again (checked again), `_csrf` and `decision` (allow|deny). Allow → the redirect URI with a single-use `code` (60 s), `state` and `iss`; deny → `error=access_denied`.',
+      description: `\`request_id\` (the authorization request the consent page showed, kept on the server), \`_csrf\` and \`decision\` (allow|deny): nothing else. The request is used as the page showed it — its client, redirect URI, scope, state and PKCE challenge — and checked again against the client; it can be answered once, by the adviser it was shown to, within ${CONSENT_SECONDS / 60} minutes. Allow → the redirect URI with a single-use \`code\` (60 s), \`state\` and \`iss\`; deny → \`error=access_denied\`.`,
       form: ConsentForm,
       statuses: {
         303: 'Back to the client with the code or the error',
-        400: 'Unknown client or redirect URI',
-        403: 'A disabled client, or one of another organisation',
+        400: 'A request_id that is unknown, expired, answered already or another adviser’s; a form field other than these three; or a client or redirect URI no longer registered',
+        403: 'A client disabled meanwhile',
       },
     },
     async ({ ctx, form }) => {
-      const { _csrf, decision, ...params } = form;
-      const check = await checkAuthorization(deps, ctx, params as AuthorizeParams);
-      if (check.kind === 'refuse')
-        return { status: check.status, html: staffErrorPage(check.status, check.message) };
-      if (check.kind === 'redirect') return { redirect: check.to };
-      return {
-        redirect:
-          decision === 'allow' ? await issueCode(deps, ctx, check.request) : denied(deps, check.request),
-      };
+      const answer = await answerConsent(deps, ctx, form.request_id, form.decision);
+      if (answer.kind === 'refuse')
+        return { status: answer.status, html: staffErrorPage(answer.status, answer.message) };
+      return { redirect: answer.to };
     },
   );
 }

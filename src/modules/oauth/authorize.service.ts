@@ -5,8 +5,10 @@ import { inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
 import { LOOPBACK_HOSTS } from '../../platform/urls';
 import { userRepository } from '../admin';
+import { authorizationRequestRepository } from './authorize.repository';
 import { isClientId } from './client-auth';
 import { oauthClientRepository } from './oauth.repository';
+import { random62 } from './oauth.service';
 import { type ClientHit, findClientById, oauthCodeRepository } from './tokens.repository';
 import { hashToken, newAuthorizationCode } from './tokens.service';
 
@@ -19,6 +21,12 @@ export interface AuthorizeDeps {
 
 /** An authorization code lives this long (RFC 6749 §4.1.2 recommends at most 10 minutes). */
 export const CODE_SECONDS = 60;
+/** A consent page may be answered for this long after it was shown. */
+export const CONSENT_SECONDS = 600;
+
+/** The id a consent page's form posts back: `adq_` + 40 base62 characters; stored as SHA-256 only. */
+const newAuthorizationRequestId = () => `adq_${random62(40)}`;
+const REQUEST_ID = /^adq_[0-9A-Za-z]{40}$/;
 
 /** The authorization request's parameters (RFC 6749 §4.1.1, RFC 7636 §4.3), as sent. */
 export interface AuthorizeParams {
@@ -181,8 +189,83 @@ export async function checkAuthorization(
   };
 }
 
+/**
+ * Keeps the request the consent page shows, for the signed-in adviser, for CONSENT_SECONDS: answers
+ * the random id the page's form posts back (only its hash is stored).
+ */
+export async function rememberRequest(
+  deps: AuthorizeDeps,
+  ctx: RequestContext,
+  r: Consentable,
+): Promise<string> {
+  const id = newAuthorizationRequestId();
+  const now = deps.clock.now();
+  await inTenant(deps.database, ctx, (tx) =>
+    authorizationRequestRepository(tx, ctx).insert({
+      requestHash: hashToken(id),
+      userId: ctx.userId as string,
+      clientId: r.client.id,
+      redirectUri: r.redirectUri,
+      redirectUriGiven: r.redirectUriGiven,
+      scopes: r.scopes,
+      state: r.state ?? null,
+      codeChallenge: r.codeChallenge ?? null,
+      codeChallengeMethod: r.codeChallengeMethod ?? null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + CONSENT_SECONDS * 1000),
+    }),
+  );
+  return id;
+}
+
+const CONSENT_GONE =
+  'This consent page can no longer be answered: it expired, it was answered already, or it was shown to someone else. Go back to the application and start again.';
+
+/**
+ * The adviser's answer to the consent page with this request id: the request is spent (whatever the
+ * answer), checked again against the client as it is now (disabled meanwhile, fewer scopes, a redirect
+ * URI removed), and answered with a code or access_denied. Only what the page showed counts: nothing
+ * of the request comes from the form. An unknown, expired, answered or other adviser's id is refused.
+ */
+export async function answerConsent(
+  deps: AuthorizeDeps,
+  ctx: RequestContext,
+  requestId: string,
+  decision: 'allow' | 'deny',
+): Promise<Exclude<AuthorizeCheck, { kind: 'consent' }>> {
+  const gone = { kind: 'refuse' as const, status: 400, message: CONSENT_GONE };
+  if (!REQUEST_ID.test(requestId)) return gone;
+  const now = deps.clock.now();
+  const stored = await inTenant(deps.database, ctx, async (tx) => {
+    const row = await authorizationRequestRepository(tx, ctx).spend(
+      hashToken(requestId),
+      ctx.userId as string,
+      now,
+    );
+    const client = row && (await oauthClientRepository(tx, ctx).find(row.clientId));
+    return row && client ? { row, publicClientId: client.clientId } : undefined;
+  });
+  if (!stored) return gone;
+  const { row, publicClientId } = stored;
+  const check = await checkAuthorization(deps, ctx, {
+    response_type: 'code',
+    client_id: publicClientId,
+    redirect_uri: row.redirectUri,
+    scope: row.scopes.join(' '),
+    state: row.state ?? undefined,
+    code_challenge: row.codeChallenge ?? undefined,
+    code_challenge_method: row.codeChallengeMethod ?? undefined,
+  });
+  if (check.kind !== 'consent') return check;
+  const request = { ...check.request, redirectUriGiven: row.redirectUriGiven };
+  return {
+    kind: 'redirect',
+    to: decision === 'allow' ? await issueCode(deps, ctx, request) : denied(deps, request),
+  };
+}
+
 /** The adviser allowed it: a single-use code bound to client, redirect URI and challenge, and where to send it. */
-export async function issueCode(deps: AuthorizeDeps, ctx: RequestContext, r: Consentable): Promise<string> {
+async function issueCode(deps: AuthorizeDeps, ctx: RequestContext, r: Consentable): Promise<string> {
   const code = newAuthorizationCode();
   const now = deps.clock.now();
   await inTenant(deps.database, ctx, async (tx) => {
@@ -204,7 +287,7 @@ export async function issueCode(deps: AuthorizeDeps, ctx: RequestContext, r: Con
 }
 
 /** The adviser said no (RFC 6749 §4.1.2.1 access_denied). */
-export function denied(deps: AuthorizeDeps, r: Consentable): string {
+function denied(deps: AuthorizeDeps, r: Consentable): string {
   return redirectTo(r.redirectUri, {
     error: 'access_denied',
     error_description: 'The user did not allow access',

@@ -34,6 +34,37 @@ export const fail = (status: number, error: string, description: string): Endpoi
   ...(status === 401 ? { headers: { 'WWW-Authenticate': 'Basic realm="ActionDesk"' } } : {}),
 });
 
+/**
+ * RFC 6749 §2.3: a client uses one authentication method per request. Beside HTTP Basic, a
+ * `client_secret` in the body (whatever its value) is a second method, and a body `client_id` naming
+ * another client a contradiction: both `invalid_request`. The Basic client's own `client_id` in the
+ * body (unneeded once it authenticates, §4.1.3, but some libraries always send it) is tolerated. A Basic header that does
+ * not decode is `invalid_client`: the body never stands in for a failed Basic.
+ */
+export function oneAuthenticationMethod(req: Request): EndpointError | undefined {
+  const header = req.headers.authorization;
+  if (!header || !/^Basic(\s|$)/i.test(header)) return undefined;
+  const basic = basicCredentials(header);
+  if (!basic)
+    return fail(401, 'invalid_client', 'The Authorization header is not HTTP Basic client credentials');
+  const form = (req.body ?? {}) as Record<string, unknown>;
+  if (Object.hasOwn(form, 'client_secret')) {
+    return fail(
+      400,
+      'invalid_request',
+      'The client authenticated twice (HTTP Basic and client_secret in the body): use one method (RFC 6749 §2.3)',
+    );
+  }
+  if (Object.hasOwn(form, 'client_id') && form.client_id !== basic.id) {
+    return fail(
+      400,
+      'invalid_request',
+      'client_id in the body is not the client of the HTTP Basic credentials',
+    );
+  }
+  return undefined;
+}
+
 /** A well-formed client_id (`adc_` + 24 base62 characters): only these are looked up. */
 export const isClientId = (id: unknown): id is string =>
   typeof id === 'string' && /^adc_[0-9A-Za-z]{24}$/.test(id);
@@ -71,6 +102,8 @@ export async function authenticateClient(
       error: fail(401, 'invalid_client', 'The Authorization header is not HTTP Basic client credentials'),
     };
   }
+  const twice = oneAuthenticationMethod(req);
+  if (twice) return { error: twice };
   const id = basic?.id ?? form.client_id;
   const secret = basic?.secret ?? form.client_secret;
   if (typeof id !== 'string' || id === '')

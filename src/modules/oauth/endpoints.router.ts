@@ -5,14 +5,14 @@ import { type EndpointDeps, introspect, revoke, serverMetadata } from './endpoin
 import { oauthScopes } from './oauth.schemas';
 
 const ClientAuth = {
-  client_id: z
-    .string()
-    .optional()
-    .meta({ description: 'Or HTTP Basic authentication; a public client sends only this' }),
+  client_id: z.string().optional().meta({
+    description:
+      'Or HTTP Basic authentication (beside it, only the same client_id); a public client sends only this',
+  }),
   client_secret: z
     .string()
     .optional()
-    .meta({ description: 'Confidential clients: or HTTP Basic authentication' }),
+    .meta({ description: 'Confidential clients: or HTTP Basic authentication, never both' }),
 };
 const TokenForm = (id: string) =>
   z
@@ -28,7 +28,12 @@ const TokenForm = (id: string) =>
 
 const EndpointError = OAuthErrorBody;
 const errors = [
-  { status: 400, description: 'invalid_request: no token', schema: EndpointError },
+  {
+    status: 400,
+    description:
+      'invalid_request: no token, or the client authenticated two ways (HTTP Basic and client_secret, or another client_id, in the form)',
+    schema: EndpointError,
+  },
   { status: 401, description: 'invalid_client: unknown, disabled, or a wrong secret', schema: EndpointError },
 ];
 

@@ -6,11 +6,14 @@ import { GRANTS, type TokenDeps, tokenEndpoint } from './tokens.service';
 const TokenRequest = z
   .object({
     grant_type: z.enum(GRANTS),
-    client_id: z.string().optional().meta({ description: 'Or HTTP Basic authentication' }),
-    client_secret: z
+    client_id: z
       .string()
       .optional()
-      .meta({ description: 'Confidential clients: or HTTP Basic authentication. Public clients have none.' }),
+      .meta({ description: 'Or HTTP Basic authentication (beside it, only the same client_id)' }),
+    client_secret: z.string().optional().meta({
+      description:
+        'Confidential clients: or HTTP Basic authentication, never both. Public clients have none.',
+    }),
     scope: z.string().optional().meta({
       description:
         'Space-separated. client_credentials: granted = requested ∩ the client’s scopes; none → all the client’s. refresh_token: a subset of the original grant.',
@@ -54,7 +57,7 @@ export function tokenRoutes(routes: Routes, deps: TokenDeps): void {
       path: '/auth/oauth/token',
       summary: 'Get an access token (OAuth 2.0 token endpoint)',
       description:
-        'application/x-www-form-urlencoded. The client authenticates with HTTP Basic (client_id:client_secret) or with the client_id and client_secret fields. Answers `Cache-Control: no-store`. Errors carry the RFC 6749 code in `error` inside the API’s error shape.',
+        'application/x-www-form-urlencoded. The client authenticates with HTTP Basic (client_id:client_secret) or with the client_id and client_secret fields, never both: HTTP Basic with a client_secret field, or with a client_id field naming another client, is invalid_request (RFC 6749 §2.3); its own client_id beside HTTP Basic is allowed. Answers `Cache-Control: no-store`. Errors carry the RFC 6749 code in `error` inside the API’s error shape.',
       tags: ['OAuth 2.0'],
       form: TokenRequest,
       response: TokenResponse,
@@ -62,7 +65,8 @@ export function tokenRoutes(routes: Routes, deps: TokenDeps): void {
       errors: [
         {
           status: 400,
-          description: 'invalid_request, invalid_grant, unsupported_grant_type, invalid_scope',
+          description:
+            'invalid_request (also: the client authenticated two ways), invalid_grant, unsupported_grant_type, invalid_scope',
           schema: TokenError,
         },
         {

@@ -19,7 +19,7 @@ import { inTenant } from '../../platform/db/tenant';
 import { findOAuthToken, type OAuthTokenRow } from '../../platform/http/credentials.repository';
 import { newId } from '../../platform/ids';
 import { userRepository } from '../admin';
-import { authenticateClient, basicCredentials, verifiedClient } from './client-auth';
+import { authenticateClient, basicCredentials, oneAuthenticationMethod, verifiedClient } from './client-auth';
 import { random62 } from './oauth.service';
 import {
   type ClientHit,
@@ -329,6 +329,8 @@ export function tokenEndpoint(deps: TokenDeps) {
     // RFC 6749 §3.1: a parameter is sent once. A blank scope is no scope (§6: then the original one).
     const repeated = Object.entries(body).find(([, v]) => Array.isArray(v));
     if (repeated) return tokenError(400, 'invalid_request', `${repeated[0].slice(0, 100)} must be sent once`);
+    const twice = oneAuthenticationMethod(req);
+    if (twice) return tokenError(twice.status, twice.body.error, twice.body.error_description, twice.headers);
     if (typeof body.scope === 'string') {
       const scope = body.scope.split(/\s+/).filter(Boolean).join(' ');
       if (scope === '') delete body.scope;
