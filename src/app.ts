@@ -265,7 +265,7 @@ export function createApp(deps: AppDeps): Express {
     idempotency,
   );
   const accountDeps = { database, clock, box, passwordLinkMs: config.staff.passwordLinkMs };
-  accountRoutes(rootRoutes, routes, accountDeps);
+  accountRoutes(rootRoutes, routes, { ...accountDeps, secureCookies: secure });
   deskRoutes(rootRoutes, { database, clock });
   userPageRoutes(rootRoutes, accountDeps);
   app.use(root);
@@ -285,6 +285,7 @@ export function createApp(deps: AppDeps): Express {
     ...moduleDeps,
     box,
     baseUrl: config.baseUrl,
+    secureCookies: secure,
     oidc: new OidcClient(
       { allowHttp: config.sso.allowPrivate, allowPrivate: config.sso.allowPrivate, lookup: deps.lookup },
       clock,
