@@ -267,7 +267,7 @@ export function createApp(deps: AppDeps): Express {
     idempotency,
   );
   const accountDeps = { database, clock, box, passwordLinkMs: config.staff.passwordLinkMs };
-  accountRoutes(rootRoutes, routes, accountDeps);
+  accountRoutes(rootRoutes, routes, { ...accountDeps, secureCookies: secure });
   deskRoutes(rootRoutes, { database, clock });
   userPageRoutes(rootRoutes, accountDeps);
   app.use(root);
@@ -287,6 +287,7 @@ export function createApp(deps: AppDeps): Express {
     ...moduleDeps,
     box,
     baseUrl: config.baseUrl,
+    secureCookies: secure,
     oidc: new OidcClient(listedNetworksPolicy(config.sso.privateNetworks, deps.lookup), clock),
   });
   questionListRoutes(routes, moduleDeps);

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createApp } from './app';
 import { ConfigError, loadConfig, loadEnvFile } from './config';
+import { signInFailuresRetention } from './modules/accounts';
 import { serveMetrics } from './modules/health';
 import { systemClock } from './platform/clock';
 import { openSecretBox } from './platform/crypto/sealed';
@@ -77,7 +78,10 @@ async function main(): Promise<void> {
     metrics,
   });
   // Finished work past its retention is removed by the processes that run jobs.
-  const retention = new RetentionSweeper({ database, clock: systemClock, logger, metrics }, config.retention);
+  const retention = new RetentionSweeper(
+    { database, clock: systemClock, logger, metrics, steps: [signInFailuresRetention] },
+    config.retention,
+  );
   if (config.jobs.worker) {
     worker.start();
     retention.start();

@@ -1,19 +1,19 @@
 import request from 'supertest';
 import { createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
-import { csrfIn, STAFF_PASSWORD, staffUser } from './support/staff';
+import { csrfIn, STAFF_PASSWORD, staffUser, withoutTokens } from './support/staff';
 
 let h: Harness;
 let org: TestOrg;
 let providerId: string;
 
-async function passwordSignIn(email: string) {
+async function passwordSignIn(email: string, password = STAFF_PASSWORD) {
   const agent = request.agent(h.server);
   const page = await agent.get('/signin');
   const res = await agent
     .post('/signin')
     .type('form')
-    .send({ _csrf: csrfIn(page.text), email, password: STAFF_PASSWORD });
+    .send({ _csrf: csrfIn(page.text), email, password });
   return { agent, res };
 }
 
@@ -53,18 +53,20 @@ describe('password sign-in switched off per organisation (spec 5.3)', () => {
     expect(off.status).toBe(200);
     expect(off.body).toEqual({ passwordSignIn: false });
 
-    const refused = await passwordSignIn(adviser.email);
-    expect(refused.res.status).toBe(401);
-    expect(refused.res.text).toContain('Your organisation signs in with work accounts, not passwords');
-    expect((await refused.agent.get('/staff')).status).toBe(303);
-    // A wrong password still gets the same answer as before (the switch tells nothing without it).
-    const agent = request.agent(h.server);
-    const page = await agent.get('/signin');
-    const wrong = await agent
-      .post('/signin')
-      .type('form')
-      .send({ _csrf: csrfIn(page.text), email: adviser.email, password: 'not it at all' });
-    expect(wrong.text).toContain('The e-mail address or the password is not right.');
+    // The adviser's right password gets exactly the answer of a wrong one, and counts like one: the
+    // switch must not turn sign-in into a way to test passwords.
+    const right = await passwordSignIn(adviser.email);
+    const wrong = await passwordSignIn(adviser.email, 'not it at all');
+    expect([right.res.status, wrong.res.status]).toEqual([401, 401]);
+    expect(withoutTokens(right.res.text)).toBe(withoutTokens(wrong.res.text));
+    expect(right.res.text).toContain('The e-mail address or the password is not right.');
+    expect((await right.agent.get('/staff')).status).toBe(303);
+    for (let i = 0; i < 3; i++) expect((await passwordSignIn(adviser.email)).res.status).toBe(401);
+    const heldRight = await passwordSignIn(adviser.email);
+    const heldWrong = await passwordSignIn(adviser.email, 'not it at all');
+    expect([heldRight.res.status, heldWrong.res.status]).toEqual([429, 429]);
+    expect(heldRight.res.headers['retry-after']).toBe(heldWrong.res.headers['retry-after']);
+    expect(withoutTokens(heldRight.res.text)).toBe(withoutTokens(heldWrong.res.text));
 
     const glass = await passwordSignIn(admin.email);
     expect(glass.res.status).toBe(303);

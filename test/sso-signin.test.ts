@@ -5,7 +5,7 @@ import request from 'supertest';
 import { createOrg, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { type IdentityProvider, startIdentityProvider, startSsoHarness } from './support/identity-provider';
-import { csrfIn } from './support/staff';
+import { csrfIn, withoutTokens } from './support/staff';
 
 let h: Harness;
 let idp: IdentityProvider;
@@ -192,6 +192,10 @@ describe('single sign-on start and callback (spec 5.3)', () => {
     idp.as({ sub: 'new-1', email: 'Nieuw@Peeters.example', email_verified: true, name: 'Nele Nieuw' });
     const made = await signIn();
     expect(made.res.status).toBe(303);
+    // The browser is remembered for the account, as after a password sign-in (its device cookie).
+    expect(String(made.res.headers['set-cookie'])).toMatch(
+      /adk_device=[^;]+; Path=\/; Max-Age=31536000; HttpOnly; SameSite=Strict/,
+    );
     const [user] = await tenantRows<{ name: string; groups: string[]; kind: string }>(
       h,
       org.organisationId,
@@ -216,14 +220,70 @@ describe('single sign-on start and callback (spec 5.3)', () => {
       sql`SELECT count(*)::int AS n FROM users WHERE email IN ('iemand@elders.example')`,
     );
     expect(count[0]?.n).toBe(0);
-    // Just-in-time users do not make the e-mail-first step show buttons for a domain.
-    const agent = request.agent(h.server);
-    const form = await agent.get('/signin');
-    const found = await agent
-      .post('/signin/sso')
-      .type('form')
-      .send({ _csrf: csrfIn(form.text), email: 'unknown@peeters.example' });
-    expect(found.text).toContain('No single sign-on is set up for this address');
+  });
+
+  it('when a provider creates users of a domain just in time, then the e-mail-first step shows its buttons to every address of the domain, with an account or without: it lists no accounts there', async () => {
+    await h
+      .api()
+      .patch(`/api/v1/admin/sso/providers/${providerId}`)
+      .set('x-api-key', org.adminKey)
+      .send({ jitGroup: 'read-only', allowedDomains: ['peeters.example'] });
+    await addStaff('bestaand@peeters.example');
+    const firstStep = async (email: string) => {
+      const agent = request.agent(h.server);
+      const form = await agent.get('/signin');
+      const res = await agent
+        .post('/signin/sso')
+        .type('form')
+        .send({ _csrf: csrfIn(form.text), email });
+      expect(res.status).toBe(200);
+      // The same page but for the address itself and the tokens.
+      return withoutTokens(
+        res.text
+          .replaceAll(email, '<address>')
+          .replaceAll(encodeURIComponent(email), '<address>')
+          .replace(/_csrf=[^&"]+/g, '_csrf=…'),
+      );
+    };
+    const known = await firstStep('bestaand@peeters.example');
+    expect(known).toContain('Sign in with Peeters ID');
+    expect(await firstStep('onbekend@peeters.example')).toBe(known);
+    expect(await firstStep('Nog.Iemand@PEETERS.example')).toBe(known);
+    // Another domain: no buttons, as before.
+    expect(await firstStep('onbekend@elders.example')).toContain(
+      'No single sign-on is set up for this address',
+    );
+
+    // An address of the domain with an account in another organisation gets that organisation's
+    // buttons only: a domain one organisation names never puts its buttons before another's staff.
+    const other = await createOrg(h, 'Kantoor Elders');
+    const theirs = await h.api().post('/api/v1/admin/sso/providers').set('x-api-key', other.adminKey).send({
+      type: 'oidc',
+      name: 'Elders ID',
+      issuer: idp.issuer,
+      clientId: 'elders.apps.example',
+      clientSecret: 'elders-client-secret-1a2b3c',
+      enabled: true,
+    });
+    expect(theirs.status).toBe(201);
+    const user = await h
+      .api()
+      .post('/api/v1/admin/users')
+      .set('x-api-key', other.adminKey)
+      .send({ email: 'gedeeld@peeters.example', name: 'Gedeeld', groups: ['adviser'] });
+    expect(user.status).toBe(201);
+    const elsewhere = await firstStep('gedeeld@peeters.example');
+    expect(elsewhere).toContain('Sign in with Elders ID');
+    expect(elsewhere).not.toContain('Sign in with Peeters ID');
+
+    // Switched off again: the domain's unknown addresses get no buttons.
+    await h
+      .api()
+      .patch(`/api/v1/admin/sso/providers/${providerId}`)
+      .set('x-api-key', org.adminKey)
+      .send({ jitGroup: null });
+    expect(await firstStep('onbekend@peeters.example')).toContain('No single sign-on is set up');
+    expect(await firstStep('bestaand@peeters.example')).toBe(known);
   });
 
   it('when input is wrong, then the pages answer 400, 403 or 404 in HTML and the logs hold no code, state or token', async () => {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { type Config, ConfigError, loadConfig } from '../config';
-import { passwordLinkByEmail, setPasswordByEmail } from '../modules/accounts';
+import { passwordLinkByEmail, setPasswordByEmail, signInFailuresRetention } from '../modules/accounts';
 import {
   bootstrapOrganisation,
   deleteOrganisation,
@@ -353,7 +353,7 @@ async function prune(args: string[], io: CliIo): Promise<void> {
   const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
   const config = loadConfig(io.env);
   const removed = await withDatabase(config, 'cli prune', (database) =>
-    sweepRetention(database, new Date(), config.retention),
+    sweepRetention(database, new Date(), config.retention, undefined, [signInFailuresRetention]),
   );
   if (values.json) {
     io.stdout.write(`${JSON.stringify(removed)}\n`);

@@ -12,6 +12,15 @@ export interface RetentionConfig {
   readonly sweepMs: number;
 }
 
+/**
+ * Rows a module keeps only for a while (its own table, its own rule), removed by the same sweep: at
+ * most `limit` per call; the count removed.
+ */
+export interface RetentionStep {
+  what: string;
+  prune(database: Database, now: Date, limit: number): Promise<number>;
+}
+
 const DAY_MS = 86_400_000;
 /** Rows of each kind removed per transaction. */
 const BATCH = 5_000;
@@ -28,6 +37,7 @@ export async function sweepRetention(
   now: Date,
   config: RetentionConfig,
   stopping: () => boolean = () => false,
+  steps: readonly RetentionStep[] = [],
 ): Promise<Record<string, number>> {
   const before = (days: number | null) => (days === null ? null : new Date(now.getTime() - days * DAY_MS));
   const bounds = {
@@ -38,6 +48,7 @@ export async function sweepRetention(
   const total: Record<string, number> = {};
   for (let i = 0; i < MAX_BATCHES && !stopping(); i++) {
     const removed = await pruneBatch(database.db, now, bounds, BATCH);
+    for (const step of steps) removed[step.what] = await step.prune(database, now, BATCH);
     for (const [what, n] of Object.entries(removed)) total[what] = (total[what] ?? 0) + n;
     if (!Object.values(removed).some((n) => n >= BATCH)) break;
   }
@@ -51,7 +62,14 @@ export class RetentionSweeper {
   private stopped = false;
 
   constructor(
-    private readonly deps: { database: Database; clock: Clock; logger: Logger; metrics?: Metrics },
+    private readonly deps: {
+      database: Database;
+      clock: Clock;
+      logger: Logger;
+      metrics?: Metrics;
+      /** The modules' own expiring rows. */
+      steps?: readonly RetentionStep[];
+    },
     private readonly config: RetentionConfig,
   ) {}
 
@@ -79,6 +97,7 @@ export class RetentionSweeper {
         this.deps.clock.now(),
         this.config,
         () => this.stopped,
+        this.deps.steps,
       );
       for (const [what, n] of Object.entries(removed))
         if (n > 0) this.deps.metrics?.retentionRemoved.inc({ what }, n);

@@ -77,7 +77,7 @@ export function ssoChoicePage(v: {
     title: 'Sign in with your work account',
     narrow: true,
     body: html`<h1>Sign in with your work account</h1>
-<p>For ${v.email}${several ? ': your address has an account in several organisations.' : '.'}</p>
+<p>For ${v.email}${several ? ': choose your organisation.' : '.'}</p>
 ${v.choices.map((c) =>
   several
     ? html`<section><h2>${c.organisation}</h2>${ssoButtons(c.buttons)}</section>`

@@ -18,6 +18,10 @@ export function hiddenFields(text: string): Record<string, string> {
   );
 }
 
+/** A page without what differs from one answer to the next (CSRF tokens, script nonces): to compare two. */
+export const withoutTokens = (text: string) =>
+  text.replace(/value="[A-Za-z0-9_\-.%=+/]{20,}"/g, 'value="…"').replace(/nonce="[^"]+"/g, 'nonce="…"');
+
 /** The CSRF token of the first form of a page. */
 export const csrfIn = (text: string) => /name="_csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
 

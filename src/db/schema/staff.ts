@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   foreignKey,
   index,
   json,
@@ -64,8 +66,9 @@ export const passwordTokens = pgTable(
 );
 
 /**
- * Failed staff sign-ins, counted per account (lower-cased e-mail) and per address over a sliding window
- * to refuse guessing. Not a tenant table: the organisation is not known from a wrong password.
+ * Failed staff sign-ins, counted over a sliding window to slow guessing down: per account (lower-cased
+ * e-mail) and per address, or — for a browser that signed in to the account before (its device cookie)
+ * — per device alone. Not a tenant table: the organisation is not known from a wrong password.
  */
 export const signInFailures = pgTable(
   'sign_in_failures',
@@ -74,9 +77,15 @@ export const signInFailures = pgTable(
     email: text('email').notNull(),
     address: text('address').notNull(),
     at: ts('at').notNull(),
+    /** The nonce of the device cookie the attempt came with (valid for this e-mail), else null. */
+    device: text('device'),
+    /** Counted on its device alone (a trusted device), not on the account and the address. */
+    trusted: boolean('trusted').notNull().default(false),
   },
   (t) => [
     index('sign_in_failures_email_idx').on(t.email, t.at),
     index('sign_in_failures_address_idx').on(t.address, t.at),
+    index('sign_in_failures_device_idx').on(t.device, t.at).where(sql`${t.device} IS NOT NULL`),
+    index('sign_in_failures_at_idx').on(t.at),
   ],
 );

@@ -38,43 +38,97 @@ export async function findPasswordToken(q: Queryable, hash: string): Promise<Pas
   return row;
 }
 
-/** Failed sign-ins: counted per account and per address over a sliding window. */
+/** How many failures a key has in the window, and when the last one was. */
+export interface FailureTally {
+  count: number;
+  last: Date | null;
+}
+
+/**
+ * Failed sign-ins over a sliding window: per account (e-mail) and per address for attempts without a
+ * trusted device, per device for attempts with one.
+ */
 export function signInFailureRepository(q: Queryable) {
   return {
     /** Records an attempt as failed until shown otherwise; its id, to take it back. */
-    async record(email: string, address: string, at: Date): Promise<number> {
-      const [row] = await q
-        .insert(signInFailures)
-        .values({ email, address, at })
-        .returning({ id: signInFailures.id });
-      return row!.id;
+    async record(row: {
+      email: string;
+      address: string;
+      at: Date;
+      device: string | null;
+      trusted: boolean;
+    }): Promise<number> {
+      const [inserted] = await q.insert(signInFailures).values(row).returning({ id: signInFailures.id });
+      return inserted!.id;
     },
     async remove(id: number): Promise<void> {
       await q.delete(signInFailures).where(eq(signInFailures.id, id));
     },
-    async count(email: string, address: string, since: Date): Promise<{ account: number; address: number }> {
-      const [row] = await queryRows<{ account: string; address: string }>(
+    /** Failures that came with this device cookie since `since` (trusted or not). */
+    async deviceCount(device: string, since: Date): Promise<number> {
+      const [row] = await queryRows<{ n: string }>(
         q,
-        sql`SELECT (SELECT count(*) FROM ${signInFailures} WHERE ${signInFailures.email} = ${email} AND ${signInFailures.at} > ${since.toISOString()}::timestamptz) AS account,
-                   (SELECT count(*) FROM ${signInFailures} WHERE ${signInFailures.address} = ${address} AND ${signInFailures.at} > ${since.toISOString()}::timestamptz) AS address`,
+        sql`SELECT count(*) AS n FROM ${signInFailures} WHERE ${signInFailures.device} = ${device} AND ${signInFailures.at} > ${since.toISOString()}::timestamptz`,
       );
-      return { account: Number(row?.account ?? 0), address: Number(row?.address ?? 0) };
+      return Number(row?.n ?? 0);
     },
-    /** The oldest failure of the account in the window: the lock lifts when it leaves the window. */
-    async oldestSince(email: string, since: Date): Promise<Date | null> {
-      const [row] = await queryRows<{ at: Date | string | null }>(
+    /**
+     * The failures since `since` that bear on an attempt (every one but the attempt's own row, attempts
+     * still being checked included): of the account and of the address without a trusted device, and
+     * of the device.
+     */
+    async tallies(key: {
+      email: string;
+      address: string;
+      device: string | null;
+      since: Date;
+      except: number;
+    }): Promise<{ account: FailureTally; address: FailureTally; device: FailureTally }> {
+      const f = signInFailures;
+      const [row] = await queryRows<Record<string, string | Date | null>>(
         q,
-        sql`SELECT min(${signInFailures.at}) AS at FROM ${signInFailures} WHERE ${signInFailures.email} = ${email} AND ${signInFailures.at} > ${since.toISOString()}::timestamptz`,
+        sql`SELECT count(*) FILTER (WHERE ${f.email} = ${key.email} AND NOT ${f.trusted}) AS account_n,
+                   max(${f.at}) FILTER (WHERE ${f.email} = ${key.email} AND NOT ${f.trusted}) AS account_last,
+                   count(*) FILTER (WHERE ${f.address} = ${key.address} AND NOT ${f.trusted}) AS address_n,
+                   max(${f.at}) FILTER (WHERE ${f.address} = ${key.address} AND NOT ${f.trusted}) AS address_last,
+                   count(*) FILTER (WHERE ${f.device} = ${key.device}) AS device_n,
+                   max(${f.at}) FILTER (WHERE ${f.device} = ${key.device}) AS device_last
+              FROM ${f}
+             WHERE ${f.at} > ${key.since.toISOString()}::timestamptz AND ${f.id} <> ${key.except}
+               AND (${f.email} = ${key.email} OR ${f.address} = ${key.address} OR ${f.device} = ${key.device})`,
       );
-      return row?.at ? new Date(row.at) : null;
+      const tally = (name: string): FailureTally => {
+        const last = row?.[`${name}_last`];
+        return { count: Number(row?.[`${name}_n`] ?? 0), last: last ? new Date(last) : null };
+      };
+      return { account: tally('account'), address: tally('address'), device: tally('device') };
     },
-    /** After a successful sign-in the account's count starts again. */
-    async clear(email: string): Promise<void> {
-      await q.delete(signInFailures).where(eq(signInFailures.email, email));
+    /**
+     * After a successful sign-in, the failures it explains go: those of the device cookie it came
+     * with; without a trusted device, also the account's from this address (the user's own typos).
+     * A trusted device's success forgives no one else's failures.
+     */
+    async forgive(key: {
+      email: string;
+      address: string;
+      device: string | null;
+      trusted: boolean;
+    }): Promise<void> {
+      const f = signInFailures;
+      const typos = sql`(${f.email} = ${key.email} AND ${f.address} = ${key.address} AND NOT ${f.trusted})`;
+      const ofDevice = sql`${f.device} = ${key.device}`;
+      await q.delete(f).where(key.trusted ? ofDevice : sql`${typos} OR ${ofDevice}`);
     },
-    /** Failures older than the window are of no use (maintenance). */
-    async prune(before: Date): Promise<void> {
-      await q.delete(signInFailures).where(sql`${signInFailures.at} < ${before.toISOString()}::timestamptz`);
+    /** Failures older than the window are of no use (maintenance); at most `limit`, the count removed. */
+    async prune(before: Date, limit = 5_000): Promise<number> {
+      const rows = await queryRows<{ id: number }>(
+        q,
+        sql`DELETE FROM ${signInFailures} WHERE ${signInFailures.id} IN (
+              SELECT ${signInFailures.id} FROM ${signInFailures}
+               WHERE ${signInFailures.at} < ${before.toISOString()}::timestamptz LIMIT ${limit})
+            RETURNING ${signInFailures.id}`,
+      );
+      return rows.length;
     },
   };
 }

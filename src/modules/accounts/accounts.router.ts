@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { clientAddress } from '../../platform/http/address';
+import { addressKey } from '../../platform/http/rate-limit';
 import type { Routes } from '../../platform/http/routes';
 import { credential } from '../../platform/redaction';
 import { idParam, timestamp } from '../../platform/schemas';
@@ -21,7 +22,9 @@ import {
   setPasswordWithLink,
   signIn,
 } from './accounts.service';
+import { deviceCookie, rememberBrowser } from './devices';
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords';
+import { DEVICE_DISTRUST_AFTER, FREE_FAILURES, MAX_WAIT_MS } from './throttle';
 
 const tags = ['Staff sign-in (pages)'];
 
@@ -79,10 +82,16 @@ const endedNotices: Record<string, string> = {
 /** The least time a forgot-password answer takes, so that it does not tell which addresses exist. */
 const FORGOT_FLOOR_MS = 250;
 
-const addressOf = (req: Request) => clientAddress(req) ?? 'unknown';
 const home = '/staff';
 
-export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): void {
+export function accountRoutes(
+  routes: Routes,
+  api: Routes,
+  deps: AccountsDeps & {
+    /** Served over HTTPS: the device cookie is `__Host-` prefixed and Secure. */
+    secureCookies: boolean;
+  },
+): void {
   const common = { tags, audience: 'staff' as const, errorPage: staffErrorPage };
   const startSession = (req: Request, who: { organisationId: string; userId: string }) => {
     const now = deps.clock.now().getTime();
@@ -123,13 +132,13 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
       path: '/signin',
       rateLimit: 'signin',
       summary: 'Sign in with e-mail and password (form post)',
-      description: `Fields: \`_csrf\`, \`email\`, \`password\`, \`organisationId\` (when the e-mail has accounts in several organisations), \`next\`. Success starts a server-side session (cookie \`adk_staff\`, HttpOnly, SameSite=Lax; \`__Host-adk_staff\` and Secure over HTTPS) and goes to \`next\`. Wrong e-mail or password → 401 with the form again, the same answer for an unknown e-mail. At most 5 failures per account and 30 per address in 15 minutes: then 429 with Retry-After.`,
+      description: `Fields: \`_csrf\`, \`email\`, \`password\`, \`organisationId\` (when the e-mail has accounts in several organisations), \`next\`. Success starts a server-side session (cookie \`adk_staff\`, HttpOnly, SameSite=Lax; \`__Host-adk_staff\` and Secure over HTTPS) and goes to \`next\`. Success also remembers this browser for the account (device cookie \`adk_device\`, \`__Host-adk_device\` over HTTPS: HttpOnly, SameSite=Strict, a year; at most 5 accounts). Wrong e-mail or password → 401 with the form again, the same answer for an unknown e-mail and for the right password of an account whose organisation has password sign-in off (administrators excepted). Failures slow later attempts down, never lock: after ${FREE_FAILURES.account} failures of an account or ${FREE_FAILURES.address} from an address in 15 minutes, each attempt must wait 1, 2, 4 … seconds after the last failure, at most ${MAX_WAIT_MS / 1000}; one that comes sooner → 429 with Retry-After, its password unchecked. A browser remembered for the account counts only its own failures (${FREE_FAILURES.device} free; it is no longer trusted after ${DEVICE_DISTRUST_AFTER} in 15 minutes).`,
       form: SignInForm,
       statuses: {
         303: 'Signed in',
         401: 'Wrong e-mail or password, or a deactivated account',
         409: 'The e-mail has accounts in several organisations: choose one',
-        429: 'Too many failed attempts',
+        429: 'Too soon after too many failed attempts: try again after `Retry-After` seconds (at most 60)',
       },
     },
     async ({ form, req, res, csrf }) => {
@@ -138,7 +147,9 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
         email: form.email,
         password: form.password,
         organisationId: form.organisationId,
-        address: addressOf(req),
+        address: addressKey(req),
+        clientAddress: clientAddress(req) ?? 'unknown',
+        device: deviceCookie(req, deps.secureCookies),
       });
       const again = (status: number, extra: Parameters<typeof signInPage>[0]) => ({
         status,
@@ -153,6 +164,7 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
             );
           }
           await startSession(req, outcome);
+          rememberBrowser(deps, req, res, form.email);
           return { redirect: next ?? home };
         }
         case 'choose':
@@ -251,7 +263,7 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
       rateLimit: 'signin',
       summary: 'Set the password through the link (form post), then signed in',
       description:
-        'Fields: `_csrf`, `password`, `confirm`. The link is spent with the change (a second use → 410); the user’s other browser sessions end; this browser is signed in.',
+        'Fields: `_csrf`, `password`, `confirm`. The link is spent with the change (a second use → 410); the user’s other browser sessions end; this browser is signed in (and remembered for the account: the device cookie of `POST /signin`).',
       params: TokenParams,
       form: PasswordForm,
       statuses: {
@@ -261,7 +273,7 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
         410: 'The link was used or has expired',
       },
     },
-    async ({ params, form, req, csrf }) => {
+    async ({ params, form, req, res, csrf }) => {
       const state = await passwordLinkState(deps, params.token);
       if (state.state !== 'ok') return linkProblemPage(state.state);
       const retry = (error: string) => ({
@@ -288,6 +300,7 @@ export function accountRoutes(routes: Routes, api: Routes, deps: AccountsDeps): 
         );
       }
       await startSession(req, result);
+      rememberBrowser(deps, req, res, state.email);
       return { redirect: home };
     },
   );

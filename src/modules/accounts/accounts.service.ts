@@ -8,6 +8,7 @@ import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
+import type { RetentionStep } from '../../platform/retention';
 import { iso } from '../../platform/schemas';
 import { organisationRepository, userRepository } from '../admin';
 import { passwordLinkJob, passwordLinkSealContext } from './accounts.jobs';
@@ -18,7 +19,9 @@ import {
   pruneExpiredSessions,
   signInFailureRepository,
 } from './accounts.repository';
+import { trustedDevice } from './devices';
 import { hashPassword, passwordMatches, passwordProblem } from './passwords';
+import { DEVICE_DISTRUST_AFTER, FREE_FAILURES, SIGN_IN_WINDOW_MS, waitFor } from './throttle';
 
 export interface AccountsDeps {
   database: Database;
@@ -27,11 +30,6 @@ export interface AccountsDeps {
   /** How long an e-mailed password link works. */
   passwordLinkMs: number;
 }
-
-/** Failed sign-ins are counted over this window: per account and per address. */
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
-export const SIGN_IN_ACCOUNT_LIMIT = 5;
-export const SIGN_IN_ADDRESS_LIMIT = 30;
 
 export type SignInOutcome =
   | { kind: 'signed-in'; organisationId: string; userId: string; breakGlass: boolean }
@@ -44,32 +42,52 @@ const WRONG = 'The e-mail address or the password is not right.';
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
 /**
- * Checks an e-mail and password. Wrong ones are counted per account and per address: past the limits
- * sign-in is refused for the rest of the window (a reset link still works). An e-mail that matches no
- * account costs the same time as a wrong password and gets the same answer. The same e-mail may have an
- * account in several organisations: when the password fits more than one, the user picks.
+ * Checks an e-mail and password. Wrong ones slow later attempts down (throttle.ts): an attempt that
+ * comes too soon is answered with the seconds to wait, its password unchecked; nothing is locked. A
+ * browser that signed in to the account before (its device cookie) is slowed only by its own failures.
+ * An e-mail that matches no account costs the same time as a wrong password and gets the same answer;
+ * so does the right password of an account whose organisation signs in with single sign-on only. The
+ * same e-mail may have an account in several organisations: when the password fits more than one, the
+ * user picks.
  */
 export async function signIn(
   deps: AccountsDeps,
-  input: { email: string; password: string; organisationId?: string; address: string },
+  input: {
+    email: string;
+    password: string;
+    organisationId?: string;
+    /** The client's address as counted (IPv6 by its /56 network). */
+    address: string;
+    /** The client's address as recorded (break-glass audit); `address` when left out. */
+    clientAddress?: string;
+    /** The browser's device cookie. */
+    device?: string;
+  },
 ): Promise<SignInOutcome> {
   const email = normalEmail(input.email);
   const now = deps.clock.now();
   const since = new Date(now.getTime() - SIGN_IN_WINDOW_MS);
   const failures = signInFailureRepository(deps.database.db);
+  const device = trustedDevice(deps.box, input.device, email, now) ?? null;
+  // A device cookie that keeps failing is no longer trusted: its attempts count like a stranger's.
+  const trusted = device !== null && (await failures.deviceCount(device, since)) < DEVICE_DISTRUST_AFTER;
   // The attempt is counted before the password is checked, so attempts sent at the same moment cannot
-  // all pass the limit on the same old count; it is taken back unless the password was wrong.
-  const attempt = await failures.record(email, input.address, now);
-  const counts = await failures.count(email, input.address, since);
-  if (counts.account > SIGN_IN_ACCOUNT_LIMIT || counts.address > SIGN_IN_ADDRESS_LIMIT) {
+  // all pass on the same old count; it is taken back unless the password was wrong.
+  const attempt = await failures.record({ email, address: input.address, at: now, device, trusted });
+  const tallies = await failures.tallies({ email, address: input.address, device, since, except: attempt });
+  const waitMs = trusted
+    ? waitFor(tallies.device, FREE_FAILURES.device, now)
+    : Math.max(
+        waitFor(tallies.account, FREE_FAILURES.account, now),
+        waitFor(tallies.address, FREE_FAILURES.address, now),
+      );
+  if (waitMs > 0) {
     await failures.remove(attempt);
-    const oldest = counts.account > SIGN_IN_ACCOUNT_LIMIT ? await failures.oldestSince(email, since) : null;
-    const lifts = (oldest ?? now).getTime() + SIGN_IN_WINDOW_MS;
-    const wait = Math.max(60, Math.ceil((lifts - now.getTime()) / 1000));
+    const wait = Math.ceil(waitMs / 1000);
     return {
       kind: 'limited',
       retryAfterSeconds: wait,
-      message: `Too many attempts. Try again in ${Math.ceil(wait / 60)} minutes, or ask for a link to set a new password.`,
+      message: `Too many failed sign-ins. Try again in ${wait} second${wait === 1 ? '' : 's'}, or ask for a link to set a new password.`,
     };
   }
   const candidates = email.length <= 320 ? await findLoginCandidates(deps.database.db, email) : [];
@@ -81,24 +99,20 @@ export async function signIn(
   const chosen = input.organisationId
     ? matches.filter((m) => m.organisation_id === input.organisationId)
     : matches;
-  if (chosen.length === 0) return { kind: 'refused', message: WRONG };
-  await failures.remove(attempt);
   const enabled = chosen.filter((m) => m.user_status === 'active');
-  if (enabled.length === 0) {
+  if (chosen.length > 0 && enabled.length === 0) {
+    await failures.remove(attempt);
     return {
       kind: 'refused',
       message: 'This account has been deactivated. Ask an administrator of your organisation.',
     };
   }
   // Where the organisation switched password sign-in off, only its administrators may (break-glass).
+  // Anyone else's right password is answered (and counted) exactly like a wrong one: the switch must
+  // not turn sign-in into a way to test passwords.
   const active = enabled.filter((m) => m.password_sign_in || m.user_groups.includes('administrator'));
-  if (active.length === 0) {
-    return {
-      kind: 'refused',
-      message:
-        'Your organisation signs in with work accounts, not passwords. Give your e-mail address and choose “Continue with single sign-on”.',
-    };
-  }
+  if (active.length === 0) return { kind: 'refused', message: WRONG };
+  await failures.remove(attempt);
   if (active.length > 1) {
     return {
       kind: 'choose',
@@ -106,7 +120,7 @@ export async function signIn(
     };
   }
   const user = active[0]!;
-  await failures.clear(email);
+  await failures.forgive({ email, address: input.address, device, trusted });
   await failures.prune(since);
   await pruneExpiredSessions(deps.database.db, now);
   const breakGlass = !user.password_sign_in;
@@ -122,7 +136,7 @@ export async function signIn(
             targetId: user.user_id,
             actorUserId: user.user_id,
             actorLabel: 'password sign-in while it is off (break-glass)',
-            summary: { via: 'password', address: input.address },
+            summary: { via: 'password', address: input.clientAddress ?? input.address },
           }
         : {
             action: 'user.signed_in',
@@ -135,6 +149,13 @@ export async function signIn(
   );
   return { kind: 'signed-in', organisationId: user.organisation_id, userId: user.user_id, breakGlass };
 }
+
+/** The retention sweep's step for failed sign-ins: those that have left the window go. */
+export const signInFailuresRetention: RetentionStep = {
+  what: 'sign_in_failures',
+  prune: (database, now, limit) =>
+    signInFailureRepository(database.db).prune(new Date(now.getTime() - SIGN_IN_WINDOW_MS), limit),
+};
 
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 

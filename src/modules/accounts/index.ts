@@ -9,5 +9,7 @@ export {
   setPasswordByAdministrator,
   setPasswordByEmail,
   signIn,
+  signInFailuresRetention,
 } from './accounts.service';
+export { type DeviceDeps, rememberBrowser } from './devices';
 export { hashPassword } from './passwords';

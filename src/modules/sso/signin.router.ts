@@ -5,7 +5,7 @@ import { beginStaffSession } from '../../platform/web/sessions';
 import { z } from '../../platform/zod';
 import { type SsoButton, signInPage, ssoChoicePage, ssoProblemPage } from '../../web/staff-account-pages';
 import { staffErrorPage } from '../../web/staff-layout';
-import { pruneExpiredSessions, safeNext } from '../accounts';
+import { pruneExpiredSessions, rememberBrowser, safeNext } from '../accounts';
 import {
   finishSignIn,
   organisationSignIn,
@@ -70,7 +70,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
       rateLimit: 'signin',
       summary: 'Single sign-on, e-mail first: the sign-in buttons for an address (form post)',
       description:
-        'Fields: `_csrf`, `email`, `next`. Answers the buttons of the enabled sign-in providers of each organisation where the address has a staff account (or whose provider creates users of its domain just in time). None → the sign-in page again, saying so. The answer shows which organisations use single sign-on for an address that has an account there (as most e-mail-first sign-ins do); it never tells whether a password is set.',
+        'Fields: `_csrf`, `email`, `next`. Answers the buttons of the enabled sign-in providers of each organisation where the address has an active staff account, and of each organisation with an enabled provider that creates users of the address’s domain just in time — whether or not the address has an account there, so on such a domain the answer lists no accounts (left out only for an address with an account in another organisation: one organisation’s domain never puts its buttons before another’s staff). None → the sign-in page again, saying so. Elsewhere the answer shows which organisations use single sign-on for an address that has an account there (as most e-mail-first sign-ins do); it never tells whether a password is set.',
       form: EmailForm,
       statuses: {
         200: 'The buttons, or the sign-in page saying there are none',
@@ -197,7 +197,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
       rateLimit: 'signin',
       summary: 'Redirect address for staff single sign-on (register it at the provider)',
       description:
-        'The provider sends the browser back here with `code` and `state`. The state must be the one this browser started (once, within 10 minutes); the code is exchanged with the PKCE verifier; the ID token’s signature (the provider’s published keys), issuer, audience, expiry and nonce are verified; the staff user is found by the provider’s subject once linked, else by the verified e-mail address, within the organisation the sign-in was started for. Signed in → `next` (the deep link the sign-in started from) or the actions. Refused (tampered or replayed state, disabled provider, unverified e-mail, another domain, no account, deactivated account, a token that fails verification) → a sign-in problem page that says why; nothing is created or linked.',
+        'The provider sends the browser back here with `code` and `state`. The state must be the one this browser started (once, within 10 minutes); the code is exchanged with the PKCE verifier; the ID token’s signature (the provider’s published keys), issuer, audience, expiry and nonce are verified; the staff user is found by the provider’s subject once linked, else by the verified e-mail address, within the organisation the sign-in was started for. Signed in → `next` (the deep link the sign-in started from) or the actions, this browser remembered for the account (the device cookie of `POST /signin`). Refused (tampered or replayed state, disabled provider, unverified e-mail, another domain, no account, deactivated account, a token that fails verification) → a sign-in problem page that says why; nothing is created or linked.',
       query: CallbackQuery,
       statuses: {
         303: 'Signed in',
@@ -206,7 +206,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
         502: 'The provider did not answer as expected',
       },
     },
-    async ({ req }) => {
+    async ({ req, res }) => {
       const outcome = await finishSignIn(deps, req);
       if (outcome.kind === 'refused') {
         logRefusal(req, outcome);
@@ -220,6 +220,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
         signedInAt: now,
         seenAt: now,
       });
+      rememberBrowser(deps, req, res, outcome.email);
       req.log?.info(
         {
           sso: 'signed-in',

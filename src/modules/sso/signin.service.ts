@@ -32,6 +32,8 @@ export interface SsoSignInDeps {
   box: SecretBox;
   baseUrl: string;
   oidc: OidcClient;
+  /** Served over HTTPS (the device cookie set at sign-in is then `__Host-` prefixed and Secure). */
+  secureCookies: boolean;
 }
 
 /** A sign-in started in this browser and not yet finished: kept in its (not yet signed-in) session. */
@@ -72,7 +74,15 @@ export type SsoRefusal =
   | 'deactivated';
 
 export type FinishOutcome =
-  | { kind: 'signed-in'; organisationId: string; userId: string; next?: string; created: boolean }
+  | {
+      kind: 'signed-in';
+      organisationId: string;
+      userId: string;
+      /** The user's e-mail address in ActionDesk (this browser is remembered for it). */
+      email: string;
+      next?: string;
+      created: boolean;
+    }
   | { kind: 'refused'; reason: SsoRefusal; message: string; detail?: string };
 
 const refuse = (reason: SsoRefusal, message: string, detail?: string): FinishOutcome => ({
@@ -488,6 +498,7 @@ function findOrCreate(
       kind: 'signed-in',
       organisationId: provider.organisationId,
       userId: user.id,
+      email: user.email,
       ...(next ? { next } : {}),
       created,
     };

@@ -1,0 +1,31 @@
+ALTER TABLE "sign_in_failures" ADD COLUMN "device" text;--> statement-breakpoint
+ALTER TABLE "sign_in_failures" ADD COLUMN "trusted" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "sign_in_failures_device_idx" ON "sign_in_failures" USING btree ("device","at") WHERE "sign_in_failures"."device" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "sign_in_failures_at_idx" ON "sign_in_failures" USING btree ("at");--> statement-breakpoint
+-- The single sign-on buttons for an e-mail address, before the organisation is known (the e-mail-first
+-- step): the enabled providers of each organisation where the address has an active staff account, and
+-- of each organisation with an enabled provider that creates users of the address's domain just in time
+-- — there whether or not the address has an account, so the answer lists no accounts of that domain.
+-- A just-in-time organisation's buttons are left out for an address that has an account in another
+-- organisation: a domain one organisation names never puts its buttons in front of another's staff.
+-- SECURITY DEFINER; at most 20.
+CREATE OR REPLACE FUNCTION actiondesk_find_sso_providers(p_email text)
+RETURNS TABLE (organisation_id uuid, organisation_name text, provider_id uuid, provider_name text,
+               provider_type text)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
+  WITH accounts AS (
+    SELECT DISTINCT u.organisation_id FROM users u
+     WHERE lower(u.email) = lower(p_email) AND u.kind = 'staff' AND u.status = 'active'
+  ), jit AS (
+    SELECT DISTINCT j.organisation_id FROM sso_providers j
+     WHERE j.enabled AND j.jit_group IS NOT NULL
+       AND substring(lower(p_email) FROM '@([^@]+)$') = ANY (j.allowed_domains)
+       AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.organisation_id <> j.organisation_id)
+  )
+  SELECT p.organisation_id, o.name, p.id, p.name, p.type
+  FROM sso_providers p JOIN organisations o ON o.id = p.organisation_id
+  WHERE p.enabled AND (p.organisation_id IN (SELECT organisation_id FROM accounts)
+                       OR p.organisation_id IN (SELECT organisation_id FROM jit))
+  ORDER BY o.created_at, p.organisation_id, p.created_at, p.id
+  LIMIT 20
+$$;
