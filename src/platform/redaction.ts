@@ -231,7 +231,9 @@ export function redactFields(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
   if (depth > 4 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redactFields(v, depth + 1));
-  if (value instanceof Error) return value;
+  // Only plain data is copied: a request, a response or an error is left to its serializer.
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = redactFields(v, depth + 1);
   return out;

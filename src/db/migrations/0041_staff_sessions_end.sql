@@ -1,7 +1,7 @@
 -- Session ids were stored as they are in the cookie: every staff browser signs in again once.
 DELETE FROM "staff_sessions";--> statement-breakpoint
-ALTER TABLE "staff_sessions" ADD COLUMN "organisation_id" uuid NOT NULL;--> statement-breakpoint
-ALTER TABLE "staff_sessions" ADD COLUMN "user_id" uuid NOT NULL;--> statement-breakpoint
+ALTER TABLE "staff_sessions" ADD COLUMN "organisation_id" uuid;--> statement-breakpoint
+ALTER TABLE "staff_sessions" ADD COLUMN "user_id" uuid;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "sessions_ended_at" timestamp with time zone;--> statement-breakpoint
 CREATE INDEX "staff_sessions_user_idx" ON "staff_sessions" USING btree ("organisation_id","user_id");;--> statement-breakpoint
 -- When sessions end is not a change of the user's record: "sign out everywhere" is recorded as

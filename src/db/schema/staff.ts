@@ -27,9 +27,10 @@ export const staffSessions = pgTable(
     sid: varchar('sid').primaryKey(),
     sess: json('sess').notNull(),
     expire: ts('expire').notNull(),
-    // Whose session it is, so that all of a user's sessions can end at once.
-    organisationId: uuid('organisation_id').notNull(),
-    userId: uuid('user_id').notNull(),
+    // Whose session it is once signed in (a browser signing in with a provider has one before), so
+    // that all of a user's sessions can end at once.
+    organisationId: uuid('organisation_id'),
+    userId: uuid('user_id'),
   },
   (t) => [
     index('staff_sessions_expire_idx').on(t.expire),

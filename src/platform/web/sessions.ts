@@ -42,8 +42,8 @@ type Done<T = void> = (err?: unknown, value?: T) => void;
 
 /**
  * express-session's store over the app's database, table `staff_sessions`: rows keyed by the hash of
- * the session id, with the user they belong to (so that all of a user's sessions can end at once).
- * Only signed-in sessions are stored. A row past its `expire` is never answered; expired rows are
+ * the session id, with the user they belong to once signed in (so that all of a user's sessions can
+ * end at once); a browser signing in with a provider keeps its pending sign-ins in one before. A row past its `expire` is never answered; expired rows are
  * deleted by the retention job and at each sign-in.
  */
 class StaffSessionStore extends session.Store {
@@ -75,21 +75,16 @@ class StaffSessionStore extends session.Store {
   override set(sid: string, sess: session.SessionData, done?: Done): void {
     this.run(done, async () => {
       const staff = sess.staff;
-      // A session that is not (or no longer) signed in has nothing to keep (an ended one is kept as it is).
-      if (sess.ended) return;
-      if (!staff) {
-        await this.database.query('DELETE FROM staff_sessions WHERE sid = $1', [stored(sid)]);
-        return;
-      }
       await this.database.query(
         `INSERT INTO staff_sessions (sid, sess, expire, organisation_id, user_id) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (sid) DO UPDATE SET sess = excluded.sess, expire = excluded.expire`,
+         ON CONFLICT (sid) DO UPDATE SET sess = excluded.sess, expire = excluded.expire,
+           organisation_id = excluded.organisation_id, user_id = excluded.user_id`,
         [
           stored(sid),
           JSON.stringify(sess),
           this.expiry(sess).toISOString(),
-          staff.organisationId,
-          staff.userId,
+          staff?.organisationId ?? null,
+          staff?.userId ?? null,
         ],
       );
     });
@@ -121,7 +116,7 @@ class StaffSessionStore extends session.Store {
  * `staff_sessions` from a migration, ids stored hashed), an HttpOnly cookie holding only the signed
  * session id — `__Host-` prefixed and Secure when served over HTTPS; SameSite=Lax so that a deep link
  * followed from a CRM arrives signed in, while form posts carry a CSRF token. Nothing is stored for a
- * browser that has not signed in.
+ * browser that has neither signed in nor started a sign-in with a provider.
  */
 export function staffSessions(options: StaffSessionOptions): RequestHandler {
   return session({
