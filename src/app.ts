@@ -279,16 +279,19 @@ export function createApp(deps: AppDeps): Express {
   tokenRoutes(routes, { ...moduleDeps, ...config.oauth });
   authorizeRoutes(routes, { ...moduleDeps, issuer: config.baseUrl });
   oauthEndpointRoutes(routes, { ...moduleDeps, issuer: config.baseUrl });
-  ssoProviderRoutes(routes, { ...moduleDeps, box, baseUrl: config.baseUrl });
+  // Where sign-in providers and their directories may be: checked when one is registered, and at every connection.
+  const ssoPolicy = listedNetworksPolicy(config.sso.privateNetworks, deps.lookup);
+  const ssoDeps = { ...moduleDeps, box, baseUrl: config.baseUrl, destinations: ssoPolicy };
+  ssoProviderRoutes(routes, ssoDeps);
   auditRoutes(routes, moduleDeps);
-  providerPageRoutes(rootRoutes, { ...moduleDeps, box, baseUrl: config.baseUrl });
+  providerPageRoutes(rootRoutes, ssoDeps);
   auditPageRoutes(rootRoutes, moduleDeps);
   ssoSignInRoutes(rootRoutes, routes, {
     ...moduleDeps,
     box,
     baseUrl: config.baseUrl,
     secureCookies: secure,
-    oidc: new OidcClient(listedNetworksPolicy(config.sso.privateNetworks, deps.lookup), clock),
+    oidc: new OidcClient(ssoPolicy, clock),
   });
   questionListRoutes(routes, moduleDeps);
   fileRoutes(routes, fileDeps);

@@ -249,6 +249,51 @@ describe('at registration through POST /api/v1/webhooks', () => {
   });
 });
 
+describe('at registration of a sign-in provider (POST /api/v1/admin/sso/providers, PATCH)', () => {
+  const add = (body: Record<string, unknown>) =>
+    h.api().post('/api/v1/admin/sso/providers').set('x-api-key', org.adminKey).send(body);
+
+  it.each(FORMS.map((f, i) => [...f, i] as const))(
+    'when an issuer names %s, or a name resolving to it, then 400 names issuer and nothing is stored',
+    async (host, _addresses, words, i) => {
+      for (const [n, issuer] of [`https://${host}/`, `https://${nameOf(i)}/realm`].entries()) {
+        const res = await add({ type: 'oidc', issuer, clientId: 'app', clientSecret: 'secret' });
+        expect({ issuer, status: res.status }).toEqual({ issuer, status: 400 });
+        expect(res.body.details).toEqual([expect.objectContaining({ field: 'issuer' })]);
+        expect(res.body.details[0].message).toMatch(/^is refused: /);
+        if (n === 0) expect(res.body.details[0].message).toContain(words);
+      }
+    },
+  );
+
+  it('when a directory or a changed issuer is inner, then 400 names it; a public or not yet resolvable name is taken (checked again at every connection)', async () => {
+    const made = await add({
+      type: 'microsoft',
+      tenantId: 'contoso.onmicrosoft.com',
+      clientId: 'app',
+      clientSecret: 'secret',
+      directoryUrl: 'https://graph.not-resolvable-here.example/v1.0',
+    });
+    expect(made.status).toBe(201);
+    const id = made.body._id as string;
+    const patch = (body: Record<string, unknown>) =>
+      h.api().patch(`/api/v1/admin/sso/providers/${id}`).set('x-api-key', org.adminKey).send(body);
+    const metadata = await patch({ directoryUrl: 'https://[fd00:ec2::254]/v1.0' });
+    expect(metadata.status).toBe(400);
+    expect(metadata.body.details).toEqual([
+      expect.objectContaining({ field: 'directoryUrl', message: expect.stringContaining('metadata') }),
+    ]);
+    const compat = await patch({ issuer: 'https://[::169.254.169.254]/' });
+    expect(compat.status).toBe(400);
+    expect(compat.body.details).toEqual([expect.objectContaining({ field: 'issuer' })]);
+    const kept = await h.api().get(`/api/v1/admin/sso/providers/${id}`).set('x-api-key', org.adminKey);
+    expect(kept.body).toMatchObject({
+      issuer: 'https://login.microsoftonline.com/contoso.onmicrosoft.com/v2.0',
+      directoryUrl: 'https://graph.not-resolvable-here.example/v1.0',
+    });
+  });
+});
+
 describe('at connection (SafeHttpClient)', () => {
   it.each(FORMS.map((f, i) => [...f, i] as const))(
     'when a request goes to %s, or to a name resolving to it, then it is refused before connecting',
@@ -277,14 +322,15 @@ describe('at connection (SafeHttpClient)', () => {
     expect(await refusedAtConnect(c, 'get', `http://[::1]:${port}/`)).toBe(
       'refused: ::1 is a loopback address',
     );
-    expect(await refusedAtConnect(c, 'get', `http://ip6-localhost:${port}/`)).toContain(
+    // Elsewhere than this machine (https: plain http is refused there before anything else).
+    expect(await refusedAtConnect(c, 'get', `https://ip6-localhost:${port}/`)).toContain(
       '::1, a loopback address',
     );
-    expect(await refusedAtConnect(c, 'get', `http://10.1.2.3:${port}/`)).toContain('a private address');
-    expect(await refusedAtConnect(c, 'get', `http://metadata.google.internal:${port}/`)).toContain(
+    expect(await refusedAtConnect(c, 'get', `https://10.1.2.3:${port}/`)).toContain('a private address');
+    expect(await refusedAtConnect(c, 'get', `https://metadata.google.internal:${port}/`)).toContain(
       'cloud metadata',
     );
-    expect(await refusedAtConnect(c, 'get', `http://0.0.0.0:${port}/`)).toContain('unspecified');
+    expect(await refusedAtConnect(c, 'get', `https://0.0.0.0:${port}/`)).toContain('unspecified');
     expect(await destinationProblem(`http://127.0.0.1:${port}/`, sso)).toBeNull();
     expect(await destinationProblem('https://10.1.2.3/', sso)).toBe(
       'is refused: 10.1.2.3 is a private address',
@@ -296,6 +342,17 @@ describe('at connection (SafeHttpClient)', () => {
     expect(await destinationProblem('https://[::ffff:10.1.2.3]/', office)).toBeNull();
     expect(await destinationProblem('https://10.2.0.1/', office)).toContain('a private address');
     expect(await destinationProblem('https://localhost/', office)).toContain('127.0.0.1, a loopback address');
+    // Loopback and an office network listed: plain http still only to this machine.
+    const both = client({
+      ...listedNetworksPolicy(['127.0.0.0/8', '10.1.0.0/16'], lookup),
+      keepAlive: false,
+    });
+    expect(await refusedAtConnect(both, 'get', `http://10.1.2.3:${port}/`)).toBe(
+      'plain http is allowed only to the loopback address',
+    );
+    expect(
+      await destinationProblem('http://10.1.2.3/', listedNetworksPolicy(['127.0.0.0/8', '10.1.0.0/16'])),
+    ).toBe('must be an https URL (http only on the loopback address)');
   });
 });
 

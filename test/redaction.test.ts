@@ -176,13 +176,20 @@ describe('credentials in paths and queries', () => {
       redactValue(token);
       const err = new Error(`Failed query: select … where token_hash = $1\nparams: ${token}`);
       logger.error({ err, detail: { note: `token ${token}` } }, `could not use ${token}`);
+      // Errors nested in an error (an aggregate, a cause) are reported redacted too.
+      const inner = Object.assign(new Error(`inner ${token}`), {
+        detail: { sql: `where code = '${token}'` },
+      });
+      logger.error({ err: new AggregateError([inner], 'several failed', { cause: inner }) }, 'nested');
     });
     logger.error({ note: `outside a request ${token}` }, 'not in a request');
     expect(JSON.stringify(lines[0])).not.toContain(token);
+    expect(JSON.stringify(lines[1])).not.toContain(token);
+    expect(JSON.stringify(lines[1])).toContain('inner [redacted]');
     expect(lines[0]?.msg).toBe('could not use [redacted]');
     expect((lines[0]?.err as { message?: string } | undefined)?.message).toContain('params: [redacted]');
     // Outside a request nothing is known to be a credential: the line is as written.
-    expect(JSON.stringify(lines[1])).toContain(token);
+    expect(JSON.stringify(lines[2])).toContain(token);
   });
 
   it('when a route reachable without credentials takes a path parameter, then it declares it a credential (or is listed here with why not)', async () => {

@@ -67,6 +67,15 @@ describe('password sign-in switched off per organisation (spec 5.3)', () => {
     expect([heldRight.res.status, heldWrong.res.status]).toEqual([429, 429]);
     expect(heldRight.res.headers['retry-after']).toBe(heldWrong.res.headers['retry-after']);
     expect(withoutTokens(heldRight.res.text)).toBe(withoutTokens(heldWrong.res.text));
+    // A deactivated adviser's right password, too, is a wrong one here (it would confirm an old password).
+    const gone = await staffUser(h, org, ['adviser'], 'Gert Wouters');
+    expect(
+      (await h.api().post(`/api/v1/admin/users/${gone.id}/deactivate`).set('x-api-key', org.adminKey)).status,
+    ).toBe(200);
+    const goneRight = await passwordSignIn(gone.email);
+    const goneWrong = await passwordSignIn(gone.email, 'not it at all');
+    expect([goneRight.res.status, goneWrong.res.status]).toEqual([401, 401]);
+    expect(withoutTokens(goneRight.res.text)).toBe(withoutTokens(goneWrong.res.text));
 
     const glass = await passwordSignIn(admin.email);
     expect(glass.res.status).toBe(303);

@@ -254,8 +254,8 @@ describe('single sign-on start and callback (spec 5.3)', () => {
       'No single sign-on is set up for this address',
     );
 
-    // An address of the domain with an account in another organisation gets that organisation's
-    // buttons only: a domain one organisation names never puts its buttons before another's staff.
+    // An address of the domain with an account in another organisation gets the domain's buttons too:
+    // whether they are shown never depends on accounts elsewhere (that would tell who has one).
     const other = await createOrg(h, 'Kantoor Elders');
     const theirs = await h.api().post('/api/v1/admin/sso/providers').set('x-api-key', other.adminKey).send({
       type: 'oidc',
@@ -274,7 +274,7 @@ describe('single sign-on start and callback (spec 5.3)', () => {
     expect(user.status).toBe(201);
     const elsewhere = await firstStep('gedeeld@peeters.example');
     expect(elsewhere).toContain('Sign in with Elders ID');
-    expect(elsewhere).not.toContain('Sign in with Peeters ID');
+    expect(elsewhere).toContain('Sign in with Peeters ID');
 
     // Switched off again: the domain's unknown addresses get no buttons.
     await h
@@ -347,7 +347,9 @@ describe('single sign-on start and callback (spec 5.3)', () => {
     expect(JSON.stringify(h.logs)).toContain('the discovery document names another issuer');
     await new Promise((resolve) => impostor.close(resolve));
 
-    const strict = await startHarness();
+    // An instance whose SSO_PRIVATE_NETWORKS does not list the provider's network, on the same database:
+    // registering a provider there is refused, and one registered where it was listed does not start.
+    const strict = await startHarness({}, { database: h.database });
     try {
       const other = await createOrg(strict);
       const res = await strict
@@ -355,10 +357,15 @@ describe('single sign-on start and callback (spec 5.3)', () => {
         .post('/api/v1/admin/sso/providers')
         .set('x-api-key', other.adminKey)
         .send({ type: 'oidc', issuer: idp.issuer, clientId: 'x', clientSecret: 'y', enabled: true });
-      expect(res.status).toBe(201);
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([
+        expect.objectContaining({ field: 'issuer', message: expect.stringMatching(/https|loopback/) }),
+      ]);
       const browser = request.agent(strict.server);
-      const signInPage = await browser.get(`/signin/org/${other.organisationId}`);
-      const link = fromHtml(/href="(\/signin\/sso\/start[^"]+)"/.exec(signInPage.text)?.[1] ?? '');
+      const signInPage = await browser.get(`/signin/org/${org.organisationId}`);
+      const link = fromHtml(
+        /href="(\/signin\/sso\/start[^"]+)"[^>]*>Sign in with Peeters ID/.exec(signInPage.text)?.[1] ?? '',
+      );
       const refused = await browser.get(link);
       expect(refused.status).toBe(502);
       expect(JSON.stringify(strict.logs)).toMatch(/is a loopback address|not allowed/);

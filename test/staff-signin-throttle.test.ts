@@ -288,6 +288,39 @@ describe('failed sign-ins slow guessing down and lock nobody out', () => {
     expect(answers).toEqual([429, 303, 303, 303, 303, 303]);
   });
 
+  it('when an e-mail has accounts in two organisations, then a sign-in to one earns no trust and forgives no guesses at the other', async () => {
+    // Another organisation's administrator makes an account with the victim's address and signs in to it.
+    const victim = await staffUser(h, org, ['adviser']);
+    const elsewhere = await createOrg(h, 'Kantoor Ander');
+    const own = await h
+      .api()
+      .post('/api/v1/admin/users')
+      .set('x-api-key', elsewhere.adminKey)
+      .send({ email: victim.email, name: 'Dubbel', groups: ['adviser'] });
+    expect(own.status).toBe(201);
+    const mine = 'the other office passphrase';
+    const set = await h
+      .api()
+      .put(`/api/v1/admin/users/${own.body._id}/password`)
+      .set('x-api-key', elsewhere.adminKey)
+      .send({ password: mine });
+    expect(set.status).toBe(200);
+    const attacker = browserAt('203.0.113.80');
+    const first = await signIn(attacker, victim.email, mine);
+    expect(first.status).toBe(303);
+    expect(deviceCookieIn(first)).toBeDefined();
+    await signOut(attacker);
+    // The device cookie is worth nothing for a shared address: guesses wait as a stranger's do.
+    await wrongPasswords(attacker, victim.email, 5);
+    expect((await signIn(attacker, victim.email, 'guess six')).status).toBe(429);
+    h.clock.advance(2_000);
+    // Its own sign-in does not wipe the guesses: the next wrong one is checked, the one after waits.
+    expect((await signIn(attacker, victim.email, mine)).status).toBe(303);
+    await signOut(attacker);
+    expect((await signIn(attacker, victim.email, 'guess seven')).status).toBe(401);
+    expect((await signIn(attacker, victim.email, 'guess eight')).status).toBe(429);
+  });
+
   it('when a device cookie is more than a year old, then it is not trusted any more', async () => {
     const user = await staffUser(h, org, ['adviser']);
     const old = await rememberedBrowser(user.email, '198.51.100.60');

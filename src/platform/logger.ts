@@ -22,8 +22,8 @@ export const redactPaths = [
 export function serializeError(err: unknown): unknown {
   const out = pino.stdSerializers.err(err as Error) as unknown as Record<string, unknown>;
   if (!out || typeof out !== 'object') return out;
-  // A plain copy of what pino serialised (its own prototype is not plain data), every string redacted.
-  return redactFields({ ...out });
+  // A copy of what pino serialised (data, under a prototype of pino's own), nested errors included.
+  return redactFields(out, true);
 }
 
 /** Standard output, written asynchronously: lines written during a write are batched into the next one. */

@@ -226,15 +226,18 @@ export function carriesCredentials(): boolean {
   return (requestSecrets.getStore()?.size ?? 0) > 0;
 }
 
-/** A copy of a log line's fields with every string redactText'd (nested up to a few levels). */
-export function redactFields(value: unknown, depth = 0): unknown {
+/**
+ * A copy of a log line's fields with every string redactText'd (nested up to a few levels). Only plain
+ * data is copied — a request, a response or an error is left to its serializer — unless `anyObject`
+ * (what a serializer made: an error's own fields and the errors nested in it).
+ */
+export function redactFields(value: unknown, anyObject = false, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
   if (depth > 4 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => redactFields(v, depth + 1));
-  // Only plain data is copied: a request, a response or an error is left to its serializer.
+  if (Array.isArray(value)) return value.map((v) => redactFields(v, anyObject, depth + 1));
   const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
+  if (!anyObject && proto !== Object.prototype && proto !== null) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = redactFields(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) out[k] = redactFields(v, anyObject, depth + 1);
   return out;
 }

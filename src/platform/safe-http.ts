@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import {
   addressProblem,
   addressRefusal,
@@ -20,6 +21,8 @@ import {
  */
 export interface SafeHttpPolicy {
   allowHttp: boolean;
+  /** Plain http only to this machine (a sign-in provider run on it): `localhost` or a loopback address. */
+  httpOnlyToLoopback?: boolean;
   /** Inner addresses that may be reached: none, all (development), or those in listed networks. */
   allowPrivate: PrivateAccess;
   /** DNS resolution (tests give their own names); dns.lookup by default. */
@@ -48,13 +51,25 @@ export class SafeHttpError extends Error {
   override name = 'SafeHttpError';
 }
 
+/** Whether the URL's host is this machine: `localhost` or a loopback address (mapped IPv4 included). */
+function onThisMachine(u: URL): boolean {
+  const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost') return true;
+  if (!net.isIP(host)) return false;
+  let address = ipaddr.parse(host);
+  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress())
+    address = (address as ipaddr.IPv6).toIPv4Address();
+  return address.range() === 'loopback';
+}
+
 /**
  * The policy for sign-in providers and directories on the listed networks (SSO_PRIVATE_NETWORKS):
  * plain http only where a listed network holds the loopback address (a provider on this machine).
  */
 export function listedNetworksPolicy(networks: readonly string[], lookup?: LookupFunction): SafeHttpPolicy {
   const parsed = parseNetworks(networks.join(','));
-  return { allowHttp: holdsLoopback(parsed), allowPrivate: parsed, lookup };
+  const loopback = holdsLoopback(parsed);
+  return { allowHttp: loopback, httpOnlyToLoopback: loopback, allowPrivate: parsed, lookup };
 }
 
 /**
@@ -62,7 +77,12 @@ export function listedNetworksPolicy(networks: readonly string[], lookup?: Looku
  * or `http://` where allowed), no credentials, and every address its host resolves to. Answers the
  * problem in words, or null.
  */
-export async function destinationProblem(url: string, policy: SafeHttpPolicy): Promise<string | null> {
+export async function destinationProblem(
+  url: string,
+  policy: SafeHttpPolicy,
+  /** `accept`: a name that does not resolve from here (yet) passes; it is checked at every connection. */
+  unresolved: 'refuse' | 'accept' = 'refuse',
+): Promise<string | null> {
   let u: URL;
   try {
     u = new URL(url);
@@ -71,6 +91,8 @@ export async function destinationProblem(url: string, policy: SafeHttpPolicy): P
   }
   if (u.protocol !== 'https:' && !(u.protocol === 'http:' && policy.allowHttp))
     return policy.allowHttp ? 'must be an http or https URL' : 'must be an https URL';
+  if (u.protocol === 'http:' && policy.httpOnlyToLoopback && !onThisMachine(u))
+    return 'must be an https URL (http only on the loopback address)';
   if (!url.startsWith(`${u.protocol}//`)) return `must start with ${u.protocol}//`;
   if (u.username || u.password) return 'must not contain a user name or password';
   if (u.hash) return 'must not contain a #fragment';
@@ -83,6 +105,7 @@ export async function destinationProblem(url: string, policy: SafeHttpPolicy): P
   try {
     addresses = await lookupAll(host, policy.lookup ?? dns.lookup);
   } catch (err) {
+    if (unresolved === 'accept') return null;
     return `cannot be reached: ${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
   }
   const refusal = resolvedRefusal(host, addresses, policy.allowPrivate);
@@ -176,6 +199,8 @@ export class SafeHttpClient {
     const u = new URL(url);
     if (u.protocol !== 'https:' && !(u.protocol === 'http:' && this.policy.allowHttp))
       throw new SafeHttpError(`${u.protocol} URLs are not allowed`);
+    if (u.protocol === 'http:' && this.policy.httpOnlyToLoopback && !onThisMachine(u))
+      throw new SafeHttpError('plain http is allowed only to the loopback address');
     const host = u.hostname.replace(/^\[|\]$/g, '');
     const problem = net.isIP(host) ? addressProblem(host, this.policy.allowPrivate) : null;
     if (problem) throw new SafeHttpError(`refused: ${problem}`);

@@ -5,9 +5,8 @@ CREATE INDEX "sign_in_failures_at_idx" ON "sign_in_failures" USING btree ("at");
 -- The single sign-on buttons for an e-mail address, before the organisation is known (the e-mail-first
 -- step): the enabled providers of each organisation where the address has an active staff account, and
 -- of each organisation with an enabled provider that creates users of the address's domain just in time
--- — there whether or not the address has an account, so the answer lists no accounts of that domain.
--- A just-in-time organisation's buttons are left out for an address that has an account in another
--- organisation: a domain one organisation names never puts its buttons in front of another's staff.
+-- — there whether or not the address has an account here or anywhere else, so the answer lists no
+-- accounts of that domain.
 -- SECURITY DEFINER; at most 20.
 CREATE OR REPLACE FUNCTION actiondesk_find_sso_providers(p_email text)
 RETURNS TABLE (organisation_id uuid, organisation_name text, provider_id uuid, provider_name text,
@@ -20,7 +19,6 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS $$
     SELECT DISTINCT j.organisation_id FROM sso_providers j
      WHERE j.enabled AND j.jit_group IS NOT NULL
        AND substring(lower(p_email) FROM '@([^@]+)$') = ANY (j.allowed_domains)
-       AND NOT EXISTS (SELECT 1 FROM accounts a WHERE a.organisation_id <> j.organisation_id)
   )
   SELECT p.organisation_id, o.name, p.id, p.name, p.type
   FROM sso_providers p JOIN organisations o ON o.id = p.organisation_id

@@ -68,7 +68,11 @@ export async function signIn(
   const now = deps.clock.now();
   const since = new Date(now.getTime() - SIGN_IN_WINDOW_MS);
   const failures = signInFailureRepository(deps.database.db);
-  const device = trustedDevice(deps.box, input.device, email, now) ?? null;
+  const candidates = email.length <= 320 ? await findLoginCandidates(deps.database.db, email) : [];
+  // The same e-mail in several organisations: a sign-in to one says nothing about guesses at another,
+  // so a browser's trust and a success's forgiveness are only for an e-mail with one account.
+  const single = candidates.length <= 1;
+  const device = single ? (trustedDevice(deps.box, input.device, email, now) ?? null) : null;
   // A device cookie that keeps failing is no longer trusted: its attempts count like a stranger's.
   const trusted = device !== null && (await failures.deviceCount(device, since)) < DEVICE_DISTRUST_AFTER;
   // The attempt is counted before the password is checked, so attempts sent at the same moment cannot
@@ -90,7 +94,6 @@ export async function signIn(
       message: `Too many failed sign-ins. Try again in ${wait} second${wait === 1 ? '' : 's'}, or ask for a link to set a new password.`,
     };
   }
-  const candidates = email.length <= 320 ? await findLoginCandidates(deps.database.db, email) : [];
   const matches = [];
   for (const candidate of candidates) {
     if (await passwordMatches(input.password, candidate.password_hash)) matches.push(candidate);
@@ -101,6 +104,9 @@ export async function signIn(
     : matches;
   const enabled = chosen.filter((m) => m.user_status === 'active');
   if (chosen.length > 0 && enabled.length === 0) {
+    // Where password sign-in is off, a deactivated adviser's right password is a wrong one too.
+    if (chosen.every((m) => !m.password_sign_in && !m.user_groups.includes('administrator')))
+      return { kind: 'refused', message: WRONG };
     await failures.remove(attempt);
     return {
       kind: 'refused',
@@ -120,7 +126,7 @@ export async function signIn(
     };
   }
   const user = active[0]!;
-  await failures.forgive({ email, address: input.address, device, trusted });
+  if (single) await failures.forgive({ email, address: input.address, device, trusted });
   await failures.prune(since);
   await pruneExpiredSessions(deps.database.db, now);
   const breakGlass = !user.password_sign_in;

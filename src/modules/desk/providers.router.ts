@@ -15,8 +15,8 @@ import {
   getProvider,
   getSignInSettings,
   listProviders,
+  type ProviderDeps,
   requestSync,
-  type SsoDeps,
   setSignInSettings,
   UpdateSsoProvider,
   updateProvider,
@@ -133,7 +133,7 @@ function refusal(err: unknown): { status: number; problems: string[] } {
 }
 
 /** Integrations → OAuth Providers (spec 5.3): administrators set up staff single sign-on. */
-export function providerPageRoutes(routes: Routes, deps: DeskDeps & SsoDeps & AuditDeps): void {
+export function providerPageRoutes(routes: Routes, deps: DeskDeps & ProviderDeps & AuditDeps): void {
   const common = {
     tags,
     audience: 'staff' as const,

@@ -17,6 +17,7 @@ export {
   getProvider,
   getSignInSettings,
   listProviders,
+  type ProviderDeps,
   requestSync,
   type SsoDeps,
   setSignInSettings,

@@ -16,8 +16,8 @@ import {
   getProvider,
   getSignInSettings,
   listProviders,
+  type ProviderDeps,
   requestSync,
-  type SsoDeps,
   setSignInSettings,
   updateProvider,
 } from './sso.service';
@@ -26,7 +26,7 @@ const tags = ['Admin: sign-in providers'];
 const Params = z.object({ providerId: idParam('providerId') });
 
 /** The administrators' API for staff single sign-on providers (spec 5.3: Integrations → OAuth Providers). */
-export function ssoProviderRoutes(routes: Routes, deps: SsoDeps): void {
+export function ssoProviderRoutes(routes: Routes, deps: ProviderDeps): void {
   routes.add(
     {
       method: 'get',

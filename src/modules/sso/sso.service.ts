@@ -8,6 +8,7 @@ import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
+import { destinationProblem, type SafeHttpPolicy } from '../../platform/safe-http';
 import { iso, isoOrNull } from '../../platform/schemas';
 import { organisationRepository } from '../admin';
 import { directorySyncJob, syncJobNow } from './directory-sync.job';
@@ -25,6 +26,29 @@ export interface SsoDeps {
   box: SecretBox;
   /** BASE_URL: the redirect address to register at the provider is derived from it. */
   baseUrl: string;
+}
+
+/** What registering a provider needs beyond SsoDeps. */
+export interface ProviderDeps extends SsoDeps {
+  /** Where providers and directories may be (SSO_PRIVATE_NETWORKS): checked here and at every connection. */
+  destinations: SafeHttpPolicy;
+}
+
+/**
+ * Refuses an issuer or directory address that may not be reached (docs/security.md#the-address-filter):
+ * an inner, link-local or metadata address, written as one or resolving to one. A name that does not
+ * resolve from here yet is let through: every connection checks it again.
+ */
+async function checkDestinations(
+  deps: ProviderDeps,
+  urls: { issuer?: string; directoryUrl?: string | null },
+) {
+  for (const field of ['issuer', 'directoryUrl'] as const) {
+    const url = urls[field];
+    if (!url) continue;
+    const problem = await destinationProblem(url, deps.destinations, 'accept');
+    if (problem) throw BadRequest.field(field, problem);
+  }
 }
 
 const defaultNames = { google: 'Google', microsoft: 'Microsoft', oidc: 'Single sign-on' } as const;
@@ -116,7 +140,8 @@ export async function getProvider(deps: SsoDeps, ctx: RequestContext, id: string
   return toProvider(row, deps.baseUrl);
 }
 
-export async function createProvider(deps: SsoDeps, ctx: RequestContext, input: CreateSsoProvider) {
+export async function createProvider(deps: ProviderDeps, ctx: RequestContext, input: CreateSsoProvider) {
+  await checkDestinations(deps, input);
   const now = deps.clock.now();
   const id = newId(now.getTime());
   const tenantId = input.tenantId ?? null;
@@ -160,11 +185,12 @@ export async function createProvider(deps: SsoDeps, ctx: RequestContext, input: 
 }
 
 export async function updateProvider(
-  deps: SsoDeps,
+  deps: ProviderDeps,
   ctx: RequestContext,
   id: string,
   input: UpdateSsoProvider,
 ) {
+  await checkDestinations(deps, input);
   return inTenant(deps.database, ctx, async (tx) => {
     await auditRepository(tx, ctx).replaceRowRecords();
     const providers = ssoProviderRepository(tx, ctx);
