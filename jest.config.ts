@@ -11,6 +11,7 @@ const config: Config = {
     ],
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
+  reporters: ['default', '<rootDir>/test/support/timings-reporter.cjs'],
   // Each test file boots its own embedded PostgreSQL (several seconds of WebAssembly start-up).
   testTimeout: 60_000,
   maxWorkers: 2,

@@ -33,13 +33,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** The migrated embedded image the global setup made, read once per test file. */
+let image: Blob | undefined;
+function embeddedImage(): Blob | undefined {
+  const file = process.env.ACTIONDESK_TEST_IMAGE;
+  if (!image && file) image = new Blob([fs.readFileSync(file)]);
+  return image;
+}
+
 /**
  * The database tests run on: on the server at DATABASE_URL, a fresh copy of the migrated template
- * (see server-databases.ts), dropped on close; otherwise a fresh in-memory embedded PostgreSQL.
+ * (see server-databases.ts), dropped on close; otherwise a fresh in-memory embedded PostgreSQL loaded
+ * from the migrated image (see global-setup.ts).
  */
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
-  if (!url) return openDatabase({ kind: 'memory' });
+  if (!url) return openDatabase({ kind: 'memory', image: embeddedImage() });
   const copy = await serverDatabases(url).copy();
   const database = await openDatabase({ kind: 'server', url: copy.url, poolSize: 4 });
   return {

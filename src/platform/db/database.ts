@@ -94,7 +94,12 @@ export interface Subscription {
 
 export type DatabaseTarget =
   | { kind: 'embedded'; dataDir: string; purpose: string }
-  | { kind: 'memory' }
+  /**
+   * In memory, gone when closed. `image` is a data directory dumped from an embedded database
+   * (`dumpImage`): loading one skips initdb and the migrations it already has (the test suite's
+   * template, migrated once per run).
+   */
+  | { kind: 'memory'; image?: Blob }
   | {
       kind: 'server';
       url: string;
@@ -224,19 +229,22 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 }
 
 async function openEmbedded(
-  target: { kind: 'embedded'; dataDir: string; purpose: string } | { kind: 'memory' },
+  target: { kind: 'embedded'; dataDir: string; purpose: string } | { kind: 'memory'; image?: Blob },
 ) {
+  const image = target.kind === 'memory' ? target.image : undefined;
   const lock = target.kind === 'embedded' ? lockDataDir(path.dirname(target.dataDir), target.purpose) : null;
   let client: PGlite | undefined;
   try {
     client = await PGlite.create({
       dataDir: target.kind === 'embedded' ? target.dataDir : undefined,
+      loadDataDir: image,
       extensions: { pg_trgm, btree_gin },
     });
     const db = drizzlePglite(client);
     await migratePglite(db, { migrationsFolder });
-    // PGlite runs no autovacuum, so planner statistics are refreshed here, at every start.
-    await client.exec('ANALYZE');
+    // PGlite runs no autovacuum, so planner statistics are refreshed here, at every start (an image
+    // keeps those of the database it was dumped from).
+    if (!image) await client.exec('ANALYZE');
     await client.exec(`SET TimeZone = 'UTC'; SET ROLE ${APP_ROLE}`);
     const pglite = client;
     let closed = false;
@@ -296,6 +304,21 @@ async function openEmbedded(
     await client?.close().catch(() => undefined);
     lock?.release();
     throw err;
+  }
+}
+
+/**
+ * A migrated, analysed embedded database's data directory as a tar image, for `{ kind: 'memory', image }`:
+ * the test suite migrates once per run (and per set of migrations) instead of once per test app.
+ */
+export async function migratedImage(): Promise<Blob> {
+  const client = await PGlite.create({ extensions: { pg_trgm, btree_gin } });
+  try {
+    await migratePglite(drizzlePglite(client), { migrationsFolder });
+    await client.exec('ANALYZE');
+    return await client.dumpDataDir('none');
+  } finally {
+    await client.close();
   }
 }
 

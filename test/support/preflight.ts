@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { chromiumPath } from './browser';
+
+/** The system packages the suite uses, as one command (the README's prerequisites give the same). */
+export const INSTALL_COMMAND =
+  'sudo apt-get install -y chromium poppler-utils prometheus postgresql postgresql-client haproxy pgbouncer';
+
+interface Tool {
+  name: string;
+  /** What uses it, for the message. */
+  usedBy: string;
+  /** The Debian package that has it. */
+  pkg: string;
+  found(): boolean;
+}
+
+const onPath = (command: string) => () => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+
+const tools: Tool[] = [
+  {
+    name: 'Chromium',
+    usedBy: 'the browser tests (*.browser.test.ts)',
+    pkg: 'chromium',
+    found: () => {
+      try {
+        return fs.existsSync(chromiumPath());
+      } catch {
+        return false;
+      }
+    },
+  },
+  { name: 'pdfsig', usedBy: 'the signing tests', pkg: 'poppler-utils', found: onPath('pdfsig') },
+  { name: 'promtool', usedBy: 'the metrics tests', pkg: 'prometheus', found: onPath('promtool') },
+];
+
+/** On a PostgreSQL server run, the transfer tests dump and restore with PostgreSQL's own tools. */
+const serverTools: Tool[] = [
+  {
+    name: 'pg_dump',
+    usedBy: 'the transfer tests on a server',
+    pkg: 'postgresql-client',
+    found: onPath('pg_dump'),
+  },
+  {
+    name: 'pg_restore',
+    usedBy: 'the transfer tests on a server',
+    pkg: 'postgresql-client',
+    found: onPath('pg_restore'),
+  },
+];
+
+/**
+ * The tools the suite runs, checked before any test: a missing one stops the run at once with its name,
+ * what needs it and the command that installs it, instead of failing tests one by one.
+ */
+export function missingTools(onServer: boolean): string | null {
+  const missing = [...tools, ...(onServer ? serverTools : [])].filter((t) => !t.found());
+  if (missing.length === 0) return null;
+  const lines = missing.map((t) => `  - ${t.name} (Debian package ${t.pkg}), for ${t.usedBy}`);
+  const packages = [...new Set(missing.map((t) => t.pkg))].join(' ');
+  return [
+    'The test suite needs tools this machine does not have:',
+    ...lines,
+    `Install them with: sudo apt-get install -y ${packages}`,
+    `(every system package the tests and scripts use: ${INSTALL_COMMAND})`,
+    'Chromium elsewhere than /usr/bin/chromium: set CHROMIUM_PATH.',
+  ].join('\n');
+}
