@@ -21,6 +21,7 @@ import {
 } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { serverDatabases } from './support/server-databases';
+import { seedDataDir } from './support/spawned';
 
 // The move from the embedded database to a server (docs/operations.md#moving-to-a-server): the source
 // is always an embedded data directory; the target is a new database on the PostgreSQL server when the
@@ -71,11 +72,13 @@ afterAll(async () => {
 /** A new, empty target: a fresh migrated database on the server, or a new embedded data directory. */
 async function newTarget(): Promise<{ env: Record<string, string>; open: () => Promise<Database> }> {
   const dataDir = tempDir('target');
-  if (!serverUrl)
+  if (!serverUrl) {
+    seedDataDir(dataDir);
     return {
       env: { DATA_DIR: dataDir },
       open: () => openDatabase({ kind: 'embedded', dataDir: path.join(dataDir, 'pgdata'), purpose: 'test' }),
     };
+  }
   const copy = await serverDatabases(serverUrl).copy();
   drops.push(copy.drop);
   return {
@@ -100,6 +103,7 @@ const count = async (h: Harness, o: TestOrg, table: string) => {
 
 beforeAll(async () => {
   source = tempDir('source');
+  seedDataDir(source);
   const database = await openDatabase({
     kind: 'embedded',
     dataDir: path.join(source, 'pgdata'),

@@ -14,6 +14,9 @@ const byGroup: Record<Group, readonly Permission[]> = {
 /** The union of what the user's groups allow (ARCHITECTURE.md, Permissions). */
 export function permissionsOf(userGroups: readonly string[]): Set<Permission> {
   const out = new Set<Permission>();
-  for (const g of userGroups) for (const p of byGroup[g as Group] ?? []) out.add(p);
+  for (const g of userGroups) {
+    // Only the groups themselves: a stored name such as `constructor` grants nothing.
+    if (Object.hasOwn(byGroup, g)) for (const p of byGroup[g as Group]) out.add(p);
+  }
   return out;
 }

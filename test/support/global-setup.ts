@@ -28,15 +28,19 @@ export default async function globalSetup(): Promise<void> {
     await database.close();
     await serverDatabases(url).createTemplate();
   } else {
-    process.env.ACTIONDESK_TEST_IMAGE = await embeddedImagePath();
+    const { image, dataDir } = await embeddedTemplates();
+    process.env.ACTIONDESK_TEST_IMAGE = image;
+    process.env.ACTIONDESK_TEST_PGDATA = dataDir;
   }
 }
 
 /**
- * The migrated embedded database as an image file, made once per set of migrations and PGlite version
- * and kept in node_modules/.cache (a test app then starts in under a second instead of three).
+ * The migrated embedded database, made once per set of migrations and PGlite version and kept in
+ * node_modules/.cache: as an image file that in-process test apps load (under a second instead of three),
+ * and as a data directory that tests running the built server or CLI copy into their DATA_DIR (see
+ * seedDataDir in spawned.ts), so that a process starts without creating and migrating a database.
  */
-async function embeddedImagePath(): Promise<string> {
+async function embeddedTemplates(): Promise<{ image: string; dataDir: string }> {
   const migrations = path.join(root, 'src/db/migrations');
   const hash = createHash('sha256');
   const pglite = JSON.parse(
@@ -47,15 +51,17 @@ async function embeddedImagePath(): Promise<string> {
     const file = path.join(migrations, name);
     if (fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
   }
-  const dir = path.join(root, 'node_modules/.cache/actiondesk-tests');
-  const file = path.join(dir, `embedded-${hash.digest('hex').slice(0, 16)}.tar`);
-  if (!fs.existsSync(file)) {
+  const cache = path.join(root, 'node_modules/.cache/actiondesk-tests/templates');
+  const dir = path.join(cache, `embedded-${hash.digest('hex').slice(0, 16)}`);
+  const image = path.join(dir, 'image.tar');
+  const dataDir = path.join(dir, 'pgdata');
+  if (!fs.existsSync(path.join(dir, 'complete'))) {
+    fs.rmSync(cache, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
-    for (const old of fs.readdirSync(dir)) fs.rmSync(path.join(dir, old), { force: true });
-    const image = await migratedImage();
-    const partial = `${file}.${process.pid}`;
-    fs.writeFileSync(partial, Buffer.from(await image.arrayBuffer()));
-    fs.renameSync(partial, file);
+    fs.writeFileSync(image, Buffer.from(await (await migratedImage()).arrayBuffer()));
+    const database = await openDatabase({ kind: 'embedded', dataDir, purpose: 'test template' });
+    await database.close();
+    fs.writeFileSync(path.join(dir, 'complete'), '');
   }
-  return file;
+  return { image, dataDir };
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { until } from './until';
 
@@ -19,8 +20,23 @@ export interface Spawned {
   exit: Promise<number | null>;
 }
 
-/** Runs processes in one DATA_DIR on one database (the embedded one when `databaseUrl` is empty). */
+/**
+ * Gives an embedded DATA_DIR without a database a copy of the migrated one the global setup made, so a
+ * process starts in a second instead of creating and migrating it. A test of that first start uses a
+ * DATA_DIR of its own and does not call this.
+ */
+export function seedDataDir(dataDir: string): void {
+  const template = process.env.ACTIONDESK_TEST_PGDATA;
+  const target = path.join(dataDir, 'pgdata');
+  if (template && !fs.existsSync(target)) fs.cpSync(template, target, { recursive: true });
+}
+
+/**
+ * Runs processes in one DATA_DIR on one database (the embedded one when `databaseUrl` is empty, seeded
+ * with the migrated template).
+ */
 export function processes(opts: { dataDir: string; databaseUrl: string }) {
+  if (!opts.databaseUrl) seedDataDir(opts.dataDir);
   const running = new Set<ChildProcess>();
   const env = (extra: Record<string, string>) => ({
     ...process.env,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../src/config';
+import { ConfigError, loadConfig } from '../../src/config';
 
 describe('configuration', () => {
   it('when nothing is set, then the defaults run on the embedded database in ./data on port 3000', () => {

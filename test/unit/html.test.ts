@@ -1,4 +1,4 @@
-import { escapeHtml, html, joinHtml, trusted } from '../src/platform/web/html';
+import { escapeHtml, html, joinHtml, trusted } from '../../src/platform/web/html';
 
 describe('the html tag', () => {
   it('when values go into a template, then text and attribute values are escaped, fragments and trusted markup are not', () => {

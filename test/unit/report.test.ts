@@ -1,5 +1,5 @@
-import { renderReport } from '../src/modules/sessions/report';
-import { pdfText } from './support/binary';
+import { renderReport } from '../../src/modules/sessions/report';
+import { pdfText } from '../support/binary';
 
 describe('the questionnaire report', () => {
   it('when names and answers are in Polish, Greek or Cyrillic script, then the PDF holds them as written, not "?"', async () => {
