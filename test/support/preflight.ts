@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { chromiumPath } from './browser';
 
-/** The system packages the suite uses, as one command (the README's prerequisites give the same). */
-export const INSTALL_COMMAND =
-  'sudo apt-get install -y chromium poppler-utils prometheus postgresql postgresql-client haproxy pgbouncer';
+/** Installs every system package the tests and scripts use that is missing (the README gives it too). */
+export const INSTALL_COMMAND = 'sudo bash scripts/install-prerequisites.sh';
 
 interface Tool {
   name: string;
@@ -62,8 +61,8 @@ export function missingTools(onServer: boolean): string | null {
   return [
     'The test suite needs tools this machine does not have:',
     ...lines,
-    `Install them with: sudo apt-get install -y ${packages}`,
-    `(every system package the tests and scripts use: ${INSTALL_COMMAND})`,
+    `Install them with: ${INSTALL_COMMAND}`,
+    `(or just these: sudo apt-get install -y --no-install-recommends ${packages})`,
     'Chromium elsewhere than /usr/bin/chromium: set CHROMIUM_PATH.',
   ].join('\n');
 }
