@@ -49,8 +49,8 @@ function run(
 }
 const spawnCli = (args: string[], env: Record<string, string>, cwd = dir) =>
   run(process.execPath, [cliEntry, ...args], env, cwd);
-// Every server case expects a refusal; one that starts instead is stopped (and fails) after 30 s.
-const serverTimeout = 30_000;
+// Every server case expects a refusal; one that starts instead is stopped (and fails) after 90 s.
+const serverTimeout = 90_000;
 const spawnServer = (env: Record<string, string>, cwd = dir) =>
   run(process.execPath, [serverEntry], env, cwd, [], serverTimeout);
 

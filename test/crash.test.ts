@@ -101,7 +101,7 @@ it('when the process is killed with SIGKILL just after completions committed, th
 
   // Second life: the worker picks up what the first committed.
   const second = await run.server(port, { JOB_WORKER: 'true', JOB_POLL_SECONDS: '1' });
-  await until(() => new Set(receiver.received.map((r) => r.headers['webhook-id'])).size >= 3, 30_000);
+  await until(() => new Set(receiver.received.map((r) => r.headers['webhook-id'])).size >= 3, 60_000);
   second.child.kill('SIGTERM');
   await second.exit;
 

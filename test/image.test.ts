@@ -178,7 +178,7 @@ it('when the Dockerfile’s final stage is carried out in a clean directory, the
     await until(async () => {
       if (child.exitCode !== null) throw new Error(`the service exited: ${output}`);
       return healthy();
-    }, 60_000);
+    }, 120_000);
     // Its log goes to standard output (written asynchronously: it may follow the first answers).
     await until(() => output.includes('"msg":"ActionDesk listening'));
     child.kill('SIGTERM');

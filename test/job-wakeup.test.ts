@@ -38,7 +38,7 @@ it('when an API-only instance commits new actions, then a worker in another inst
     const contact = await createContact(api, org, { Voornaam: `Noor ${n}`, Email: `noor${n}@example.test` });
     await createInvitedAction(api, org, contact, template);
     // Each one is sent before the next is made: the worker is woken by every commit, not only the first.
-    await until(() => outbox(worker).length === n, 10_000);
+    await until(() => outbox(worker).length === n, 60_000);
   }
   expect(outbox(api)).toEqual([]);
   const sent = outbox(worker).map((f) => fs.readFileSync(path.join(worker.dataDir, 'outbox', f), 'utf8'));

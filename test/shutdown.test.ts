@@ -150,7 +150,7 @@ it('when a job is still running at the end of the grace period, then it is hande
   const next = await run.server(port, { JOB_POLL_SECONDS: '1' });
   await receiver.waitFor(before + 2);
   expect(receiver.received[before + 1]!.headers['webhook-id']).toBe(eventId);
-  await until(async () => (await deliveriesOf(next.base, webhookId))[0]?.status === 'succeeded', 15_000);
+  await until(async () => (await deliveriesOf(next.base, webhookId))[0]?.status === 'succeeded', 60_000);
   next.child.kill('SIGTERM');
   expect(await next.exit).toBe(0);
 });

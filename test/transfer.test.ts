@@ -152,7 +152,7 @@ beforeAll(async () => {
   const exported = await cli(['export', '--out', out], { DATA_DIR: source });
   expect(exported).toMatchObject({ status: 0, stderr: '' });
   expect(exported.stdout).toMatch(/^Exported \d+ rows in \d+ tables and 1 files \(\d+ bytes\) to /);
-}, 60_000);
+});
 
 describe('cli export and cli import', () => {
   it('when an embedded database is imported into a new one, then keys, links, files, actions and syncs work there as before, and nothing is sent again', async () => {
@@ -226,7 +226,7 @@ describe('cli export and cli import', () => {
       await h.close();
       await database.close();
     }
-  }, 60_000);
+  });
 
   it('when a file in the export is damaged, then the import says the rows are in and which file, and --files-only from an intact copy completes it', async () => {
     const target = await newTarget();
@@ -243,7 +243,7 @@ describe('cli export and cli import', () => {
     const mended = await cli(['import', '--from', out, '--files-only'], target.env);
     expect(mended).toMatchObject({ status: 0, stderr: '' });
     expect(mended.stdout).toMatch(/^Imported 0 rows in 0 tables and 1 files /);
-  }, 60_000);
+  });
 
   it('when the directory is an organisation export or no export at all, then the import says so and the database stays empty', async () => {
     const target = await newTarget();
@@ -263,7 +263,7 @@ describe('cli export and cli import', () => {
     const missingArg = await cli(['import'], target.env);
     expect(missingArg.status).toBe(2);
     expect(missingArg.stderr).toMatch(/--from/);
-  }, 60_000);
+  });
 
   // pg_dump and pg_restore work on a server: this case runs in the suite against PostgreSQL (CI runs both).
   const onServer = serverUrl ? it : () => undefined;

@@ -77,7 +77,7 @@ export function processes(opts: { dataDir: string; databaseUrl: string }) {
         if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
         const res = await fetch(`${base}/health`).catch(() => undefined);
         return res?.status === 200;
-      }, 30_000);
+      }, 120_000);
       return { child, port, base, logs, exit };
     },
     /** Runs a CLI command to its end. */

@@ -1,5 +1,6 @@
 // A jest reporter that keeps each test file's time of the last run in
-// node_modules/.cache/actiondesk-tests/timings.json, for `npm run test:slowest`.
+// node_modules/.cache/actiondesk-tests/timings.json (and timings-<database>-node<major>.json), for
+// `npm run test:slowest` (`npm run test:slowest -- 10 timings-server-node24.json` reads the other).
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -29,7 +30,13 @@ class TimingsReporter {
       node: process.version,
       files: this.files.sort((a, b) => b.seconds - a.seconds),
     };
-    fs.writeFileSync(path.join(dir, 'timings.json'), `${JSON.stringify(run, null, 2)}\n`);
+    const text = `${JSON.stringify(run, null, 2)}\n`;
+    // The last run, and the last run of each database and Node version (CI makes one of each).
+    fs.writeFileSync(path.join(dir, 'timings.json'), text);
+    fs.writeFileSync(
+      path.join(dir, `timings-${run.database}-node${process.versions.node.split('.')[0]}.json`),
+      text,
+    );
   }
 }
 
