@@ -13,7 +13,7 @@ const root = path.resolve(__dirname, '../..');
  * and process tests run the compiled entry points); and prepares the databases test apps start from.
  * On a server, migrates DATABASE_URL and a template database from which every test app gets a database
  * of its own (see server-databases.ts). Embedded, migrates one database and keeps its data directory as
- * an image every test app loads (see embeddedImagePath).
+ * an image every test app loads (see embeddedTemplates).
  */
 export default async function globalSetup(): Promise<void> {
   const url = process.env.DATABASE_URL;

@@ -96,7 +96,7 @@ export type DatabaseTarget =
   | { kind: 'embedded'; dataDir: string; purpose: string }
   /**
    * In memory, gone when closed. `image` is a data directory dumped from an embedded database
-   * (`dumpImage`): loading one skips initdb and the migrations it already has (the test suite's
+   * (`migratedImage`): loading one skips initdb and the migrations it already has (the test suite's
    * template, migrated once per run).
    */
   | { kind: 'memory'; image?: Blob }
