@@ -1,8 +1,6 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
-import { inTenant } from '../src/platform/db/tenant';
 import { createContact, createOrg, createTemplate, type TestOrg, templateBody } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 
@@ -52,25 +50,37 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-/** A digest of everything the organisation has stored (api key use times aside: reads record them). */
+/**
+ * A fingerprint of everything stored, read as the owner (all organisations; api key use times aside:
+ * reads record them). Each table's row count and its newest row version: every insert or update writes a row
+ * version stamped with its transaction's id (`xmin`), which is newer than any before it, and a delete
+ * lowers the count — so any committed change moves the fingerprint, without reading every row as text.
+ */
 async function stored(): Promise<string> {
-  const ctx = systemContext(org.organisationId, h.clock.now());
-  const [row] = await inTenant(h.database, ctx, (tx) =>
+  const tables = [
+    'customers',
+    'portfolios',
+    'users',
+    'question_lists',
+    'question_list_versions',
+    'session_requests',
+    'session_request_events',
+    'jobs',
+    'files',
+    'sessions',
+  ];
+  const versions = sql.join(
+    tables.map(
+      (t) => sql`(SELECT count(*) || ':' || coalesce(max(xmin::text::bigint), 0) FROM ${sql.identifier(t)})`,
+    ),
+    sql`, `,
+  );
+  const [row] = await h.database.ownerTransaction((tx) =>
     queryRows<{ d: string }>(
       tx,
-      sql`SELECT md5(concat_ws('|',
-        (SELECT string_agg(t::text, ',' ORDER BY t.id) FROM customers t),
-        (SELECT string_agg(t::text, ',' ORDER BY t.id) FROM portfolios t),
-        (SELECT string_agg(t::text, ',' ORDER BY t.id) FROM users t),
-        (SELECT string_agg(concat_ws(':', t.id, t.name, t.revoked_at), ',' ORDER BY t.id) FROM api_keys t),
-        (SELECT string_agg(t::text, ',' ORDER BY t.id) FROM question_lists t),
-        (SELECT string_agg(t::text, ',' ORDER BY t.question_list_id, t.version) FROM question_list_versions t),
-        (SELECT string_agg(t::text, ',' ORDER BY t.id) FROM session_requests t),
-        (SELECT string_agg(t::text, ',' ORDER BY t.seq) FROM session_request_events t),
-        (SELECT string_agg(t::text, ',' ORDER BY t.id) FROM jobs t),
-        (SELECT string_agg(t::text, ',' ORDER BY t.id) FROM files t),
-        (SELECT string_agg(t::text, ',' ORDER BY t.id) FROM sessions t)
-      )) AS d`,
+      sql`SELECT concat_ws('|', ${versions},
+        (SELECT md5(string_agg(concat_ws(':', t.id, t.name, t.revoked_at), ',' ORDER BY t.id)) FROM api_keys t)
+      ) AS d`,
     ),
   );
   return row!.d;
@@ -252,7 +262,16 @@ const pathValue = fc.oneof(
 // --- the property -----------------------------------------------------------------------------------
 
 it('when 2,000 hostile requests reach every write and list route, then none answers 5xx and no refused one changes anything', async () => {
+  // The fingerprint moves with a change of one value in one row.
+  const unchanged = await stored();
+  const renamed = await h
+    .api()
+    .patch(`/api/v1/customers/${ids.customerId![0]}`)
+    .set('x-api-key', org.adminKey)
+    .send({ data: { Voornaam: 'Anne' } });
+  expect(renamed.body).toMatchObject({ data: { Voornaam: 'Anne' } });
   let before = await stored();
+  expect(before).not.toBe(unchanged);
   const seen = new Map<string, number>();
   await fc.assert(
     fc.asyncProperty(

@@ -77,21 +77,20 @@ export function trafficRecorder() {
   function check(document: Document): { problems: string[]; answers: number; operations: string[] } {
     const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
     addFormats(ajv);
+    // The document is added once, and each schema compiled as a reference into it: the components
+    // they share are compiled once per check, not once per operation.
+    ajv.addSchema(document as object, 'doc');
     const compiled = new Map<string, ValidateFunction | null>();
-    const validator = (key: string, schema: unknown) => {
-      if (!compiled.has(key)) {
-        compiled.set(
-          key,
-          schema ? ajv.compile({ ...(schema as object), components: document.components } as object) : null,
-        );
-      }
-      return compiled.get(key) ?? null;
+    const validator = (pointer: string[], schema: unknown) => {
+      const ref = `doc#/${pointer.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
+      if (!compiled.has(ref)) compiled.set(ref, schema ? ajv.compile({ $ref: ref }) : null);
+      return compiled.get(ref) ?? null;
     };
     const patterns = Object.keys(document.paths).map((p) => ({
       path: p,
       pattern: documentedPathPattern(p),
     }));
-    const errorSchema = { $ref: '#/components/schemas/Error' };
+    const errorSchema = (document.components?.schemas as Record<string, unknown> | undefined)?.Error;
     const problems: string[] = [];
     const operations = new Set<string>();
     for (const answer of seen) {
@@ -103,7 +102,7 @@ export function trafficRecorder() {
       const where = `${answer.method.toUpperCase()} ${route ?? answer.path} → ${answer.status}`;
       const media = answer.contentType.split(';')[0]?.trim() ?? '';
       const operation = route ? document.paths[route]?.[method] : undefined;
-      if (!operation) {
+      if (!operation || !route) {
         // No operation of the document: only the answers for what no route takes (404, 405), in the
         // error shape, and the API reference's own page and assets (/docs) are expected here.
         if (answer.path === '/docs' || answer.path.startsWith('/docs/')) continue;
@@ -111,13 +110,14 @@ export function trafficRecorder() {
           problems.push(`${where}: no documented operation answers this`);
           continue;
         }
-        const validate = validator('error', errorSchema);
+        const validate = validator(['components', 'schemas', 'Error'], errorSchema);
         if (!matches(validate, answer.body))
           problems.push(`${where}: not the error shape (${explain(validate)})`);
         continue;
       }
       operations.add(`${method} ${route}`);
-      const declared = operation.responses?.[String(answer.status)] ?? operation.responses?.default;
+      const statusKey = operation.responses?.[String(answer.status)] ? String(answer.status) : 'default';
+      const declared = operation.responses?.[statusKey];
       if (!declared) {
         problems.push(`${where}: status not declared (declared: ${Object.keys(operation.responses ?? {})})`);
         continue;
@@ -131,7 +131,10 @@ export function trafficRecorder() {
         continue;
       }
       if (answer.body === null || media !== 'application/json') continue;
-      const validate = validator(`${method} ${route} ${answer.status} ${media}`, mediaDeclared.schema);
+      const validate = validator(
+        ['paths', route, method, 'responses', statusKey, 'content', mediaKey as string, 'schema'],
+        mediaDeclared.schema,
+      );
       if (!matches(validate, answer.body))
         problems.push(`${where}: body does not match (${explain(validate)})`);
     }

@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { migratedImage, openDatabase } from '../../src/platform/db/database';
 import { missingTools } from './preflight';
 import { serverDatabases } from './server-databases';
@@ -35,7 +38,7 @@ export default async function globalSetup(): Promise<void> {
 }
 
 /**
- * The migrated embedded database, made once per set of migrations and PGlite version and kept in
+ * The migrated embedded database, made once per set of migrations, PGlite version and database.ts, and kept in
  * node_modules/.cache: as an image file that in-process test apps load (under a second instead of three),
  * and as a data directory that tests running the built server or CLI copy into their DATA_DIR (see
  * seedDataDir in spawned.ts), so that a process starts without creating and migrating a database.
@@ -47,6 +50,8 @@ async function embeddedTemplates(): Promise<{ image: string; dataDir: string }> 
     fs.readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'),
   ) as { version: string };
   hash.update(pglite.version);
+  // How the image is made (migratedImage) and opened.
+  hash.update(fs.readFileSync(path.join(root, 'src/platform/db/database.ts')));
   for (const name of fs.readdirSync(migrations, { recursive: true }).map(String).sort()) {
     const file = path.join(migrations, name);
     if (fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
@@ -58,9 +63,11 @@ async function embeddedTemplates(): Promise<{ image: string; dataDir: string }> 
   if (!fs.existsSync(path.join(dir, 'complete'))) {
     fs.rmSync(cache, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(image, Buffer.from(await (await migratedImage()).arrayBuffer()));
-    const database = await openDatabase({ kind: 'embedded', dataDir, purpose: 'test template' });
-    await database.close();
+    const made = await migratedImage();
+    fs.writeFileSync(image, Buffer.from(await made.arrayBuffer()));
+    // The same database on disk, shut down cleanly: loaded from the image rather than migrated again.
+    const onDisk = await PGlite.create({ dataDir, loadDataDir: made, extensions: { pg_trgm, btree_gin } });
+    await onDisk.close();
     fs.writeFileSync(path.join(dir, 'complete'), '');
   }
   return { image, dataDir };

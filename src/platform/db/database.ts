@@ -310,12 +310,22 @@ async function openEmbedded(
 /**
  * A migrated, analysed embedded database's data directory as a tar image, for `{ kind: 'memory', image }`:
  * the test suite migrates once per run (and per set of migrations) instead of once per test app.
+ * An image is made for small, short-lived databases: 16 MB of shared buffers instead of 128 MB, no
+ * template databases, and a checkpoint before the dump, so that a start replays no WAL (together, a
+ * start from the image in about half the time).
  */
 export async function migratedImage(): Promise<Blob> {
   const client = await PGlite.create({ extensions: { pg_trgm, btree_gin } });
   try {
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     await client.exec('ANALYZE');
+    await client.exec(`ALTER SYSTEM SET shared_buffers = '16MB'`);
+    // Nothing creates a database from an image: the template databases are a third of its size.
+    for (const template of ['template0', 'template1']) {
+      await client.exec(`ALTER DATABASE ${template} IS_TEMPLATE false`);
+      await client.exec(`DROP DATABASE ${template}`);
+    }
+    await client.exec('CHECKPOINT');
     return await client.dumpDataDir('none');
   } finally {
     await client.close();

@@ -1,0 +1,101 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { trafficRecorder } from '../support/contract';
+
+// The suite's contract check (test/support/contract.ts) on a small document: what it must report and
+// what it must let through, so that a change to the checker cannot make it silently pass everything.
+
+const document = {
+  paths: {
+    '/api/v1/things/{thingId}': {
+      get: {
+        responses: {
+          '200': {
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } },
+          },
+          default: {
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        },
+      },
+    },
+    '/api/v1/plain': {
+      get: { responses: { '200': { content: { 'text/plain': {} } } } },
+    },
+  },
+  components: {
+    schemas: {
+      Thing: {
+        type: 'object',
+        required: ['_id', 'size'],
+        properties: { _id: { type: 'string' }, size: { $ref: '#/components/schemas/Size' } },
+      },
+      Size: { type: 'integer', minimum: 0 },
+      Error: {
+        type: 'object',
+        required: ['success', 'error'],
+        properties: { success: { const: false }, error: { type: 'string' } },
+      },
+    },
+  },
+};
+
+/** Serves each request's status, type and body (found by its path and query) and checks the traffic. */
+async function replay(requests: { path: string; status: number; type: string; body: string }[]) {
+  const traffic = trafficRecorder();
+  const server = http.createServer(
+    traffic.wrap((req, res) => {
+      const wanted = requests.find((r) => req.url === r.path);
+      res.statusCode = wanted?.status ?? 500;
+      res.setHeader('content-type', wanted?.type ?? 'text/plain');
+      res.end(wanted?.body ?? '');
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    for (const r of requests) await (await fetch(`http://127.0.0.1:${port}${r.path}`)).arrayBuffer();
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+  return traffic.check(document);
+}
+
+const json = 'application/json; charset=utf-8';
+
+describe('the contract check over recorded traffic', () => {
+  it('when every answer is what the document declares, then it reports nothing', async () => {
+    const result = await replay([
+      { path: '/api/v1/things/a', status: 200, type: json, body: '{"_id":"a","size":3}' },
+      { path: '/api/v1/things/b', status: 404, type: json, body: '{"success":false,"error":"gone"}' },
+      { path: '/api/v1/plain', status: 200, type: 'text/plain', body: 'hello' },
+      { path: '/nowhere', status: 404, type: json, body: '{"success":false,"error":"no route"}' },
+    ]);
+    expect(result).toEqual({
+      problems: [],
+      answers: 4,
+      operations: ['get /api/v1/things/{thingId}', 'get /api/v1/plain'],
+    });
+  });
+
+  it('when a body breaks a schema reached through shared components, an undeclared status, media type or route, then each is named', async () => {
+    const result = await replay([
+      { path: '/api/v1/things/a', status: 200, type: json, body: '{"_id":"a","size":-1}' },
+      { path: '/api/v1/things/b', status: 200, type: json, body: '{"_id":"b"}' },
+      { path: '/api/v1/things/c', status: 409, type: json, body: '{"success":true}' },
+      { path: '/api/v1/plain', status: 201, type: 'text/plain', body: 'made' },
+      { path: '/api/v1/plain?again', status: 200, type: json, body: '"hello"' },
+      { path: '/nowhere', status: 200, type: json, body: '{}' },
+      { path: '/missing', status: 404, type: json, body: '{"error":1}' },
+    ]);
+    expect(result.problems).toEqual([
+      'GET /api/v1/things/{thingId} → 200: body does not match (/size must be >= 0)',
+      "GET /api/v1/things/{thingId} → 200: body does not match (/ must have required property 'size')",
+      "GET /api/v1/things/{thingId} → 409: body does not match (/ must have required property 'error')",
+      'GET /api/v1/plain → 201: status not declared (declared: 200)',
+      'GET /api/v1/plain → 200: application/json not declared (text/plain)',
+      'GET /nowhere → 200: no documented operation answers this',
+      "GET /missing → 404: not the error shape (/ must have required property 'success')",
+    ]);
+  });
+});
