@@ -175,10 +175,13 @@ it('when the Dockerfile’s final stage is carried out in a clean directory, the
   try {
     const healthy = () =>
       spawnSync(healthcheck[0]!, healthcheck.slice(1), { cwd: app, env: runEnv }).status === 0;
+    // Waited for with a request from here (each HEALTHCHECK run starts a Node process), then the
+    // image's own HEALTHCHECK must pass.
     await until(async () => {
       if (child.exitCode !== null) throw new Error(`the service exited: ${output}`);
-      return healthy();
+      return (await fetch(`http://127.0.0.1:${port}/health`).catch(() => null))?.status === 200;
     }, 120_000);
+    expect(healthy()).toBe(true);
     // Its log goes to standard output (written asynchronously: it may follow the first answers).
     await until(() => output.includes('"msg":"ActionDesk listening'));
     child.kill('SIGTERM');
