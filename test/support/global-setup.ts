@@ -2,9 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { migratedImage, openDatabase } from '../../src/platform/db/database';
 import { missingTools } from './preflight';
 import { serverDatabases } from './server-databases';
@@ -38,8 +35,8 @@ export default async function globalSetup(): Promise<void> {
 }
 
 /**
- * The migrated embedded database, made once per set of migrations, PGlite version and database.ts, and kept in
- * node_modules/.cache: as an image file that in-process test apps load (under a second instead of three),
+ * The migrated embedded database, made once per set of migrations, PGlite version and database.ts,
+ * and kept in node_modules/.cache: as an image file that in-process test apps load (under a second instead of three),
  * and as a data directory that tests running the built server or CLI copy into their DATA_DIR (see
  * seedDataDir in spawned.ts), so that a process starts without creating and migrating a database.
  */
@@ -66,7 +63,7 @@ async function embeddedTemplates(): Promise<{ image: string; dataDir: string }> 
     const made = await migratedImage();
     fs.writeFileSync(image, Buffer.from(await made.arrayBuffer()));
     // The same database on disk, shut down cleanly: loaded from the image rather than migrated again.
-    const onDisk = await PGlite.create({ dataDir, loadDataDir: made, extensions: { pg_trgm, btree_gin } });
+    const onDisk = await openDatabase({ kind: 'embedded', dataDir, purpose: 'test template', image: made });
     await onDisk.close();
     fs.writeFileSync(path.join(dir, 'complete'), '');
   }

@@ -93,7 +93,11 @@ export interface Subscription {
 }
 
 export type DatabaseTarget =
-  | { kind: 'embedded'; dataDir: string; purpose: string }
+  /**
+   * On disk in `dataDir`; `image` (see `migratedImage`), given for a new, empty directory, is loaded
+   * into it instead of creating the database.
+   */
+  | { kind: 'embedded'; dataDir: string; purpose: string; image?: Blob }
   /**
    * In memory, gone when closed. `image` is a data directory dumped from an embedded database
    * (`migratedImage`): loading one skips initdb and the migrations it already has (the test suite's
@@ -132,6 +136,8 @@ export const defaultServerLimits: ServerLimits = {
 };
 
 const migrationsFolder = path.join(projectRoot, 'src/db/migrations');
+/** The PostgreSQL extensions every embedded database loads (the migrations create them). */
+const extensions = { pg_trgm, btree_gin };
 
 /** Runs raw SQL and returns its rows; both drivers answer with `{ rows }`. */
 export async function queryRows<T>(q: Queryable, query: SQL): Promise<T[]> {
@@ -229,16 +235,18 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 }
 
 async function openEmbedded(
-  target: { kind: 'embedded'; dataDir: string; purpose: string } | { kind: 'memory'; image?: Blob },
+  target:
+    | { kind: 'embedded'; dataDir: string; purpose: string; image?: Blob }
+    | { kind: 'memory'; image?: Blob },
 ) {
-  const image = target.kind === 'memory' ? target.image : undefined;
+  const image = target.image;
   const lock = target.kind === 'embedded' ? lockDataDir(path.dirname(target.dataDir), target.purpose) : null;
   let client: PGlite | undefined;
   try {
     client = await PGlite.create({
       dataDir: target.kind === 'embedded' ? target.dataDir : undefined,
       loadDataDir: image,
-      extensions: { pg_trgm, btree_gin },
+      extensions,
     });
     const db = drizzlePglite(client);
     await migratePglite(db, { migrationsFolder });
@@ -315,7 +323,7 @@ async function openEmbedded(
  * start from the image in about half the time).
  */
 export async function migratedImage(): Promise<Blob> {
-  const client = await PGlite.create({ extensions: { pg_trgm, btree_gin } });
+  const client = await PGlite.create({ extensions });
   try {
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     await client.exec('ANALYZE');
