@@ -73,24 +73,32 @@ export function trafficRecorder() {
       app(req, res);
     };
 
-  /** Checks everything recorded against `document`; answers the problems found (none: an empty list). */
-  function check(document: Document): { problems: string[]; answers: number; operations: string[] } {
-    const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
-    addFormats(ajv);
-    // The document is added once, and each schema compiled as a reference into it: the components
-    // they share are compiled once per check, not once per operation.
-    ajv.addSchema(document as object, 'doc');
-    const compiled = new Map<string, ValidateFunction | null>();
-    const validator = (pointer: string[], schema: unknown) => {
-      const ref = `doc#/${pointer.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
-      if (!compiled.has(ref)) compiled.set(ref, schema ? ajv.compile({ $ref: ref }) : null);
-      return compiled.get(ref) ?? null;
-    };
-    const patterns = Object.keys(document.paths).map((p) => ({
-      path: p,
-      pattern: documentedPathPattern(p),
-    }));
-    const errorSchema = (document.components?.schemas as Record<string, unknown> | undefined)?.Error;
+  return { wrap, seen };
+}
+
+/**
+ * A checker for answers against `document`: the document is added to one Ajv instance and each schema
+ * compiled (as a reference into it) the first time an answer needs it, then kept — so harnesses that
+ * serve the same document share the compiled schemas.
+ */
+export function contractChecker(document: Document) {
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+  addFormats(ajv);
+  ajv.addSchema(document as object, 'doc');
+  const compiled = new Map<string, ValidateFunction | null>();
+  const validator = (pointer: string[], schema: unknown) => {
+    const ref = `doc#/${pointer.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
+    if (!compiled.has(ref)) compiled.set(ref, schema ? ajv.compile({ $ref: ref }) : null);
+    return compiled.get(ref) ?? null;
+  };
+  const patterns = Object.keys(document.paths).map((p) => ({
+    path: p,
+    pattern: documentedPathPattern(p),
+  }));
+  const errorSchema = (document.components?.schemas as Record<string, unknown> | undefined)?.Error;
+
+  /** Checks the recorded answers; answers the problems found (none: an empty list). */
+  function check(seen: readonly Seen[]): { problems: string[]; answers: number; operations: string[] } {
     const problems: string[] = [];
     const operations = new Set<string>();
     for (const answer of seen) {
@@ -141,7 +149,7 @@ export function trafficRecorder() {
     return { problems, answers: seen.length, operations: [...operations] };
   }
 
-  return { wrap, check, seen };
+  return { check };
 }
 
 function safeDecode(p: string): string {

@@ -15,7 +15,7 @@ import type { JobWorker } from '../../src/platform/jobs/worker';
 import { createLogger } from '../../src/platform/logger';
 import { Metrics } from '../../src/platform/metrics';
 import { createJobWorker } from '../../src/worker';
-import { reportContract, trafficRecorder } from './contract';
+import { contractChecker, reportContract, trafficRecorder } from './contract';
 import { serverDatabases } from './server-databases';
 
 export interface Harness {
@@ -71,6 +71,22 @@ const unlimited = {
   RATE_LIMIT_SIGNIN_PER_15_MINUTES: '1000000',
   RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
 };
+
+/**
+ * The contract checker of each configuration this test file's apps ran with. An app's OpenAPI document
+ * is a function of its code and configuration, so apps started with the same settings serve the same
+ * document: it is generated and its schemas compiled once per file and configuration, not per app.
+ */
+const checkers = new Map<string, ReturnType<typeof contractChecker>>();
+function checkerFor(env: Record<string, string>, app: ReturnType<typeof createApp>) {
+  const key = JSON.stringify(env);
+  let checker = checkers.get(key);
+  if (!checker) {
+    checker = contractChecker((app.locals.openapiDocument as () => Parameters<typeof contractChecker>[0])());
+    checkers.set(key, checker);
+  }
+  return checker;
+}
 
 /** Starts the real app on port 0 over a real database, with a manual clock and captured logs. */
 export async function startHarness(
@@ -132,8 +148,7 @@ export async function startHarness(
     logs,
     api: () => request(server),
     async close() {
-      const document = (app.locals.openapiDocument as () => Parameters<typeof traffic.check>[0])();
-      const { problems, answers, operations } = traffic.check(document);
+      const { problems, answers, operations } = checkerFor(env, app).check(traffic.seen);
       traffic.seen.length = 0;
       reportContract({
         file: path.basename(expect.getState().testPath ?? 'unknown'),

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
 import type { SignatureMark, SignerTrailEntry } from '../../db/schema';
 import type { RequestContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Tx } from '../../platform/db/database';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
+import { pdfLib } from '../../platform/pdf-libraries';
 import { smsNumber } from '../../platform/phone';
 import { customerRepository } from '../customers';
 import { fileRepository } from '../files';
@@ -286,7 +286,7 @@ async function drawnPng(dataUrl: string): Promise<string | null> {
   const png = pngOf(dataUrl);
   if (!png) return null;
   try {
-    await (await PDFDocument.create()).embedPng(Buffer.from(png, 'base64'));
+    await (await pdfLib().PDFDocument.create()).embedPng(Buffer.from(png, 'base64'));
     return png;
   } catch {
     return null;

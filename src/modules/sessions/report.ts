@@ -1,5 +1,5 @@
-import PDFDocument from 'pdfkit';
 import { documentFonts } from '../../platform/fonts';
+import { pdfKit } from '../../platform/pdf-libraries';
 import type { Language } from '../questionlists';
 
 export interface ReportInput {
@@ -49,6 +49,7 @@ const words: Record<
  */
 export function renderReport(input: ReportInput): Promise<Buffer> {
   const w = words[input.language];
+  const PDFDocument = pdfKit();
   const doc = new PDFDocument({
     size: 'A4',
     margin: 56,

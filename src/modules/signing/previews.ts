@@ -1,4 +1,4 @@
-import { PDFDocument } from 'pdf-lib';
+import { pdfLib } from '../../platform/pdf-libraries';
 import { PdfToolMissing, pageTexts, renderPage } from '../../platform/signing/pdf';
 
 export interface PreviewFacts {
@@ -86,7 +86,7 @@ export class DocumentPreviews {
 
   private async readFacts(bytes: () => Promise<Buffer>): Promise<PreviewFacts> {
     const data = await bytes();
-    const doc = await PDFDocument.load(data, { updateMetadata: false });
+    const doc = await pdfLib().PDFDocument.load(data, { updateMetadata: false });
     const sizes = doc.getPages().map((p) => p.getSize());
     let texts: string[] = [];
     let images = !this.toolMissing;

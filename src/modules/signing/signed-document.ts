@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, type PDFFont, type PDFPage, rgb } from 'pdf-lib';
+import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
 import type { SignatureMark, SignerTrailEntry } from '../../db/schema';
 import { documentFonts } from '../../platform/fonts';
+import { fontkit, pdfLib } from '../../platform/pdf-libraries';
 import {
   asciiName,
   type CertificateFacts,
@@ -205,8 +205,8 @@ export function formatInstant(at: Date, timeZone: string): string {
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 56;
-const INK = rgb(0.1, 0.1, 0.1);
-const MUTED = rgb(0.3, 0.3, 0.33);
+const ink = () => pdfLib().rgb(0.1, 0.1, 0.1);
+const muted = () => pdfLib().rgb(0.3, 0.3, 0.33);
 
 /** Writes lines top-down on A4 pages added to `doc`, wrapping to the width and adding pages as needed. */
 class PageWriter {
@@ -231,10 +231,7 @@ class PageWriter {
   need(height: number) {
     if (this.y - height < MARGIN + 20) this.newPage();
   }
-  text(
-    value: string,
-    opts: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb>; indent?: number } = {},
-  ) {
+  text(value: string, opts: { size?: number; bold?: boolean; color?: RGB; indent?: number } = {}) {
     const size = opts.size ?? 10;
     const font = opts.bold ? this.fonts.bold : this.fonts.regular;
     const indent = opts.indent ?? 0;
@@ -242,7 +239,7 @@ class PageWriter {
     for (const line of wrap(value, font, size, width)) {
       this.need(size * 1.4);
       this.y -= size * 1.4;
-      this.page.drawText(line, { x: MARGIN + indent, y: this.y, size, font, color: opts.color ?? INK });
+      this.page.drawText(line, { x: MARGIN + indent, y: this.y, size, font, color: opts.color ?? ink() });
     }
   }
   /** A label and its value on one line (the value wrapped beside the label). */
@@ -288,9 +285,9 @@ const printable = (s: string) => s.replace(/[\p{Cc}\p{Cs}]/gu, ' ');
  */
 export async function buildSignedDocument(input: SignedDocumentInput): Promise<Buffer> {
   const w = words[input.language];
-  const doc = await PDFDocument.load(input.original, { updateMetadata: false });
+  const doc = await pdfLib().PDFDocument.load(input.original, { updateMetadata: false });
   const originalPages = doc.getPageCount();
-  doc.registerFontkit(fontkit);
+  doc.registerFontkit(fontkit());
   const faces = documentFonts();
   const fonts = {
     regular: await doc.embedFont(faces.regular, { subset: true }),
@@ -302,7 +299,7 @@ export async function buildSignedDocument(input: SignedDocumentInput): Promise<B
 
   const out = new PageWriter(doc, fonts);
   out.text(w.signatures, { size: 18, bold: true });
-  out.text(`${w.document}: ${printable(input.title)}`, { color: MUTED });
+  out.text(`${w.document}: ${printable(input.title)}`, { color: muted() });
   out.space(12);
   for (const signer of input.signers) {
     out.need(150);
@@ -325,7 +322,7 @@ export async function buildSignedDocument(input: SignedDocumentInput): Promise<B
         y: top - 40,
         size: 28,
         font: oblique,
-        color: rgb(0.05, 0.15, 0.45),
+        color: pdfLib().rgb(0.05, 0.15, 0.45),
       });
       out.y = top - 56;
     }
@@ -333,12 +330,13 @@ export async function buildSignedDocument(input: SignedDocumentInput): Promise<B
       start: { x: MARGIN, y: out.y - 4 },
       end: { x: MARGIN + 260, y: out.y - 4 },
       thickness: 0.75,
-      color: MUTED,
+      color: muted(),
     });
     out.space(8);
     out.field(w.signedOn, when(signer.signedAt));
     const to = signer.codeChannel === 'sms' ? signer.phone : signer.email;
-    if (signer.codeChannel && to) out.text(w.confirmed[signer.codeChannel](printable(to)), { color: MUTED });
+    if (signer.codeChannel && to)
+      out.text(w.confirmed[signer.codeChannel](printable(to)), { color: muted() });
     out.space(18);
   }
 
@@ -389,7 +387,7 @@ export async function buildSignedDocument(input: SignedDocumentInput): Promise<B
         y: 30,
         size: 8,
         font: fonts.regular,
-        color: MUTED,
+        color: muted(),
       },
     );
   });

@@ -318,12 +318,18 @@ async function openEmbedded(
 /**
  * A migrated, analysed embedded database's data directory as a tar image, for `{ kind: 'memory', image }`:
  * the test suite migrates once per run (and per set of migrations) instead of once per test app.
- * An image is made for small, short-lived databases: 16 MB of shared buffers instead of 128 MB, no
- * template databases, and a checkpoint before the dump, so that a start replays no WAL (together, a
- * start from the image in about half the time).
+ * An image is made for small, short-lived databases: 16 MB of shared buffers instead of 128 MB, 1 MB
+ * WAL segments instead of 16 MB, no template databases, and a checkpoint before the dump, so that a
+ * start replays no WAL (together, a start from the image in about half the time, from a 15 MB image).
  */
 export async function migratedImage(): Promise<Blob> {
-  const client = await PGlite.create({ extensions });
+  const client = await PGlite.create({
+    extensions,
+    // 1 MB write-ahead log segments, and no more than two kept: the log is a quarter of the image,
+    // not a 16 MB segment that every load copies.
+    initDbStartParams: ['--wal-segsize=1'],
+    startParams: [...PGlite.defaultStartParams, '-c', 'min_wal_size=2MB', '-c', 'max_wal_size=4MB'],
+  });
   try {
     await migratePglite(drizzlePglite(client), { migrationsFolder });
     await client.exec('ANALYZE');

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { PDFDocument } from 'pdf-lib';
+import { pdfLib } from '../pdf-libraries';
 
 /** At most this many pages in a document to sign (a contact reads it page by page on a phone). */
 export const MAX_SIGNING_PAGES = 300;
@@ -11,7 +11,7 @@ export const MAX_SIGNING_PAGES = 300;
 export async function isSignablePdf(bytes: Uint8Array): Promise<string | null> {
   let pages: number;
   try {
-    pages = (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
+    pages = (await pdfLib().PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
   } catch (err) {
     return (err as Error).name === 'EncryptedPDFError'
       ? 'is an encrypted PDF: upload it without a password or restrictions to have it signed'
@@ -23,7 +23,7 @@ export async function isSignablePdf(bytes: Uint8Array): Promise<string | null> {
 }
 
 export async function pageCount(bytes: Uint8Array): Promise<number> {
-  return (await PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
+  return (await pdfLib().PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
 }
 
 export class PdfToolMissing extends Error {

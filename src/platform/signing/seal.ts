@@ -1,8 +1,5 @@
-import { plainAddPlaceholder } from '@signpdf/placeholder-plain';
-import { P12Signer } from '@signpdf/signer-p12';
-import signpdf from '@signpdf/signpdf';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
-import { PDFDocument } from 'pdf-lib';
+import { pdfLib, signpdf as signing } from '../pdf-libraries';
 import type { SealKey } from './certificate';
 
 export interface SealInfo {
@@ -21,7 +18,7 @@ export interface SealInfo {
  */
 export async function sealPdf(pdf: Uint8Array, key: SealKey, info: SealInfo): Promise<Buffer> {
   // Signing appends to the file, which needs the classic cross-reference layout (no object streams).
-  const plain = Buffer.from(await (await PDFDocument.load(pdf)).save({ useObjectStreams: false }));
+  const plain = Buffer.from(await (await pdfLib().PDFDocument.load(pdf)).save({ useObjectStreams: false }));
   return addSignature(plain, key, info);
 }
 
@@ -30,6 +27,7 @@ export async function sealPdf(pdf: Uint8Array, key: SealKey, info: SealInfo): Pr
  * the earlier signatures cover the file as it was and stay valid; the new one covers all of it.
  */
 export function addSignature(pdf: Buffer, key: SealKey, info: SealInfo): Promise<Buffer> {
+  const { signpdf, plainAddPlaceholder, P12Signer } = signing();
   const prepared = plainAddPlaceholder({
     pdfBuffer: pdf,
     reason: info.reason,
