@@ -23,6 +23,12 @@ export default async function globalSetup(): Promise<void> {
     throw new Error('Missing tools: see above');
   }
   execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
+  const sources = sourceHash();
+  process.env.ACTIONDESK_SOURCE_HASH = sources;
+  // The OpenAPI documents test apps kept for earlier states of the sources are of no more use.
+  const documents = path.join(root, 'node_modules/.cache/actiondesk-tests/openapi');
+  for (const kept of fs.existsSync(documents) ? fs.readdirSync(documents) : [])
+    if (kept !== sources) fs.rmSync(path.join(documents, kept), { recursive: true, force: true });
   if (url) {
     const database = await openDatabase({ kind: 'server', url, poolSize: 1 });
     await database.close();
@@ -68,4 +74,20 @@ async function embeddedTemplates(): Promise<{ image: string; dataDir: string }> 
     fs.writeFileSync(path.join(dir, 'complete'), '');
   }
   return { image, dataDir };
+}
+
+/**
+ * A hash of everything the app's behaviour is built from (its sources and locked dependencies): what
+ * the test apps derive from the code alone, such as their OpenAPI document, is kept under it for the
+ * run and the next ones (see documentFor in harness.ts).
+ */
+function sourceHash(): string {
+  const hash = createHash('sha256');
+  const src = path.join(root, 'src');
+  for (const name of fs.readdirSync(src, { recursive: true }).map(String).sort()) {
+    const file = path.join(src, name);
+    if (fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
+  }
+  hash.update(fs.readFileSync(path.join(root, 'package-lock.json')));
+  return hash.digest('hex').slice(0, 16);
 }

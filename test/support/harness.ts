@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
@@ -75,17 +76,42 @@ const unlimited = {
 /**
  * The contract checker of each configuration this test file's apps ran with. An app's OpenAPI document
  * is a function of its code and configuration, so apps started with the same settings serve the same
- * document: it is generated and its schemas compiled once per file and configuration, not per app.
+ * document: it is compiled once per file and configuration, not per app, and generated once per
+ * configuration and state of the sources (kept in node_modules/.cache under the hash the global setup
+ * took of them), not once per file.
  */
 const checkers = new Map<string, ReturnType<typeof contractChecker>>();
 function checkerFor(env: Record<string, string>, app: ReturnType<typeof createApp>) {
   const key = JSON.stringify(env);
   let checker = checkers.get(key);
   if (!checker) {
-    checker = contractChecker((app.locals.openapiDocument as () => Parameters<typeof contractChecker>[0])());
+    checker = contractChecker(documentFor(key, app));
     checkers.set(key, checker);
   }
   return checker;
+}
+
+type ContractDocument = Parameters<typeof contractChecker>[0];
+/** Where the documents are kept, one directory per state of the sources (see global-setup.ts). */
+const documents = path.resolve(__dirname, '../../node_modules/.cache/actiondesk-tests/openapi');
+
+function documentFor(settings: string, app: ReturnType<typeof createApp>): ContractDocument {
+  const generate = () => (app.locals.openapiDocument as () => ContractDocument)();
+  const sources = process.env.ACTIONDESK_SOURCE_HASH;
+  if (!sources) return generate();
+  const dir = path.join(documents, sources);
+  const file = path.join(dir, `${createHash('sha256').update(settings).digest('hex').slice(0, 24)}.json`);
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as ContractDocument;
+  } catch {
+    const document = generate();
+    fs.mkdirSync(dir, { recursive: true });
+    // Written beside, then renamed: another worker reading it at the same time sees all of it or none.
+    const temp = `${file}.${process.pid}`;
+    fs.writeFileSync(temp, JSON.stringify(document));
+    fs.renameSync(temp, file);
+    return document;
+  }
 }
 
 /** Starts the real app on port 0 over a real database, with a manual clock and captured logs. */
