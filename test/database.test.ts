@@ -10,6 +10,7 @@ import { DataDirInUseError } from '../src/platform/db/lock';
 import { inTenant } from '../src/platform/db/tenant';
 import { createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
+import { seedDataDir } from './support/spawned';
 
 let h: Harness;
 let org: TestOrg;
@@ -304,6 +305,33 @@ describe('embedded data directory', () => {
       expect(names).toEqual([{ name: 'Kept' }]);
     } finally {
       await reopened.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('planner statistics', () => {
+  it('when an embedded database on disk starts, then every table of the service is analysed (PGlite runs no autovacuum)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-analyse-'));
+    seedDataDir(dir);
+    const before = new Date();
+    const database = await openDatabase({
+      kind: 'embedded',
+      dataDir: path.join(dir, 'pgdata'),
+      purpose: 'test',
+    });
+    try {
+      const tables = await database.ownerTransaction((tx) =>
+        queryRows<{ name: string; analysed: string | null }>(
+          tx,
+          sql`SELECT schemaname || '.' || relname AS name, last_analyze AS analysed FROM pg_stat_user_tables`,
+        ),
+      );
+      expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['public.customers', 'public.jobs']));
+      const stale = tables.filter((t) => !t.analysed || new Date(isoTimestamp(t.analysed)) < before);
+      expect(stale).toEqual([]);
+    } finally {
+      await database.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

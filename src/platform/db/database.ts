@@ -252,7 +252,7 @@ async function openEmbedded(
     await migratePglite(db, { migrationsFolder });
     // PGlite runs no autovacuum, so planner statistics are refreshed here, at every start (an image
     // keeps those of the database it was dumped from).
-    if (!image) await client.exec('ANALYZE');
+    if (!image) await analyzeTables(client);
     await client.exec(`SET TimeZone = 'UTC'; SET ROLE ${APP_ROLE}`);
     const pglite = client;
     let closed = false;
@@ -313,6 +313,18 @@ async function openEmbedded(
     lock?.release();
     throw err;
   }
+}
+
+/**
+ * Refreshes the planner statistics of the service's own tables. The system catalogs keep those initdb
+ * gave them: analysing them too made a start 10–20 times slower (140–370 ms instead of about 12 ms on
+ * a new database), in every CLI command and server start.
+ */
+async function analyzeTables(client: PGlite): Promise<void> {
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT format('%I.%I', schemaname, relname) AS name FROM pg_stat_user_tables ORDER BY 1`,
+  );
+  if (rows.length > 0) await client.exec(`ANALYZE ${rows.map((r) => r.name).join(', ')}`);
 }
 
 /**
