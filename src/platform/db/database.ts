@@ -337,8 +337,8 @@ async function analyzeTables(client: PGlite): Promise<void> {
 export async function migratedImage(): Promise<Blob> {
   const client = await PGlite.create({
     extensions,
-    // 1 MB write-ahead log segments, and no more than two kept: the log is a quarter of the image,
-    // not a 16 MB segment that every load copies.
+    // 1 MB write-ahead log segments, at most 4 MB of them kept: a quarter of the image, instead of a
+    // 16 MB segment that every load copies.
     initDbStartParams: ['--wal-segsize=1'],
     startParams: [...PGlite.defaultStartParams, '-c', 'min_wal_size=2MB', '-c', 'max_wal_size=4MB'],
   });
