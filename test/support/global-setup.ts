@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { migratedImage, openDatabase } from '../../src/platform/db/database';
@@ -55,10 +55,7 @@ async function embeddedTemplates(): Promise<{ image: string; dataDir: string }> 
   hash.update(pglite.version);
   // How the image is made (migratedImage) and opened.
   hash.update(fs.readFileSync(path.join(root, 'src/platform/db/database.ts')));
-  for (const name of fs.readdirSync(migrations, { recursive: true }).map(String).sort()) {
-    const file = path.join(migrations, name);
-    if (fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
-  }
+  hashTree(hash, migrations);
   const cache = path.join(root, 'node_modules/.cache/actiondesk-tests/templates');
   const dir = path.join(cache, `embedded-${hash.digest('hex').slice(0, 16)}`);
   const image = path.join(dir, 'image.tar');
@@ -83,11 +80,15 @@ async function embeddedTemplates(): Promise<{ image: string; dataDir: string }> 
  */
 function sourceHash(): string {
   const hash = createHash('sha256');
-  const src = path.join(root, 'src');
-  for (const name of fs.readdirSync(src, { recursive: true }).map(String).sort()) {
-    const file = path.join(src, name);
-    if (fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
-  }
+  hashTree(hash, path.join(root, 'src'));
   hash.update(fs.readFileSync(path.join(root, 'package-lock.json')));
   return hash.digest('hex').slice(0, 16);
+}
+
+/** Adds every file under `dir` to `hash`: its path within `dir` and its content, in a stable order. */
+function hashTree(hash: Hash, dir: string): void {
+  for (const name of fs.readdirSync(dir, { recursive: true }).map(String).sort()) {
+    const file = path.join(dir, name);
+    if (fs.statSync(file).isFile()) hash.update(name).update(fs.readFileSync(file));
+  }
 }

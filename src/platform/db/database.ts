@@ -344,7 +344,7 @@ export async function migratedImage(): Promise<Blob> {
   });
   try {
     await migratePglite(drizzlePglite(client), { migrationsFolder });
-    await client.exec('ANALYZE');
+    await analyzeTables(client);
     await client.exec(`ALTER SYSTEM SET shared_buffers = '16MB'`);
     // Nothing creates a database from an image: the template databases are a third of its size.
     for (const template of ['template0', 'template1']) {
