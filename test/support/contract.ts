@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020';
 import { documentedPathPattern } from '../../src/platform/http/error-handler';
 
 /**
@@ -76,20 +77,24 @@ export function trafficRecorder() {
   return { wrap, seen };
 }
 
+/** The compiled schemas of the worker process (see contract-validators.cjs: loaded outside jest). */
+const validators = createRequire(__filename)('./contract-validators.cjs') as {
+  validatorFor(key: string, documentText: () => string, ref: string, cacheDir?: string): ValidateFunction;
+};
+
 /**
- * A checker for answers against `document`: the document is added to one Ajv instance and each schema
- * compiled (as a reference into it) the first time an answer needs it, then kept — so harnesses that
- * serve the same document share the compiled schemas.
+ * A checker for answers against `document`: each schema is compiled (as a reference into the document)
+ * the first time an answer needs it, then kept for the whole jest worker — so harnesses and test files
+ * that serve the same document share the compiled schemas — and, given a `cacheDir`, kept there as code
+ * for the workers and runs that come after.
  */
-export function contractChecker(document: Document) {
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
-  addFormats(ajv);
-  ajv.addSchema(document as object, 'doc');
-  const compiled = new Map<string, ValidateFunction | null>();
+export function contractChecker(document: Document, cacheDir?: string) {
+  const text = JSON.stringify(document);
+  const key = createHash('sha256').update(text).digest('hex');
   const validator = (pointer: string[], schema: unknown) => {
+    if (!schema) return null;
     const ref = `doc#/${pointer.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
-    if (!compiled.has(ref)) compiled.set(ref, schema ? ajv.compile({ $ref: ref }) : null);
-    return compiled.get(ref) ?? null;
+    return validators.validatorFor(key, () => text, ref, cacheDir);
   };
   const patterns = Object.keys(document.paths).map((p) => ({
     path: p,

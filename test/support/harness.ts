@@ -76,16 +76,20 @@ const unlimited = {
 /**
  * The contract checker of each configuration this test file's apps ran with. An app's OpenAPI document
  * is a function of its code and configuration, so apps started with the same settings serve the same
- * document: it is compiled once per file and configuration, not per app, and generated once per
- * configuration and state of the sources (kept in node_modules/.cache under the hash the global setup
- * took of them), not once per file.
+ * document: it is generated once per configuration and state of the sources (kept in
+ * node_modules/.cache under the hash the global setup took of them), not once per app or file, and its
+ * schemas compiled once per state of the sources (kept there too, see contract-validators.cjs).
  */
 const checkers = new Map<string, ReturnType<typeof contractChecker>>();
 function checkerFor(env: Record<string, string>, app: ReturnType<typeof createApp>) {
   const key = JSON.stringify(env);
   let checker = checkers.get(key);
   if (!checker) {
-    checker = contractChecker(documentFor(key, app));
+    const sources = process.env.ACTIONDESK_SOURCE_HASH;
+    checker = contractChecker(
+      documentFor(key, app),
+      sources ? path.join(documents, sources, 'validators') : undefined,
+    );
     checkers.set(key, checker);
   }
   return checker;
