@@ -3,7 +3,7 @@ import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
-import { portfolioRepository } from '../portfolios';
+import { createDefaultPortfolio } from '../portfolios';
 import { organisationRepository, userRepository } from './admin.repository';
 import { issueApiKey } from './admin.service';
 
@@ -39,13 +39,7 @@ export async function bootstrapOrganisation(
       createdAt: now,
       updatedAt: now,
     });
-    const portfolio = await portfolioRepository(tx, ctx).insert({
-      id: newId(now.getTime()),
-      name: 'Default',
-      description: 'Contacts created without a portfolio',
-      isDefault: true,
-      createdAt: now,
-    });
+    const portfolio = await createDefaultPortfolio(tx, ctx, now);
     const key = await issueApiKey(tx, ctx, user.id, 'bootstrap', now);
     return {
       organisationId: ctx.organisationId,

@@ -12,8 +12,8 @@ import { isId, newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
 import type { FileStorage } from '../../platform/storage';
 import { plural } from '../../platform/words';
-import { fileRepository, recordFileEvents } from '../files';
-import { customerTotalStatement, portfolioRepository } from '../portfolios';
+import { contactDocumentIds, removeUnheldFiles } from '../files';
+import { contactCountStatement, defaultPortfolio, portfolioById } from '../portfolios';
 import {
   type CustomerDependants,
   type CustomerRecord,
@@ -116,7 +116,7 @@ export async function listCustomers(deps: CustomerDeps, ctx: RequestContext, que
       ? customerStatements.changedCount(ctx, filter, keyset.since, SYNC_TOTAL_CAP)
       : filtered
         ? customerStatements.count(ctx, filter)
-        : customerTotalStatement(ctx, filter.portfolioId);
+        : contactCountStatement(ctx, filter.portfolioId);
   if (keyset && searching)
     throw BadRequest.field(
       'startingAfter',
@@ -172,14 +172,13 @@ async function resolvePortfolio(
   ctx: RequestContext,
   portfolioId: string | undefined,
 ): Promise<string> {
-  const portfolios = portfolioRepository(tx, ctx);
   if (portfolioId === undefined) {
-    const fallback = await portfolios.findDefault();
+    const fallback = await defaultPortfolio(tx, ctx);
     if (!fallback)
       throw BadRequest.field('portfolioId', 'is required: the organisation has no default portfolio');
     return fallback.id;
   }
-  const found = await portfolios.find(portfolioId);
+  const found = await portfolioById(tx, ctx, portfolioId);
   if (!found) throw BadRequest.field('portfolioId', 'is not a portfolio of this organisation');
   return found.id;
 }
@@ -317,14 +316,11 @@ export async function deleteCustomer(
       return [];
     }
     if (!opts.cascade) throw contactInUse(dependants);
-    const files = fileRepository(tx, ctx);
     // The reports of every session the contact submitted: their own actions' and campaigns' alike.
-    const reports = await files.contactDocumentIds(customer.id);
+    const reports = await contactDocumentIds(tx, ctx, customer.id);
     await customers.remove(customer.id);
     await recordCustomerEvent(tx, ctx, 'customer.deleted', customer, now);
-    const removed = await files.removeUnheld(reports);
-    await recordFileEvents(tx, ctx, 'file.deleted', removed, now);
-    return removed;
+    return removeUnheldFiles(tx, ctx, reports, now);
   });
   for (const file of removedFiles) await deps.storage.remove(file.storageKey);
 }

@@ -7,7 +7,7 @@ import { inTenant } from '../../platform/db/tenant';
 import { NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { organisationRepository } from '../admin';
-import { portfolioRepository } from '../portfolios';
+import { defaultPortfolio } from '../portfolios';
 import { customerRepository } from './customers.repository';
 import { demoContactData } from './demo-data';
 
@@ -24,7 +24,7 @@ export async function seedContacts(
   const portfolioId = await inTenant(deps.database, ctx, async (tx) => {
     if (!(await organisationRepository(tx, ctx).find()))
       throw new NotFound(`Organisation ${organisationId} not found`);
-    const portfolio = await portfolioRepository(tx, ctx).findDefault();
+    const portfolio = await defaultPortfolio(tx, ctx);
     if (!portfolio) throw new NotFound(`Organisation ${organisationId} has no default portfolio`);
     return portfolio.id;
   });

@@ -8,6 +8,7 @@ import { eventRepository } from '../../platform/events/events.repository';
 import type { IncomingFile } from '../../platform/http/multipart';
 import { newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
+import { isSignablePdf } from '../../platform/signing/pdf';
 import type { SealKeySource } from '../../platform/signing/seal-key';
 import { TooManySignatures, verifyPdfSignatures } from '../../platform/signing/verify';
 import { type FileStorage, readAll } from '../../platform/storage';
@@ -313,4 +314,47 @@ export async function recordGeneratedPdf(
   await recordFileEvents(tx, ctx, 'file.created', [file], input.at);
   const stored = toStoredFile(file);
   return { fileId: stored._id, fileName: stored.fileName, fileUrl: stored.fileUrl };
+}
+
+/** A file of the organisation by its id, for other modules (none: not one of its files). */
+export function fileById(tx: Tx, ctx: RequestContext, id: string): Promise<FileRow | undefined> {
+  return fileRepository(tx, ctx).find(id);
+}
+
+/**
+ * The file an action or a setup is to have signed, held (FOR SHARE) until the caller's transaction
+ * ends, so that it cannot be deleted meanwhile; or, when it cannot be signed, why (for the field's
+ * error): not a file of the organisation, not a PDF, or a PDF that cannot take a signature.
+ */
+export async function lockSignableFile(
+  tx: Tx,
+  ctx: RequestContext,
+  storage: FileStorage,
+  id: string,
+): Promise<{ file: FileRow; problem?: undefined } | { file?: undefined; problem: string }> {
+  const file = await fileRepository(tx, ctx).find(id, { lock: 'share' });
+  if (!file) return { problem: 'is not a file of this organisation' };
+  if (file.contentType !== 'application/pdf') return { problem: 'is not a PDF' };
+  const problem = await isSignablePdf(await readAll(storage, file.storageKey));
+  return problem ? { problem } : { file };
+}
+
+/** The ids of the reports of every session a contact submitted (their own actions' and campaigns'). */
+export function contactDocumentIds(tx: Tx, ctx: RequestContext, customerId: string): Promise<string[]> {
+  return fileRepository(tx, ctx).contactDocumentIds(customerId);
+}
+
+/**
+ * Deletes those of these files that nothing holds any more, with their `file.deleted` events; answers
+ * the deleted records (the caller removes their bytes once its transaction has committed).
+ */
+export async function removeUnheldFiles(
+  tx: Tx,
+  ctx: RequestContext,
+  ids: string[],
+  now: Date,
+): Promise<FileRow[]> {
+  const removed = await fileRepository(tx, ctx).removeUnheld(ids);
+  await recordFileEvents(tx, ctx, 'file.deleted', removed, now);
+  return removed;
 }

@@ -1,5 +1,12 @@
 // The files module's public entry: what other modules may use.
-export { fileRepository } from './files.repository';
+export type { FileRow } from './files.repository';
 export { fileDownloadRoutes, fileRoutes } from './files.router';
 export { StoredFile } from './files.schemas';
-export { recordFileEvents, recordGeneratedPdf } from './files.service';
+export {
+  contactDocumentIds,
+  fileById,
+  lockSignableFile,
+  recordFileEvents,
+  recordGeneratedPdf,
+  removeUnheldFiles,
+} from './files.service';

@@ -1,12 +1,13 @@
+import type { SQL } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import { type WalkQuery, walking } from '../../platform/cursor';
-import type { Database } from '../../platform/db/database';
+import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { Conflict } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { iso } from '../../platform/schemas';
-import { type PortfolioRow, portfolioRepository } from './portfolios.repository';
+import { customerTotalStatement, type PortfolioRow, portfolioRepository } from './portfolios.repository';
 import type { CreatePortfolio, Portfolio } from './portfolios.schemas';
 
 export interface PortfolioDeps {
@@ -51,4 +52,33 @@ export async function createPortfolio(deps: PortfolioDeps, ctx: RequestContext, 
     });
     return toPortfolio(row);
   });
+}
+
+/** A portfolio of the organisation by its id (none: not one of its portfolios), for other modules. */
+export function portfolioById(tx: Tx, ctx: RequestContext, id: string): Promise<PortfolioRow | undefined> {
+  return portfolioRepository(tx, ctx).find(id);
+}
+
+/** The portfolio contacts go to when none is named (none: the organisation has none). */
+export function defaultPortfolio(tx: Tx, ctx: RequestContext): Promise<PortfolioRow | undefined> {
+  return portfolioRepository(tx, ctx).findDefault();
+}
+
+/** A new organisation's default portfolio, where contacts created without a portfolio go. */
+export function createDefaultPortfolio(tx: Tx, ctx: RequestContext, now: Date): Promise<PortfolioRow> {
+  return portfolioRepository(tx, ctx).insert({
+    id: newId(now.getTime()),
+    name: 'Default',
+    description: 'Contacts created without a portfolio',
+    isDefault: true,
+    createdAt: now,
+  });
+}
+
+/**
+ * The statement counting the organisation's contacts (or one portfolio's) from the portfolios'
+ * counters, answering column `n`: for a list to run in the same round trip as its page.
+ */
+export function contactCountStatement(ctx: RequestContext, portfolioId?: string): SQL {
+  return customerTotalStatement(ctx, portfolioId);
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../platform/ids';
 import { customerRepository, recordCustomerEvent } from '../customers';
-import { portfolioRepository } from '../portfolios';
+import { defaultPortfolio, portfolioById } from '../portfolios';
 import { isOpen } from '../sessionrequests';
 import type { AnswerIssue } from './answers';
 import { campaignVisitorRepository } from './campaign.repository';
@@ -54,11 +54,10 @@ export async function startVisitor(
     issues = problemsOf(details);
     if (issues.length > 0) return;
     const now = deps.clock.now();
-    const portfolios = portfolioRepository(tx, ctx);
     // The campaign's portfolio, or the default one when none was named (or it has since gone).
     const portfolio =
-      (found.action.portfolioId ? await portfolios.find(found.action.portfolioId) : undefined) ??
-      (await portfolios.findDefault());
+      (found.action.portfolioId ? await portfolioById(tx, ctx, found.action.portfolioId) : undefined) ??
+      (await defaultPortfolio(tx, ctx));
     if (!portfolio) throw new Error(`organisation ${ctx.organisationId} has no default portfolio`);
     const customers = customerRepository(tx, ctx);
     let contact = await customers.findByEmail(portfolio.id, details.email);

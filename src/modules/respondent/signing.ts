@@ -7,7 +7,7 @@ import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { pdfLib } from '../../platform/pdf-libraries';
 import { smsNumber } from '../../platform/phone';
 import { customerRepository } from '../customers';
-import { fileRepository } from '../files';
+import { fileById } from '../files';
 import {
   applyTransition,
   inviteSigners,
@@ -470,7 +470,7 @@ export async function viewForSigning(
     const facts: SigningFacts = { contact: await signerContact(tx, ctx, found.signer, deps.phoneRegion) };
     const toSign = documentToSign(found);
     if (toSign) {
-      const file = await fileRepository(tx, ctx).find(toSign.fileId);
+      const file = await fileById(tx, ctx, toSign.fileId);
       if (file)
         facts.document = {
           storageKey: file.storageKey,
@@ -482,7 +482,7 @@ export async function viewForSigning(
     // The signed document is the session's last (after the report of a multisigning).
     const signed = found.action.status === 'completed' ? found.session?.documents.at(-1) : undefined;
     if (signed && found.signer.status === 'signed') {
-      const file = await fileRepository(tx, ctx).find(signed.fileId);
+      const file = await fileById(tx, ctx, signed.fileId);
       if (file) facts.signed = { storageKey: file.storageKey, fileName: file.fileName, size: file.size };
     }
     const first = found.signers[0];

@@ -4,9 +4,8 @@ import type { Tx } from '../../platform/db/database';
 import { BadRequest, type FieldError } from '../../platform/errors';
 import { invalid } from '../../platform/http/validation';
 import { smsNumber } from '../../platform/phone';
-import { isSignablePdf } from '../../platform/signing/pdf';
-import { type FileStorage, readAll } from '../../platform/storage';
-import { fileRepository } from '../files';
+import type { FileStorage } from '../../platform/storage';
+import { lockSignableFile } from '../files';
 import { sharedLanguages } from '../questionlists';
 import type { TemplateFacts } from './sessionrequests.repository';
 import type { CreateSessionRequest } from './sessionrequests.schemas';
@@ -189,12 +188,7 @@ export async function checkDocument(
   fileId: string,
   problems: Problems,
 ): Promise<void> {
-  const file = await fileRepository(tx, ctx).find(fileId, { lock: 'share' });
-  const problem = !file
-    ? 'is not a file of this organisation'
-    : file.contentType !== 'application/pdf'
-      ? 'is not a PDF'
-      : await isSignablePdf(await readAll(storage, file.storageKey));
+  const { problem } = await lockSignableFile(tx, ctx, storage, fileId);
   if (problem) problems.add('document.fileId', problem);
 }
 

@@ -12,7 +12,7 @@ import type { JobSignal } from '../../platform/jobs/worker';
 import { iso } from '../../platform/schemas';
 import type { FileStorage } from '../../platform/storage';
 import { customerRepository } from '../customers';
-import { portfolioRepository } from '../portfolios';
+import { portfolioById } from '../portfolios';
 import {
   checkDocument,
   checkExpiry,
@@ -121,7 +121,7 @@ async function checkStored(
     const data = i === 0 ? found.customer : (await customerRepository(tx, ctx).find(signerId))?.data;
     checkSigner(data, channels, deps.phoneRegion, field, problems);
   }
-  if (input.portfolioId !== undefined && !(await portfolioRepository(tx, ctx).find(input.portfolioId)))
+  if (input.portfolioId !== undefined && !(await portfolioById(tx, ctx, input.portfolioId)))
     problems.add('portfolioId', 'is not a portfolio of this organisation');
   if (input.document) await checkDocument(deps.storage, tx, ctx, input.document.fileId, problems);
   const templates = checkTemplates(input.questionListIds ?? [], found.templates, problems);

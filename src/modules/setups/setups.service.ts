@@ -5,10 +5,9 @@ import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, Gone, NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { iso, isoOrNull } from '../../platform/schemas';
-import { isSignablePdf } from '../../platform/signing/pdf';
-import { type FileStorage, readAll } from '../../platform/storage';
+import type { FileStorage } from '../../platform/storage';
 import { userRepository } from '../admin';
-import { fileRepository } from '../files';
+import { fileById, lockSignableFile } from '../files';
 import { type SetupRow, setupRepository } from './setups.repository';
 import type {
   ActionSetup,
@@ -71,10 +70,7 @@ export async function createQuickSigningSetup(
   const now = deps.clock.now();
   const id = newId(now.getTime());
   await inTenant(deps.database, ctx, async (tx) => {
-    const file = await fileRepository(tx, ctx).find(body.document.fileid, { lock: 'share' });
-    if (!file) throw BadRequest.field('document.fileid', 'is not a file of this organisation');
-    if (file.contentType !== 'application/pdf') throw BadRequest.field('document.fileid', 'is not a PDF');
-    const problem = await isSignablePdf(await readAll(deps.storage, file.storageKey));
+    const { problem } = await lockSignableFile(tx, ctx, deps.storage, body.document.fileid);
     if (problem) throw BadRequest.field('document.fileid', problem);
     await setupRepository(tx, ctx).insert({
       id,
@@ -98,7 +94,7 @@ export async function getQuickSigningSetup(
     const row = usableSetup(await repo.find(id), 'quicksign', deps.clock.now(), 'Quick-signing setup');
     await checkOwner(tx, ctx, row, 'Quick-signing setup');
     const body = row.payload as unknown as QuickSigningSetupBody & { document: { type: string } };
-    const file = await fileRepository(tx, ctx).find(body.document.fileid);
+    const file = await fileById(tx, ctx, body.document.fileid);
     if (!file) throw new Gone('The setup’s document was deleted: make a new setup');
     const [contact = null] = await repo.match([
       { thirdpartyId: body.customer.guid, email: body.customer.email },

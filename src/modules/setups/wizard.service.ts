@@ -5,8 +5,8 @@ import { BadRequest, NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { readAll } from '../../platform/storage';
 import { customerRepository, recordCustomerEvent } from '../customers';
-import { fileRepository } from '../files';
-import { portfolioRepository } from '../portfolios';
+import { fileById } from '../files';
+import { defaultPortfolio } from '../portfolios';
 import type { Language } from '../questionlists';
 import {
   type CreateSessionRequest,
@@ -103,7 +103,7 @@ async function contactOf(
       `no contact has thirdpartyId ${person.thirdpartyId} and there is no e-mail to create one`,
     );
   }
-  const portfolio = await portfolioRepository(tx, ctx).findDefault();
+  const portfolio = await defaultPortfolio(tx, ctx);
   if (!portfolio)
     throw BadRequest.field(field, 'cannot create the contact: the organisation has no default portfolio');
   const [row] = await customers.insert([
@@ -262,7 +262,7 @@ export async function filePage(
   fileId: string,
   page: number,
 ): Promise<Buffer | null> {
-  const file = await inTenant(deps.database, ctx, (tx) => fileRepository(tx, ctx).find(fileId));
+  const file = await inTenant(deps.database, ctx, (tx) => fileById(tx, ctx, fileId));
   if (file?.contentType !== 'application/pdf') throw new NotFound('File not found');
   const bytes = () => readAll(deps.storage, file.storageKey);
   const facts = await deps.previews.factsOf(file.sha256, bytes);
@@ -276,7 +276,7 @@ export async function filePages(
   ctx: RequestContext,
   fileId: string,
 ): Promise<{ pages: number; images: boolean }> {
-  const file = await inTenant(deps.database, ctx, (tx) => fileRepository(tx, ctx).find(fileId));
+  const file = await inTenant(deps.database, ctx, (tx) => fileById(tx, ctx, fileId));
   if (!file) return { pages: 0, images: false };
   const facts = await deps.previews.factsOf(file.sha256, () => readAll(deps.storage, file.storageKey));
   return { pages: facts.pages.length, images: facts.images };

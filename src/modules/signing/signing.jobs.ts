@@ -16,7 +16,7 @@ import { type FileStorage, readAll } from '../../platform/storage';
 import { z } from '../../platform/zod';
 import { organisationRepository } from '../admin';
 import { customerRepository } from '../customers';
-import { fileRepository, recordGeneratedPdf } from '../files';
+import { fileById, recordGeneratedPdf } from '../files';
 import { questionListRepository } from '../questionlists';
 import {
   completeSessionRequest,
@@ -163,13 +163,13 @@ export interface FinaliseDeps {
  */
 async function documentToSign(tx: Tx, ctx: RequestContext, action: SessionRequestRow) {
   if (action.document) {
-    const file = await fileRepository(tx, ctx).find(action.document.fileId);
+    const file = await fileById(tx, ctx, action.document.fileId);
     return file && { file, title: action.document.title, session: undefined };
   }
   const session = await sessionRepository(tx, ctx).findSubmitted(action.id, null, false);
   const report = session && !session.documentsPending ? session.documents[0] : undefined;
   if (!session || !report) return undefined;
-  const file = await fileRepository(tx, ctx).find(report.fileId);
+  const file = await fileById(tx, ctx, report.fileId);
   const templates = await questionListRepository(tx, ctx).versionsOf(
     action.questionListIds,
     action.questionListVersions,
