@@ -9,7 +9,7 @@ import type { JobHandler } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
 import { html } from '../../platform/web/html';
 import { z } from '../../platform/zod';
-import { organisationRepository, userRepository } from '../admin';
+import { organisationOf, userRepository } from '../admin';
 import { passwordTokenRepository } from './accounts.repository';
 
 /** E-mails a staff user the link to set their password; the token travels sealed, the table has its hash. */
@@ -39,7 +39,7 @@ export function passwordLinkHandler(
       const token = await passwordTokenRepository(tx, ctx).find(job.payload.tokenId);
       if (!token) return null;
       const user = await userRepository(tx, ctx).find(token.userId);
-      const organisation = await organisationRepository(tx, ctx).find();
+      const organisation = await organisationOf(tx, ctx);
       return user && organisation ? { token, user, organisation } : null;
     });
     if (!facts) return { cancelled: 'the link or its user no longer exists' };

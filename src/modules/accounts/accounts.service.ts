@@ -10,7 +10,7 @@ import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { RetentionStep } from '../../platform/retention';
 import { iso } from '../../platform/schemas';
-import { organisationRepository, userRepository } from '../admin';
+import { organisationOf, userRepository } from '../admin';
 import { passwordLinkJob, passwordLinkSealContext } from './accounts.jobs';
 import {
   findLoginCandidates,
@@ -305,7 +305,7 @@ export async function setPasswordWithLink(
     await tokens.use(row.id, now);
     // Where password sign-in is off, the link still sets the password (an administrator's break-glass
     // way in) but signs in only an administrator.
-    const org = await organisationRepository(tx, ctx).find();
+    const org = await organisationOf(tx, ctx);
     const signIn = org?.passwordSignIn !== false || user.groups.includes('administrator');
     const breakGlass = org?.passwordSignIn === false && signIn;
     if (breakGlass) {

@@ -1,5 +1,5 @@
 // The admin module's public entry: what other modules may use.
-export { organisationRepository, type UserRow, userRepository } from './admin.repository';
+export { type UserRow, userRepository } from './admin.repository';
 export { adminRoutes } from './admin.router';
 export type { ApiKey, User } from './admin.schemas';
 export {
@@ -21,3 +21,9 @@ export {
   exportOrganisation,
   OffboardingError,
 } from './offboarding.service';
+export {
+  type Organisation,
+  organisationName,
+  organisationOf,
+  setPasswordSignIn,
+} from './organisation.service';

@@ -6,7 +6,7 @@ import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { organisationRepository } from '../admin';
+import { organisationOf } from '../admin';
 import { defaultPortfolio } from '../portfolios';
 import { customerRepository } from './customers.repository';
 import { demoContactData } from './demo-data';
@@ -22,8 +22,7 @@ export async function seedContacts(
 ): Promise<{ portfolioId: string; created: number }> {
   const ctx = systemContext(organisationId, deps.clock.now(), 'seed');
   const portfolioId = await inTenant(deps.database, ctx, async (tx) => {
-    if (!(await organisationRepository(tx, ctx).find()))
-      throw new NotFound(`Organisation ${organisationId} not found`);
+    if (!(await organisationOf(tx, ctx))) throw new NotFound(`Organisation ${organisationId} not found`);
     const portfolio = await defaultPortfolio(tx, ctx);
     if (!portfolio) throw new NotFound(`Organisation ${organisationId} has no default portfolio`);
     return portfolio.id;

@@ -3,7 +3,7 @@ import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { NotFound } from '../../platform/errors';
-import { organisationRepository } from '../admin';
+import { organisationOf } from '../admin';
 import { questionListRepository } from './questionlists.repository';
 import { CreateQuestionList } from './questionlists.schemas';
 import { createQuestionList } from './questionlists.service';
@@ -230,8 +230,7 @@ export async function seedTemplates(
 ): Promise<{ added: string[]; existing: string[] }> {
   const ctx = systemContext(organisationId, deps.clock.now(), 'demo templates');
   const present = await inTenant(deps.database, ctx, async (tx) => {
-    if (!(await organisationRepository(tx, ctx).find()))
-      throw new NotFound(`Organisation ${organisationId} not found`);
+    if (!(await organisationOf(tx, ctx))) throw new NotFound(`Organisation ${organisationId} not found`);
     const lists = questionListRepository(tx, ctx);
     const present = new Set<string>();
     for (const d of demoTemplates) if (await lists.findBySlug(d.slug)) present.add(d.slug);

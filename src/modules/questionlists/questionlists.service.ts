@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock';
 import type { RequestContext } from '../../platform/context';
 import { type WalkQuery, walking } from '../../platform/cursor';
-import type { Database } from '../../platform/db/database';
+import type { Database, Tx } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
@@ -185,4 +185,12 @@ export async function updateQuestionList(
     if (isUniqueViolation(err, 'question_lists_org_slug_key')) throw duplicateSlug(input.slug ?? '');
     throw err;
   }
+}
+
+/**
+ * The given versions of templates (`ids[i]` in version `versions[i]`), with their names and report
+ * setting, in the order asked — what an action was sent with; a template since deleted is left out.
+ */
+export function templateVersions(tx: Tx, ctx: RequestContext, ids: string[], versions: number[]) {
+  return questionListRepository(tx, ctx).versionsOf(ids, versions);
 }

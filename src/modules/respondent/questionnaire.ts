@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
 import type { Language } from '../questionlists';
-import { questionListRepository, type Section } from '../questionlists';
+import { type Section, templateVersions } from '../questionlists';
 import type { SessionRequestRow } from '../sessionrequests';
 import type { QuestionnairePart, Step } from './respondent.view';
 
@@ -11,10 +11,7 @@ export async function loadQuestionnaire(
   ctx: RequestContext,
   action: SessionRequestRow,
 ): Promise<QuestionnairePart[]> {
-  const rows = await questionListRepository(tx, ctx).versionsOf(
-    action.questionListIds,
-    action.questionListVersions,
-  );
+  const rows = await templateVersions(tx, ctx, action.questionListIds, action.questionListVersions);
   return rows.map((r) => ({
     listId: r.listId,
     name: r.name,

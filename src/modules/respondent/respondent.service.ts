@@ -5,7 +5,7 @@ import { normaliseActionCode } from '../../platform/crypto/codes';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import type { FileStorage } from '../../platform/storage';
-import { organisationRepository } from '../admin';
+import { organisationName } from '../admin';
 import type { Language } from '../questionlists';
 import { sharedLanguages } from '../questionlists';
 import {
@@ -123,7 +123,7 @@ export async function withAction<T>(
       outcome: 'ok',
       action,
       visitor,
-      organisation: (await organisationRepository(tx, ctx).find())?.name ?? '',
+      organisation: await organisationName(tx, ctx),
       parts,
       steps: stepsOf(parts),
       // The language switcher offers what every template of the action supports.

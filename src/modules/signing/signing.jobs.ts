@@ -14,10 +14,10 @@ import type { SealKeySource } from '../../platform/signing/seal-key';
 import type { SmsSender } from '../../platform/sms';
 import { type FileStorage, readAll } from '../../platform/storage';
 import { z } from '../../platform/zod';
-import { organisationRepository } from '../admin';
+import { organisationName } from '../admin';
 import { customerRepository } from '../customers';
 import { fileById, recordGeneratedPdf } from '../files';
-import { questionListRepository } from '../questionlists';
+import { templateVersions } from '../questionlists';
 import {
   completeSessionRequest,
   isOpen,
@@ -93,13 +93,10 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
       const signer = (await signerRepository(tx, ctx).ofAction(action.id)).find((s) => s.id === signerId);
       if (!signer) return null;
       const customer = await customerRepository(tx, ctx).find(signer.customerId);
-      const organisation = (await organisationRepository(tx, ctx).find())?.name ?? '';
+      const organisation = await organisationName(tx, ctx);
       const templates = action.document
         ? []
-        : await questionListRepository(tx, ctx).versionsOf(
-            action.questionListIds,
-            action.questionListVersions,
-          );
+        : await templateVersions(tx, ctx, action.questionListIds, action.questionListVersions);
       const title = signingTitle(
         action,
         templates.map((t) => t.name),
@@ -170,10 +167,7 @@ async function documentToSign(tx: Tx, ctx: RequestContext, action: SessionReques
   const report = session && !session.documentsPending ? session.documents[0] : undefined;
   if (!session || !report) return undefined;
   const file = await fileById(tx, ctx, report.fileId);
-  const templates = await questionListRepository(tx, ctx).versionsOf(
-    action.questionListIds,
-    action.questionListVersions,
-  );
+  const templates = await templateVersions(tx, ctx, action.questionListIds, action.questionListVersions);
   return file && { file, title: templates.map((t) => t.name).join(', '), session };
 }
 
@@ -195,7 +189,7 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
       const action = await sessionRequestRepository(tx, ctx).find(id);
       if (!action) return null;
       const signers = await signerRepository(tx, ctx).ofAction(action.id);
-      const organisation = (await organisationRepository(tx, ctx).find())?.name ?? '';
+      const organisation = await organisationName(tx, ctx);
       return { action, signers, organisation, document: await documentToSign(tx, ctx, action) };
     });
     if (!facts) return { cancelled: 'the action no longer exists' };

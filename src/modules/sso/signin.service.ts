@@ -9,7 +9,7 @@ import type { Database } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
 import { isId, newId } from '../../platform/ids';
-import { organisationRepository, userRepository } from '../admin';
+import { organisationOf, userRepository } from '../admin';
 import {
   type IdTokenClaims,
   IdTokenError,
@@ -110,7 +110,7 @@ export async function organisationSignIn(
   if (!isId(organisationId)) return undefined;
   const ctx = systemContext(organisationId, deps.clock.now(), 'single sign-on');
   return inTenant(deps.database, ctx, async (tx) => {
-    const org = await organisationRepository(tx, ctx).find();
+    const org = await organisationOf(tx, ctx);
     if (!org) return undefined;
     const providers = (await ssoProviderRepository(tx, ctx).list()).filter((p) => p.enabled);
     return {

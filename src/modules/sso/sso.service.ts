@@ -10,7 +10,7 @@ import { newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { destinationProblem, type SafeHttpPolicy } from '../../platform/safe-http';
 import { iso, isoOrNull } from '../../platform/schemas';
-import { organisationRepository } from '../admin';
+import { organisationOf, setPasswordSignIn } from '../admin';
 import { directorySyncJob, syncJobNow } from './directory-sync.job';
 import { type SsoProviderRow, ssoIdentityRepository, ssoProviderRepository } from './sso.repository';
 import {
@@ -304,7 +304,7 @@ export async function deleteProvider(deps: SsoDeps, ctx: RequestContext, id: str
 /** With password sign-in off, staff sign in only through an enabled provider: one must remain. */
 async function keepsAWayIn(tx: Tx, ctx: RequestContext, without: string) {
   // The organisation's row is held: a switch-off or another provider's change waits for this one.
-  const org = await organisationRepository(tx, ctx).find({ forUpdate: true });
+  const org = await organisationOf(tx, ctx, { forUpdate: true });
   if (org?.passwordSignIn !== false) return;
   const others = (await ssoProviderRepository(tx, ctx).list()).filter((p) => p.enabled && p.id !== without);
   if (others.length === 0) {
@@ -316,7 +316,7 @@ async function keepsAWayIn(tx: Tx, ctx: RequestContext, without: string) {
 
 /** Whether staff may sign in with a password (spec 5.3: off once single sign-on works). */
 export async function getSignInSettings(deps: SsoDeps, ctx: RequestContext) {
-  const org = await inTenant(deps.database, ctx, (tx) => organisationRepository(tx, ctx).find());
+  const org = await inTenant(deps.database, ctx, (tx) => organisationOf(tx, ctx));
   return { passwordSignIn: org?.passwordSignIn !== false };
 }
 
@@ -332,8 +332,7 @@ export async function setSignInSettings(
   const now = deps.clock.now();
   return inTenant(deps.database, ctx, async (tx) => {
     await auditRepository(tx, ctx).replaceRowRecords();
-    const orgs = organisationRepository(tx, ctx);
-    const org = await orgs.find({ forUpdate: true });
+    const org = await organisationOf(tx, ctx, { forUpdate: true });
     if (!org) throw new NotFound('Organisation not found');
     const before = org.passwordSignIn;
     if (before === input.passwordSignIn) return { passwordSignIn: before };
@@ -345,7 +344,7 @@ export async function setSignInSettings(
         );
       }
     }
-    await orgs.setPasswordSignIn(input.passwordSignIn);
+    await setPasswordSignIn(tx, ctx, input.passwordSignIn);
     await auditRepository(tx, ctx).record(
       {
         action: 'organisation.updated',
