@@ -1,6 +1,13 @@
 // The customers module's public entry: what other modules may use.
-export { type CustomerRecord, customerRepository } from './customers.repository';
+export {
+  contactByEmail,
+  contactById,
+  insertContact,
+  thirdpartyIdTaken,
+  updateContact,
+} from './contacts.service';
+export type { CustomerRecord } from './customers.repository';
 export { customerRoutes } from './customers.router';
 export { Customer } from './customers.schemas';
-export { getCustomer, getCustomersById, listCustomers, recordCustomerEvent } from './customers.service';
+export { getCustomer, getCustomersById, listCustomers } from './customers.service';
 export { seedContacts } from './seed.service';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '../../platform/ids';
-import { customerRepository, recordCustomerEvent } from '../customers';
+import { contactByEmail, insertContact } from '../customers';
 import { defaultPortfolio, portfolioById } from '../portfolios';
 import { isOpen } from '../sessionrequests';
 import type { AnswerIssue } from './answers';
@@ -59,22 +59,18 @@ export async function startVisitor(
       (found.action.portfolioId ? await portfolioById(tx, ctx, found.action.portfolioId) : undefined) ??
       (await defaultPortfolio(tx, ctx));
     if (!portfolio) throw new Error(`organisation ${ctx.organisationId} has no default portfolio`);
-    const customers = customerRepository(tx, ctx);
-    let contact = await customers.findByEmail(portfolio.id, details.email);
-    if (!contact) {
-      const [created] = await customers.insert([
+    const contact =
+      (await contactByEmail(tx, ctx, portfolio.id, details.email)) ??
+      (await insertContact(
+        tx,
+        ctx,
         {
-          id: newId(now.getTime()),
           portfolioId: portfolio.id,
           thirdpartyId: null,
           data: { Voornaam: details.firstName, Achternaam: details.lastName, Email: details.email },
-          createdAt: now,
-          updatedAt: now,
         },
-      ]);
-      contact = created!;
-      await recordCustomerEvent(tx, ctx, 'customer.created', contact, now);
-    }
+        now,
+      ));
     const fresh = randomBytes(32).toString('base64url');
     await campaignVisitorRepository(tx, ctx).insert({
       id: newId(now.getTime()),

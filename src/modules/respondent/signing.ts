@@ -6,7 +6,7 @@ import type { Tx } from '../../platform/db/database';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { pdfLib } from '../../platform/pdf-libraries';
 import { smsNumber } from '../../platform/phone';
-import { customerRepository } from '../customers';
+import { contactById } from '../customers';
 import { fileById } from '../files';
 import {
   applyTransition,
@@ -95,7 +95,7 @@ export function signingStage(view: OpenAction, respondent: Respondent, now: Date
 
 /** The contact's details for signing: name, and the addresses a code can go to. */
 export async function signerContact(tx: Tx, ctx: RequestContext, signer: SignerRow, phoneRegion: string) {
-  const data = (await customerRepository(tx, ctx).find(signer.customerId))?.data ?? null;
+  const data = (await contactById(tx, ctx, signer.customerId))?.data ?? null;
   const email = data?.Email?.trim() || null;
   const phone = data?.Telefoon?.trim() || null;
   const sms = phone ? smsNumber(phone, phoneRegion) : null;
@@ -487,11 +487,11 @@ export async function viewForSigning(
     }
     const first = found.signers[0];
     if (found.action.type === 'multisigning' && !found.session && first && first.id !== found.signer.id) {
-      facts.answeredBy = contactName((await customerRepository(tx, ctx).find(first.customerId))?.data);
+      facts.answeredBy = contactName((await contactById(tx, ctx, first.customerId))?.data);
     }
     const earlier = waitingFor(found, found.signer);
     if (earlier) {
-      const data = (await customerRepository(tx, ctx).find(earlier.customerId))?.data;
+      const data = (await contactById(tx, ctx, earlier.customerId))?.data;
       facts.waitingFor = contactName(data);
     }
     return facts;

@@ -1,6 +1,6 @@
 import { newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
-import { customerRepository } from '../customers';
+import { contactById } from '../customers';
 import type { Language } from '../questionlists';
 import { completeSessionRequest, recordActionEvents } from '../sessionrequests';
 import { sessionRepository } from '../sessions';
@@ -137,7 +137,7 @@ export async function submitAnswers(
       () => newId(now.getTime()),
     );
     if (report) {
-      const customer = customerId ? await customerRepository(tx, ctx).find(customerId) : undefined;
+      const customer = customerId ? await contactById(tx, ctx, customerId) : undefined;
       const templates = found.parts.map((p) => p.name);
       await jobRepository(tx, ctx).enqueue(
         [

@@ -11,7 +11,7 @@ import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { JobSignal } from '../../platform/jobs/worker';
 import { iso } from '../../platform/schemas';
 import type { FileStorage } from '../../platform/storage';
-import { customerRepository } from '../customers';
+import { contactById } from '../customers';
 import { portfolioById } from '../portfolios';
 import {
   checkDocument,
@@ -118,7 +118,7 @@ async function checkStored(
   for (const [i, signerId] of signerIds.entries()) {
     if (i === 0 && contactNamed) continue;
     const field = input.customerIds ? `customerIds[${i}]` : 'customerId';
-    const data = i === 0 ? found.customer : (await customerRepository(tx, ctx).find(signerId))?.data;
+    const data = i === 0 ? found.customer : (await contactById(tx, ctx, signerId))?.data;
     checkSigner(data, channels, deps.phoneRegion, field, problems);
   }
   if (input.portfolioId !== undefined && !(await portfolioById(tx, ctx, input.portfolioId)))
@@ -368,7 +368,7 @@ export async function reopenSessionRequest(
         problems.add('expiresAt', 'the action’s expiry has passed: send a new expiresAt to reopen it');
       if (found.customerId && (channels.email || channels.sms))
         checkReachable(
-          (await customerRepository(tx, ctx).find(found.customerId))?.data,
+          (await contactById(tx, ctx, found.customerId))?.data,
           channels,
           deps.phoneRegion,
           problems,

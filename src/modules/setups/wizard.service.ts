@@ -2,9 +2,8 @@ import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, NotFound } from '../../platform/errors';
-import { newId } from '../../platform/ids';
 import { readAll } from '../../platform/storage';
-import { customerRepository, recordCustomerEvent } from '../customers';
+import { contactById, insertContact, thirdpartyIdTaken, updateContact } from '../customers';
 import { fileById } from '../files';
 import { defaultPortfolio } from '../portfolios';
 import type { Language } from '../questionlists';
@@ -76,24 +75,26 @@ async function contactOf(
   field: string,
 ): Promise<string> {
   const [match] = await setupRepository(tx, ctx).match([person]);
-  const customers = customerRepository(tx, ctx);
   if (match) {
-    const current = await customers.find(match._id, { forUpdate: true });
+    const current = await contactById(tx, ctx, match._id, { forUpdate: true });
     if (!current) return match._id;
     const changes = dataChanges(current.data, person);
     const giveId =
       match.by === 'email' &&
       person.thirdpartyId !== undefined &&
       current.thirdpartyId === null &&
-      !(await customers.findByThirdpartyId(person.thirdpartyId));
+      !(await thirdpartyIdTaken(tx, ctx, person.thirdpartyId));
     if (changes.length > 0 || giveId) {
-      const row = await customers.update(current.id, {
-        portfolioId: current.portfolioId,
-        thirdpartyId: giveId ? (person.thirdpartyId ?? null) : current.thirdpartyId,
-        data: { ...current.data, ...personData(person) },
-        updatedAt: now,
-      });
-      if (row) await recordCustomerEvent(tx, ctx, 'customer.updated', row, now);
+      await updateContact(
+        tx,
+        ctx,
+        current,
+        {
+          thirdpartyId: giveId ? (person.thirdpartyId ?? null) : current.thirdpartyId,
+          data: { ...current.data, ...personData(person) },
+        },
+        now,
+      );
     }
     return match._id;
   }
@@ -106,18 +107,13 @@ async function contactOf(
   const portfolio = await defaultPortfolio(tx, ctx);
   if (!portfolio)
     throw BadRequest.field(field, 'cannot create the contact: the organisation has no default portfolio');
-  const [row] = await customers.insert([
-    {
-      id: newId(now.getTime()),
-      portfolioId: portfolio.id,
-      thirdpartyId: person.thirdpartyId ?? null,
-      data: personData(person),
-      createdAt: now,
-      updatedAt: now,
-    },
-  ]);
-  await recordCustomerEvent(tx, ctx, 'customer.created', row!, now);
-  return row!.id;
+  const row = await insertContact(
+    tx,
+    ctx,
+    { portfolioId: portfolio.id, thirdpartyId: person.thirdpartyId ?? null, data: personData(person) },
+    now,
+  );
+  return row.id;
 }
 
 function common(o: SendOptions): Omit<CreateSessionRequest, 'type'> {

@@ -15,7 +15,7 @@ import type { SmsSender } from '../../platform/sms';
 import { type FileStorage, readAll } from '../../platform/storage';
 import { z } from '../../platform/zod';
 import { organisationName } from '../admin';
-import { customerRepository } from '../customers';
+import { contactById } from '../customers';
 import { fileById, recordGeneratedPdf } from '../files';
 import { templateVersions } from '../questionlists';
 import {
@@ -92,7 +92,7 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
       if (!action) return null;
       const signer = (await signerRepository(tx, ctx).ofAction(action.id)).find((s) => s.id === signerId);
       if (!signer) return null;
-      const customer = await customerRepository(tx, ctx).find(signer.customerId);
+      const customer = await contactById(tx, ctx, signer.customerId);
       const organisation = await organisationName(tx, ctx);
       const templates = action.document
         ? []
