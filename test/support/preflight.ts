@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import { chromiumPath } from './browser';
 
 /** Installs every system package the tests and scripts use that is missing (the README gives it too). */
@@ -23,7 +22,8 @@ const tools: Tool[] = [
     pkg: 'chromium',
     found: () => {
       try {
-        return fs.existsSync(chromiumPath());
+        chromiumPath(); // an existing path, or it throws
+        return true;
       } catch {
         return false;
       }
@@ -54,15 +54,23 @@ const serverTools: Tool[] = [
  * what needs it and the command that installs it, instead of failing tests one by one.
  */
 export function missingTools(onServer: boolean): string | null {
-  const missing = [...tools, ...(onServer ? serverTools : [])].filter((t) => !t.found());
+  return missingMessage([...tools, ...(onServer ? serverTools : [])].filter((t) => !t.found()));
+}
+
+/** What the run says when these tools are missing (null: none is). */
+export function missingMessage(missing: Pick<Tool, 'name' | 'usedBy' | 'pkg'>[]): string | null {
   if (missing.length === 0) return null;
   const lines = missing.map((t) => `  - ${t.name} (Debian package ${t.pkg}), for ${t.usedBy}`);
-  const packages = [...new Set(missing.map((t) => t.pkg))].join(' ');
+  const packages = [...new Set(missing.map((t) => t.pkg))];
   return [
-    'The test suite needs tools this machine does not have:',
+    missing.length === 1
+      ? 'The test suite needs a tool this machine does not have:'
+      : 'The test suite needs tools this machine does not have:',
     ...lines,
-    `Install them with: ${INSTALL_COMMAND}`,
-    `(or just these: sudo apt-get install -y --no-install-recommends ${packages})`,
-    'Chromium elsewhere than /usr/bin/chromium: set CHROMIUM_PATH.',
+    `Install ${missing.length === 1 ? 'it' : 'them'} with: ${INSTALL_COMMAND}`,
+    `(or only the package${packages.length === 1 ? '' : 's'}: sudo apt-get install -y --no-install-recommends ${packages.join(' ')})`,
+    ...(missing.some((t) => t.name === 'Chromium')
+      ? ['Chromium elsewhere than /usr/bin/chromium: set CHROMIUM_PATH.']
+      : []),
   ].join('\n');
 }
