@@ -9,7 +9,7 @@ import type { JobHandler } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
 import { html } from '../../platform/web/html';
 import { z } from '../../platform/zod';
-import { organisationOf, userRepository } from '../admin';
+import { organisationOf, userById } from '../admin';
 import { passwordTokenRepository } from './accounts.repository';
 
 /** E-mails a staff user the link to set their password; the token travels sealed, the table has its hash. */
@@ -38,7 +38,7 @@ export function passwordLinkHandler(
     const facts = await inTenant(deps.database, ctx, async (tx) => {
       const token = await passwordTokenRepository(tx, ctx).find(job.payload.tokenId);
       if (!token) return null;
-      const user = await userRepository(tx, ctx).find(token.userId);
+      const user = await userById(tx, ctx, token.userId);
       const organisation = await organisationOf(tx, ctx);
       return user && organisation ? { token, user, organisation } : null;
     });

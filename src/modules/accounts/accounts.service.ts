@@ -10,7 +10,7 @@ import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { RetentionStep } from '../../platform/retention';
 import { iso } from '../../platform/schemas';
-import { organisationOf, userRepository } from '../admin';
+import { organisationOf, setUserPassword, userByEmail, userById } from '../admin';
 import { passwordLinkJob, passwordLinkSealContext } from './accounts.jobs';
 import {
   findLoginCandidates,
@@ -179,7 +179,7 @@ async function issueLink(
   spacingMs = 0,
 ): Promise<{ expiresAt: Date } | null> {
   return inTenant(deps.database, ctx, async (tx) => {
-    const user = isId(userId) ? await userRepository(tx, ctx).find(userId) : undefined;
+    const user = isId(userId) ? await userById(tx, ctx, userId) : undefined;
     if (!user) throw new NotFound('User not found');
     if (user.kind !== 'staff') throw new Conflict('Service users do not sign in: give them an API key');
     if (user.status !== 'active') throw new Conflict('The user is deactivated: reactivate them first');
@@ -257,7 +257,7 @@ export async function passwordLinkState(deps: AccountsDeps, token: string): Prom
   if (hit.used_at) return { state: 'used' };
   if (new Date(hit.expires_at) <= deps.clock.now()) return { state: 'expired' };
   const ctx = systemContext(hit.organisation_id, deps.clock.now(), 'password link');
-  const user = await inTenant(deps.database, ctx, (tx) => userRepository(tx, ctx).find(hit.user_id));
+  const user = await inTenant(deps.database, ctx, (tx) => userById(tx, ctx, hit.user_id));
   if (user?.status !== 'active') return { state: 'unknown' };
   return {
     state: 'ok',
@@ -293,15 +293,14 @@ export async function setPasswordWithLink(
       return { ok: false as const, problem: 'This link has already been used.', state: 'used' as const };
     if (row.expiresAt <= now)
       return { ok: false as const, problem: 'This link has expired.', state: 'expired' as const };
-    const users = userRepository(tx, ctx);
-    const user = await users.find(row.userId, { forUpdate: true });
+    const user = await userById(tx, ctx, row.userId, { forUpdate: true });
     if (user?.status !== 'active') {
       return { ok: false as const, problem: 'This link is not valid.', state: 'unknown' as const };
     }
     const problem = passwordProblem(password, user.email);
     if (problem) return { ok: false as const, problem: `The password ${problem}.` };
     passwordHashed.value = await hashPassword(password);
-    await users.setPassword(user.id, passwordHashed.value, now);
+    await setUserPassword(tx, ctx, user.id, passwordHashed.value, now);
     await tokens.use(row.id, now);
     // Where password sign-in is off, the link still sets the password (an administrator's break-glass
     // way in) but signs in only an administrator.
@@ -333,14 +332,13 @@ export async function setPasswordByAdministrator(
   password: string,
 ): Promise<{ success: true }> {
   return inTenant(deps.database, ctx, async (tx) => {
-    const users = userRepository(tx, ctx);
-    const user = isId(userId) ? await users.find(userId, { forUpdate: true }) : undefined;
+    const user = isId(userId) ? await userById(tx, ctx, userId, { forUpdate: true }) : undefined;
     if (!user) throw new NotFound('User not found');
     if (user.kind !== 'staff') throw new Conflict('Service users do not sign in: give them an API key');
     const problem = passwordProblem(password, user.email);
     if (problem) throw BadRequest.field('password', problem);
     const now = deps.clock.now();
-    await users.setPassword(user.id, await hashPassword(password), now);
+    await setUserPassword(tx, ctx, user.id, await hashPassword(password), now);
     // Links sent earlier stop working: the administrator's password is the one that counts now.
     await passwordTokenRepository(tx, ctx).retireOpen(user.id, now);
     return { success: true as const };
@@ -348,7 +346,7 @@ export async function setPasswordByAdministrator(
 }
 
 async function userIdByEmail(deps: AccountsDeps, ctx: RequestContext, email: string): Promise<string> {
-  const user = await inTenant(deps.database, ctx, (tx) => userRepository(tx, ctx).findByEmail(email));
+  const user = await inTenant(deps.database, ctx, (tx) => userByEmail(tx, ctx, email));
   if (!user) throw new NotFound(`No user with the e-mail ${email} in organisation ${ctx.organisationId}`);
   return user.id;
 }

@@ -1,5 +1,5 @@
 // The admin module's public entry: what other modules may use.
-export { type UserRow, userRepository } from './admin.repository';
+export type { UserRow } from './admin.repository';
 export { adminRoutes } from './admin.router';
 export type { ApiKey, User } from './admin.schemas';
 export {
@@ -27,3 +27,14 @@ export {
   organisationOf,
   setPasswordSignIn,
 } from './organisation.service';
+export {
+  administratorEmails,
+  allUsers,
+  changeUser,
+  holdAdministrators,
+  otherActiveAdministrators,
+  provisionUser,
+  setUserPassword,
+  userByEmail,
+  userById,
+} from './users.service';

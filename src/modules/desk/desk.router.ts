@@ -5,7 +5,7 @@ import { inTenant } from '../../platform/db/tenant';
 import type { Routes } from '../../platform/http/routes';
 import { html } from '../../platform/web/html';
 import { type StaffUser, staffErrorPage, staffLayout } from '../../web/staff-layout';
-import { userRepository } from '../admin';
+import { userById } from '../admin';
 
 export interface DeskDeps {
   database: Database;
@@ -16,7 +16,7 @@ const tags = ['Staff pages'];
 
 /** The signed-in user as the page frame shows them. */
 export async function staffUserOf(deps: DeskDeps, ctx: RequestContext): Promise<StaffUser> {
-  const user = await inTenant(deps.database, ctx, (tx) => userRepository(tx, ctx).find(ctx.userId ?? ''));
+  const user = await inTenant(deps.database, ctx, (tx) => userById(tx, ctx, ctx.userId ?? ''));
   return { name: user?.name ?? '', administrator: ctx.permissions.has('admin') };
 }
 

@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
 import { LOOPBACK_HOSTS } from '../../platform/urls';
-import { userRepository } from '../admin';
+import { userById } from '../admin';
 import { authorizationRequestRepository } from './authorize.repository';
 import { isClientId } from './client-auth';
 import { oauthClientRepository } from './oauth.repository';
@@ -298,6 +298,6 @@ function denied(deps: AuthorizeDeps, r: Consentable): string {
 
 /** The adviser's name and e-mail for the consent page. */
 export async function whoConsents(deps: AuthorizeDeps, ctx: RequestContext) {
-  const user = await inTenant(deps.database, ctx, (tx) => userRepository(tx, ctx).find(ctx.userId as string));
+  const user = await inTenant(deps.database, ctx, (tx) => userById(tx, ctx, ctx.userId as string));
   return { name: user?.name ?? '', email: user?.email ?? '' };
 }

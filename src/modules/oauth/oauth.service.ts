@@ -8,7 +8,7 @@ import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { iso, isoOrNull } from '../../platform/schemas';
-import { createUser, userRepository } from '../admin';
+import { createUser, userById } from '../admin';
 import { type OAuthClientRow, oauthClientRepository } from './oauth.repository';
 import type { CreateOAuthClient, OAuthClient } from './oauth.schemas';
 
@@ -78,7 +78,7 @@ export async function createClient(deps: OAuthDeps, ctx: RequestContext, input: 
   if (input.grants.includes('client_credentials')) {
     if (input.serviceUserId !== undefined) {
       const user = await inTenant(deps.database, ctx, (tx) =>
-        userRepository(tx, ctx).find(input.serviceUserId as string),
+        userById(tx, ctx, input.serviceUserId as string),
       );
       if (!user) throw BadRequest.field('serviceUserId', 'is not a user of this organisation');
       if (user.kind !== 'service')

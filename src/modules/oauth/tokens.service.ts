@@ -18,7 +18,7 @@ import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { findOAuthToken, type OAuthTokenRow } from '../../platform/http/credentials.repository';
 import { newId } from '../../platform/ids';
-import { userRepository } from '../admin';
+import { userById } from '../admin';
 import { authenticateClient, basicCredentials, oneAuthenticationMethod, verifiedClient } from './client-auth';
 import { random62 } from './oauth.service';
 import {
@@ -85,7 +85,7 @@ export function oauthModel(
     inOrg(
       organisationId,
       { clientId, userId },
-      async (tx, ctx) => (await userRepository(tx, ctx).find(userId))?.status === 'active',
+      async (tx, ctx) => (await userById(tx, ctx, userId))?.status === 'active',
     );
   /** A second use of a code or a refresh token: everything that consent issued is revoked. */
   const revokeFamily = (

@@ -18,7 +18,7 @@ import {
   type SessionRequestRow,
   sessionRequestRepository,
 } from '../sessionrequests';
-import { renderReport, sessionRepository } from '../sessions';
+import { renderReport, sessionById, setSessionDocuments } from '../sessions';
 
 /**
  * Renders the PDF report of one submitted version of a session. Its input is computed when the contact
@@ -67,7 +67,7 @@ export function sessionReportHandler(deps: ReportDeps): JobHandler<ReportPayload
   return async (job) => {
     const p = job.payload;
     const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
-    const current = await inTenant(deps.database, ctx, (tx) => sessionRepository(tx, ctx).find(p.sessionId));
+    const current = await inTenant(deps.database, ctx, (tx) => sessionById(tx, ctx, p.sessionId));
     if (!current || current.version !== p.version || !current.documentsPending)
       return { cancelled: 'a later submission replaced this one, or its documents are made' };
     const pdf = await renderReport({
@@ -88,8 +88,7 @@ export function sessionReportHandler(deps: ReportDeps): JobHandler<ReportPayload
         const action = await sessionRequestRepository(tx, ctx).find(current.sessionRequestId, {
           forUpdate: true,
         });
-        const sessions = sessionRepository(tx, ctx);
-        const session = await sessions.find(p.sessionId);
+        const session = await sessionById(tx, ctx, p.sessionId);
         if (!action || !session || session.version !== p.version || !session.documentsPending) return 'stale';
         const document = await recordGeneratedPdf(tx, ctx, {
           id: fileId,
@@ -98,7 +97,7 @@ export function sessionReportHandler(deps: ReportDeps): JobHandler<ReportPayload
           written,
           at: now,
         });
-        await sessions.setDocuments(session.id, session.version, [document], now);
+        await setSessionDocuments(tx, ctx, session, [document], now);
         await recordActionEvents(deps, tx, ctx, action.id, ['session.submitted'], session.id);
         await afterReport(deps, tx, ctx, action, session.visitorId !== null);
         return 'done';

@@ -17,7 +17,7 @@ import {
   settleExpiry,
   signerRepository,
 } from '../sessionrequests';
-import { type SessionRow, sessionRepository } from '../sessions';
+import { type SessionRow, sessionOfAction } from '../sessions';
 import {
   type AnswerIssue,
   type Answers,
@@ -115,10 +115,7 @@ export async function withAction<T>(
     const parts = await loadQuestionnaire(tx, ctx, action);
     // The action's own session (not a campaign visitor's): submitted answers, and whether their
     // documents are still being made.
-    const session =
-      action.type !== 'campaign'
-        ? await sessionRepository(tx, ctx).findSubmitted(action.id, null, false)
-        : undefined;
+    const session = action.type !== 'campaign' ? await sessionOfAction(tx, ctx, action.id) : undefined;
     const view: OpenAction = {
       outcome: 'ok',
       action,

@@ -3,7 +3,7 @@ import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { contactById } from '../customers';
 import type { Language } from '../questionlists';
 import { completeSessionRequest, recordActionEvents } from '../sessionrequests';
-import { sessionRepository } from '../sessions';
+import { recordSubmission } from '../sessions';
 import { contactName } from '../signing';
 import {
   type AnswerIssue,
@@ -122,7 +122,9 @@ export async function submitAnswers(
     const customerId = found.visitor?.customerId ?? found.action.customerId;
     const { responses, reportSections } = responsesOf(found, checked.answers, lang);
     const report = found.action.type === 'multisigning' || found.parts.some((p) => p.hasReportSpec);
-    const session = await sessionRepository(tx, ctx).submit(
+    const session = await recordSubmission(
+      tx,
+      ctx,
       {
         sessionRequestId: found.action.id,
         customerId,

@@ -9,7 +9,7 @@ import { isId } from '../../platform/ids';
 import { offsetOf, type Page } from '../../platform/pagination';
 
 export type SessionRow = RowOf<typeof sessions>;
-type Submission = Omit<SessionRow, 'organisationId' | 'id' | 'version' | 'createdAt' | 'updatedAt'>;
+export type Submission = Omit<SessionRow, 'organisationId' | 'id' | 'version' | 'createdAt' | 'updatedAt'>;
 
 export function sessionRepository(q: Queryable, ctx: RequestContext) {
   const org = eq(sessions.organisationId, ctx.organisationId);

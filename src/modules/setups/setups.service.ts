@@ -6,7 +6,7 @@ import { BadRequest, Gone, NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { iso, isoOrNull } from '../../platform/schemas';
 import type { FileStorage } from '../../platform/storage';
-import { userRepository } from '../admin';
+import { userById } from '../admin';
 import { fileById, lockSignableFile } from '../files';
 import { type SetupRow, setupRepository } from './setups.repository';
 import type {
@@ -47,7 +47,7 @@ export function usableSetup(
  */
 export async function checkOwner(tx: Tx, ctx: RequestContext, row: SetupRow, what: string): Promise<void> {
   if (!row.createdBy || row.createdBy === ctx.userId) return;
-  const creator = await userRepository(tx, ctx).find(row.createdBy);
+  const creator = await userById(tx, ctx, row.createdBy);
   if (creator?.kind === 'staff') throw notFound(what);
 }
 

@@ -27,7 +27,7 @@ import {
   sessionRequestRepository,
   signerRepository,
 } from '../sessionrequests';
-import { sessionRepository } from '../sessions';
+import { recordSubmission, sessionOfAction, setSessionDocuments } from '../sessions';
 import { composeCodeMessage } from './code-message';
 import { buildSignedDocument } from './signed-document';
 
@@ -163,7 +163,7 @@ async function documentToSign(tx: Tx, ctx: RequestContext, action: SessionReques
     const file = await fileById(tx, ctx, action.document.fileId);
     return file && { file, title: action.document.title, session: undefined };
   }
-  const session = await sessionRepository(tx, ctx).findSubmitted(action.id, null, false);
+  const session = await sessionOfAction(tx, ctx, action.id);
   const report = session && !session.documentsPending ? session.documents[0] : undefined;
   if (!session || !report) return undefined;
   const file = await fileById(tx, ctx, report.fileId);
@@ -230,17 +230,13 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
           written,
           at: now,
         });
-        const sessions = sessionRepository(tx, ctx);
         const answered = facts.document!.session;
         // Multisigning: the signed document joins the report in the session's submitted version.
         const session = answered
-          ? await sessions.setDocuments(
-              answered.id,
-              answered.version,
-              [...answered.documents, signedDocument],
-              now,
-            )
-          : await sessions.submit(
+          ? await setSessionDocuments(tx, ctx, answered, [...answered.documents, signedDocument], now)
+          : await recordSubmission(
+              tx,
+              ctx,
               {
                 sessionRequestId: id,
                 customerId: locked.customerId,

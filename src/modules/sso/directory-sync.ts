@@ -9,7 +9,7 @@ import type { JobHandler } from '../../platform/jobs/worker';
 import type { Group } from '../../platform/permissions';
 import type { SafeHttpClient } from '../../platform/safe-http';
 import type { z } from '../../platform/zod';
-import { type UserRow, userRepository } from '../admin';
+import { allUsers, changeUser, holdAdministrators, otherActiveAdministrators, type UserRow } from '../admin';
 import { type DirectorySource, type DirectoryUser, GraphDirectory } from './directory';
 import { directorySyncJob, syncJobNow } from './directory-sync.job';
 import type { OidcClient } from './oidc';
@@ -159,11 +159,10 @@ async function apply(
   provider: SsoProviderRow,
   { directory, members }: Fetched,
 ): Promise<SyncOutcome> {
-  const users = userRepository(tx, ctx);
   const audit = auditRepository(tx, ctx);
   await audit.replaceRowRecords();
   // The run may deactivate or demote administrators: it waits for, and holds off, any other such change.
-  await users.lockAdministrators();
+  await holdAdministrators(tx, ctx);
   // Matched by mail first: a user principal name that is someone else's mail does not take their place.
   const byAddress = new Map<string, DirectoryUser>();
   for (const u of directory) for (const address of u.addresses.slice(1)) byAddress.set(address, u);
@@ -172,7 +171,7 @@ async function apply(
     (await ssoIdentityRepository(tx, ctx).listOfProvider(provider.id)).map((i) => i.userId),
   );
   const managed: { user: UserRow; there: DirectoryUser | undefined }[] = [];
-  for (const user of await users.list()) {
+  for (const user of await allUsers(tx, ctx)) {
     if (user.kind !== 'staff' || user.status !== 'active') continue;
     const email = user.email.toLowerCase();
     const domain = email.slice(email.lastIndexOf('@') + 1);
@@ -212,11 +211,11 @@ async function apply(
   // Deactivations first: an administrator who left does not count as the one who stays.
   const gone = new Set<string>();
   for (const { user, there } of leaving) {
-    if (user.groups.includes('administrator') && (await users.otherActiveAdministrators(user.id)) === 0) {
+    if (user.groups.includes('administrator') && (await otherActiveAdministrators(tx, ctx, user.id)) === 0) {
       outcome.skipped.push(`${user.email}: the last active administrator is not deactivated`);
       continue;
     }
-    await users.update(user.id, { status: 'deactivated', updatedAt: now });
+    await changeUser(tx, ctx, user.id, { status: 'deactivated', updatedAt: now });
     await record('user.deactivated', user.id, {
       reason: there ? 'disabled in the directory' : 'not in the directory',
       changed: { status: { from: 'active', to: 'deactivated' } },
@@ -242,7 +241,7 @@ async function apply(
     ];
     if (desired.length > 0 && !sameGroups(desired, user.groups)) {
       const demoted = user.groups.includes('administrator') && !desired.includes('administrator');
-      if (demoted && (await users.otherActiveAdministrators(user.id)) === 0) {
+      if (demoted && (await otherActiveAdministrators(tx, ctx, user.id)) === 0) {
         outcome.skipped.push(`${user.email}: the last active administrator keeps the group administrator`);
       } else {
         change.groups = desired;
@@ -250,7 +249,7 @@ async function apply(
       }
     }
     if (Object.keys(changed).length === 0) continue;
-    await users.update(user.id, { ...change, updatedAt: now });
+    await changeUser(tx, ctx, user.id, { ...change, updatedAt: now });
     await record('user.updated', user.id, { changed });
     outcome.updated++;
   }

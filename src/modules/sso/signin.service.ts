@@ -9,7 +9,7 @@ import type { Database } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
 import { isId, newId } from '../../platform/ids';
-import { organisationOf, userRepository } from '../admin';
+import { organisationOf, provisionUser, userByEmail, userById } from '../admin';
 import {
   type IdTokenClaims,
   IdTokenError,
@@ -438,10 +438,9 @@ function findOrCreate(
   const now = deps.clock.now();
   const ctx = systemContext(provider.organisationId, now, 'single sign-on');
   return inTenant(deps.database, ctx, async (tx) => {
-    const users = userRepository(tx, ctx);
     const identities = ssoIdentityRepository(tx, ctx);
     const linked = await identities.findBySubject(provider.id, claims.sub);
-    let user = linked ? await users.find(linked.userId) : await users.findByEmail(email);
+    let user = linked ? await userById(tx, ctx, linked.userId) : await userByEmail(tx, ctx, email);
     let created = false;
     if (user && user.kind !== 'staff') user = undefined;
     if (user && !linked && (await identities.findByUser(provider.id, user.id))) {
@@ -453,14 +452,14 @@ function findOrCreate(
       );
     }
     if (!user) {
-      if (!provider.jitGroup || provider.allowedDomains.length === 0 || (await users.findByEmail(email))) {
+      if (!provider.jitGroup || provider.allowedDomains.length === 0 || (await userByEmail(tx, ctx, email))) {
         return refuse(
           'no-account',
           `There is no ActionDesk account for ${email} in this organisation. Ask an administrator to add you.`,
         );
       }
       // Just-in-time: a new staff user in the provider's group (only for its allowed domains).
-      user = await users.insert({
+      user = await provisionUser(tx, ctx, {
         id: newId(now.getTime()),
         email,
         name: claims.name ?? email,

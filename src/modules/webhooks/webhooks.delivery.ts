@@ -16,7 +16,7 @@ import { type Metrics, statusClass } from '../../platform/metrics';
 import type { SafeHttpClient } from '../../platform/safe-http';
 import { escapeHtml } from '../../platform/web/html';
 import { z } from '../../platform/zod';
-import { userRepository } from '../admin';
+import { administratorEmails } from '../admin';
 import { toEvent } from '../events';
 import {
   type DeliveryToSend,
@@ -354,7 +354,7 @@ export function webhookDisabledNoticeHandler(deps: {
     const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
     const found = await inTenant(deps.database, ctx, async (tx) => ({
       endpoint: await webhookRepository(tx, ctx).find(job.payload.webhookId),
-      to: await userRepository(tx, ctx).administratorEmails(),
+      to: await administratorEmails(tx, ctx),
     }));
     if (!found.endpoint) return { cancelled: 'the webhook no longer exists' };
     if (found.endpoint.enabled) return { cancelled: 'the webhook was enabled again' };

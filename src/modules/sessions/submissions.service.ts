@@ -1,0 +1,47 @@
+import type { RequestContext } from '../../platform/context';
+import type { Tx } from '../../platform/db/database';
+import { type SessionRow, type Submission, sessionRepository } from './sessions.repository';
+
+// What other modules read and record of sessions (a contact's submissions), in their transaction.
+
+/** A session of the organisation by its id (none: not one of its sessions). */
+export function sessionById(tx: Tx, ctx: RequestContext, id: string): Promise<SessionRow | undefined> {
+  return sessionRepository(tx, ctx).find(id);
+}
+
+/** The session of an action (not of a campaign's visitors), read without holding it. */
+export function sessionOfAction(
+  tx: Tx,
+  ctx: RequestContext,
+  sessionRequestId: string,
+): Promise<SessionRow | undefined> {
+  return sessionRepository(tx, ctx).findSubmitted(sessionRequestId, null, false);
+}
+
+/**
+ * Records a submission: a new session, or the next version of the action's (or the campaign
+ * visitor's) session, every version kept.
+ */
+export function recordSubmission(
+  tx: Tx,
+  ctx: RequestContext,
+  submission: Submission,
+  at: Date,
+  newId: () => string,
+): Promise<SessionRow> {
+  return sessionRepository(tx, ctx).submit(submission, at, newId);
+}
+
+/**
+ * Fills in the documents of a version of a session once they are made (a report, a signed document);
+ * none when a later version came in between.
+ */
+export function setSessionDocuments(
+  tx: Tx,
+  ctx: RequestContext,
+  session: Pick<SessionRow, 'id' | 'version'>,
+  documents: SessionRow['documents'],
+  at: Date,
+): Promise<SessionRow | undefined> {
+  return sessionRepository(tx, ctx).setDocuments(session.id, session.version, documents, at);
+}
