@@ -4,7 +4,8 @@
  *   type-only imports are allowed (they run nothing);
  * - a module reaches another only through that module's public entry, src/modules/<m>/index.ts;
  * - the platform never reaches up into modules, and nothing imports the server entry;
- * - routers never touch repositories, repositories never touch express;
+ * - routers never touch repositories or the database platform, repositories never touch express;
+ * - a module's entry exports no repository: other modules call its named use cases and reads;
  * - no import cycles.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -78,6 +79,24 @@ module.exports = {
       comment: 'A router calls use cases; it never touches a repository.',
       from: { path: '\\.router\\.ts$' },
       to: { path: '\\.repository\\.ts$' },
+    },
+    {
+      name: 'entries-export-no-repository',
+      severity: 'error',
+      comment:
+        'A module owns its tables: its entry exports named use cases and reads taking (tx, ctx, …), ' +
+        'never a repository (row types may be exported: type-only imports run nothing).',
+      from: { path: '^src/modules/[^/]+/index\\.ts$' },
+      to: { path: '\\.repository\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'routers-know-no-database',
+      severity: 'error',
+      comment:
+        'A router turns requests into use-case calls: transactions and queries belong to services ' +
+        '(a type such as Database in its deps is allowed).',
+      from: { path: '\\.router\\.ts$' },
+      to: { path: '^src/platform/db/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'repositories-know-no-http',

@@ -128,7 +128,7 @@ export async function signIn(
   const user = active[0]!;
   if (single) await failures.forgive({ email, address: input.address, device, trusted });
   await failures.prune(since);
-  await pruneExpiredSessions(deps.database.db, now);
+  await pruneStaffSessions(deps, now);
   const breakGlass = !user.password_sign_in;
   // Every sign-in is in the audit trail; an administrator's way in past single sign-on (break-glass)
   // under its own name, for the other administrators to see.
@@ -366,4 +366,9 @@ export async function setPasswordByEmail(
 export async function passwordLinkByEmail(deps: AccountsDeps, organisationId: string, email: string) {
   const ctx = systemContext(organisationId, deps.clock.now(), 'staff sign-in');
   return sendPasswordLink(deps, ctx, await userIdByEmail(deps, ctx, email));
+}
+
+/** Removes the staff browser sessions past their end (done at each sign-in, before a new one begins). */
+export function pruneStaffSessions(deps: { database: Database }, now: Date): Promise<void> {
+  return pruneExpiredSessions(deps.database.db, now);
 }

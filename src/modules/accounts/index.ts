@@ -1,10 +1,10 @@
 // The accounts module's public entry: staff sign-in, passwords and their links.
 export { passwordLinkHandler, passwordLinkJob } from './accounts.jobs';
-export { pruneExpiredSessions } from './accounts.repository';
 export { accountRoutes, safeNext } from './accounts.router';
 export {
   type AccountsDeps,
   passwordLinkByEmail,
+  pruneStaffSessions,
   sendPasswordLink,
   setPasswordByAdministrator,
   setPasswordByEmail,

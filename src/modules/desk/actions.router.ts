@@ -24,7 +24,7 @@ import {
   type SessionRequestDeps,
 } from '../sessionrequests';
 import { listSessions } from '../sessions';
-import { type DeskDeps, staffUserOf } from './desk.router';
+import { type DeskDeps, staffUserOf } from './desk.service';
 
 export type DeskPageDeps = DeskDeps & SessionRequestDeps & { storage: FileStorage };
 

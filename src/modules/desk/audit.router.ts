@@ -5,7 +5,7 @@ import { auditPage } from '../../web/staff-audit-pages';
 import { staffErrorPage } from '../../web/staff-layout';
 import { listUsers } from '../admin';
 import { type AuditDeps, ListAuditEventsQuery, listAuditEvents } from '../audit';
-import { staffUserOf } from './desk.router';
+import { staffUserOf } from './desk.service';
 
 const text = (max: number) =>
   z

@@ -1,24 +1,9 @@
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
-import type { Database } from '../../platform/db/database';
-import { inTenant } from '../../platform/db/tenant';
 import type { Routes } from '../../platform/http/routes';
 import { html } from '../../platform/web/html';
-import { type StaffUser, staffErrorPage, staffLayout } from '../../web/staff-layout';
-import { userById } from '../admin';
-
-export interface DeskDeps {
-  database: Database;
-  clock: Clock;
-}
+import { staffErrorPage, staffLayout } from '../../web/staff-layout';
+import { type DeskDeps, staffUserOf } from './desk.service';
 
 const tags = ['Staff pages'];
-
-/** The signed-in user as the page frame shows them. */
-export async function staffUserOf(deps: DeskDeps, ctx: RequestContext): Promise<StaffUser> {
-  const user = await inTenant(deps.database, ctx, (tx) => userById(tx, ctx, ctx.userId ?? ''));
-  return { name: user?.name ?? '', administrator: ctx.permissions.has('admin') };
-}
 
 export function deskRoutes(routes: Routes, deps: DeskDeps): void {
   const common = { tags, audience: 'staff' as const, errorPage: staffErrorPage };

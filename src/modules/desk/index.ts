@@ -2,6 +2,7 @@
 
 export { deskPageRoutes } from './actions.router';
 export { auditPageRoutes } from './audit.router';
-export { deskRoutes, staffUserOf } from './desk.router';
+export { deskRoutes } from './desk.router';
+export { staffUserOf } from './desk.service';
 export { providerPageRoutes } from './providers.router';
 export { userPageRoutes } from './users.router';

@@ -21,7 +21,7 @@ import {
   UpdateSsoProvider,
   updateProvider,
 } from '../sso';
-import { type DeskDeps, staffUserOf } from './desk.router';
+import { type DeskDeps, staffUserOf } from './desk.service';
 
 const tags = ['Staff pages: administration'];
 const csrf = z.string().max(300);

@@ -35,7 +35,7 @@ import {
   rotateSecret,
   setClientDisabled,
 } from '../oauth';
-import { type DeskDeps, staffUserOf } from './desk.router';
+import { type DeskDeps, staffUserOf } from './desk.service';
 
 const tags = ['Staff pages: administration'];
 const UserParams = z.object({ userId: idParam('userId') });

@@ -11,12 +11,12 @@ import { z } from '../../platform/zod';
 import { recordGeneratedPdf } from '../files';
 import { Language } from '../questionlists';
 import {
+  actionById,
   completeSessionRequest,
   inviteSigners,
   isOpen,
   recordActionEvents,
   type SessionRequestRow,
-  sessionRequestRepository,
 } from '../sessionrequests';
 import { renderReport, sessionById, setSessionDocuments } from '../sessions';
 
@@ -85,7 +85,7 @@ export function sessionReportHandler(deps: ReportDeps): JobHandler<ReportPayload
     const written = await deps.storage.put(storageKey, Readable.from([pdf]));
     try {
       const outcome = await inTenant(deps.database, ctx, async (tx) => {
-        const action = await sessionRequestRepository(tx, ctx).find(current.sessionRequestId, {
+        const action = await actionById(tx, ctx, current.sessionRequestId, {
           forUpdate: true,
         });
         const session = await sessionById(tx, ctx, p.sessionId);

@@ -9,13 +9,15 @@ import { organisationName } from '../admin';
 import type { Language } from '../questionlists';
 import { sharedLanguages } from '../questionlists';
 import {
-  findActionByCode,
+  actionById,
+  actionOfCode,
+  changeSigner,
   isOpen,
   openSessionRequest,
   type SessionRequestRow,
-  sessionRequestRepository,
+  saveActionDraft,
   settleExpiry,
-  signerRepository,
+  signersOf,
 } from '../sessionrequests';
 import { type SessionRow, sessionOfAction } from '../sessions';
 import {
@@ -69,18 +71,22 @@ export async function withAction<T>(
 ): Promise<{ view: RespondentView; result?: T }> {
   const code = normaliseActionCode(rawCode);
   if (!code) return { view: { outcome: 'unknown' } };
-  const hit = await findActionByCode(deps.database.db, code);
+  const hit = await actionOfCode(deps.database, code);
   if (!hit) return { view: { outcome: 'unknown' } };
   const ctx = contactContext(hit.organisationId, code, deps.clock.now());
   return inTenant(deps.database, ctx, async (tx) => {
-    const actions = sessionRequestRepository(tx, ctx);
     const now = deps.clock.now();
     // An opened campaign is only read by its visitors (each works on their own visitor row, locked):
     // a share lock lets them proceed side by side, while a withdrawal waits for them. Anything that
     // may change the action itself (opening it, recording its expiry) takes the row lock. The lookup's
     // status may be a moment old: under a share lock a campaign that is no longer open is only gone.
     const shared = hit.type === 'campaign' && hit.status === 'opened';
-    let action = await actions.find(hit.sessionRequestId, shared ? { forShare: true } : { forUpdate: true });
+    let action = await actionById(
+      tx,
+      ctx,
+      hit.sessionRequestId,
+      shared ? { forShare: true } : { forUpdate: true },
+    );
     if (!action) return { view: { outcome: 'unknown' } };
     if (shared) {
       // Nothing is written under a share lock: an expiry that has passed is recorded by its job.
@@ -97,11 +103,11 @@ export async function withAction<T>(
       }
     }
     const signing = action.type === 'quicksign' || action.type === 'multisigning';
-    let signers = signing ? await signerRepository(tx, ctx).ofAction(action.id) : [];
+    let signers = signing ? await signersOf(tx, ctx, action.id) : [];
     // An action's own code is its first signer's link.
     let signer = signers.find((s) => s.id === hit.signerId) ?? (signing ? signers[0] : undefined);
     if (signer && opts.open && !signer.openedAt && isOpen(action.status)) {
-      const opened = await signerRepository(tx, ctx).update(signer.id, { openedAt: now }, now, [
+      const opened = await changeSigner(tx, ctx, signer.id, { openedAt: now }, now, [
         { step: 'opened', at: now.toISOString(), ...trailClient(opts.respondent) },
       ]);
       signers = signers.map((s) => (s.id === opened.id ? opened : s));
@@ -218,7 +224,7 @@ export async function saveStep(
     const draft = storable(withDraft(found.draft, step.part.listId, checked.answers));
     const now = deps.clock.now();
     if (found.visitor) await campaignVisitorRepository(tx, ctx).saveDraft(found.visitor.id, draft, now);
-    else await sessionRequestRepository(tx, ctx).saveDraft(found.action.id, draft, now);
+    else await saveActionDraft(tx, ctx, found.action.id, draft, now);
     found.draft = draft;
     saved = true;
   });

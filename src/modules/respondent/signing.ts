@@ -10,11 +10,11 @@ import { contactById } from '../customers';
 import { fileById } from '../files';
 import {
   applyTransition,
+  changeSigner,
   inviteSigners,
   isOpen,
   recordSignerEvents,
   type SignerRow,
-  signerRepository,
 } from '../sessionrequests';
 import {
   CODE_MINUTES,
@@ -182,7 +182,9 @@ export function requestCode(
     }
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     const to = channel === 'sms' ? (contact.smsNumber ?? '') : (contact.email ?? '');
-    await signerRepository(tx, ctx).update(
+    await changeSigner(
+      tx,
+      ctx,
       signer.id,
       {
         codeHash: deps.box.mac('signing-code', codeInput(signer.id, code)),
@@ -230,7 +232,6 @@ export function verifyCode(
 ): Promise<SigningResult> {
   return withSigner(deps, rawCode, respondent, async (tx, ctx, _view, signer, out) => {
     const now = deps.clock.now();
-    const repo = signerRepository(tx, ctx);
     const client = trailClient(respondent);
     if (!signer.codeHash) {
       out.problem = 'no-code';
@@ -250,7 +251,9 @@ export function verifyCode(
       deps.box.macMatches('signing-code', codeInput(signer.id, code), signer.codeHash)
     ) {
       const token = randomBytes(32).toString('base64url');
-      await repo.update(
+      await changeSigner(
+        tx,
+        ctx,
         signer.id,
         {
           codeHash: null,
@@ -268,7 +271,7 @@ export function verifyCode(
     const attempts = signer.codeAttempts + 1;
     const trail: SignerTrailEntry[] = [{ step: 'code-wrong', at: now.toISOString(), ...client }];
     if (attempts >= MAX_CODE_TRIES) trail.push({ step: 'code-locked', at: now.toISOString(), ...client });
-    await repo.update(signer.id, { codeAttempts: attempts }, now, trail);
+    await changeSigner(tx, ctx, signer.id, { codeAttempts: attempts }, now, trail);
     out.problem = attempts >= MAX_CODE_TRIES ? 'code-locked' : 'wrong-code';
     out.triesLeft = MAX_CODE_TRIES - attempts;
   });
@@ -368,7 +371,9 @@ export function sign(
     }
     const contact = await signerContact(tx, ctx, signer, deps.phoneRegion);
     const client = trailClient(respondent);
-    await signerRepository(tx, ctx).update(
+    await changeSigner(
+      tx,
+      ctx,
       signer.id,
       {
         status: 'signed',
@@ -426,7 +431,9 @@ export function decline(
       out.problem = 'reason-too-long';
       return;
     }
-    await signerRepository(tx, ctx).update(
+    await changeSigner(
+      tx,
+      ctx,
       signer.id,
       { status: 'declined', declinedAt: now, declineReason: text, browserHash: null, browserUntil: null },
       now,

@@ -1,12 +1,15 @@
 // The sessionrequests module's public entry: what other modules may use.
+
+export {
+  actionById,
+  actionOfCode,
+  changeSigner,
+  saveActionDraft,
+  signersOf,
+} from './actions.service';
 export { expiryHandler, notificationHandler } from './sessionrequests.jobs';
 export { isOpen } from './sessionrequests.lifecycle';
-export {
-  type Actor,
-  findActionByCode,
-  type SessionRequestRow,
-  sessionRequestRepository,
-} from './sessionrequests.repository';
+export type { Actor, SessionRequestRow } from './sessionrequests.repository';
 export { sessionRequestRoutes } from './sessionrequests.router';
 export {
   type CreateSessionRequest,
@@ -33,4 +36,4 @@ export {
 } from './sessionrequests.transitions';
 export { EXPIRY_JOB, expiryJobType, NOTIFICATION_JOB, notificationJob } from './sessionrequests.view';
 export { type InviteMoment, inviteSigners } from './signers.invitations';
-export { type SignerChange, type SignerRow, signerRepository } from './signers.repository';
+export type { SignerChange, SignerRow } from './signers.repository';

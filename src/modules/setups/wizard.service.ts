@@ -8,10 +8,10 @@ import { fileById } from '../files';
 import { defaultPortfolio } from '../portfolios';
 import type { Language } from '../questionlists';
 import {
+  actionById,
   type CreateSessionRequest,
   createSessionRequestIn,
   type SessionRequestDeps,
-  sessionRequestRepository,
 } from '../sessionrequests';
 import type { DocumentPreviews } from '../signing';
 import { setupRepository } from './setups.repository';
@@ -281,10 +281,9 @@ export async function filePages(
 /** The actions just made, for the page that says they were sent. */
 export async function sentActions(deps: WizardDeps, ctx: RequestContext, ids: string[]) {
   return inTenant(deps.database, ctx, async (tx) => {
-    const repo = sessionRequestRepository(tx, ctx);
     const out: { id: string; type: string; code: string }[] = [];
     for (const id of ids.slice(0, 50)) {
-      const row = await repo.find(id);
+      const row = await actionById(tx, ctx, id);
       if (row) out.push({ id: row.id, type: row.type, code: row.code });
     }
     return out;

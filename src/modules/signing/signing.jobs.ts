@@ -19,13 +19,13 @@ import { contactById } from '../customers';
 import { fileById, recordGeneratedPdf } from '../files';
 import { templateVersions } from '../questionlists';
 import {
+  actionById,
   completeSessionRequest,
   isOpen,
   recordActionEvents,
   type SessionRequestRow,
   type SignerRow,
-  sessionRequestRepository,
-  signerRepository,
+  signersOf,
 } from '../sessionrequests';
 import { recordSubmission, sessionOfAction, setSessionDocuments } from '../sessions';
 import { composeCodeMessage } from './code-message';
@@ -88,9 +88,9 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
     const { signerId, channel, sealedCode } = job.payload;
     const code = deps.box.open(sealedCode, codeSealContext(signerId));
     const facts = await inTenant(deps.database, ctx, async (tx) => {
-      const action = await sessionRequestRepository(tx, ctx).find(job.subjectId ?? '');
+      const action = await actionById(tx, ctx, job.subjectId ?? '');
       if (!action) return null;
-      const signer = (await signerRepository(tx, ctx).ofAction(action.id)).find((s) => s.id === signerId);
+      const signer = (await signersOf(tx, ctx, action.id)).find((s) => s.id === signerId);
       if (!signer) return null;
       const customer = await contactById(tx, ctx, signer.customerId);
       const organisation = await organisationName(tx, ctx);
@@ -186,9 +186,9 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
     const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
     const id = job.subjectId ?? '';
     const facts = await inTenant(deps.database, ctx, async (tx) => {
-      const action = await sessionRequestRepository(tx, ctx).find(id);
+      const action = await actionById(tx, ctx, id);
       if (!action) return null;
-      const signers = await signerRepository(tx, ctx).ofAction(action.id);
+      const signers = await signersOf(tx, ctx, action.id);
       const organisation = await organisationName(tx, ctx);
       return { action, signers, organisation, document: await documentToSign(tx, ctx, action) };
     });
@@ -217,7 +217,7 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
     const written = await deps.storage.put(storageKey, Readable.from([signed]));
     try {
       return await inTenant(deps.database, ctx, async (tx) => {
-        const locked = await sessionRequestRepository(tx, ctx).find(id, { forUpdate: true });
+        const locked = await actionById(tx, ctx, id, { forUpdate: true });
         if (!locked || !isOpen(locked.status)) {
           await deps.storage.remove(storageKey);
           return { cancelled: `the action is ${locked?.status ?? 'gone'}` };

@@ -5,7 +5,7 @@ import { beginStaffSession } from '../../platform/web/sessions';
 import { z } from '../../platform/zod';
 import { type SsoButton, signInPage, ssoChoicePage, ssoProblemPage } from '../../web/staff-account-pages';
 import { staffErrorPage } from '../../web/staff-layout';
-import { pruneExpiredSessions, rememberBrowser, safeNext } from '../accounts';
+import { pruneStaffSessions, rememberBrowser, safeNext } from '../accounts';
 import {
   finishSignIn,
   organisationSignIn,
@@ -213,7 +213,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
         return problem(statusOf[outcome.reason] ?? 403, outcome.message);
       }
       const now = deps.clock.now().getTime();
-      await pruneExpiredSessions(deps.database.db, deps.clock.now());
+      await pruneStaffSessions(deps, deps.clock.now());
       await beginStaffSession(req, {
         organisationId: outcome.organisationId,
         userId: outcome.userId,

@@ -1,0 +1,17 @@
+import type { Clock } from '../../platform/clock';
+import type { RequestContext } from '../../platform/context';
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import type { StaffUser } from '../../web/staff-layout';
+import { userById } from '../admin';
+
+export interface DeskDeps {
+  database: Database;
+  clock: Clock;
+}
+
+/** The signed-in user as the page frame shows them. */
+export async function staffUserOf(deps: DeskDeps, ctx: RequestContext): Promise<StaffUser> {
+  const user = await inTenant(deps.database, ctx, (tx) => userById(tx, ctx, ctx.userId ?? ''));
+  return { name: user?.name ?? '', administrator: ctx.permissions.has('admin') };
+}
