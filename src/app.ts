@@ -3,7 +3,6 @@ import express, { type Express, Router } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Config } from './config';
 import { accountRoutes } from './modules/accounts';
-import { adminRoutes, organisationApiLimit } from './modules/admin';
 import { auditRoutes } from './modules/audit';
 import { customerRoutes } from './modules/customers';
 import {
@@ -25,6 +24,7 @@ import {
   tokenRoutes,
 } from './modules/oauth';
 import { apiReferenceRoutes, openapiRoutes } from './modules/openapi';
+import { adminRoutes, organisationApiLimit } from './modules/organisations';
 import { portfolioRoutes } from './modules/portfolios';
 import { questionListRoutes } from './modules/questionlists';
 import { respondentRoutes } from './modules/respondent';

@@ -1,5 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { ApiKeyList, CreatedApiKey, User, UserList } from '../src/modules/admin/admin.schemas';
+import {
+  ApiKeyList,
+  CreatedApiKey,
+  User,
+  UserList,
+} from '../src/modules/organisations/organisations.schemas';
 import { createOrg, createUserWithKey, type TestOrg, tenantRows, unknownId } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 

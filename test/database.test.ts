@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { apiKeyRepository } from '../src/modules/admin/admin.repository';
+import { apiKeyRepository } from '../src/modules/organisations/organisations.repository';
 import { systemContext } from '../src/platform/context';
 import { APP_ROLE, isoTimestamp, openDatabase, queryRows } from '../src/platform/db/database';
 import { isUniqueViolation } from '../src/platform/db/errors';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { deleteOrganisation, exportOrganisation } from '../src/modules/admin';
+import { deleteOrganisation, exportOrganisation } from '../src/modules/organisations';
 import { openFileStorage } from '../src/platform/file-storage';
 import { StoredObjectMissing } from '../src/platform/storage';
 import { asBuffer } from './support/binary';

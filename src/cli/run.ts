@@ -3,14 +3,14 @@ import { parseArgs } from 'node:util';
 import { SingleBar } from 'cli-progress';
 import { type Config, ConfigError, loadConfig } from '../config';
 import { passwordLinkByEmail, setPasswordByEmail, signInFailuresRetention } from '../modules/accounts';
+import { seedContacts } from '../modules/customers';
+import { CreateOAuthClientInput, createClient } from '../modules/oauth';
 import {
   bootstrapOrganisation,
   deleteOrganisation,
   exportOrganisation,
   OffboardingError,
-} from '../modules/admin';
-import { seedContacts } from '../modules/customers';
-import { CreateOAuthClientInput, createClient } from '../modules/oauth';
+} from '../modules/organisations';
 import { seedTemplates } from '../modules/questionlists';
 import { setSignInSettings } from '../modules/sso';
 import { systemClock } from '../platform/clock';

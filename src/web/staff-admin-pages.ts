@@ -1,5 +1,5 @@
-import type { ApiKey, User } from '../modules/admin';
 import type { ClientToken, OAuthClient } from '../modules/oauth';
+import type { ApiKey, User } from '../modules/organisations';
 import { groups } from '../platform/permissions';
 import { type Html, html, joinHtml } from '../platform/web/html';
 import { csrfField, type StaffUser, staffLayout, when } from './staff-layout';

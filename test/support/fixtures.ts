@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
-import { createApiKey, createUser } from '../../src/modules/admin/admin.service';
-import { bootstrapOrganisation } from '../../src/modules/admin/bootstrap.service';
+import { bootstrapOrganisation } from '../../src/modules/organisations/bootstrap.service';
+import { createApiKey, createUser } from '../../src/modules/organisations/organisations.service';
 import { completeSessionRequest } from '../../src/modules/sessionrequests/sessionrequests.service';
 import { systemContext } from '../../src/platform/context';
 import { queryRows } from '../../src/platform/db/database';

@@ -9,7 +9,7 @@ import type { JobHandler } from '../../platform/jobs/worker';
 import type { Mailer } from '../../platform/mail';
 import { html } from '../../platform/web/html';
 import { z } from '../../platform/zod';
-import { organisationOf, userById } from '../admin';
+import { organisationOf, userById } from '../organisations';
 import { passwordTokenRepository } from './accounts.repository';
 
 /** E-mails a staff user the link to set their password; the token travels sealed, the table has its hash. */

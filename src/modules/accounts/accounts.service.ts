@@ -10,7 +10,7 @@ import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { RetentionStep } from '../../platform/retention';
 import { iso } from '../../platform/schemas';
-import { organisationOf, setUserPassword, userByEmail, userById } from '../admin';
+import { organisationOf, setUserPassword, userByEmail, userById } from '../organisations';
 import { passwordLinkJob, passwordLinkSealContext } from './accounts.jobs';
 import {
   findLoginCandidates,

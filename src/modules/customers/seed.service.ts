@@ -6,7 +6,7 @@ import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { organisationOf } from '../admin';
+import { organisationOf } from '../organisations';
 import { defaultPortfolio } from '../portfolios';
 import { customerRepository } from './customers.repository';
 import { demoContactData } from './demo-data';

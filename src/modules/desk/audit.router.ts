@@ -3,8 +3,8 @@ import type { Routes } from '../../platform/http/routes';
 import { z } from '../../platform/zod';
 import { auditPage } from '../../web/staff-audit-pages';
 import { staffErrorPage } from '../../web/staff-layout';
-import { listUsers } from '../admin';
 import { type AuditDeps, ListAuditEventsQuery, listAuditEvents } from '../audit';
+import { listUsers } from '../organisations';
 import { staffUserOf } from './desk.service';
 
 const text = (max: number) =>

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import type { StaffUser } from '../../web/staff-layout';
-import { userById } from '../admin';
+import { userById } from '../organisations';
 
 export interface DeskDeps {
   database: Database;

@@ -5,8 +5,8 @@ import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
 import { staffErrorPage } from '../../web/staff-layout';
 import { type ProviderFormValues, providerPage, providersPage } from '../../web/staff-sso-pages';
-import { listUsers } from '../admin';
 import { type AuditDeps, listAuditEvents } from '../audit';
+import { listUsers } from '../organisations';
 import {
   CreateSsoProvider,
   callbackUrl,

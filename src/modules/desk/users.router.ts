@@ -15,17 +15,6 @@ import {
 import { staffErrorPage } from '../../web/staff-layout';
 import { type AccountsDeps, sendPasswordLink } from '../accounts';
 import {
-  createApiKey,
-  createUser,
-  endUserSessions,
-  getUser,
-  listApiKeys,
-  listUsers,
-  revokeApiKey,
-  setUserStatus,
-  updateUser,
-} from '../admin';
-import {
   CreateOAuthClientInput,
   createClient,
   getClient,
@@ -35,6 +24,17 @@ import {
   rotateSecret,
   setClientDisabled,
 } from '../oauth';
+import {
+  createApiKey,
+  createUser,
+  endUserSessions,
+  getUser,
+  listApiKeys,
+  listUsers,
+  revokeApiKey,
+  setUserStatus,
+  updateUser,
+} from '../organisations';
 import { type DeskDeps, staffUserOf } from './desk.service';
 
 const tags = ['Staff pages: administration'];

@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
 import { LOOPBACK_HOSTS } from '../../platform/urls';
-import { userById } from '../admin';
+import { userById } from '../organisations';
 import { authorizationRequestRepository } from './authorize.repository';
 import { isClientId } from './client-auth';
 import { oauthClientRepository } from './oauth.repository';

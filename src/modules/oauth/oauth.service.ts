@@ -8,7 +8,7 @@ import { inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { iso, isoOrNull } from '../../platform/schemas';
-import { createUser, userById } from '../admin';
+import { createUser, userById } from '../organisations';
 import { type OAuthClientRow, oauthClientRepository } from './oauth.repository';
 import type { CreateOAuthClient, OAuthClient } from './oauth.schemas';
 

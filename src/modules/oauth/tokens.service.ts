@@ -18,7 +18,7 @@ import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { findOAuthToken, type OAuthTokenRow } from '../../platform/http/credentials.repository';
 import { newId } from '../../platform/ids';
-import { userById } from '../admin';
+import { userById } from '../organisations';
 import { authenticateClient, basicCredentials, oneAuthenticationMethod, verifiedClient } from './client-auth';
 import { random62 } from './oauth.service';
 import {

@@ -3,7 +3,7 @@ import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { NotFound } from '../../platform/errors';
-import { organisationOf } from '../admin';
+import { organisationOf } from '../organisations';
 import { questionListRepository } from './questionlists.repository';
 import { CreateQuestionList } from './questionlists.schemas';
 import { createQuestionList } from './questionlists.service';

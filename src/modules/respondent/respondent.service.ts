@@ -5,7 +5,7 @@ import { normaliseActionCode } from '../../platform/crypto/codes';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import type { FileStorage } from '../../platform/storage';
-import { organisationName } from '../admin';
+import { organisationName } from '../organisations';
 import type { Language } from '../questionlists';
 import { sharedLanguages } from '../questionlists';
 import {

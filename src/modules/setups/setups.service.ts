@@ -6,8 +6,8 @@ import { BadRequest, Gone, NotFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
 import { iso, isoOrNull } from '../../platform/schemas';
 import type { FileStorage } from '../../platform/storage';
-import { userById } from '../admin';
 import { fileById, lockSignableFile } from '../files';
+import { userById } from '../organisations';
 import { type SetupRow, setupRepository } from './setups.repository';
 import type {
   ActionSetup,

@@ -14,9 +14,9 @@ import type { SealKeySource } from '../../platform/signing/seal-key';
 import type { SmsSender } from '../../platform/sms';
 import { type FileStorage, readAll } from '../../platform/storage';
 import { z } from '../../platform/zod';
-import { organisationName } from '../admin';
 import { contactById } from '../customers';
 import { fileById, recordGeneratedPdf } from '../files';
+import { organisationName } from '../organisations';
 import { templateVersions } from '../questionlists';
 import {
   actionById,

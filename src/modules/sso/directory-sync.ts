@@ -9,7 +9,13 @@ import type { JobHandler } from '../../platform/jobs/worker';
 import type { Group } from '../../platform/permissions';
 import type { SafeHttpClient } from '../../platform/safe-http';
 import type { z } from '../../platform/zod';
-import { allUsers, changeUser, holdAdministrators, otherActiveAdministrators, type UserRow } from '../admin';
+import {
+  allUsers,
+  changeUser,
+  holdAdministrators,
+  otherActiveAdministrators,
+  type UserRow,
+} from '../organisations';
 import { type DirectorySource, type DirectoryUser, GraphDirectory } from './directory';
 import { directorySyncJob, syncJobNow } from './directory-sync.job';
 import type { OidcClient } from './oidc';

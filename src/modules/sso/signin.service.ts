@@ -9,7 +9,7 @@ import type { Database } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
 import { isId, newId } from '../../platform/ids';
-import { organisationOf, provisionUser, userByEmail, userById } from '../admin';
+import { organisationOf, provisionUser, userByEmail, userById } from '../organisations';
 import {
   type IdTokenClaims,
   IdTokenError,

@@ -10,7 +10,7 @@ import { newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { destinationProblem, type SafeHttpPolicy } from '../../platform/safe-http';
 import { iso, isoOrNull } from '../../platform/schemas';
-import { organisationOf, setPasswordSignIn } from '../admin';
+import { organisationOf, setPasswordSignIn } from '../organisations';
 import { directorySyncJob, syncJobNow } from './directory-sync.job';
 import { type SsoProviderRow, ssoIdentityRepository, ssoProviderRepository } from './sso.repository';
 import {

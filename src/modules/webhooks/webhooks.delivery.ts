@@ -16,8 +16,8 @@ import { type Metrics, statusClass } from '../../platform/metrics';
 import type { SafeHttpClient } from '../../platform/safe-http';
 import { escapeHtml } from '../../platform/web/html';
 import { z } from '../../platform/zod';
-import { administratorEmails } from '../admin';
 import { toEvent } from '../events';
+import { administratorEmails } from '../organisations';
 import {
   type DeliveryToSend,
   deliveryStatements,

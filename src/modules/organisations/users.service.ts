@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
-import { type UserRow, userRepository } from './admin.repository';
+import { type UserRow, userRepository } from './organisations.repository';
 
 // What other modules read and change of the organisation's users (staff and service users), in their
 // transaction: sign-in, password set-up, single sign-on and its directory sync, OAuth, incidents.

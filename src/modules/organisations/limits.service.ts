@@ -3,8 +3,8 @@ import type { RequestContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import type { RateLimits } from '../../platform/http/rate-limit';
-import { organisationRepository } from './admin.repository';
-import type { RateLimitSettings, UpdateRateLimits } from './admin.schemas';
+import { organisationRepository } from './organisations.repository';
+import type { RateLimitSettings, UpdateRateLimits } from './organisations.schemas';
 
 export interface LimitDeps {
   database: Database;

@@ -4,8 +4,8 @@ import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { newId } from '../../platform/ids';
 import { createDefaultPortfolio } from '../portfolios';
-import { organisationRepository, userRepository } from './admin.repository';
-import { issueApiKey } from './admin.service';
+import { organisationRepository, userRepository } from './organisations.repository';
+import { issueApiKey } from './organisations.service';
 
 export interface BootstrapInput {
   organisation: string;

@@ -1,18 +1,6 @@
-// The admin module's public entry: what other modules may use.
-export type { UserRow } from './admin.repository';
-export { adminRoutes } from './admin.router';
-export type { ApiKey, User } from './admin.schemas';
-export {
-  createApiKey,
-  createUser,
-  endUserSessions,
-  getUser,
-  listApiKeys,
-  listUsers,
-  revokeApiKey,
-  setUserStatus,
-  updateUser,
-} from './admin.service';
+// The organisations module's public entry: the organisation, its users and API keys, bootstrap and
+// offboarding — what other modules may use.
+
 export { bootstrapOrganisation } from './bootstrap.service';
 export { organisationApiLimit } from './limits.service';
 export {
@@ -21,12 +9,24 @@ export {
   exportOrganisation,
   OffboardingError,
 } from './offboarding.service';
+export type { UserRow } from './organisations.repository';
+export { adminRoutes } from './organisations.router';
+export type { ApiKey, User } from './organisations.schemas';
 export {
+  createApiKey,
+  createUser,
+  endUserSessions,
+  getUser,
+  listApiKeys,
+  listUsers,
   type Organisation,
   organisationName,
   organisationOf,
+  revokeApiKey,
   setPasswordSignIn,
-} from './organisation.service';
+  setUserStatus,
+  updateUser,
+} from './organisations.service';
 export {
   administratorEmails,
   allUsers,

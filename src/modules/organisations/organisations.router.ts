@@ -2,6 +2,7 @@ import type { RateLimits } from '../../platform/http/rate-limit';
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
+import { getRateLimits, setRateLimits } from './limits.service';
 import {
   ApiKey,
   ApiKeyList,
@@ -16,7 +17,7 @@ import {
   UpdateUser,
   User,
   UserList,
-} from './admin.schemas';
+} from './organisations.schemas';
 import {
   type AdminDeps,
   createApiKey,
@@ -29,8 +30,7 @@ import {
   revokeApiKey,
   setUserStatus,
   updateUser,
-} from './admin.service';
-import { getRateLimits, setRateLimits } from './limits.service';
+} from './organisations.service';
 
 const UserParams = z.object({ userId: idParam('userId') });
 const KeyParams = z.object({ userId: idParam('userId'), keyId: idParam('keyId') });
