@@ -112,12 +112,19 @@ async function main(problems: string[]): Promise<void> {
     const created = answers
       .filter((a) => a.kind === 'create' && a.status === 201)
       .map((a) => a.body?._id as string);
-    const owner = new pg.Client({ connectionString: server.url });
-    await owner.connect();
+    /** A query as the cluster's owner (every organisation's rows), on a connection of its own. */
+    const asOwner = async <R extends pg.QueryResultRow>(text: string, params: unknown[] = []) => {
+      const owner = new pg.Client({ connectionString: server.url });
+      await owner.connect();
+      try {
+        return (await owner.query<R>(text, params)).rows;
+      } finally {
+        await owner.end();
+      }
+    };
     const stored = new Set(
-      (await owner.query<{ id: string }>('SELECT id FROM session_requests')).rows.map((r) => r.id),
+      (await asOwner<{ id: string }>('SELECT id FROM session_requests')).map((r) => r.id),
     );
-    await owner.end();
     const lost = created.filter((id) => !stored.has(id));
     if (lost.length > 0) problems.push(`${lost.length} actions answered 201 are not in the database`);
     const answered = new Set(created);
@@ -156,13 +163,10 @@ async function main(problems: string[]): Promise<void> {
     if (unsent.length > 0) {
       problems.push(`${unsent.length} invitations were never sent: ${unsent.slice(0, 5).join(', ')}`);
       // What became of them, for whoever reads the failure.
-      const owner = new pg.Client({ connectionString: server.url });
-      await owner.connect();
-      const { rows } = await owner.query(
+      const rows = await asOwner(
         'SELECT subject_id, kind, status, attempts, run_at, locked_until, last_error, finished_at FROM jobs WHERE subject_id = ANY($1::uuid[])',
         [unsent.slice(0, 5)],
       );
-      await owner.end();
       console.error(`jobs of the unsent actions: ${JSON.stringify(rows, null, 1)}`);
     }
     const outbox = path.join(dataDir, 'outbox');
