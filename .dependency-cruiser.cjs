@@ -6,6 +6,7 @@
  * - the platform never reaches up into modules, and nothing imports the server entry;
  * - routers never touch repositories or the database platform, repositories never touch express;
  * - a module's entry exports no repository: other modules call its named use cases and reads;
+ * - services (use cases) know no HTTP: no express, not even its types; routers hand them plain data;
  * - no import cycles.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -97,6 +98,20 @@ module.exports = {
         '(a type such as Database in its deps is allowed).',
       from: { path: '\\.router\\.ts$' },
       to: { path: '^src/platform/db/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'services-know-no-http',
+      severity: 'error',
+      comment:
+        'A use case takes plain data (a form, a query, the browser’s pending sign-ins), never an HTTP ' +
+        'request or response: the router adapts them. Type-only imports count too.',
+      from: { path: '\\.service\\.ts$' },
+      to: {
+        path: [
+          '(^|/)node_modules/(express|express-session|@types/express|@types/express-session)/',
+          '^src/platform/web/(cookies|csrf|headers|sessions)\\.ts$',
+        ],
+      },
     },
     {
       name: 'repositories-know-no-http',

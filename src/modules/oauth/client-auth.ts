@@ -1,5 +1,4 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
 import type { Database } from '../../platform/db/database';
 import { hashSecret } from './oauth.service';
 import { type ClientHit, findClientById } from './tokens.repository';
@@ -22,6 +21,20 @@ export function basicCredentials(header: string | undefined): { id: string; secr
   }
 }
 
+/**
+ * What the OAuth endpoints read of an HTTP request: plain data (an express request is one), so the use
+ * cases know no web framework.
+ */
+export interface FormRequest {
+  readonly method: string;
+  readonly headers: {
+    readonly authorization?: string;
+    readonly [name: string]: string | string[] | undefined;
+  };
+  /** The decoded form (application/x-www-form-urlencoded). */
+  readonly body: unknown;
+}
+
 export interface EndpointError {
   status: number;
   body: { success: false; error: string; error_description: string; code: number };
@@ -41,7 +54,7 @@ export const fail = (status: number, error: string, description: string): Endpoi
  * body (unneeded once it authenticates, §4.1.3, but some libraries always send it) is tolerated. A Basic header that does
  * not decode is `invalid_client`: the body never stands in for a failed Basic.
  */
-export function oneAuthenticationMethod(req: Request): EndpointError | undefined {
+export function oneAuthenticationMethod(req: FormRequest): EndpointError | undefined {
   const header = req.headers.authorization;
   if (!header || !/^Basic(\s|$)/i.test(header)) return undefined;
   const basic = basicCredentials(header);
@@ -93,7 +106,7 @@ export async function verifiedClient(
  */
 export async function authenticateClient(
   database: Database,
-  req: Request,
+  req: FormRequest,
 ): Promise<{ client: ClientHit } | { error: EndpointError }> {
   const form = (req.body ?? {}) as Record<string, unknown>;
   const basic = basicCredentials(req.headers.authorization);

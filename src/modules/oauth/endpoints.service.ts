@@ -1,10 +1,9 @@
-import type { Request } from 'express';
 import type { Clock } from '../../platform/clock';
 import { clientContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { findOAuthToken, type OAuthTokenRow } from '../../platform/http/credentials.repository';
-import { authenticateClient, type EndpointError, fail } from './client-auth';
+import { authenticateClient, type EndpointError, type FormRequest, fail } from './client-auth';
 import { type ClientHit, oauthTokenRepository } from './tokens.repository';
 import { hashToken } from './tokens.service';
 
@@ -16,7 +15,7 @@ export interface EndpointDeps {
   issuer: string;
 }
 
-const tokenParam = (req: Request): string | EndpointError => {
+const tokenParam = (req: FormRequest): string | EndpointError => {
   const token = (req.body as Record<string, unknown> | undefined)?.token;
   if (typeof token !== 'string' || token === '')
     return fail(400, 'invalid_request', 'Missing parameter: token');
@@ -42,7 +41,7 @@ async function ownToken(
  */
 export async function revoke(
   deps: EndpointDeps,
-  req: Request,
+  req: FormRequest,
 ): Promise<{ status: 200; body: Record<string, never> } | EndpointError> {
   const who = await authenticateClient(deps.database, req);
   if ('error' in who) return who.error;
@@ -87,7 +86,7 @@ const seconds = (at: Date | string) => Math.floor(new Date(at).getTime() / 1000)
  */
 export async function introspect(
   deps: EndpointDeps,
-  req: Request,
+  req: FormRequest,
 ): Promise<{ status: 200; body: Introspection } | EndpointError> {
   const who = await authenticateClient(deps.database, req);
   if ('error' in who) return who.error;

@@ -76,6 +76,6 @@ export function tokenRoutes(routes: Routes, deps: TokenDeps): void {
         },
       ],
     },
-    ({ req, res }) => endpoint(req, res),
+    ({ req }) => endpoint(req),
   );
 }

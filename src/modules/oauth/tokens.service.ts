@@ -11,7 +11,6 @@ import OAuth2Server, {
   type Token,
   type User,
 } from '@node-oauth/oauth2-server';
-import type { Request, Response } from 'express';
 import type { Clock } from '../../platform/clock';
 import { clientContext, type RequestContext } from '../../platform/context';
 import type { Database, Tx } from '../../platform/db/database';
@@ -19,7 +18,13 @@ import { inTenant } from '../../platform/db/tenant';
 import { findOAuthToken, type OAuthTokenRow } from '../../platform/http/credentials.repository';
 import { newId } from '../../platform/ids';
 import { userById } from '../organisations';
-import { authenticateClient, basicCredentials, oneAuthenticationMethod, verifiedClient } from './client-auth';
+import {
+  authenticateClient,
+  basicCredentials,
+  type FormRequest,
+  oneAuthenticationMethod,
+  verifiedClient,
+} from './client-auth';
 import { random62 } from './oauth.service';
 import {
   type ClientHit,
@@ -271,7 +276,7 @@ export type TokenAnswer =
  */
 async function widens(
   deps: TokenDeps,
-  req: Request,
+  req: FormRequest,
   refreshToken: string,
   scope: string,
 ): Promise<string | undefined> {
@@ -316,7 +321,7 @@ export function tokenEndpoint(deps: TokenDeps) {
       refresh_token: false,
     },
   });
-  return async (req: Request, res: Response): Promise<TokenAnswer> => {
+  return async (req: FormRequest): Promise<TokenAnswer> => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const grant = body.grant_type;
     if (typeof grant === 'string' && grant !== '' && !(GRANTS as readonly string[]).includes(grant)) {
@@ -359,7 +364,7 @@ export function tokenEndpoint(deps: TokenDeps) {
       query: {},
       body,
     });
-    const response = new OAuth2Server.Response(res);
+    const response = new OAuth2Server.Response();
     try {
       const token = await server.token(request, response);
       return {

@@ -9,10 +9,29 @@ import { pruneStaffSessions, rememberBrowser, safeNext } from '../accounts';
 import {
   finishSignIn,
   organisationSignIn,
+  type PendingSignIn,
   providersForEmail,
+  type SignInBrowser,
   type SsoSignInDeps,
   startSignIn,
 } from './signin.service';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Single sign-ons started in this browser, by their `state`. */
+    ssoPending?: Record<string, PendingSignIn>;
+  }
+}
+
+/** The browser's side of a sign-in, for the use cases: the query and the sign-ins pending in its session. */
+const browserOf = (req: Request): SignInBrowser => ({
+  query: req.query,
+  pendingSignIns: () => req.session?.ssoPending ?? {},
+  setPendingSignIns: (all) => {
+    req.session.ssoPending = all;
+  },
+  save: () => new Promise((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve()))),
+});
 
 const tags = ['Staff sign-in (pages)'];
 const text = (max: number) => z.string().max(max);
@@ -178,7 +197,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
     async ({ query, req }) => {
       const next = safeNext(query.next);
       if (req.session?.staff) return { redirect: next ?? home };
-      const outcome = await startSignIn(deps, req, {
+      const outcome = await startSignIn(deps, browserOf(req), {
         organisationId: query.organisation,
         providerId: query.provider,
         next,
@@ -207,7 +226,7 @@ export function ssoSignInRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignIn
       },
     },
     async ({ req, res }) => {
-      const outcome = await finishSignIn(deps, req);
+      const outcome = await finishSignIn(deps, browserOf(req));
       if (outcome.kind === 'refused') {
         logRefusal(req, outcome);
         return problem(statusOf[outcome.reason] ?? 403, outcome.message);

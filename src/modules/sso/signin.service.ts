@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { Request } from 'express';
 import { Strategy as OAuth2Strategy, type StateStore } from 'passport-oauth2';
 import { auditRepository } from '../../platform/audit.repository';
 import type { Clock } from '../../platform/clock';
@@ -37,7 +36,7 @@ export interface SsoSignInDeps {
 }
 
 /** A sign-in started in this browser and not yet finished: kept in its (not yet signed-in) session. */
-interface PendingSignIn {
+export interface PendingSignIn {
   organisationId: string;
   providerId: string;
   nonce: string;
@@ -49,11 +48,17 @@ interface PendingSignIn {
   startedAt: number;
 }
 
-declare module 'express-session' {
-  interface SessionData {
-    /** Single sign-ons started in this browser, by their `state`. */
-    ssoPending?: Record<string, PendingSignIn>;
-  }
+/**
+ * The browser's side of a sign-in, as the router hands it over (no web framework here): the query the
+ * provider sent it back with, and the sign-ins started in its (not yet signed-in) session.
+ */
+export interface SignInBrowser {
+  readonly query: Readonly<Record<string, unknown>>;
+  /** The sign-ins started in this browser and not finished, by their `state`. */
+  pendingSignIns(): Readonly<Record<string, PendingSignIn>>;
+  setPendingSignIns(all: Record<string, PendingSignIn>): void;
+  /** Stores the session now (before the browser is sent to the provider). */
+  save(): Promise<void>;
 }
 
 /** A started sign-in must come back within this time. */
@@ -136,10 +141,14 @@ async function loadProvider(
  * bound to the organisation, the provider, the nonce and the PKCE verifier; it works once (taken out
  * when the provider sends the browser back) and for PENDING_MS.
  */
-function sessionStateStore(clock: Clock, pending: Omit<PendingSignIn, 'verifier' | 'startedAt'>): StateStore {
+function sessionStateStore(
+  clock: Clock,
+  browser: SignInBrowser,
+  pending: Omit<PendingSignIn, 'verifier' | 'startedAt'>,
+): StateStore {
   return {
     store(
-      req: Request,
+      _req: unknown,
       verifier: string,
       _state: unknown,
       _meta: unknown,
@@ -147,39 +156,41 @@ function sessionStateStore(clock: Clock, pending: Omit<PendingSignIn, 'verifier'
     ) {
       const handle = randomBytes(32).toString('base64url');
       const now = clock.now().getTime();
-      const open = Object.entries(req.session.ssoPending ?? {})
+      const open = Object.entries(browser.pendingSignIns())
         .filter(([, p]) => now - p.startedAt < PENDING_MS)
         .sort(([, a], [, b]) => a.startedAt - b.startedAt)
         .slice(-(PENDING_MAX - 1));
-      req.session.ssoPending = Object.fromEntries([
-        ...open,
-        [handle, { ...pending, verifier, startedAt: now }],
-      ]);
-      req.session.save((err) => done(err ?? null, handle));
+      browser.setPendingSignIns(
+        Object.fromEntries([...open, [handle, { ...pending, verifier, startedAt: now }]]),
+      );
+      browser.save().then(
+        () => done(null, handle),
+        (err: Error) => done(err),
+      );
     },
     verify(
-      req: Request,
+      _req: unknown,
       state: string,
       done: (err: Error | null, ok?: string | false, info?: unknown) => void,
     ) {
-      done(null, takePending(req, clock, state)?.verifier ?? false, { message: 'state' });
+      done(null, takePending(browser, clock, state)?.verifier ?? false, { message: 'state' });
     },
   } as unknown as StateStore;
 }
 
 /** The pending sign-in of this `state`, taken out of the session (single use); undefined if none. */
-function takePending(req: Request, clock: Clock, state: unknown): PendingSignIn | undefined {
-  const pending = peekPending(req, state);
+function takePending(browser: SignInBrowser, clock: Clock, state: unknown): PendingSignIn | undefined {
+  const pending = peekPending(browser, state);
   if (!pending) return undefined;
-  const { [state as string]: _spent, ...rest } = req.session.ssoPending ?? {};
-  req.session.ssoPending = rest;
+  const { [state as string]: _spent, ...rest } = browser.pendingSignIns();
+  browser.setPendingSignIns(rest);
   return clock.now().getTime() - pending.startedAt < PENDING_MS ? pending : undefined;
 }
 
 /** The pending sign-in of this `state` without taking it (to know which provider to ask). */
-function peekPending(req: Request, state: unknown): PendingSignIn | undefined {
-  const all = req.session?.ssoPending;
-  if (!all || typeof state !== 'string' || !Object.hasOwn(all, state)) return undefined;
+function peekPending(browser: SignInBrowser, state: unknown): PendingSignIn | undefined {
+  const all = browser.pendingSignIns();
+  if (typeof state !== 'string' || !Object.hasOwn(all, state)) return undefined;
   return all[state];
 }
 
@@ -196,6 +207,7 @@ type StrategyOutcome =
  */
 function strategyFor(
   deps: SsoSignInDeps,
+  browser: SignInBrowser,
   provider: SsoProviderRow,
   metadata: ProviderMetadata,
   pending: Omit<PendingSignIn, 'verifier' | 'startedAt'>,
@@ -211,7 +223,7 @@ function strategyFor(
       callbackURL: callbackUrl(deps.baseUrl),
       scope: ['openid', 'email', 'profile'],
       pkce: true,
-      store: sessionStateStore(deps.clock, pending),
+      store: sessionStateStore(deps.clock, browser, pending),
       skipUserProfile: true,
     } as never,
     (
@@ -252,8 +264,11 @@ function strategyFor(
   return strategy;
 }
 
-/** Runs a passport strategy on this request and answers how it ended (in place of passport.authenticate). */
-function runStrategy(strategy: OAuth2Strategy, req: Request, options: object): Promise<StrategyOutcome> {
+/**
+ * Runs a passport strategy for this browser and answers how it ended (in place of passport.authenticate):
+ * the strategy reads the query only (its callback URL is absolute, its state store the browser's session).
+ */
+function runStrategy(strategy: OAuth2Strategy, browser: SignInBrowser): Promise<StrategyOutcome> {
   return new Promise((resolve) => {
     const run = Object.create(strategy) as OAuth2Strategy & Record<string, unknown>;
     run.redirect = (url: string) => resolve({ kind: 'redirect', url });
@@ -262,7 +277,7 @@ function runStrategy(strategy: OAuth2Strategy, req: Request, options: object): P
     run.error = (err: Error) => resolve({ kind: 'error', err });
     run.pass = () => resolve({ kind: 'fail', info: undefined });
     try {
-      run.authenticate(req, options);
+      run.authenticate({ query: browser.query, body: {} } as never, {});
     } catch (err) {
       resolve({ kind: 'error', err: err as Error });
     }
@@ -274,7 +289,7 @@ export type StartOutcome = { kind: 'redirect'; url: string } | Extract<FinishOut
 /** Starts the sign-in at the provider: answers where to send the browser (or why not). */
 export async function startSignIn(
   deps: SsoSignInDeps,
-  req: Request,
+  browser: SignInBrowser,
   input: { organisationId: string; providerId: string; next?: string; loginHint?: string },
 ): Promise<StartOutcome> {
   const provider = await loadProvider(deps, input.organisationId, input.providerId);
@@ -291,7 +306,10 @@ export async function startSignIn(
     nonce: randomBytes(24).toString('base64url'),
     ...(input.next ? { next: input.next } : {}),
   };
-  const outcome = await runStrategy(strategyFor(deps, provider, metadata, pending, input.loginHint), req, {});
+  const outcome = await runStrategy(
+    strategyFor(deps, browser, provider, metadata, pending, input.loginHint),
+    browser,
+  );
   if (outcome.kind === 'redirect') return outcome;
   return providerFailed(outcome.kind === 'error' ? outcome.err : new Error('no redirect'));
 }
@@ -333,29 +351,29 @@ const STATE_MESSAGE =
  * subject once linked, else by the verified e-mail address — within the organisation the sign-in was
  * started for. Nothing is created or linked unless every check passed.
  */
-export async function finishSignIn(deps: SsoSignInDeps, req: Request): Promise<FinishOutcome> {
-  const state = req.query.state;
-  const peeked = peekPending(req, state);
+export async function finishSignIn(deps: SsoSignInDeps, browser: SignInBrowser): Promise<FinishOutcome> {
+  const state = browser.query.state;
+  const peeked = peekPending(browser, state);
   if (!peeked) {
     // Spent, tampered, expired or from another browser: the code (if any) is never exchanged.
     return refuse('state', STATE_MESSAGE);
   }
   const provider = await loadProvider(deps, peeked.organisationId, peeked.providerId);
   if (!provider?.enabled) {
-    takePending(req, deps.clock, state);
+    takePending(browser, deps.clock, state);
     return disabled(provider);
   }
   let metadata: ProviderMetadata;
   try {
     metadata = await metadataOf(deps, provider);
   } catch (err) {
-    takePending(req, deps.clock, state);
+    takePending(browser, deps.clock, state);
     return providerFailed(err);
   }
   // RFC 9207: a provider that names itself in the answer must be the one the sign-in went to.
-  const iss = req.query.iss;
+  const iss = browser.query.iss;
   if (iss !== undefined && iss !== metadata.issuer) {
-    takePending(req, deps.clock, state);
+    takePending(browser, deps.clock, state);
     return refuse('id-token', UNVERIFIED, `the answer names another issuer (${String(iss).slice(0, 200)})`);
   }
   const pendingFields = {
@@ -363,9 +381,9 @@ export async function finishSignIn(deps: SsoSignInDeps, req: Request): Promise<F
     providerId: provider.id,
     nonce: peeked.nonce,
   };
-  const outcome = await runStrategy(strategyFor(deps, provider, metadata, pendingFields), req, {});
+  const outcome = await runStrategy(strategyFor(deps, browser, provider, metadata, pendingFields), browser);
   // Whatever happened, the state is spent (the store took it out when it was checked).
-  takePending(req, deps.clock, state);
+  takePending(browser, deps.clock, state);
   if (outcome.kind === 'fail') {
     const info = outcome.info as { message?: string } | undefined;
     if (info?.message === 'state') return refuse('state', STATE_MESSAGE);
