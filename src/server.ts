@@ -4,18 +4,16 @@ import { ConfigError, loadConfig, loadEnvFile } from './config';
 import { signInFailuresRetention } from './modules/accounts';
 import { serveMetrics } from './modules/health';
 import { systemClock } from './platform/clock';
-import { openSecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
 import { DataDirInUseError } from './platform/db/lock';
 import { openConfiguredDatabase } from './platform/db/open';
-import { fileStorageKind, openFileStorage } from './platform/file-storage';
+import { fileStorageKind } from './platform/file-storage';
 import { closeConnectionsAfterAnswers, createHttpServer, drainHttpServer } from './platform/http/listen';
 import { createLogger, type Logger, stdoutDestination } from './platform/logger';
 import { Metrics } from './platform/metrics';
-import { Readiness } from './platform/readiness';
 import { RetentionSweeper } from './platform/retention';
-import { SealKeyError, sealKeySource } from './platform/signing/seal-key';
-import { createJobWorker } from './worker';
+import { SealKeyError } from './platform/signing/seal-key';
+import { createServices } from './services';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -46,10 +44,9 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  // One secret box for the seal key, the API and the worker (the key file is read once).
-  const box = openSecretBox(config.encryption);
+  const services = createServices(config, database, systemClock, logger, { metrics: new Metrics() });
+  const { seal, jobs: worker, metrics, readiness } = services;
   // The seal key, checked (a configured one) or made (on first start) before anything is served.
-  const seal = sealKeySource({ database, box, clock: systemClock }, config.signing);
   try {
     const { certificate, source } = await seal();
     logger.info(
@@ -65,18 +62,6 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  const storage = openFileStorage(config.files, database);
-  const metrics = new Metrics();
-  const { worker, mailer, http } = createJobWorker({
-    config,
-    database,
-    clock: systemClock,
-    logger,
-    box,
-    seal,
-    storage,
-    metrics,
-  });
   // Finished work past its retention is removed by the processes that run jobs.
   const retention = new RetentionSweeper(
     { database, clock: systemClock, logger, metrics, steps: [signInFailuresRetention] },
@@ -86,19 +71,7 @@ async function main(): Promise<void> {
     worker.start();
     retention.start();
   }
-  const readiness = new Readiness();
-  const app = createApp({
-    readiness,
-    config,
-    database,
-    clock: systemClock,
-    logger,
-    jobs: worker,
-    box,
-    seal,
-    storage,
-    metrics,
-  });
+  const app = createApp(services);
   const server: Server = createHttpServer(app, config.requestTimeouts);
   server.listen(config.port, config.host ?? '::', () => {
     logger.info(
@@ -187,8 +160,7 @@ async function main(): Promise<void> {
         worker.stop(left()),
         retention.stop(),
       ]);
-      mailer.close();
-      await http.close();
+      await services.close();
       await database.close();
       logger.info({ reason, ms: Date.now() - started, jobs }, 'stopped');
     } catch (err) {

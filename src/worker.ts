@@ -13,7 +13,7 @@ import {
   signingFinaliseHandler,
   signingFinaliseJob,
 } from './modules/signing';
-import { directorySyncHandler, directorySyncJob, OidcClient } from './modules/sso';
+import { directorySyncHandler, directorySyncJob, type OidcClient } from './modules/sso';
 import {
   webhookDeliveryHandler,
   webhookDeliveryJob,
@@ -21,53 +21,37 @@ import {
   webhookDisabledNoticeJob,
 } from './modules/webhooks';
 import type { Clock } from './platform/clock';
-import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
+import type { SecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
-import { openFileStorage } from './platform/file-storage';
-import { JobWorker } from './platform/jobs/worker';
-import type { Logger } from './platform/logger';
-import { createMailer, type Mailer } from './platform/mail';
+import type { JobWorker } from './platform/jobs/worker';
+import type { Mailer } from './platform/mail';
 import type { Metrics } from './platform/metrics';
-import { listedNetworksPolicy, SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
-import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
-import { createSmsSender, type SmsSender } from './platform/sms';
+import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
+import type { SealKeySource } from './platform/signing/seal-key';
+import type { SmsSender } from './platform/sms';
 import type { FileStorage } from './platform/storage';
 
-export interface WorkerDeps {
+/** What the job handlers are built from: the process's services (src/services.ts). */
+export interface JobServices {
   config: Config;
   database: Database;
   clock: Clock;
-  logger: Logger;
-  mailer?: Mailer;
-  sms?: SmsSender;
-  box?: SecretBox;
-  /** The seal key (loaded at start by the server); by default loaded when first needed. */
-  seal?: SealKeySource;
-  /** Where file bytes are (by default as configured: FILE_STORAGE). */
-  storage?: FileStorage;
-  /** Where job and webhook outcomes are counted (the app's, in a server). */
-  metrics?: Metrics;
-  /** How webhook host names are resolved (tests give their own names); DNS by default. */
-  lookup?: SafeHttpPolicy['lookup'];
+  box: SecretBox;
+  storage: FileStorage;
+  seal: SealKeySource;
+  mailer: Mailer;
+  sms: SmsSender;
+  metrics: Metrics;
+  jobs: JobWorker;
+  oidc: OidcClient;
+  ssoPolicy: SafeHttpPolicy;
+  /** The client webhook deliveries go through (closed with the services). */
+  webhookHttp: SafeHttpClient;
 }
 
-/** The background worker with every module's job handlers; the caller starts it (or drains it in tests). */
-export function createJobWorker(deps: WorkerDeps): {
-  worker: JobWorker;
-  mailer: Mailer;
-  http: SafeHttpClient;
-} {
-  const { config, clock } = deps;
-  const database = deps.metrics ? deps.metrics.timed(deps.database) : deps.database;
-  const logger = deps.logger.child({ component: 'jobs' });
-  const mailer = deps.mailer ?? createMailer(config.mail, logger);
-  const sms = deps.sms ?? createSmsSender(config.sms, logger);
-  const worker = new JobWorker(database, clock, logger, {
-    pollMs: config.jobs.pollMs,
-    concurrency: config.jobs.concurrency,
-    batchSize: config.jobs.concurrency,
-    metrics: deps.metrics,
-  });
+/** Registers every module's job handlers with the worker; the caller starts it (or drains it in tests). */
+export function registerJobHandlers(services: JobServices): void {
+  const { config, database, clock, box, storage, mailer, sms, jobs: worker } = services;
   worker.register(
     notificationJob,
     notificationHandler({
@@ -81,8 +65,6 @@ export function createJobWorker(deps: WorkerDeps): {
     }),
   );
   worker.register(expiryJobType, expiryHandler({ database, clock, baseUrl: config.baseUrl }));
-  const box = deps.box ?? openSecretBox(config.encryption);
-  const storage = deps.storage ?? openFileStorage(config.files, database);
   worker.register(
     sessionReportJob,
     sessionReportHandler({ database, clock, storage, timeZone: config.timeZone, baseUrl: config.baseUrl }),
@@ -97,36 +79,34 @@ export function createJobWorker(deps: WorkerDeps): {
       database,
       clock,
       storage,
-      seal: deps.seal ?? sealKeySource({ database, box, clock }, config.signing),
+      seal: services.seal,
       timeZone: config.timeZone,
       baseUrl: config.baseUrl,
     }),
   );
-  const http = new SafeHttpClient({ ...config.webhooks, lookup: deps.lookup });
   worker.register(
     webhookDeliveryJob,
     webhookDeliveryHandler({
       database,
       clock,
       box,
-      http,
+      http: services.webhookHttp,
       timeoutMs: config.webhooks.timeoutMs,
-      metrics: deps.metrics,
+      metrics: services.metrics,
     }),
   );
   worker.register(
     webhookDisabledNoticeJob,
     webhookDisabledNoticeHandler({ database, clock, mailer, baseUrl: config.baseUrl }),
   );
-  const ssoPolicy = listedNetworksPolicy(config.sso.privateNetworks, deps.lookup);
   worker.register(
     directorySyncJob,
     directorySyncHandler({
       database,
       clock,
       box,
-      oidc: new OidcClient(ssoPolicy, clock),
-      http: new SafeHttpClient({ ...ssoPolicy, keepAlive: false }),
+      oidc: services.oidc,
+      http: new SafeHttpClient({ ...services.ssoPolicy, keepAlive: false }),
       intervalMs: config.sso.directorySyncMs,
     }),
   );
@@ -134,5 +114,4 @@ export function createJobWorker(deps: WorkerDeps): {
     passwordLinkJob,
     passwordLinkHandler({ database, clock, box, mailer, baseUrl: config.baseUrl }),
   );
-  return { worker, mailer, http };
 }

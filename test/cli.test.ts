@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config';
 import { systemClock } from '../src/platform/clock';
 import { type Database, openDatabase } from '../src/platform/db/database';
 import { createLogger } from '../src/platform/logger';
+import { createServices } from '../src/services';
 
 // Most cases call the CLI's command logic in-process (runCli); a few spawn the built entry points to
 // prove what only a real process shows: npm's documented command line, exit codes, the lock between
@@ -96,13 +97,7 @@ const openShared = (purpose: string) =>
   openDatabase({ kind: 'embedded', dataDir: path.join(shared, 'pgdata'), purpose });
 
 async function appOver(database: Database) {
-  return createApp({
-    config: loadConfig({}),
-    database,
-    clock: systemClock,
-    logger: createLogger('silent'),
-    jobs: { wake: () => undefined },
-  });
+  return createApp(createServices(loadConfig({}), database, systemClock, createLogger('silent')));
 }
 
 describe('npm run cli -- bootstrap', () => {

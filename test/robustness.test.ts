@@ -11,6 +11,7 @@ import { ManualClock } from '../src/platform/clock';
 import { generateApiKey } from '../src/platform/crypto/api-keys';
 import { connectServer, type Database, queryRows } from '../src/platform/db/database';
 import { createLogger } from '../src/platform/logger';
+import { createServices } from '../src/services';
 import { startFaultyPostgres } from './support/faulty-postgres';
 import { createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
@@ -50,13 +51,10 @@ const portOf = (h: Harness) => (h.server.address() as net.AddressInfo).port;
 
 /** The real app over `database` (no worker), on a server of its own. */
 function appOver(database: Database): http.Server {
-  const app = createApp({
-    config: loadConfig({ NODE_ENV: 'test' }),
-    database,
-    clock: new ManualClock('2026-03-02T09:00:00.000Z'),
-    logger: createLogger('silent'),
-    jobs: { wake: () => undefined },
-  });
+  const clock = new ManualClock('2026-03-02T09:00:00.000Z');
+  const app = createApp(
+    createServices(loadConfig({ NODE_ENV: 'test' }), database, clock, createLogger('silent')),
+  );
   return http.createServer(app);
 }
 

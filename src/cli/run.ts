@@ -15,14 +15,15 @@ import { seedTemplates } from '../modules/questionlists';
 import { setSignInSettings } from '../modules/sso';
 import { systemClock } from '../platform/clock';
 import { systemContext } from '../platform/context';
-import { openSecretBox } from '../platform/crypto/sealed';
-import type { Database } from '../platform/db/database';
+
 import { openConfiguredDatabase } from '../platform/db/open';
 import { exportDatabase, importDatabase } from '../platform/db/transfer';
-import { openFileStorage } from '../platform/file-storage';
+
 import { fieldPath } from '../platform/http/validation';
 import { isId } from '../platform/ids';
+import { createLogger } from '../platform/logger';
 import { sweepRetention } from '../platform/retention';
+import { createServices, type Services } from '../services';
 
 const usage = `Usage: npm run cli -- <command> [options]
 
@@ -82,15 +83,18 @@ export interface CliIo {
 
 class UsageError extends Error {}
 
-async function withDatabase<T>(
+/** Runs `fn` with the services a server would have (src/services.ts), over the configured database. */
+async function withServices<T>(
   config: Config,
   purpose: string,
-  fn: (db: Database) => Promise<T>,
+  fn: (services: Services) => Promise<T>,
 ): Promise<T> {
   const database = await openConfiguredDatabase(config, purpose);
+  const services = createServices(config, database, systemClock, createLogger('silent'));
   try {
-    return await fn(database);
+    return await fn(services);
   } finally {
+    await services.close();
     await database.close();
   }
 }
@@ -109,11 +113,12 @@ async function bootstrap(args: string[], io: CliIo): Promise<void> {
   if (!values.email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(values.email)) {
     throw new UsageError('bootstrap: --email must be an e-mail address');
   }
-  const result = await withDatabase(loadConfig(io.env), 'cli bootstrap', (database) =>
-    bootstrapOrganisation(
-      { database, clock: systemClock },
-      { organisation: values.org!.trim(), email: values.email!, name: values.name },
-    ),
+  const result = await withServices(loadConfig(io.env), 'cli bootstrap', (services) =>
+    bootstrapOrganisation(services, {
+      organisation: values.org!.trim(),
+      email: values.email!,
+      name: values.name,
+    }),
   );
   if (values.json) {
     io.stdout.write(`${JSON.stringify(result)}\n`);
@@ -133,8 +138,7 @@ async function seed(args: string[], io: CliIo): Promise<void> {
   if (!Number.isInteger(count) || count < (values.contacts === undefined ? 0 : 1) || count > 10_000_000) {
     throw new UsageError('seed: --contacts must be a whole number from 1 to 10000000');
   }
-  await withDatabase(loadConfig(io.env), 'cli seed', async (database) => {
-    const deps = { database, clock: systemClock };
+  await withServices(loadConfig(io.env), 'cli seed', async (deps) => {
     const templates = await seedTemplates(deps, values.org!);
     io.stdout.write(
       `Added ${templates.added.length} question lists${templates.added.length ? ` (${templates.added.join(', ')})` : ''}` +
@@ -183,13 +187,7 @@ async function user(args: string[], io: CliIo): Promise<void> {
   const password = sub === 'set-password' ? await readFirstLine(io.stdin ?? process.stdin) : '';
   if (sub === 'set-password' && !password)
     throw new UsageError('user set-password: give the password on standard input');
-  await withDatabase(config, `cli user ${sub}`, async (database) => {
-    const deps = {
-      database,
-      clock: systemClock,
-      box: openSecretBox(config.encryption),
-      passwordLinkMs: config.staff.passwordLinkMs,
-    };
+  await withServices(config, `cli user ${sub}`, async (deps) => {
     if (sub === 'set-password') {
       await setPasswordByEmail(deps, values.org!, values.email!, password);
       io.stdout.write(`Password set for ${values.email}\n`);
@@ -232,12 +230,8 @@ async function oauthClient(args: string[], io: CliIo): Promise<void> {
     const problems = parsed.error.issues.map((i) => `${fieldPath(i.path) || 'input'}: ${i.message}`);
     throw new UsageError(`oauth-client create: ${problems.join('; ')}`);
   }
-  const created = await withDatabase(loadConfig(io.env), 'cli oauth-client', (database) =>
-    createClient(
-      { database, clock: systemClock },
-      systemContext(values.org!, new Date(), 'command line'),
-      parsed.data,
-    ),
+  const created = await withServices(loadConfig(io.env), 'cli oauth-client', (services) =>
+    createClient(services, systemContext(values.org!, new Date(), 'command line'), parsed.data),
   );
   if (values.json) {
     io.stdout.write(
@@ -264,12 +258,10 @@ async function org(args: string[], io: CliIo): Promise<void> {
     throw new UsageError('org password-sign-in: --org <organisationId> is required (an id)');
   if (values.on === values.off) throw new UsageError('org password-sign-in: give --on or --off');
   const config = loadConfig(io.env);
-  const result = await withDatabase(config, 'cli org', (database) =>
-    setSignInSettings(
-      { database, clock: systemClock, box: openSecretBox(config.encryption), baseUrl: config.baseUrl },
-      systemContext(values.org!, new Date(), 'command line'),
-      { passwordSignIn: values.on === true },
-    ),
+  const result = await withServices(config, 'cli org', (services) =>
+    setSignInSettings(services, systemContext(values.org!, new Date(), 'command line'), {
+      passwordSignIn: values.on === true,
+    }),
   );
   io.stdout.write(`Password sign-in is ${result.passwordSignIn ? 'on' : 'off'} for ${values.org}\n`);
 }
@@ -285,8 +277,7 @@ async function offboard(sub: 'export' | 'delete', args: string[], io: CliIo): Pr
   if (sub === 'delete' && !values.confirm)
     throw new UsageError('org delete: --confirm <organisation name> is required');
   const config = loadConfig(io.env);
-  await withDatabase(config, `cli org ${sub}`, async (database) => {
-    const deps = { database, storage: openFileStorage(config.files, database) };
+  await withServices(config, `cli org ${sub}`, async (deps) => {
     if (sub === 'export') {
       const manifest = await exportOrganisation(deps, values.org!, path.resolve(values.out!), new Date());
       const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
@@ -317,8 +308,8 @@ async function transferOut(args: string[], io: CliIo): Promise<void> {
   if (!values.out) throw new UsageError('export: --out <directory> is required');
   const config = loadConfig(io.env);
   const out = path.resolve(values.out);
-  const manifest = await withDatabase(config, 'cli export', (database) =>
-    exportDatabase(database, openFileStorage(config.files, database), out, new Date()),
+  const manifest = await withServices(config, 'cli export', ({ database, storage }) =>
+    exportDatabase(database, storage, out, new Date()),
   );
   const rows = Object.values(manifest.tables).reduce((a, b) => a + b, 0);
   io.stdout.write(
@@ -338,8 +329,8 @@ async function transferIn(args: string[], io: CliIo): Promise<void> {
   if (!values.from) throw new UsageError('import: --from <export directory> is required');
   const config = loadConfig(io.env);
   const from = path.resolve(values.from);
-  const result = await withDatabase(config, 'cli import', (database) =>
-    importDatabase(database, openFileStorage(config.files, database), from, {
+  const result = await withServices(config, 'cli import', ({ database, storage }) =>
+    importDatabase(database, storage, from, {
       filesOnly: values['files-only'] === true,
     }),
   );
@@ -352,7 +343,7 @@ async function transferIn(args: string[], io: CliIo): Promise<void> {
 async function prune(args: string[], io: CliIo): Promise<void> {
   const { values } = parseArgs({ args, options: { json: { type: 'boolean' } } });
   const config = loadConfig(io.env);
-  const removed = await withDatabase(config, 'cli prune', (database) =>
+  const removed = await withServices(config, 'cli prune', ({ database }) =>
     sweepRetention(database, new Date(), config.retention, undefined, [signInFailuresRetention]),
   );
   if (values.json) {

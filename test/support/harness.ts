@@ -14,8 +14,7 @@ import { type Database, openDatabase } from '../../src/platform/db/database';
 import { createHttpServer } from '../../src/platform/http/listen';
 import type { JobWorker } from '../../src/platform/jobs/worker';
 import { createLogger } from '../../src/platform/logger';
-import { Metrics } from '../../src/platform/metrics';
-import { createJobWorker } from '../../src/worker';
+import { createServices } from '../../src/services';
 import { contractChecker, reportContract, trafficRecorder } from './contract';
 import { serverDatabases } from './server-databases';
 
@@ -142,27 +141,11 @@ export async function startHarness(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-test-'));
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...unlimited, ...env });
   const logger = createLogger('info', sink);
-  // One set of metrics for the app and its worker, as in a server (process figures left out).
-  const metrics = new Metrics({ process: false });
-  const { worker, mailer, http } = createJobWorker({
-    config,
-    database,
-    clock,
-    logger,
-    lookup: opts.lookup,
-    metrics,
-  });
+  // The services as a server builds them (process figures left out of the metrics).
+  const services = createServices(config, database, clock, logger, { lookup: opts.lookup });
+  const worker = services.jobs;
   if (opts.startWorker) worker.start();
-  const app = createApp({
-    config,
-    database,
-    clock,
-    logger,
-    jobs: worker,
-    checkResponses: true,
-    lookup: opts.lookup,
-    metrics,
-  });
+  const app = createApp(services, { checkResponses: true });
   // Every answer is checked against the document the app serves when the harness closes.
   const traffic = trafficRecorder();
   const server = createHttpServer(traffic.wrap(app), config.requestTimeouts);
@@ -188,8 +171,7 @@ export async function startHarness(
       });
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await worker.stop();
-      mailer.close();
-      await http.close();
+      await services.close();
       if (!opts.database) await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
       if (problems.length > 0) {
