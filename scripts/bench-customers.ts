@@ -11,7 +11,7 @@ import pg from 'pg';
 import { seedContacts } from '../src/modules/customers/seed.service';
 import { bootstrapOrganisation } from '../src/modules/organisations/bootstrap.service';
 import { systemClock } from '../src/platform/clock';
-import { openDatabase } from '../src/platform/db/database';
+import { openDatabase } from '../src/platform/db/open';
 import { answers, median, printTable, start, stop } from './bench-support';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);

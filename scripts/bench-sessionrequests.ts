@@ -17,7 +17,7 @@ import { seedTemplates } from '../src/modules/questionlists/demo-templates';
 import { listQuestionLists } from '../src/modules/questionlists/questionlists.service';
 import { systemClock } from '../src/platform/clock';
 import { systemContext } from '../src/platform/context';
-import { openDatabase } from '../src/platform/db/database';
+import { openDatabase } from '../src/platform/db/open';
 import { answers, cpuSeconds, median, postgresCpuSeconds, printTable, start, stop } from './bench-support';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);

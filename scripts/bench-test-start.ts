@@ -4,7 +4,9 @@
 //   3. on a PostgreSQL server (DATABASE_URL set), a copy of the migrated template database.
 // Each figure is the median of BENCH_ROUNDS starts (default 7), after one warm-up start; a start ends
 // when the database answers a query.
-import { type Database, migratedImage, openDatabase } from '../src/platform/db/database';
+import type { Database } from '../src/platform/db/database';
+import { migratedImage } from '../src/platform/db/embedded';
+import { openDatabase } from '../src/platform/db/open';
 import { serverDatabases } from '../test/support/server-databases';
 import { printTable } from './bench-support';
 

@@ -16,7 +16,8 @@ import { CreateQuestionList } from '../src/modules/questionlists/questionlists.s
 import { createQuestionList } from '../src/modules/questionlists/questionlists.service';
 import { systemClock } from '../src/platform/clock';
 import { systemContext } from '../src/platform/context';
-import { type Database, openDatabase } from '../src/platform/db/database';
+import type { Database } from '../src/platform/db/database';
+import { openDatabase } from '../src/platform/db/open';
 import { inTenant } from '../src/platform/db/tenant';
 import { eventRepository, type NewEvent } from '../src/platform/events/events.repository';
 import { newId } from '../src/platform/ids';

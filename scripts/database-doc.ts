@@ -3,7 +3,7 @@
 // test/database-catalogue.test.ts fails until the page is written again after a migration changes them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from '../src/platform/db/database';
+import { openDatabase } from '../src/platform/db/open';
 import { projectRoot } from '../src/platform/paths';
 import { DOCUMENT_PATH, databaseDocument } from './support/database-catalogue';
 

@@ -8,7 +8,8 @@ import { createApp } from '../src/app';
 import { runCli } from '../src/cli/run';
 import { loadConfig } from '../src/config';
 import { systemClock } from '../src/platform/clock';
-import { type Database, openDatabase } from '../src/platform/db/database';
+import type { Database } from '../src/platform/db/database';
+import { openDatabase } from '../src/platform/db/open';
 import { createLogger } from '../src/platform/logger';
 import { createServices } from '../src/services';
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { type Database, openDatabase, queryRows } from '../src/platform/db/database';
+import { type Database, queryRows } from '../src/platform/db/database';
+import { openDatabase } from '../src/platform/db/open';
 import { createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { serverDatabases } from './support/server-databases';

@@ -7,7 +7,8 @@ import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { runCli } from '../src/cli/run';
-import { type Database, openDatabase, queryRows } from '../src/platform/db/database';
+import { type Database, queryRows } from '../src/platform/db/database';
+import { openDatabase } from '../src/platform/db/open';
 import { asBuffer } from './support/binary';
 import {
   completeAsContact,

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { migratedImage, openDatabase } from '../../src/platform/db/database';
+import { migratedImage } from '../../src/platform/db/embedded';
+import { openDatabase } from '../../src/platform/db/open';
 import { missingTools } from './preflight';
 import { serverDatabases } from './server-databases';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase } from '../../src/platform/db/database';
+import { openDatabase } from '../../src/platform/db/open';
 
 /**
  * On a PostgreSQL server, each harness works in a database of its own, copied from a migrated
