@@ -1,10 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { createApp } from './app';
-import { ConfigError, loadConfig, loadEnvFile } from './config';
+import { type Config, ConfigError, loadConfig, loadEnvFile } from './config';
 import { signInFailuresRetention } from './modules/accounts';
 import { serveMetrics } from './modules/health';
 import { systemClock } from './platform/clock';
-import type { Database } from './platform/db/database';
 import { DataDirInUseError } from './platform/db/lock';
 import { openConfiguredDatabase } from './platform/db/open';
 import { fileStorageKind } from './platform/file-storage';
@@ -16,51 +15,29 @@ import { SealKeyError } from './platform/signing/seal-key';
 import { createServices } from './services';
 
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
+  const config = await orExit([ConfigError], () => {
     // ./.env, when present, fills in what the real environment leaves unset.
     loadEnvFile();
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`actiondesk: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+    return loadConfig();
+  });
   const destination = stdoutDestination();
   const logger = createLogger(config.logLevel, destination);
   installProcessHooks(logger, destination);
 
-  let database: Database;
-  try {
-    database = await openConfiguredDatabase(config, `server on port ${config.port}`);
-  } catch (err) {
-    if (err instanceof DataDirInUseError) {
-      logger.fatal(err.message);
-      process.stderr.write(`actiondesk: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const database = await orExit(
+    [DataDirInUseError],
+    () => openConfiguredDatabase(config, `server on port ${config.port}`),
+    logger,
+  );
 
   const services = createServices(config, database, systemClock, logger, { metrics: new Metrics() });
   const { seal, jobs: worker, metrics, readiness } = services;
   // The seal key, checked (a configured one) or made (on first start) before anything is served.
-  try {
-    const { certificate, source } = await seal();
-    logger.info(
-      { source, subject: certificate.subject, fingerprint: certificate.fingerprint },
-      'seal key ready',
-    );
-  } catch (err) {
-    if (err instanceof SealKeyError) {
-      logger.fatal(err.message);
-      process.stderr.write(`actiondesk: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const { certificate, source } = await orExit([SealKeyError], seal, logger);
+  logger.info(
+    { source, subject: certificate.subject, fingerprint: certificate.fingerprint },
+    'seal key ready',
+  );
 
   // Finished work past its retention is removed by the processes that run jobs.
   const retention = new RetentionSweeper(
@@ -86,20 +63,7 @@ async function main(): Promise<void> {
     );
   });
 
-  // Metrics on a port of their own, without a token: for a network only the scraper reaches.
-  const metricsServer =
-    config.metrics.port === null
-      ? null
-      : createServer((req, res) => {
-          if (req.method === 'GET' && req.url?.split('?')[0] === '/metrics') {
-            serveMetrics(metrics, res).catch(() => res.destroy());
-            return;
-          }
-          res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Only GET /metrics is served here\n');
-        });
-  metricsServer?.listen(config.metrics.port ?? 0, config.metrics.host ?? '::', () =>
-    logger.info({ port: config.metrics.port }, 'metrics served on their own port'),
-  );
+  const metricsServer = serveMetricsAlone(config, metrics, logger);
 
   let stopping = false;
   /** The code the process exits with: a fatal error during a stop makes it 1. */
@@ -177,6 +141,42 @@ async function main(): Promise<void> {
   // The process is in an unknown state: what is in progress gets 5 s at most.
   fatal = (err) =>
     void stop(`uncaught exception: ${err.message}`, 1, Math.min(5_000, config.shutdownGraceMs));
+}
+
+/**
+ * Runs a start step; an error of the kinds given (a setting, a held data directory, a seal key: things a
+ * person fixes) ends the process with its message instead of a stack trace.
+ */
+async function orExit<T>(
+  expected: (abstract new (...args: never[]) => Error)[],
+  step: () => T | Promise<T>,
+  logger?: Logger,
+): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (!expected.some((kind) => err instanceof kind)) throw err;
+    const message = (err as Error).message;
+    logger?.fatal(message);
+    process.stderr.write(`actiondesk: ${message}\n`);
+    process.exit(1);
+  }
+}
+
+/** Metrics on a port of their own (METRICS_PORT), without a token: for a network only the scraper reaches. */
+function serveMetricsAlone(config: Config, metrics: Metrics, logger: Logger): Server | null {
+  if (config.metrics.port === null) return null;
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url?.split('?')[0] === '/metrics') {
+      serveMetrics(metrics, res).catch(() => res.destroy());
+      return;
+    }
+    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Only GET /metrics is served here\n');
+  });
+  server.listen(config.metrics.port, config.metrics.host ?? '::', () =>
+    logger.info({ port: config.metrics.port }, 'metrics served on their own port'),
+  );
+  return server;
 }
 
 /** Set once the server runs: a fatal error then goes through the graceful stop. */
