@@ -1,9 +1,7 @@
-import { AppError } from '../../platform/errors';
+import type { RequestContext } from '../../platform/context';
 import type { Routes } from '../../platform/http/routes';
-import { fieldPath } from '../../platform/http/validation';
 import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
-import { staffErrorPage } from '../../web/staff-layout';
 import { type ProviderFormValues, providerPage, providersPage } from '../../web/staff-sso-pages';
 import { type AuditDeps, listAuditEvents } from '../audit';
 import { listUsers } from '../organisations';
@@ -21,30 +19,15 @@ import {
   UpdateSsoProvider,
   updateProvider,
 } from '../sso';
-import { type DeskDeps, staffUserOf } from './desk.service';
+import { adminFrame, adminPage, csrfInput, DoneQuery } from './admin-pages';
+import type { DeskDeps } from './desk.service';
+import { inputOf, ProviderForm, problemsOf, refusalProblems, valuesOf } from './providers.form';
 
-const tags = ['Staff pages: administration'];
-const csrf = z.string().max(300);
-const field = (max: number) => z.string().max(max).optional();
-const ProviderForm = z.object({
-  _csrf: csrf,
-  type: field(20),
-  name: field(1000),
-  tenantId: field(1000),
-  issuer: field(2000),
-  clientId: field(2000),
-  clientSecret: field(8000),
-  enabled: field(10),
-  allowedDomains: field(20_000),
-  jitGroup: field(50),
-  directorySync: field(10),
-  directoryUrl: field(2000),
-  groupMapping: field(20_000),
-  syncNames: field(10),
-});
-type ProviderForm = z.infer<typeof ProviderForm>;
+type ProviderPageDeps = DeskDeps & ProviderDeps & AuditDeps;
+/** What a provider page shows besides the provider(s): a notice, a refusal's problems, the form again. */
+type Extra = { status?: number; notice?: string; problems?: string[]; form?: ProviderFormValues };
+
 const Params = z.object({ providerId: idParam('providerId') });
-const DoneQuery = z.object({ done: z.string().max(30).optional() });
 
 const notices: Record<string, string> = {
   created: 'The provider was added.',
@@ -58,166 +41,87 @@ const notices: Record<string, string> = {
 
 const noticeOf = (done: string | undefined) =>
   done !== undefined && Object.hasOwn(notices, done) ? notices[done] : undefined;
-const trimmed = (v: string | undefined) => {
-  const t = v?.trim();
-  return t ? t : undefined;
-};
-const lines = (v: string | undefined) =>
-  (v ?? '')
-    .split(/[\r\n,]+/)
-    .map((l) => l.trim())
-    .filter(Boolean);
-
-/** `id = group` lines as a mapping (a line without `=` is kept whole, and refused by the schema). */
-function mappingOf(text: string | undefined): Record<string, string> {
-  const mapping: Record<string, string> = Object.create(null);
-  for (const line of (text ?? '').split(/\r?\n/)) {
-    if (!line.trim()) continue;
-    const at = line.indexOf('=');
-    if (at < 0) mapping[line.trim()] = '';
-    else mapping[line.slice(0, at).trim()] = line.slice(at + 1).trim();
-  }
-  return mapping;
-}
-
-/** The form as the admin API's input: empty fields left out (kept, on a change). */
-function inputOf(form: ProviderForm, withDirectory: boolean) {
-  return {
-    ...(withDirectory
-      ? {
-          directorySync: form.directorySync === 'on',
-          directoryUrl: trimmed(form.directoryUrl) ?? null,
-          groupMapping: mappingOf(form.groupMapping),
-          syncNames: form.syncNames === 'on',
-        }
-      : {}),
-    ...(trimmed(form.name) ? { name: trimmed(form.name) } : {}),
-    ...(trimmed(form.tenantId) ? { tenantId: trimmed(form.tenantId) } : {}),
-    ...(trimmed(form.issuer) ? { issuer: trimmed(form.issuer) } : {}),
-    ...(trimmed(form.clientId) ? { clientId: trimmed(form.clientId) } : {}),
-    ...(form.clientSecret ? { clientSecret: form.clientSecret } : {}),
-    enabled: form.enabled === 'on',
-    allowedDomains: lines(form.allowedDomains),
-    jitGroup: trimmed(form.jitGroup) ?? null,
-  };
-}
-
-/** What to show in the form again after a refusal: everything but the secret. */
-const valuesOf = (form: ProviderForm): ProviderFormValues => ({
-  type: form.type,
-  name: form.name,
-  tenantId: form.tenantId,
-  issuer: form.issuer,
-  clientId: form.clientId,
-  enabled: form.enabled === 'on',
-  allowedDomains: form.allowedDomains,
-  jitGroup: form.jitGroup,
-  directorySync: form.directorySync === 'on',
-  directoryUrl: form.directoryUrl,
-  groupMapping: form.groupMapping,
-  syncNames: form.syncNames === 'on',
-});
-
-const problemsOf = (issues: readonly { path: PropertyKey[]; message: string }[]) =>
-  issues.map((i) => `${fieldPath(i.path as (string | number)[]) || 'form'}: ${i.message}`);
-
-/** A service refusal shown on the page (400 with the fields named). */
-function refusal(err: unknown): { status: number; problems: string[] } {
-  if (err instanceof AppError && err.status < 500 && err.status !== 404) {
-    return {
-      status: err.status,
-      problems: err.details?.length ? err.details.map((d) => `${d.field}: ${d.message}`) : [err.message],
-    };
-  }
-  throw err;
-}
 
 /** Integrations → OAuth Providers (spec 5.3): administrators set up staff single sign-on. */
-export function providerPageRoutes(routes: Routes, deps: DeskDeps & ProviderDeps & AuditDeps): void {
-  const common = {
-    tags,
-    audience: 'staff' as const,
-    errorPage: staffErrorPage,
-    permission: 'admin' as const,
+export function providerPageRoutes(routes: Routes, deps: ProviderPageDeps): void {
+  providerListRoutes(routes, deps);
+  providerRoutes(routes, deps);
+}
+
+/** The providers' page: the list, the redirect address to register, password sign-in, the add form. */
+async function showList(deps: ProviderPageDeps, ctx: RequestContext, token: string, extra: Extra = {}) {
+  const { providers } = await listProviders(deps, ctx);
+  const { passwordSignIn } = await getSignInSettings(deps, ctx);
+  const { status, ...rest } = extra;
+  return {
+    status: status ?? 200,
+    html: providersPage(await adminFrame(deps, ctx, token), {
+      providers,
+      redirectUri: callbackUrl(deps.baseUrl),
+      signInAddress: `${deps.baseUrl}/signin/org/${ctx.organisationId}`,
+      passwordSignIn,
+      ...rest,
+    }),
   };
-  const frame = async (ctx: Parameters<typeof staffUserOf>[1], token: string) => ({
-    me: await staffUserOf(deps, ctx),
-    csrf: token,
+}
+
+/** A provider's page: its settings, its history and (Microsoft) the users directory sync changed. */
+async function showOne(
+  deps: ProviderPageDeps,
+  ctx: RequestContext,
+  token: string,
+  providerId: string,
+  extra: Extra = {},
+) {
+  const provider = await getProvider(deps, ctx, providerId);
+  const { events } = await listAuditEvents(deps, ctx, {
+    targetType: 'sso_provider',
+    targetId: providerId,
+    limit: 50,
   });
-
-  const showList = async (
-    ctx: Parameters<typeof staffUserOf>[1],
-    token: string,
-    extra: { status?: number; notice?: string; problems?: string[]; form?: ProviderFormValues } = {},
-  ) => {
-    const { providers } = await listProviders(deps, ctx);
-    const { passwordSignIn } = await getSignInSettings(deps, ctx);
-    const { status, ...rest } = extra;
-    return {
-      status: status ?? 200,
-      html: providersPage(await frame(ctx, token), {
-        providers,
-        redirectUri: callbackUrl(deps.baseUrl),
-        signInAddress: `${deps.baseUrl}/signin/org/${ctx.organisationId}`,
-        passwordSignIn,
-        ...rest,
-      }),
-    };
+  const synced =
+    provider.type === 'microsoft'
+      ? (
+          await listAuditEvents(deps, ctx, { targetType: 'user', actorLabel: 'directory sync', limit: 100 })
+        ).events
+          .filter((e) => e.summary.providerId === providerId)
+          .slice(0, 20)
+      : [];
+  const { users } = await listUsers(deps, ctx);
+  const { status, ...rest } = extra;
+  return {
+    status: status ?? 200,
+    html: providerPage(await adminFrame(deps, ctx, token), {
+      provider,
+      history: events,
+      synced,
+      names: new Map(users.map((u) => [u._id, u.name])),
+      ...rest,
+    }),
   };
+}
 
-  const showOne = async (
-    ctx: Parameters<typeof staffUserOf>[1],
-    token: string,
-    providerId: string,
-    extra: { status?: number; notice?: string; problems?: string[]; form?: ProviderFormValues } = {},
-  ) => {
-    const provider = await getProvider(deps, ctx, providerId);
-    const { events } = await listAuditEvents(deps, ctx, {
-      targetType: 'sso_provider',
-      targetId: providerId,
-      limit: 50,
-    });
-    const synced =
-      provider.type === 'microsoft'
-        ? (
-            await listAuditEvents(deps, ctx, { targetType: 'user', actorLabel: 'directory sync', limit: 100 })
-          ).events
-            .filter((e) => e.summary.providerId === providerId)
-            .slice(0, 20)
-        : [];
-    const { users } = await listUsers(deps, ctx);
-    const { status, ...rest } = extra;
-    return {
-      status: status ?? 200,
-      html: providerPage(await frame(ctx, token), {
-        provider,
-        history: events,
-        synced,
-        names: new Map(users.map((u) => [u._id, u.name])),
-        ...rest,
-      }),
-    };
-  };
-
+/** The providers' page and its posts: switch password sign-in, add a provider. */
+function providerListRoutes(routes: Routes, deps: ProviderPageDeps): void {
   routes.staffPage(
     {
-      ...common,
+      ...adminPage,
       path: '/staff/integrations/providers',
       summary: 'Integrations → OAuth Providers: the sign-in providers and the redirect address to register',
       query: DoneQuery,
       statuses: { 200: 'The page', 303: 'Not signed in', 403: 'Not an administrator' },
     },
-    async ({ ctx, csrf: token, query }) => showList(ctx, token(), { notice: noticeOf(query.done) }),
+    async ({ ctx, csrf: token, query }) => showList(deps, ctx, token(), { notice: noticeOf(query.done) }),
   );
 
   routes.staffPage(
     {
-      ...common,
+      ...adminPage,
       method: 'post',
       path: '/staff/integrations/providers/password-sign-in',
       summary: 'Switch password sign-in on or off (form post)',
       description: 'Fields: `_csrf`, `passwordSignIn` (on|off). Off needs an enabled provider.',
-      form: z.object({ _csrf: csrf, passwordSignIn: z.enum(['on', 'off']) }),
+      form: z.object({ _csrf: csrfInput, passwordSignIn: z.enum(['on', 'off']) }),
       statuses: { 303: 'Switched', 400: 'Not on or off', 409: 'No enabled provider: refused' },
     },
     async ({ ctx, form, csrf: token }) => {
@@ -225,14 +129,14 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & ProviderDeps
         await setSignInSettings(deps, ctx, { passwordSignIn: form.passwordSignIn === 'on' });
         return { redirect: `/staff/integrations/providers?done=password-${form.passwordSignIn}#password` };
       } catch (err) {
-        return showList(ctx, token(), refusal(err));
+        return showList(deps, ctx, token(), refusalProblems(err));
       }
     },
   );
 
   routes.staffPage(
     {
-      ...common,
+      ...adminPage,
       method: 'post',
       path: '/staff/integrations/providers',
       summary: 'Add a sign-in provider (form post)',
@@ -245,7 +149,7 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & ProviderDeps
       const { directoryUrl: _url, ...created } = inputOf(form, false);
       const parsed = CreateSsoProvider.safeParse({ type: form.type ?? '', ...created });
       if (!parsed.success) {
-        return showList(ctx, token(), {
+        return showList(deps, ctx, token(), {
           status: 400,
           problems: problemsOf(parsed.error.issues),
           form: valuesOf(form),
@@ -255,14 +159,17 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & ProviderDeps
         const made = await createProvider(deps, ctx, parsed.data);
         return { redirect: `/staff/integrations/providers/${made._id}?done=created` };
       } catch (err) {
-        return showList(ctx, token(), { ...refusal(err), form: valuesOf(form) });
+        return showList(deps, ctx, token(), { ...refusalProblems(err), form: valuesOf(form) });
       }
     },
   );
+}
 
+/** A provider's page and its posts: change it, run directory synchronisation, remove it. */
+function providerRoutes(routes: Routes, deps: ProviderPageDeps): void {
   routes.staffPage(
     {
-      ...common,
+      ...adminPage,
       path: '/staff/integrations/providers/{providerId}',
       summary: 'A sign-in provider: its settings, the redirect address and its history',
       params: Params,
@@ -270,12 +177,12 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & ProviderDeps
       statuses: { 200: 'The page', 404: 'Unknown provider' },
     },
     async ({ ctx, params, csrf: token, query }) =>
-      showOne(ctx, token(), params.providerId, { notice: noticeOf(query.done) }),
+      showOne(deps, ctx, token(), params.providerId, { notice: noticeOf(query.done) }),
   );
 
   routes.staffPage(
     {
-      ...common,
+      ...adminPage,
       method: 'post',
       path: '/staff/integrations/providers/{providerId}',
       summary: 'Change a sign-in provider (form post)',
@@ -294,7 +201,7 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & ProviderDeps
       const current = await getProvider(deps, ctx, params.providerId);
       const parsed = UpdateSsoProvider.safeParse(inputOf(form, current.type === 'microsoft'));
       if (!parsed.success) {
-        return showOne(ctx, token(), params.providerId, {
+        return showOne(deps, ctx, token(), params.providerId, {
           status: 400,
           problems: problemsOf(parsed.error.issues),
           form: valuesOf(form),
@@ -304,19 +211,22 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & ProviderDeps
         await updateProvider(deps, ctx, params.providerId, parsed.data);
         return { redirect: `/staff/integrations/providers/${params.providerId}?done=saved` };
       } catch (err) {
-        return showOne(ctx, token(), params.providerId, { ...refusal(err), form: valuesOf(form) });
+        return showOne(deps, ctx, token(), params.providerId, {
+          ...refusalProblems(err),
+          form: valuesOf(form),
+        });
       }
     },
   );
 
   routes.staffPage(
     {
-      ...common,
+      ...adminPage,
       method: 'post',
       path: '/staff/integrations/providers/{providerId}/sync',
       summary: 'Run directory synchronisation now (form post)',
       params: Params,
-      form: z.object({ _csrf: csrf }),
+      form: z.object({ _csrf: csrfInput }),
       statuses: { 303: 'Queued', 404: 'Unknown provider', 409: 'Synchronisation is off' },
     },
     async ({ ctx, params, csrf: token }) => {
@@ -324,19 +234,19 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & ProviderDeps
         await requestSync(deps, ctx, params.providerId);
         return { redirect: `/staff/integrations/providers/${params.providerId}?done=sync#directory` };
       } catch (err) {
-        return showOne(ctx, token(), params.providerId, refusal(err));
+        return showOne(deps, ctx, token(), params.providerId, refusalProblems(err));
       }
     },
   );
 
   routes.staffPage(
     {
-      ...common,
+      ...adminPage,
       method: 'post',
       path: '/staff/integrations/providers/{providerId}/delete',
       summary: 'Remove a sign-in provider (form post)',
       params: Params,
-      form: z.object({ _csrf: csrf }),
+      form: z.object({ _csrf: csrfInput }),
       statuses: {
         303: 'Removed',
         404: 'Unknown provider',
@@ -347,7 +257,7 @@ export function providerPageRoutes(routes: Routes, deps: DeskDeps & ProviderDeps
       try {
         await deleteProvider(deps, ctx, params.providerId);
       } catch (err) {
-        return showOne(ctx, token(), params.providerId, refusal(err));
+        return showOne(deps, ctx, token(), params.providerId, refusalProblems(err));
       }
       return { redirect: '/staff/integrations/providers?done=deleted' };
     },
