@@ -1,0 +1,26 @@
+// What the advisers' everyday staff pages share (actions, contacts): their route options, the frame around
+// each page, and the paging of their lists.
+import type { RequestContext } from '../../platform/context';
+import { z } from '../../platform/zod';
+import type { DeskFrame } from '../../web/staff-desk-pages';
+import { staffErrorPage } from '../../web/staff-layout';
+import { type DeskDeps, staffUserOf } from './desk.service';
+
+/** The route options every everyday page declares (each adds its tag and permission). */
+export const deskPage = { audience: 'staff' as const, errorPage: staffErrorPage };
+
+/** Rows on one page of a list. */
+export const PAGE_SIZE = 25;
+
+/** `?page=`: a page number from 1, anything else read as 1. */
+export const pageParam = z
+  .string()
+  .max(7)
+  .optional()
+  .transform((p) => Math.min(Math.max(Number.parseInt(p ?? '1', 10) || 1, 1), 100_000));
+
+/** The signed-in adviser and the CSRF token, as every everyday page shows them. */
+export const deskFrame = async (deps: DeskDeps, ctx: RequestContext, csrf: string): Promise<DeskFrame> => ({
+  me: await staffUserOf(deps, ctx),
+  csrf,
+});
