@@ -39,7 +39,7 @@ export function oauthClientPageRoutes(routes: Routes, deps: DeskDeps): void {
   clientSwitchRoutes(routes, deps);
 }
 
-/** The Integrations page: its client list, with a notice, the problems of a refusal or a secret shown once. */
+/** The Integrations page: its clients, with a notice, a refusal's problems or a secret shown once. */
 async function showIntegrations(
   deps: DeskDeps,
   ctx: RequestContext,
