@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { SessionRequestDetail } from '../src/modules/sessionrequests/sessionrequests.schemas';
 import { queryRows } from '../src/platform/db/database';
+import { claimedJob } from '../src/platform/jobs/job';
 import { beginSending, LeaseLostError, messageKey } from '../src/platform/jobs/sending';
-import { claimedJob } from '../src/platform/jobs/worker';
 import { createLogger } from '../src/platform/logger';
 import { createMailer } from '../src/platform/mail';
 import {

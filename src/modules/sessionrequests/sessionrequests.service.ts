@@ -7,8 +7,8 @@ import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/d
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { isId, newId } from '../../platform/ids';
+import type { JobSignal } from '../../platform/jobs/job';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
-import type { JobSignal } from '../../platform/jobs/worker';
 import { iso } from '../../platform/schemas';
 import type { FileStorage } from '../../platform/storage';
 import { contactById } from '../customers';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { pinoHttp } from 'pino-http';
-import type { JobSignal } from '../jobs/worker';
+import type { JobSignal } from '../jobs/job';
 import { type Logger, serializeError, withLogFields } from '../logger';
 import type { Metrics } from '../metrics';
 import { redactUrl, withRedaction } from '../redaction';

@@ -4,8 +4,8 @@ import { systemContext } from '../context';
 import type { Database } from '../db/database';
 import { inTenant } from '../db/tenant';
 import { OutboundError } from '../outbound';
+import type { ClaimedJob } from './job';
 import { jobRepository } from './jobs.repository';
-import type { ClaimedJob } from './worker';
 
 interface SendingDeps {
   database: Database;
