@@ -1,0 +1,131 @@
+import type { Routes } from '../../platform/http/routes';
+import { z } from '../../platform/zod';
+import { contactName } from '../../web/staff-desk-pages';
+import { actionWizard, contactStep, sentPage } from '../../web/staff-wizard-pages';
+import { listCustomers } from '../customers';
+import { ActionForm, actionValues, choiceOf, many, readOptions } from './wizard.forms';
+import { sendActions, sentActions } from './wizard.service';
+import {
+  frameOf,
+  pickedPeople,
+  problemsOf,
+  sent,
+  templatesOf,
+  type WizardRouteDeps,
+  wizardPage,
+} from './wizard.view';
+
+/**
+ * The action wizard without a setup (/sessionrequests/new): pick contacts, then templates and
+ * notifications, send; and the page listing the actions a wizard just made.
+ */
+export function newActionWizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
+  // Registered before /sessionrequests/{actionSetupId}: these paths are not setup ids.
+  routes.staffPage(
+    {
+      ...wizardPage,
+      path: '/sessionrequests/new',
+      summary: 'The action wizard without a setup: pick contacts, then templates and notifications',
+      description:
+        'Query: `q` (search the contacts), `contact` (repeated: the contacts ticked), `step=options` (go on with them).',
+      query: z.object({
+        q: z.string().max(200).optional(),
+        contact: many(50),
+        step: z.literal('options').optional(),
+      }),
+      statuses: { 200: 'The contact step, or the options step', 303: 'Not signed in' },
+    },
+    async ({ ctx, query, csrf }) => {
+      const frame = await frameOf(deps, ctx, csrf());
+      if (query.step === 'options' && query.contact.length > 0) {
+        const people = await pickedPeople(deps, ctx, query.contact);
+        return {
+          status: 200,
+          html: actionWizard(frame, {
+            action: '/sessionrequests/new',
+            people,
+            peopleField: 'contact',
+            templates: await templatesOf(deps, ctx),
+            qualified: deps.qualifiedSigning,
+            fromSetup: false,
+          }),
+        };
+      }
+      const q = query.q?.trim() ?? '';
+      const found = await listCustomers(deps, ctx, { search: q || undefined, page: 1, limit: 25 });
+      return {
+        status: 200,
+        html: contactStep(frame, {
+          q,
+          total: found.total,
+          found: found.customers.map((c) => ({
+            id: c._id,
+            name: contactName(c.data),
+            email: c.data.Email ?? '',
+          })),
+        }),
+      };
+    },
+  );
+
+  routes.staffPage(
+    {
+      ...wizardPage,
+      method: 'post',
+      path: '/sessionrequests/new',
+      summary: 'Send actions to the contacts picked (form post)',
+      description:
+        'Fields: `_csrf`, `contact` (repeated), `questionListIds` (repeated), `type` (qlist|multisigning), `together` (`yes`: one multisigning action they all sign), `signingOrder` (`sequential`), `email`/`sms` (`yes`), `reminder1Days`, `reminder2Days`, `expiresOn` (YYYY-MM-DD, end of that day UTC), `language`, `message`, `signatureLevel`. All actions are made, or none.',
+      form: ActionForm,
+      statuses: { 303: 'Sent: to the page listing them', 400: 'The form again with the problems named' },
+    },
+    async ({ ctx, form, csrf }) => {
+      const { options, values, problems } = readOptions(form);
+      if (problems.length === 0) {
+        try {
+          return sent(await sendActions(deps, ctx, { contactIds: form.contact }, choiceOf(form, options)));
+        } catch (err) {
+          problems.push(...problemsOf(err));
+        }
+      }
+      const people = await pickedPeople(deps, ctx, form.contact);
+      return {
+        status: 400,
+        html: actionWizard(await frameOf(deps, ctx, csrf()), {
+          action: '/sessionrequests/new',
+          people,
+          peopleField: 'contact',
+          templates: await templatesOf(deps, ctx),
+          values: actionValues(form, values),
+          problems,
+          qualified: deps.qualifiedSigning,
+          fromSetup: false,
+        }),
+      };
+    },
+  );
+
+  routes.staffPage(
+    {
+      ...wizardPage,
+      path: '/sessionrequests/sent',
+      summary: 'The actions a wizard just made',
+      query: z.object({ id: many(50) }),
+      statuses: { 200: 'The list', 303: 'Not signed in' },
+    },
+    async ({ ctx, query, csrf }) => {
+      const actions = await sentActions(deps, ctx, query.id);
+      return {
+        status: 200,
+        html: sentPage(
+          await frameOf(deps, ctx, csrf()),
+          actions.map((a) => ({
+            id: a.id,
+            label: `${a.type} action`,
+            url: `${deps.baseUrl}/action/${a.code}`,
+          })),
+        ),
+      };
+    },
+  );
+}

@@ -1,0 +1,138 @@
+import type { RequestContext } from '../../platform/context';
+import { AppError } from '../../platform/errors';
+import { contactName } from '../../web/staff-desk-pages';
+import { type StaffUser, staffErrorPage } from '../../web/staff-layout';
+import { setupProblemPage, type WizardFrame } from '../../web/staff-wizard-pages';
+import { getCustomer, getCustomersById } from '../customers';
+import { listQuestionLists } from '../questionlists';
+import type { DocumentPreviews } from '../signing';
+import { dataChanges, type Person, type WizardDeps } from './wizard.service';
+
+// What the wizard's pages share: their declaration, the page frame, and the view models of contacts,
+// templates and a setup that cannot be used.
+
+export const tags = ['Staff pages: the wizard (deep links)'];
+
+export interface WizardRouteDeps extends WizardDeps {
+  previews: DocumentPreviews;
+  /** The signed-in user as the page frame shows them. */
+  staffUserOf(ctx: RequestContext): Promise<StaffUser>;
+}
+
+/** What every wizard page declares: a staff page that needs the `create` permission. */
+export const wizardPage = {
+  tags,
+  audience: 'staff' as const,
+  errorPage: staffErrorPage,
+  permission: 'create' as const,
+};
+
+/** The page frame: who is signed in, and the form's CSRF token. */
+export const frameOf = async (
+  deps: WizardRouteDeps,
+  ctx: RequestContext,
+  csrf: string,
+): Promise<WizardFrame> => ({
+  me: await deps.staffUserOf(ctx),
+  csrf,
+});
+
+/** A setup that cannot be opened: its own clear page (410 used or expired, 404 unknown or not ours). */
+export const setupProblem = async (
+  deps: WizardRouteDeps,
+  err: unknown,
+  ctx: RequestContext,
+  csrf: string,
+) => {
+  if (err instanceof AppError && (err.status === 404 || err.status === 410)) {
+    const title = err.status === 404 ? 'This link is not known here' : 'This link can no longer be used';
+    const text =
+      err.status === 404
+        ? 'It may belong to another organisation, or it was mistyped.'
+        : err.message.replace(/: make a new one$/, '.');
+    return {
+      status: err.status,
+      html: setupProblemPage(title, text, await frameOf(deps, ctx, csrf)),
+    };
+  }
+  throw err;
+};
+
+/** The organisation's templates, as the action step offers them. */
+export const templatesOf = async (deps: WizardRouteDeps, ctx: RequestContext) =>
+  (await listQuestionLists(deps, ctx, false)).map((t) => ({
+    id: t._id,
+    name: t.name,
+    languages: t.supportedLanguages,
+  }));
+
+/** What sending would change on a found contact (the setup's data wins), for the page to say. */
+export const changesOf = async (
+  deps: WizardRouteDeps,
+  ctx: RequestContext,
+  contactId: string | undefined,
+  person: Person,
+) => {
+  if (!contactId) return [];
+  const stored = await getCustomer(deps, ctx, contactId).catch(() => null);
+  return stored ? dataChanges(stored.data, person) : [];
+};
+
+/** The contacts the adviser ticked, in the order ticked, as the wizard lists them. */
+export const pickedPeople = async (deps: WizardRouteDeps, ctx: RequestContext, ids: string[]) => {
+  const found = await getCustomersById(deps, ctx, ids);
+  return ids.flatMap((id) => {
+    const c = found.get(id);
+    return c
+      ? [
+          {
+            value: c._id,
+            checked: true,
+            name: contactName(c.data),
+            email: c.data.Email,
+            matched: 'email' as const,
+          },
+        ]
+      : [];
+  });
+};
+
+/** A service refusal (400 naming fields, 409) as lines for the page. */
+export function problemsOf(err: unknown): string[] {
+  if (err instanceof AppError && (err.status === 400 || err.status === 409)) {
+    return err.details?.length ? err.details.map((d) => `${d.field}: ${d.message}`) : [err.message];
+  }
+  throw err;
+}
+
+/** After a send: to the page listing the actions made. */
+export const sent = (ids: string[]) => ({
+  redirect: `/sessionrequests/sent?${ids.map((id) => `id=${id}`).join('&')}`,
+});
+
+/**
+ * A deep link's send: the actions made (303 to the list of them), or the step again (400) with the
+ * problems named; a setup that cannot be used (any more) gets its own page instead.
+ */
+export const sendOrShowAgain = async (
+  deps: WizardRouteDeps,
+  ctx: RequestContext,
+  csrf: () => string,
+  problems: string[],
+  send: () => Promise<string[]>,
+  again: () => Promise<string>,
+) => {
+  try {
+    if (problems.length === 0) return sent(await send());
+  } catch (err) {
+    if (err instanceof AppError && (err.status === 404 || err.status === 410)) {
+      return setupProblem(deps, err, ctx, csrf());
+    }
+    problems.push(...problemsOf(err));
+  }
+  try {
+    return { status: 400, html: await again() };
+  } catch (err) {
+    return setupProblem(deps, err, ctx, csrf());
+  }
+};
