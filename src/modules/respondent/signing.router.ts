@@ -11,22 +11,19 @@ import { setSignerCookie } from './respondent.cookies';
 import { contactQuery } from './respondent.query';
 import type { Respondent } from './respondent.service';
 import type { OpenAction, RespondentView } from './respondent.view';
+import { consentText, decline, sign } from './signature';
 import {
-  consentText,
-  decline,
   isSigningAction,
   maskAddress,
-  requestCode,
   type SigningDeps,
   type SigningFacts,
   type SigningProblem,
   type SigningResult,
-  sign,
   signingStage,
   signingTitleOf,
-  verifyCode,
   viewForSigning,
 } from './signing';
+import { requestCode, verifyCode } from './signing-codes';
 
 const tags = ['Public pages'];
 /** The action's code or a signer's own: the contact's credential, never logged. */
