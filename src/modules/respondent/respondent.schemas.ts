@@ -1,4 +1,19 @@
+import { credential } from '../../platform/redaction';
 import { z } from '../../platform/zod';
+
+// What the contact's pages read from the request's path and query.
+
+/** The action's code or a signer's own: the contact's credential, never logged. */
+export const code = credential(
+  z
+    .string()
+    .max(100)
+    .meta({
+      param: { name: 'code', in: 'path' },
+      description: 'The action code (or a signer’s own code): a credential, never logged',
+    }),
+  'action link',
+);
 
 /**
  * What the contact's pages read from the query: the page (`step`: a number, `review` or `decline`), the

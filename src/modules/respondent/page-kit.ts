@@ -1,0 +1,113 @@
+import type { Request, Response } from 'express';
+import { clientAddress } from '../../platform/http/address';
+import { addressKey, type SharedCounter } from '../../platform/http/rate-limit';
+import type { CsrfGuard } from '../../platform/web/csrf';
+import {
+  donePage,
+  gonePage,
+  messagePage,
+  type Page,
+  type PageContext,
+  reviewPage,
+  signPage,
+  startPage,
+  stepPage,
+  unknownPage,
+} from '../../web/respondent-pages';
+import { respondentTexts } from '../../web/respondent-texts';
+import { signerToken, visitorToken } from './respondent.cookies';
+import { type Respondent, respondentLanguage } from './respondent.service';
+import { needsVisitor, type OpenAction, type RespondentView } from './respondent.view';
+
+// The plumbing every contact page shares: who is asking, the gate for unknown and gone links, the
+// page's context, and which page an open action shows.
+
+/** What the contact's router shares with the questionnaire and signing routes. */
+export interface PageKit {
+  respondentOf(req: Request): Respondent;
+  gate(req: Request, res: Response, view: RespondentView): Promise<Page | null>;
+  contextOf(req: Request, res: Response, view: OpenAction, nonce: string): PageContext;
+  expired(): Page;
+  fieldOf(body: unknown, name: string): string;
+  secureCookies: boolean;
+  /** The questionnaire's pages (a multisigning action's first signer answers it first). */
+  questionnairePage(req: Request, ctx: PageContext, view: OpenAction): Page;
+}
+
+/** What the page kit needs. */
+export interface PageKitDeps {
+  secureCookies: boolean;
+  /** The contact pages' CSRF guard (checked by the platform on every form post; tokens made here). */
+  csrf: CsrfGuard;
+  /** Unknown codes per address (30 per 10 minutes by default), counted in the shared store. */
+  wrongCodes: SharedCounter;
+}
+
+/** A form field as one trimmed string ('' when absent, repeated or not text). */
+export function fieldOf(body: unknown, name: string): string {
+  if (!body || typeof body !== 'object' || !Object.hasOwn(body, name)) return '';
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** A 429 page, with the seconds to wait in `Retry-After`. */
+export const tooMany = (res: Response, wait: number, text: string): Page => {
+  res.setHeader('Retry-After', String(wait));
+  return messagePage('en', 429, 'Too many attempts', `${text} Try again in ${wait} s.`);
+};
+
+/** The page for an open action: thank-you, start (campaign), quicksign notice, review or a step. */
+export const pageOf = (req: Request, ctx: PageContext, view: OpenAction): Page => {
+  if (view.done) return donePage(view, ctx);
+  if (needsVisitor(view)) return startPage(view, ctx);
+  if (view.steps.length === 0) return signPage(view, ctx);
+  if (req.query.step === 'review') return reviewPage(view, ctx);
+  const index = Math.min(Math.max(Number(req.query.step ?? 0) || 0, 0), view.steps.length - 1);
+  return stepPage(view, ctx, view.steps[index]!, {
+    notice: req.query.saved === '1' ? respondentTexts[ctx.lang].saved : undefined,
+  });
+};
+
+/** The contact pages' kit over `deps`. */
+export function pageKit(deps: PageKitDeps): PageKit {
+  const { wrongCodes } = deps;
+  const respondentOf = (req: Request): Respondent => ({
+    visitorToken: visitorToken(req),
+    signerToken: signerToken(req),
+    client: {
+      ip: clientAddress(req),
+      userAgent: req.get('user-agent')?.slice(0, 500) ?? null,
+    },
+  });
+  /**
+   * Answers unknown and gone actions; null when the page can go on. Only unknown codes are counted and
+   * limited: a valid link always works, whatever a colleague behind the same address mistyped.
+   */
+  const gate = async (req: Request, res: Response, view: RespondentView): Promise<Page | null> => {
+    if (view.outcome === 'unknown') {
+      const wait = await wrongCodes.blocked(addressKey(req));
+      if (wait > 0) return tooMany(res, wait, 'Too many unknown links from your address.');
+      await wrongCodes.hit(addressKey(req));
+      return unknownPage();
+    }
+    if (view.outcome === 'gone') return gonePage(view.language, view.declined);
+    return null;
+  };
+  const expired = (): Page => messagePage('en', 403, 'Form expired', respondentTexts.en.expired);
+  const contextOf = (req: Request, res: Response, view: OpenAction, nonce: string): PageContext => ({
+    // A signer's pages stay on their own link.
+    code: view.signer?.code ?? view.action.code,
+    lang: respondentLanguage(req.query.lang, view),
+    csrf: deps.csrf.token(req, res),
+    nonce,
+  });
+  return {
+    respondentOf,
+    gate,
+    contextOf,
+    expired,
+    fieldOf,
+    secureCookies: deps.secureCookies,
+    questionnairePage: (req, ctx, view) => pageOf(req, ctx, view),
+  };
+}

@@ -1,0 +1,118 @@
+import type { Request, Response } from 'express';
+import { NotFound } from '../../platform/errors';
+import { readAll } from '../../platform/storage';
+import { type Page, type PageContext, unknownPage } from '../../web/respondent-pages';
+import { declinePage, signedDonePage, signingPage, signingWaitPage } from '../../web/signing-pages';
+import type { DocumentPreviews } from '../signing';
+import type { PageKit } from './page-kit';
+import type { OpenAction } from './respondent.view';
+import { consentText } from './signature';
+import {
+  maskAddress,
+  type SigningDeps,
+  type SigningFacts,
+  type SigningProblem,
+  type SigningResult,
+  signingStage,
+  viewForSigning,
+} from './signing';
+
+// What a signer's link shows, drawn by the contact's page and again after a signing form post.
+
+export interface SigningRouteDeps extends SigningDeps {
+  previews: DocumentPreviews;
+}
+
+/**
+ * What a signer's link shows: for multisigning first the questionnaire (its first signer answers it, the
+ * others wait), then, while its report is made, a page that refreshes itself; then the signing page.
+ */
+export function signerPage(
+  deps: SigningRouteDeps,
+  kit: PageKit,
+  req: Request,
+  ctx: PageContext,
+  view: OpenAction,
+  facts: SigningFacts,
+  extra: { problem?: SigningProblem; triesLeft?: number; typedName?: string } = {},
+): Promise<Page> | Page {
+  const signer = view.signer!;
+  if (view.action.type === 'multisigning' && (!view.session || view.action.status === 'reopened')) {
+    if (signer.position !== 0)
+      return signingWaitPage(view, ctx, { kind: 'questionnaire', by: facts.answeredBy ?? '' }, extra.problem);
+    return kit.questionnairePage(req, ctx, view);
+  }
+  if (view.session?.documentsPending) return signingWaitPage(view, ctx, { kind: 'preparing' }, extra.problem);
+  return signingPageFor(deps, kit, req, ctx, view, facts, extra);
+}
+
+/** The signing page of a signer at `stage`, with the document's pages. */
+export async function signingPageFor(
+  deps: SigningRouteDeps,
+  kit: PageKit,
+  req: Request,
+  ctx: PageContext,
+  view: OpenAction,
+  facts: SigningFacts,
+  extra: { problem?: SigningProblem; triesLeft?: number; typedName?: string } = {},
+): Promise<Page> {
+  if (view.action.status === 'completed')
+    return signedDonePage(view, ctx, facts.signed ? `/action/${ctx.code}/signed` : undefined);
+  const doc = facts.document;
+  if (!doc) throw new NotFound('The document to sign is gone');
+  const title = doc.title;
+  const stage = signingStage(view, kit.respondentOf(req), deps.clock.now());
+  if (req.query.step === 'decline' && view.signer?.status === 'pending')
+    return declinePage(view, ctx, title, { verified: stage === 'sign' });
+  const preview = await deps.previews.factsOf(doc.sha256, () => readAll(deps.storage, doc.storageKey));
+  const { contact } = facts;
+  return signingPage({
+    view,
+    ctx,
+    stage,
+    document: {
+      title,
+      downloadUrl: `/action/${ctx.code}/documents/0`,
+      pages: preview.pages,
+      images: preview.images,
+      imageUrl: (n) => `/action/${ctx.code}/documents/0/pages/${n}`,
+    },
+    contact: {
+      name: contact.name,
+      channels: contact.channels,
+      masked: {
+        ...(contact.email ? { email: maskAddress('email', contact.email) } : {}),
+        ...(contact.smsNumber ? { sms: maskAddress('sms', contact.smsNumber) } : {}),
+      },
+    },
+    timeZone: deps.timeZone,
+    consent: consentText(ctx.lang, title),
+    waitingFor: facts.waitingFor,
+    ...extra,
+  });
+}
+
+/** After a form post: the page again with the problem (400), or back to the page (303). */
+export async function afterSigningPost(
+  deps: SigningRouteDeps,
+  kit: PageKit,
+  req: Request,
+  res: Response,
+  nonce: string,
+  result: SigningResult,
+  typedName?: string,
+): Promise<Page | { redirect: string }> {
+  const stop = await kit.gate(req, res, result.view);
+  if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
+  const ctx = kit.contextOf(req, res, result.view, nonce);
+  const back = { redirect: `/action/${ctx.code}?lang=${ctx.lang}` };
+  if (!result.problem || result.problem === 'closed') return back;
+  // The page is drawn as it is now (after a wrong code, with the try counted).
+  const again = await viewForSigning(deps, ctx.code, kit.respondentOf(req), false);
+  if (again.view.outcome !== 'ok' || !again.facts) return back;
+  return signerPage(deps, kit, req, ctx, again.view, again.facts, {
+    problem: result.problem,
+    triesLeft: result.triesLeft,
+    typedName,
+  });
+}
