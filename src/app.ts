@@ -30,12 +30,8 @@ import { sessionRoutes } from './modules/sessions';
 import { setupRoutes, wizardRoutes } from './modules/setups';
 import { ssoProviderRoutes, ssoSignInRoutes } from './modules/sso';
 import { webhookRoutes } from './modules/webhooks';
-import {
-  ApiKeyAuthenticator,
-  AuthGate,
-  BearerAuthenticator,
-  SessionAuthenticator,
-} from './platform/http/auth';
+import { ApiKeyAuthenticator, AuthGate, BearerAuthenticator } from './platform/http/auth';
+import { SessionAuthenticator } from './platform/http/auth-session';
 import { errorHandler, methodNotAllowed, unknownRoute } from './platform/http/error-handler';
 import { Idempotency } from './platform/http/idempotency';
 import {
