@@ -1,6 +1,6 @@
 import { cursorAnswer, walkQuery } from '../../platform/cursor';
 import { groups } from '../../platform/permissions';
-import { idFilter, timestamp } from '../../platform/schemas';
+import { idFilter, idParam, timestamp } from '../../platform/schemas';
 import { withSecretsShownOnce } from '../../platform/shown-once';
 import { z } from '../../platform/zod';
 
@@ -35,6 +35,11 @@ export const UserList = z
   .meta({ id: 'UserList' });
 
 export const ListUsersQuery = z.object(walkQuery);
+
+/** The path of a user's routes (`/admin/users/{userId}…`). */
+export const UserParams = z.object({ userId: idParam('userId') });
+/** The path of one API key of a user (`/admin/users/{userId}/apikeys/{keyId}`). */
+export const ApiKeyParams = z.object({ userId: idParam('userId'), keyId: idParam('keyId') });
 
 const groupList = z
   .array(z.enum(groups))
