@@ -1,6 +1,6 @@
 // The accounts module's public entry: staff sign-in, passwords and their links.
 export { passwordLinkHandler, passwordLinkJob } from './accounts.jobs';
-export { accountRoutes, safeNext } from './accounts.router';
+export { accountRoutes } from './accounts.router';
 export {
   type AccountsDeps,
   passwordLinkByEmail,
@@ -13,3 +13,4 @@ export {
 } from './accounts.service';
 export { type DeviceDeps, rememberBrowser } from './devices';
 export { hashPassword } from './passwords';
+export { safeNext } from './signin-pages.router';
