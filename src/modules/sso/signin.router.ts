@@ -9,12 +9,11 @@ import { pruneStaffSessions, rememberBrowser, safeNext } from '../accounts';
 import {
   finishSignIn,
   organisationSignIn,
-  type PendingSignIn,
   providersForEmail,
-  type SignInBrowser,
   type SsoSignInDeps,
   startSignIn,
 } from './signin.service';
+import type { PendingSignIn, SignInBrowser } from './signin.strategy';
 
 declare module 'express-session' {
   interface SessionData {
