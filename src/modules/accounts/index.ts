@@ -13,4 +13,4 @@ export {
 } from './accounts.service';
 export { type DeviceDeps, rememberBrowser } from './devices';
 export { hashPassword } from './passwords';
-export { safeNext } from './signin-pages.router';
+export { safeNext, staffAccountPage, staffHome } from './signin-pages.router';

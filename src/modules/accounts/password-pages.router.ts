@@ -4,7 +4,7 @@ import { forgotPasswordPage, linkProblemPage, setPasswordPage } from '../../web/
 import { ForgotForm, PasswordForm, TokenParams } from './accounts.schemas';
 import { forgotPassword, passwordLinkState, setPasswordWithLink } from './accounts.service';
 import { rememberBrowser } from './devices';
-import { type AccountPagesDeps, accountPage, staffHome, startStaffSession } from './signin-pages.router';
+import { type AccountPagesDeps, staffAccountPage, staffHome, startStaffSession } from './signin-pages.router';
 
 /** The least time a forgot-password answer takes, so that it does not tell which addresses exist. */
 const FORGOT_FLOOR_MS = 250;
@@ -13,7 +13,7 @@ const FORGOT_FLOOR_MS = 250;
 export function passwordPageRoutes(routes: Routes, deps: AccountPagesDeps): void {
   routes.page(
     {
-      ...accountPage,
+      ...staffAccountPage,
       path: '/password/forgot',
       summary: 'Forgot-password page: asks for the e-mail address',
       statuses: { 200: 'The form' },
@@ -23,7 +23,7 @@ export function passwordPageRoutes(routes: Routes, deps: AccountPagesDeps): void
 
   routes.page(
     {
-      ...accountPage,
+      ...staffAccountPage,
       method: 'post',
       path: '/password/forgot',
       rateLimit: 'signin',
@@ -57,7 +57,7 @@ export function passwordPageRoutes(routes: Routes, deps: AccountPagesDeps): void
 
   routes.page(
     {
-      ...accountPage,
+      ...staffAccountPage,
       path: '/password/{token}',
       summary: 'Choose a password through an e-mailed link',
       params: TokenParams,
@@ -75,7 +75,7 @@ export function passwordPageRoutes(routes: Routes, deps: AccountPagesDeps): void
 
   routes.page(
     {
-      ...accountPage,
+      ...staffAccountPage,
       method: 'post',
       path: '/password/{token}',
       rateLimit: 'signin',

@@ -17,8 +17,11 @@ export type AccountPagesDeps = AccountsDeps & {
   secureCookies: boolean;
 };
 
-/** What every staff account page declares: its OpenAPI tag, its audience and its error page. */
-export const accountPage = {
+/**
+ * What every staff sign-in page declares (password and single sign-on alike): its OpenAPI tag, its
+ * audience and its error page.
+ */
+export const staffAccountPage = {
   tags: ['Staff sign-in (pages)'],
   audience: 'staff' as const,
   errorPage: staffErrorPage,
@@ -64,7 +67,7 @@ const endedNotices: Record<string, string> = {
 export function signInPageRoutes(routes: Routes, deps: AccountPagesDeps): void {
   routes.page(
     {
-      ...accountPage,
+      ...staffAccountPage,
       path: '/signin',
       summary: 'Staff sign-in page',
       description:
@@ -86,7 +89,7 @@ export function signInPageRoutes(routes: Routes, deps: AccountPagesDeps): void {
 
   routes.page(
     {
-      ...accountPage,
+      ...staffAccountPage,
       method: 'post',
       path: '/signin',
       rateLimit: 'signin',
@@ -139,7 +142,7 @@ export function signInPageRoutes(routes: Routes, deps: AccountPagesDeps): void {
 
   routes.page(
     {
-      ...accountPage,
+      ...staffAccountPage,
       method: 'post',
       path: '/signout',
       summary: 'Sign out (form post)',
