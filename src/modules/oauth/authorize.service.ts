@@ -9,8 +9,8 @@ import { authorizationRequestRepository } from './authorize.repository';
 import { isClientId } from './client-auth';
 import { oauthClientRepository } from './oauth.repository';
 import { random62 } from './oauth.service';
+import { hashToken, newAuthorizationCode } from './token-formats';
 import { type ClientHit, findClientById, oauthCodeRepository } from './tokens.repository';
-import { hashToken, newAuthorizationCode } from './tokens.service';
 
 export interface AuthorizeDeps {
   database: Database;

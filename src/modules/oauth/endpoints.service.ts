@@ -4,8 +4,8 @@ import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { findOAuthToken, type OAuthTokenRow } from '../../platform/http/credentials.repository';
 import { authenticateClient, type EndpointError, type FormRequest, fail } from './client-auth';
+import { hashToken } from './token-formats';
 import { type ClientHit, oauthTokenRepository } from './tokens.repository';
-import { hashToken } from './tokens.service';
 
 /** RFC 7009 revocation and RFC 7662 introspection: what they need. */
 export interface EndpointDeps {

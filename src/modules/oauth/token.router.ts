@@ -1,7 +1,8 @@
 import type { Routes } from '../../platform/http/routes';
 import { OAuthErrorBody } from '../../platform/openapi';
 import { z } from '../../platform/zod';
-import { GRANTS, type TokenDeps, tokenEndpoint } from './tokens.service';
+import type { TokenDeps } from './tokens.model';
+import { GRANTS, tokenEndpoint } from './tokens.service';
 
 const TokenRequest = z
   .object({
