@@ -4,7 +4,7 @@ import {
   pingMessage,
   signedHeaders,
   signingSecrets,
-} from '../../src/modules/webhooks/webhooks.delivery';
+} from '../../src/modules/webhooks/webhooks.signatures';
 import { SecretBox } from '../../src/platform/crypto/sealed';
 import { isId } from '../../src/platform/ids';
 

@@ -12,8 +12,9 @@ import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { destinationProblem, type SafeHttpClient, type SafeHttpPolicy } from '../../platform/safe-http';
 import { iso, isoOrNull } from '../../platform/schemas';
 import { toEvent } from '../events';
-import { newWebhookSecret, pingMessage, sendSigned, webhookDeliveryJob } from './webhooks.delivery';
-import { type DeliveryRow, type EndpointRow, type EventRow, webhookRepository } from './webhooks.repository';
+import { type DeliveryRow, deliveryRepository, type EventRow } from './deliveries.repository';
+import { webhookDeliveryJob } from './webhooks.delivery';
+import { type EndpointRow, webhookRepository } from './webhooks.repository';
 import type {
   CreateWebhook,
   ListDeliveriesQuery,
@@ -21,6 +22,7 @@ import type {
   Webhook,
   WebhookDelivery,
 } from './webhooks.schemas';
+import { newWebhookSecret, pingMessage, sendSigned } from './webhooks.signatures';
 
 export interface WebhookDeps {
   database: Database;
@@ -134,7 +136,7 @@ export async function updateWebhook(
     if (!current) throw notFound();
     const enabling = input.enabled === true && !current.enabled;
     if (input.enabled === false && current.enabled)
-      await repo.cancelQueued(
+      await deliveryRepository(tx, ctx).cancelQueued(
         current.id,
         'the webhook was disabled: redeliver once it is enabled again',
         now,
@@ -230,8 +232,8 @@ export async function listDeliveries(
   const bound = { webhookId: id, status: query.status, eventType: query.eventType };
   const keyset = keysetOf('deliveries', query, bound);
   return inTenant(deps.database, ctx, async (tx) => {
-    const repo = webhookRepository(tx, ctx);
-    if (!(await repo.find(id))) throw notFound();
+    if (!(await webhookRepository(tx, ctx).find(id))) throw notFound();
+    const repo = deliveryRepository(tx, ctx);
     const { rows, total } = await repo.deliveries(id, query, query, keyset);
     const keyOf = (r: DeliveryRow) => ({ ...rowKey(r), seq: r.eventSeq });
     const page = keysetPage('deliveries', rows, query.limit, keyset?.order ?? 'created', keyOf, {
@@ -258,7 +260,7 @@ export async function listDeliveries(
 export async function redeliver(deps: WebhookDeps, ctx: RequestContext, deliveryId: string) {
   const now = deps.clock.now();
   const result = await inTenant(deps.database, ctx, async (tx) => {
-    const repo = webhookRepository(tx, ctx);
+    const repo = deliveryRepository(tx, ctx);
     const current = isId(deliveryId) ? await repo.findDelivery(deliveryId, { forUpdate: true }) : undefined;
     if (!current) throw new NotFound('Delivery not found');
     if (current.status === 'pending' && (await repo.hasLiveJob(current.id)))
@@ -267,7 +269,7 @@ export async function redeliver(deps: WebhookDeps, ctx: RequestContext, delivery
         'status',
         current.status,
       );
-    const endpoint = await repo.find(current.endpointId);
+    const endpoint = await webhookRepository(tx, ctx).find(current.endpointId);
     if (!endpoint?.enabled)
       throw Conflict.state(
         'The webhook is disabled: enable it first (PATCH enabled=true)',
