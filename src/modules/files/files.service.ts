@@ -13,7 +13,8 @@ import type { SealKeySource } from '../../platform/signing/seal-key';
 import { TooManySignatures, verifyPdfSignatures } from '../../platform/signing/verify';
 import { type FileStorage, readAll } from '../../platform/storage';
 import { plural } from '../../platform/words';
-import { type FileHolders, type FileRow, fileRepository } from './files.repository';
+import { type FileHolders, fileHolderRepository } from './file-holders.repository';
+import { type FileRow, fileRepository } from './files.repository';
 import type { StoredFile, Verification } from './files.schemas';
 
 export interface FileDeps {
@@ -218,10 +219,11 @@ export async function deleteFile(
 ): Promise<void> {
   const removed = await inTenant(deps.database, ctx, async (tx) => {
     const repo = fileRepository(tx, ctx);
+    const holding = fileHolderRepository(tx, ctx);
     // Locked first: an action being created with this file commits before the holders are read.
     const file = await repo.find(id, { lock: 'update' });
     if (!file) throw notFound();
-    const holders = await repo.holders(file.id, HOLDERS_LISTED);
+    const holders = await holding.holders(file.id, HOLDERS_LISTED);
     const now = deps.clock.now();
     if (holders.sessionRequests.total === 0 && holders.sessions.total === 0) {
       const gone = [(await repo.remove(file.id))!];
@@ -231,16 +233,16 @@ export async function deleteFile(
     if (!opts.cascade) throw fileInUse(holders);
     // Actions that use the file as their document or whose own session lists it go whole; a campaign
     // visitor's session goes with its visitor, and the campaign (and every other visitor) stays.
-    const actionIds = await repo.holdingActionIds(file.id);
-    const visitorIds = await repo.holdingVisitorIds(file.id);
+    const actionIds = await holding.holdingActionIds(file.id);
+    const visitorIds = await holding.holdingVisitorIds(file.id);
     const reports = [
-      ...(await repo.sessionDocumentIds(actionIds)),
-      ...(await repo.visitorDocumentIds(visitorIds)),
+      ...(await holding.sessionDocumentIds(actionIds)),
+      ...(await holding.visitorDocumentIds(visitorIds)),
     ];
     await repo.removeActions(actionIds);
     await repo.removeVisitors(visitorIds);
-    const gone = await repo.removeUnheld([file.id, ...reports.filter((r) => r !== file.id)]);
-    if (!gone.some((f) => f.id === file.id)) throw fileInUse(await repo.holders(file.id, HOLDERS_LISTED));
+    const gone = await holding.removeUnheld([file.id, ...reports.filter((r) => r !== file.id)]);
+    if (!gone.some((f) => f.id === file.id)) throw fileInUse(await holding.holders(file.id, HOLDERS_LISTED));
     await recordFileEvents(tx, ctx, 'file.deleted', gone, now);
     return gone;
   });
@@ -341,7 +343,7 @@ export async function lockSignableFile(
 
 /** The ids of the reports of every session a contact submitted (their own actions' and campaigns'). */
 export function contactDocumentIds(tx: Tx, ctx: RequestContext, customerId: string): Promise<string[]> {
-  return fileRepository(tx, ctx).contactDocumentIds(customerId);
+  return fileHolderRepository(tx, ctx).contactDocumentIds(customerId);
 }
 
 /**
@@ -354,7 +356,7 @@ export async function removeUnheldFiles(
   ids: string[],
   now: Date,
 ): Promise<FileRow[]> {
-  const removed = await fileRepository(tx, ctx).removeUnheld(ids);
+  const removed = await fileHolderRepository(tx, ctx).removeUnheld(ids);
   await recordFileEvents(tx, ctx, 'file.deleted', removed, now);
   return removed;
 }
