@@ -8,13 +8,10 @@ import { messageKey, sendOnce } from '../../platform/jobs/sending';
 import type { Mailer } from '../../platform/mail';
 import { smsNumber } from '../../platform/phone';
 import type { SmsSender } from '../../platform/sms';
+import { messageFactsFromRaw, sessionRequestStatements } from './action-reads.repository';
 import { composeMessage } from './messages';
 import { isOpen } from './sessionrequests.lifecycle';
-import {
-  messageFactsFromRaw,
-  sessionRequestRepository,
-  sessionRequestStatements,
-} from './sessionrequests.repository';
+import { sessionRequestRepository } from './sessionrequests.repository';
 import { settleExpiry } from './sessionrequests.transitions';
 import type { NotificationPayload } from './sessionrequests.view';
 

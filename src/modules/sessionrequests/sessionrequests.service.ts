@@ -14,6 +14,12 @@ import type { FileStorage } from '../../platform/storage';
 import { contactById } from '../customers';
 import { portfolioById } from '../portfolios';
 import {
+  eventFromRaw,
+  jobFromRaw,
+  sessionRequestStatements,
+  signerSummariesFromRaw,
+} from './action-reads.repository';
+import {
   checkDocument,
   checkExpiry,
   checkReachable,
@@ -27,12 +33,8 @@ import {
 import {
   type Actor,
   actorOf,
-  eventFromRaw,
-  jobFromRaw,
   sessionRequestFromRaw,
   sessionRequestRepository,
-  sessionRequestStatements,
-  signerSummariesFromRaw,
   type TemplateFacts,
 } from './sessionrequests.repository';
 import type {

@@ -5,14 +5,9 @@ import { Conflict, NotFound } from '../../platform/errors';
 import type { EventType } from '../../platform/events/event-types';
 import { eventRepository } from '../../platform/events/events.repository';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
+import { actionEventSource, signerEventSource } from './event-data.repository';
 import { isOpen, refusalOf, type Transition, transitions } from './sessionrequests.lifecycle';
-import {
-  type Actor,
-  actionEventSource,
-  type SessionRequestRow,
-  sessionRequestRepository,
-  signerEventSource,
-} from './sessionrequests.repository';
+import { type Actor, type SessionRequestRow, sessionRequestRepository } from './sessionrequests.repository';
 import { closingJobKinds } from './sessionrequests.view';
 
 /**

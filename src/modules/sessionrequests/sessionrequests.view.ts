@@ -2,7 +2,8 @@ import { defineJob } from '../../platform/jobs/job-type';
 import type { JobRecord, NewJob } from '../../platform/jobs/jobs.repository';
 import { iso, isoOrNull } from '../../platform/schemas';
 import { z } from '../../platform/zod';
-import type { SessionRequestRow, SignerSummary } from './sessionrequests.repository';
+import type { SignerSummary } from './action-reads.repository';
+import type { SessionRequestRow } from './sessionrequests.repository';
 import { Notification, type SessionRequest, type SessionRequestDetail } from './sessionrequests.schemas';
 
 /** E-mail outages of about an hour are ridden out: 8 attempts, 30 s doubling (defaultRetryDelayMs). */
