@@ -7,6 +7,7 @@ export {
   saveActionDraft,
   signersOf,
 } from './actions.service';
+export { createSessionRequestIn } from './create.service';
 export { expiryHandler, notificationHandler } from './sessionrequests.jobs';
 export { isOpen } from './sessionrequests.lifecycle';
 export type { Actor, SessionRequestRow } from './sessionrequests.repository';
@@ -19,7 +20,6 @@ export {
 } from './sessionrequests.schemas';
 export {
   completeSessionRequest,
-  createSessionRequestIn,
   deactivateSessionRequest,
   getSessionRequest,
   listSessionRequests,

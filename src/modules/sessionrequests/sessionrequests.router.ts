@@ -1,6 +1,7 @@
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/schemas';
 import { z } from '../../platform/zod';
+import { createSessionRequest } from './create.service';
 import {
   CreateSessionRequest,
   ListSessionRequestsQuery,
@@ -9,7 +10,6 @@ import {
   SessionRequestList,
 } from './sessionrequests.schemas';
 import {
-  createSessionRequest,
   deactivateSessionRequest,
   getSessionRequest,
   listSessionRequests,

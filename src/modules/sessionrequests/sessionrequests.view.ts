@@ -40,6 +40,14 @@ export interface Channels {
   email: boolean;
   sms: boolean;
 }
+
+/** The channels a request asks to notify on (`notificationEmail.send`, `notificationSms.send`). */
+export function channelsOf(input: {
+  notificationEmail?: { send: boolean };
+  notificationSms?: { send: boolean };
+}): Channels {
+  return { email: input.notificationEmail?.send === true, sms: input.notificationSms?.send === true };
+}
 export type Purpose = Notification['purpose'];
 export type NotificationPayload = z.output<typeof notificationJob.payload>;
 
