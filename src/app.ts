@@ -41,7 +41,8 @@ import {
   wakeJobsAfterWrites,
 } from './platform/http/middleware';
 import { RateLimits } from './platform/http/rate-limit';
-import { jsonBodyParser, Routes, type WebKit } from './platform/http/routes';
+import { jsonBodyParser } from './platform/http/route-input';
+import { Routes, type WebKit } from './platform/http/routes';
 import { createRegistry, generateDocument } from './platform/openapi';
 import { SafeHttpClient } from './platform/safe-http';
 import { browserPlumbing } from './platform/web/browser';

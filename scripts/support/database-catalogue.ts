@@ -120,16 +120,7 @@ export async function readCatalogue(q: Queryable): Promise<Catalogue> {
               cmd AS command, roles::text[] AS roles, qual AS using, with_check AS check
          FROM pg_policies WHERE schemaname = 'public'`,
     ),
-    jsonRows<{
-      table: string;
-      name: string;
-      type: number;
-      function: string;
-      args: string;
-      enabled: string;
-      columns: string[];
-      definition: string;
-    }>(
+    jsonRows<TriggerRow & { table: string }>(
       q,
       `SELECT c.relname AS table, t.tgname AS name, t.tgtype AS type, t.tgenabled AS enabled,
               CASE WHEN p.pronamespace = 'public'::regnamespace THEN p.proname::text
@@ -225,7 +216,8 @@ const EVENT_BITS: [TriggerEvent, number][] = [
   ['TRUNCATE', 32],
 ];
 
-function triggerOf(t: {
+/** A trigger as pg_trigger describes it (its type is pg_trigger's bit mask). */
+interface TriggerRow {
   name: string;
   type: number;
   function: string;
@@ -233,7 +225,9 @@ function triggerOf(t: {
   enabled: string;
   columns: string[];
   definition: string;
-}): Trigger {
+}
+
+function triggerOf(t: TriggerRow): Trigger {
   return {
     name: t.name,
     timing: t.type & INSTEAD ? 'INSTEAD OF' : t.type & BEFORE ? 'BEFORE' : 'AFTER',

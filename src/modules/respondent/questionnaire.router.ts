@@ -1,13 +1,9 @@
 import type { Routes } from '../../platform/http/routes';
-import { z } from '../../platform/zod';
 import { errorPage, stepPage, unknownPage } from '../../web/respondent-pages';
 import { fieldOf, type PageKit } from './page-kit';
-import { code, contactQuery } from './respondent.schemas';
+import { contactQuery, codeParams as params, tags } from './respondent.schemas';
 import { type RespondentDeps, saveStep } from './respondent.service';
 import { submitAnswers } from './submission';
-
-const params = z.object({ code });
-const tags = ['Public pages'];
 
 /** Form fields of the questions (`q.<id>`), each as a list of strings; a Map, so no key is special. */
 function answersOf(body: unknown): Map<string, string[]> {

@@ -1,18 +1,14 @@
 import { addressKey, type SharedCounter } from '../../platform/http/rate-limit';
 import type { Routes } from '../../platform/http/routes';
-import { z } from '../../platform/zod';
 import { errorPage, startPage, unknownPage } from '../../web/respondent-pages';
 import { startVisitor, visitorFields } from './campaign.service';
 import { fieldOf, type PageKitDeps, pageKit, pageOf, tooMany } from './page-kit';
 import { questionnaireRoutes } from './questionnaire.router';
 import { setVisitorCookie } from './respondent.cookies';
-import { code, contactQuery } from './respondent.schemas';
+import { contactQuery, codeParams as params, tags } from './respondent.schemas';
 import { type SigningRouteDeps, signerPage } from './signer-page';
 import { viewForSigning } from './signing';
 import { signingRoutes } from './signing.router';
-
-const params = z.object({ code });
-const tags = ['Public pages'];
 
 export interface RespondentRouteDeps extends SigningRouteDeps, PageKitDeps {
   /** New campaign visitors per address (20 per 10 minutes by default). */

@@ -15,6 +15,12 @@ export const code = credential(
   'action link',
 );
 
+/** The path of every contact page: `/action/{code}…`. */
+export const codeParams = z.object({ code });
+
+/** The OpenAPI tag of the contact's pages. */
+export const tags = ['Public pages'];
+
 /**
  * What the contact's pages read from the query: the page (`step`: a number, `review` or `decline`), the
  * language, and `saved=1` after "save and continue later". Other parameters (a mail client's tracking)

@@ -1,14 +1,10 @@
 import type { Routes } from '../../platform/http/routes';
-import { z } from '../../platform/zod';
 import { errorPage } from '../../web/respondent-pages';
 import type { PageKit } from './page-kit';
 import { setSignerCookie } from './respondent.cookies';
-import { code, contactQuery } from './respondent.schemas';
+import { contactQuery, codeParams as params, tags } from './respondent.schemas';
 import { afterSigningPost, type SigningRouteDeps } from './signer-page';
 import { requestCode, verifyCode } from './signing-codes';
-
-const tags = ['Public pages'];
-const params = z.object({ code });
 
 /** A signer's one-time code: sent by e-mail or SMS, then confirmed in this browser. */
 export function signingCodeRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageKit): void {

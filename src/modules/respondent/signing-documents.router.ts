@@ -4,12 +4,10 @@ import type { Routes } from '../../platform/http/routes';
 import { readAll } from '../../platform/storage';
 import { z } from '../../platform/zod';
 import type { PageKit } from './page-kit';
-import { code } from './respondent.schemas';
+import { code, codeParams as params, tags } from './respondent.schemas';
 import type { SigningRouteDeps } from './signer-page';
 import { isSigningAction, viewForSigning } from './signing';
 
-const tags = ['Public pages'];
-const params = z.object({ code });
 const documentParams = z.object({
   code,
   index: z

@@ -1,17 +1,13 @@
 import type { Routes } from '../../platform/http/routes';
-import { z } from '../../platform/zod';
 import { errorPage, unknownPage } from '../../web/respondent-pages';
 import { declinePage } from '../../web/signing-pages';
 import type { PageKit } from './page-kit';
-import { code, contactQuery } from './respondent.schemas';
+import { contactQuery, codeParams as params, tags } from './respondent.schemas';
 import { decline, sign } from './signature';
 import { afterSigningPost, type SigningRouteDeps } from './signer-page';
 import { signingTitleOf } from './signing';
 import { signingCodeRoutes } from './signing-codes.router';
 import { signingDocumentRoutes } from './signing-documents.router';
-
-const tags = ['Public pages'];
-const params = z.object({ code });
 
 /** A signer's pages after the link itself, in this order: the one-time code, sign or decline, documents. */
 export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageKit): void {

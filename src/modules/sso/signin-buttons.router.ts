@@ -5,17 +5,9 @@ import { type SsoButton, signInPage, ssoChoicePage } from '../../web/staff-accou
 import { staffErrorPage } from '../../web/staff-layout';
 import { safeNext, staffAccountPage, staffHome } from '../accounts';
 import { organisationSignIn, providersForEmail, type SsoSignInDeps } from './signin.service';
+import { EmailForm, OrgQuery } from './sso.schemas';
 
-const text = (max: number) => z.string().max(max);
-
-const EmailForm = z.object({
-  _csrf: text(300),
-  email: text(1000),
-  password: text(2000).optional(),
-  next: text(2000).optional(),
-});
 const OrgParams = z.object({ organisationId: idParam('organisationId') });
-const OrgQuery = z.object({ next: text(2000).optional() });
 
 /** The link of a provider's sign-in button, with the page's CSRF token (another site cannot start it). */
 export function startHref(

@@ -6,6 +6,7 @@ import { ssoProblemPage } from '../../web/staff-account-pages';
 import { pruneStaffSessions, rememberBrowser, safeNext, staffAccountPage, staffHome } from '../accounts';
 import { finishSignIn, type SsoSignInDeps, startSignIn } from './signin.service';
 import type { PendingSignIn, SignInBrowser } from './signin.strategy';
+import { CallbackQuery, StartQuery } from './sso.schemas';
 
 declare module 'express-session' {
   interface SessionData {
@@ -22,21 +23,6 @@ const browserOf = (req: Request): SignInBrowser => ({
     req.session.ssoPending = all;
   },
   save: () => new Promise((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve()))),
-});
-
-const text = (max: number) => z.string().max(max);
-
-const StartQuery = z.object({
-  organisation: text(100).meta({ description: 'The organisation’s id' }),
-  provider: text(100).meta({ description: 'The sign-in provider’s id' }),
-  next: text(2000).optional().meta({ description: 'A path of this site to land on once signed in' }),
-  email: text(320).optional().meta({ description: 'Passed to the provider as login_hint' }),
-});
-const CallbackQuery = z.object({
-  state: text(200).optional(),
-  code: text(4000).optional(),
-  error: text(200).optional(),
-  error_description: text(2000).optional(),
 });
 
 /** The round trip to the provider: the button's link sends the browser there, the callback signs it in. */

@@ -219,3 +219,28 @@ export const SsoProviderList = z
   .meta({ id: 'SsoProviderList' });
 
 export const ListProvidersQuery = z.object(walkQuery);
+
+// The sign-in pages' forms and queries (signin-buttons.router.ts, signin-provider.router.ts).
+
+const text = (max: number) => z.string().max(max);
+
+export const EmailForm = z.object({
+  _csrf: text(300),
+  email: text(1000),
+  password: text(2000).optional(),
+  next: text(2000).optional(),
+});
+export const OrgQuery = z.object({ next: text(2000).optional() });
+
+export const StartQuery = z.object({
+  organisation: text(100).meta({ description: 'The organisation’s id' }),
+  provider: text(100).meta({ description: 'The sign-in provider’s id' }),
+  next: text(2000).optional().meta({ description: 'A path of this site to land on once signed in' }),
+  email: text(320).optional().meta({ description: 'Passed to the provider as login_hint' }),
+});
+export const CallbackQuery = z.object({
+  state: text(200).optional(),
+  code: text(4000).optional(),
+  error: text(200).optional(),
+  error_description: text(2000).optional(),
+});

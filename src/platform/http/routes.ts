@@ -38,7 +38,6 @@ import type {
   WebKit,
 } from './route-spec';
 
-export { jsonBodyParser } from './route-input';
 export type { Audience, PageInput, PageResult, PageSpec, WebKit } from './route-spec';
 
 /** An OAuth endpoint's JSON answer: never cached (RFC 6749 §5.1). */
