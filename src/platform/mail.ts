@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config';
@@ -56,9 +56,7 @@ export function createMailer(config: Config['mail'], logger: Logger): Mailer {
     kind: 'outbox',
     async send(m) {
       const info = await transport.sendMail(mail(m));
-      const file = path.join(config.dir, `${fileStamp()}-mail.eml`);
-      await mkdir(config.dir, { recursive: true });
-      await writeFile(file, info.message as Buffer);
+      const file = await writeToOutbox(config.dir, 'mail.eml', info.message as Buffer);
       logger.info({ to: m.to, file }, 'e-mail written to the outbox (no SMTP_URL)');
       return { messageId: info.messageId };
     },
@@ -72,7 +70,24 @@ export function messageIdOf(key: string, from: string): string {
   return `<${key.replace(/[^A-Za-z0-9.-]/g, '-')}@${domain}>`;
 }
 
+/**
+ * Writes a message to the outbox directory (no SMTP server or SMS provider configured), beside its name
+ * first and renamed when complete: whoever reads the outbox (a developer, a test waiting for a message)
+ * never reads half a message. Answers the file's path.
+ */
+export async function writeToOutbox(
+  dir: string,
+  kind: 'mail.eml' | 'sms.json',
+  content: string | Buffer,
+): Promise<string> {
+  const file = path.join(dir, `${fileStamp()}-${kind}`);
+  await mkdir(dir, { recursive: true });
+  await writeFile(`${file}.partial`, content);
+  await rename(`${file}.partial`, file);
+  return file;
+}
+
 /** A file name prefix that sorts by time and never collides. */
-export function fileStamp(): string {
+function fileStamp(): string {
   return `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}`;
 }

@@ -1,8 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Config } from '../config';
 import type { Logger } from './logger';
-import { fileStamp } from './mail';
+import { writeToOutbox } from './mail';
 import { OutboundError, postJson } from './outbound';
 
 export interface SmsMessage {
@@ -48,10 +46,8 @@ export function createSmsSender(config: Config['sms'], logger: Logger): SmsSende
   return {
     kind: 'outbox',
     async send(m) {
-      const file = path.join(config.dir, `${fileStamp()}-sms.json`);
-      await mkdir(config.dir, { recursive: true });
       const written = { key: m.key, to: m.to, from: config.from, text: m.text };
-      await writeFile(file, `${JSON.stringify(written, null, 2)}\n`);
+      const file = await writeToOutbox(config.dir, 'sms.json', `${JSON.stringify(written, null, 2)}\n`);
       logger.info({ to: m.to, file }, 'SMS written to the outbox (no SMS_PROVIDER_URL)');
       return { messageId: null };
     },
