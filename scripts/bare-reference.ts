@@ -9,8 +9,8 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { customerStatements, searchTerms } from '../src/modules/customers/customers.repository';
 import { customerTotalStatement } from '../src/modules/portfolios/portfolios.repository';
-import { systemContext } from '../src/platform/context';
-import { keysetOf } from '../src/platform/cursor';
+import { systemContext } from '../src/platform/kernel/context';
+import { keysetOf } from '../src/platform/lists/cursor';
 
 type Query = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 

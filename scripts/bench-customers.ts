@@ -10,8 +10,8 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { seedContacts } from '../src/modules/customers/seed.service';
 import { bootstrapOrganisation } from '../src/modules/organisations/bootstrap.service';
-import { systemClock } from '../src/platform/clock';
 import { openDatabase } from '../src/platform/db/open';
+import { systemClock } from '../src/platform/kernel/clock';
 import { answers, median, printTable, start, stop } from './bench-support';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);

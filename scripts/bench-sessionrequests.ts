@@ -15,9 +15,9 @@ import { seedContacts } from '../src/modules/customers/seed.service';
 import { bootstrapOrganisation } from '../src/modules/organisations/bootstrap.service';
 import { seedTemplates } from '../src/modules/questionlists/demo-templates';
 import { listQuestionLists } from '../src/modules/questionlists/questionlists.service';
-import { systemClock } from '../src/platform/clock';
-import { systemContext } from '../src/platform/context';
 import { openDatabase } from '../src/platform/db/open';
+import { systemClock } from '../src/platform/kernel/clock';
+import { systemContext } from '../src/platform/kernel/context';
 import { answers, cpuSeconds, median, postgresCpuSeconds, printTable, start, stop } from './bench-support';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);

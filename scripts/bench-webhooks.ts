@@ -14,13 +14,13 @@ import { createCustomer } from '../src/modules/customers/customers.service';
 import { bootstrapOrganisation } from '../src/modules/organisations/bootstrap.service';
 import { CreateQuestionList } from '../src/modules/questionlists/questionlists.schemas';
 import { createQuestionList } from '../src/modules/questionlists/questionlists.service';
-import { systemClock } from '../src/platform/clock';
-import { systemContext } from '../src/platform/context';
 import type { Database } from '../src/platform/db/database';
 import { openDatabase } from '../src/platform/db/open';
 import { inTenant } from '../src/platform/db/tenant';
 import { eventRepository, type NewEvent } from '../src/platform/events/events.repository';
-import { newId } from '../src/platform/ids';
+import { systemClock } from '../src/platform/kernel/clock';
+import { systemContext } from '../src/platform/kernel/context';
+import { newId } from '../src/platform/kernel/ids';
 import { answers, cpuSeconds, postgresCpuSeconds, printTable, start, stop } from './bench-support';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);

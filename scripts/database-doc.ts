@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../src/platform/db/open';
-import { projectRoot } from '../src/platform/paths';
+import { projectRoot } from '../src/platform/kernel/paths';
 import { DOCUMENT_PATH, databaseDocument } from './support/database-catalogue';
 
 async function main(): Promise<void> {

@@ -40,11 +40,11 @@ import {
   requestLogger,
   wakeJobsAfterWrites,
 } from './platform/http/middleware';
+import { createRegistry, generateDocument } from './platform/http/openapi';
 import { RateLimits } from './platform/http/rate-limit';
 import { jsonBodyParser } from './platform/http/route-input';
 import { Routes, type WebKit } from './platform/http/routes';
-import { createRegistry, generateDocument } from './platform/openapi';
-import { SafeHttpClient } from './platform/safe-http';
+import { SafeHttpClient } from './platform/outbound/safe-http';
 import { browserPlumbing } from './platform/web/browser';
 import type { Services } from './services';
 

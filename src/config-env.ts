@@ -1,7 +1,7 @@
-import { parseNetworks } from './platform/address-filter';
 import { parseEncryptionKeys } from './platform/crypto/sealed';
-import { isPhoneRegion } from './platform/phone';
-import { z } from './platform/zod';
+import { z } from './platform/kernel/zod';
+import { parseNetworks } from './platform/outbound/address-filter';
+import { isPhoneRegion } from './platform/outbound/phone';
 
 // The environment variables the service reads: names, formats, bounds and defaults (docs/operations.md).
 // loadConfig (config.ts) turns them into the Config every part of the service takes.

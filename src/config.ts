@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Env, envSchema, type logLevels } from './config-env';
-import { parseNetworks } from './platform/address-filter';
 import { type EncryptionKey, parseEncryptionKeys } from './platform/crypto/sealed';
 import type { ServerLimits } from './platform/db/database';
-import type { FileStorageConfig } from './platform/file-storage';
+import type { FileStorageConfig } from './platform/files/file-storage';
 import type { RateLimitConfig } from './platform/http/rate-limit';
-import type { RetentionConfig } from './platform/retention';
+import type { RetentionConfig } from './platform/ops/retention';
+import { parseNetworks } from './platform/outbound/address-filter';
 import { type QualifiedSigningConfig, qualifiedProvider } from './platform/signing/qualified';
 import type { SealKeyConfig } from './platform/signing/seal-key';
 

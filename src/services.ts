@@ -1,21 +1,21 @@
 import type { Config } from './config';
 import { DocumentPreviews } from './modules/signing';
 import { OidcClient } from './modules/sso';
-import type { Clock } from './platform/clock';
 import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
-import { openFileStorage } from './platform/file-storage';
+import { openFileStorage } from './platform/files/file-storage';
+import type { FileStorage } from './platform/files/storage';
 import { readJobQueue } from './platform/jobs/jobs.repository';
 import { JobWorker } from './platform/jobs/worker';
-import type { Logger } from './platform/logger';
-import { createMailer, type Mailer } from './platform/mail';
-import { Metrics } from './platform/metrics';
-import { Readiness } from './platform/readiness';
-import { listedNetworksPolicy, SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
+import type { Clock } from './platform/kernel/clock';
+import type { Logger } from './platform/ops/logger';
+import { Metrics } from './platform/ops/metrics';
+import { Readiness } from './platform/ops/readiness';
+import { createMailer, type Mailer } from './platform/outbound/mail';
+import { listedNetworksPolicy, SafeHttpClient, type SafeHttpPolicy } from './platform/outbound/safe-http';
+import { createSmsSender, type SmsSender } from './platform/outbound/sms';
 import { qualifiedProvider } from './platform/signing/qualified';
 import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
-import { createSmsSender, type SmsSender } from './platform/sms';
-import type { FileStorage } from './platform/storage';
 import { registerJobHandlers } from './worker';
 
 /** What a caller may give instead of what the configuration makes (tests, mostly). */

@@ -20,16 +20,16 @@ import {
   webhookDisabledNoticeHandler,
   webhookDisabledNoticeJob,
 } from './modules/webhooks';
-import type { Clock } from './platform/clock';
 import type { SecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
+import type { FileStorage } from './platform/files/storage';
 import type { JobWorker } from './platform/jobs/worker';
-import type { Mailer } from './platform/mail';
-import type { Metrics } from './platform/metrics';
-import { SafeHttpClient, type SafeHttpPolicy } from './platform/safe-http';
+import type { Clock } from './platform/kernel/clock';
+import type { Metrics } from './platform/ops/metrics';
+import type { Mailer } from './platform/outbound/mail';
+import { SafeHttpClient, type SafeHttpPolicy } from './platform/outbound/safe-http';
+import type { SmsSender } from './platform/outbound/sms';
 import type { SealKeySource } from './platform/signing/seal-key';
-import type { SmsSender } from './platform/sms';
-import type { FileStorage } from './platform/storage';
 
 /** What the job handlers are built from: the process's services (src/services.ts). */
 export interface JobServices {

@@ -1,13 +1,13 @@
 import http from 'node:http';
 import net, { type AddressInfo, type LookupFunction } from 'node:net';
-import { addressProblem } from '../src/platform/address-filter';
+import { addressProblem } from '../src/platform/outbound/address-filter';
 import {
   destinationProblem,
   listedNetworksPolicy,
   SafeHttpClient,
   SafeHttpError,
   type SafeHttpPolicy,
-} from '../src/platform/safe-http';
+} from '../src/platform/outbound/safe-http';
 import { createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 

@@ -5,9 +5,9 @@ import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { Customer } from '../src/modules/customers/customers.schemas';
 import { SessionList } from '../src/modules/sessions/sessions.schemas';
-import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
+import { systemContext } from '../src/platform/kernel/context';
 import { createContact, createOrg, createTemplate, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 

@@ -7,10 +7,10 @@ import request from 'supertest';
 import { createApp } from '../src/app';
 import { runCli } from '../src/cli/run';
 import { loadConfig } from '../src/config';
-import { systemClock } from '../src/platform/clock';
 import type { Database } from '../src/platform/db/database';
 import { openDatabase } from '../src/platform/db/open';
-import { createLogger } from '../src/platform/logger';
+import { systemClock } from '../src/platform/kernel/clock';
+import { createLogger } from '../src/platform/ops/logger';
 import { createServices } from '../src/services';
 
 // Most cases call the CLI's command logic in-process (runCli); a few spawn the built entry points to

@@ -1,9 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { customerStatements } from '../src/modules/customers/customers.repository';
 import { seedContacts } from '../src/modules/customers/seed.service';
-import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
+import { systemContext } from '../src/platform/kernel/context';
 import {
   createContact,
   createOrg,

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DOCUMENT_PATH, databaseDocument } from '../scripts/support/database-catalogue';
-import { projectRoot } from '../src/platform/paths';
+import { projectRoot } from '../src/platform/kernel/paths';
 import { openTestDatabase } from './support/harness';
 
 /** Where two texts first differ, for a failure message a person can act on; undefined when equal. */

@@ -7,19 +7,19 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { StoredFile } from '../src/modules/files/files.schemas';
-import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
-import { databaseStorage, PART_BYTES } from '../src/platform/file-contents.repository';
-import { openFileStorage } from '../src/platform/file-storage';
-import { newId } from '../src/platform/ids';
+import { databaseStorage, PART_BYTES } from '../src/platform/files/file-contents.repository';
+import { openFileStorage } from '../src/platform/files/file-storage';
 import {
   type FileStorage,
   localDiskStorage,
   readAll,
   StoredObjectMissing,
   s3Storage,
-} from '../src/platform/storage';
+} from '../src/platform/files/storage';
+import { systemContext } from '../src/platform/kernel/context';
+import { newId } from '../src/platform/kernel/ids';
 import { asBuffer, samplePdf } from './support/binary';
 import { createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { StoredFile } from '../src/modules/files/files.schemas';
-import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
+import { systemContext } from '../src/platform/kernel/context';
 import { asBuffer } from './support/binary';
 import {
   createContact,

@@ -3,8 +3,8 @@ import { SessionRequestDetail } from '../src/modules/sessionrequests/sessionrequ
 import { queryRows } from '../src/platform/db/database';
 import { claimedJob } from '../src/platform/jobs/job';
 import { beginSending, LeaseLostError, messageKey } from '../src/platform/jobs/sending';
-import { createLogger } from '../src/platform/logger';
-import { createMailer } from '../src/platform/mail';
+import { createLogger } from '../src/platform/ops/logger';
+import { createMailer } from '../src/platform/outbound/mail';
 import {
   completeAsContact,
   createContact,

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
 import { defineJob, JobPayloadError } from '../src/platform/jobs/job-type';
 import { claimDueJobs, jobRepository, type NewJob } from '../src/platform/jobs/jobs.repository';
 import { JobWorker } from '../src/platform/jobs/worker';
-import { createLogger } from '../src/platform/logger';
-import { z } from '../src/platform/zod';
+import { systemContext } from '../src/platform/kernel/context';
+import { z } from '../src/platform/kernel/zod';
+import { createLogger } from '../src/platform/ops/logger';
 import { createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { until } from './support/until';

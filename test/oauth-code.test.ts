@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { newAccessToken, newRefreshToken } from '../src/modules/oauth/token-formats';
 import { oauthModel } from '../src/modules/oauth/tokens.model';
-import { sweepRetention } from '../src/platform/retention';
+import { sweepRetention } from '../src/platform/ops/retention';
 import { createContact, createOrg, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { csrfIn, hiddenFields, signedIn, staffUser } from './support/staff';

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { deleteOrganisation, exportOrganisation } from '../src/modules/organisations';
-import { openFileStorage } from '../src/platform/file-storage';
-import { StoredObjectMissing } from '../src/platform/storage';
+import { openFileStorage } from '../src/platform/files/file-storage';
+import { StoredObjectMissing } from '../src/platform/files/storage';
 import { asBuffer } from './support/binary';
 import {
   completeAsContact,

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { QuestionList, QuestionListSummary } from '../src/modules/questionlists/questionlists.schemas';
-import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
-import { z } from '../src/platform/zod';
+import { systemContext } from '../src/platform/kernel/context';
+import { z } from '../src/platform/kernel/zod';
 import {
   createOrg,
   createTemplate,

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { createLogger } from '../src/platform/logger';
-import { credentialRoutes, redactUrl, redactValue, withRedaction } from '../src/platform/redaction';
+import { createLogger } from '../src/platform/ops/logger';
+import { credentialRoutes, redactUrl, redactValue, withRedaction } from '../src/platform/ops/redaction';
 import { samplePdf } from './support/binary';
 import { createContact, createOrg, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';

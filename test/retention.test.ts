@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { runCli } from '../src/cli/run';
-import { databaseStorage } from '../src/platform/file-contents.repository';
-import { newId } from '../src/platform/ids';
-import { sweepRetention } from '../src/platform/retention';
+import { databaseStorage } from '../src/platform/files/file-contents.repository';
+import { newId } from '../src/platform/kernel/ids';
+import { sweepRetention } from '../src/platform/ops/retention';
 import {
   createContact,
   createInvitedAction,

@@ -5,9 +5,9 @@ import {
   SessionRequestDetail,
   SessionRequestList,
 } from '../src/modules/sessionrequests/sessionrequests.schemas';
-import { systemContext } from '../src/platform/context';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
+import { systemContext } from '../src/platform/kernel/context';
 import { samplePdf } from './support/binary';
 import {
   completeAsContact,

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { signInFailuresRetention } from '../src/modules/accounts';
-import { sweepRetention } from '../src/platform/retention';
+import { sweepRetention } from '../src/platform/ops/retention';
 import { createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { csrfIn, STAFF_PASSWORD, staffUser, withoutTokens } from './support/staff';

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { APP_ROLE, type Queryable, queryRows } from '../../src/platform/db/database';
-import { projectRoot } from '../../src/platform/paths';
+import { projectRoot } from '../../src/platform/kernel/paths';
 
 export const DOCUMENT_PATH = path.join(projectRoot, 'docs/database.md');
 /** The trigger function that writes the audit trail (migration 0027). */

@@ -13,16 +13,14 @@ import {
 } from '../modules/organisations';
 import { seedTemplates } from '../modules/questionlists';
 import { setSignInSettings } from '../modules/sso';
-import { systemClock } from '../platform/clock';
-import { systemContext } from '../platform/context';
-
 import { openConfiguredDatabase } from '../platform/db/open';
 import { exportDatabase, importDatabase } from '../platform/db/transfer';
-
 import { fieldPath } from '../platform/http/validation';
-import { isId } from '../platform/ids';
-import { createLogger } from '../platform/logger';
-import { sweepRetention } from '../platform/retention';
+import { systemClock } from '../platform/kernel/clock';
+import { systemContext } from '../platform/kernel/context';
+import { isId } from '../platform/kernel/ids';
+import { createLogger } from '../platform/ops/logger';
+import { sweepRetention } from '../platform/ops/retention';
 import { createServices, type Services } from '../services';
 import { usage } from './usage';
 

@@ -3,10 +3,10 @@ import { type SQL, sql } from 'drizzle-orm';
 import { bootstrapOrganisation } from '../../src/modules/organisations/bootstrap.service';
 import { createApiKey, createUser } from '../../src/modules/organisations/organisations.service';
 import { completeSessionRequest } from '../../src/modules/sessionrequests/sessionrequests.service';
-import { systemContext } from '../../src/platform/context';
 import { queryRows } from '../../src/platform/db/database';
 import { inTenant } from '../../src/platform/db/tenant';
-import type { Group } from '../../src/platform/permissions';
+import { systemContext } from '../../src/platform/kernel/context';
+import type { Group } from '../../src/platform/kernel/permissions';
 import type { Harness } from './harness';
 import { until } from './until';
 

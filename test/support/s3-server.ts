@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { S3StorageConfig } from '../../src/platform/storage';
+import type { S3StorageConfig } from '../../src/platform/files/storage';
 
 interface S3rverInstance {
   run(): Promise<{ address: string; port: number }>;

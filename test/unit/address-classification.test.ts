@@ -4,8 +4,12 @@ import {
   addressRefusal,
   holdsLoopback,
   parseNetworks,
-} from '../../src/platform/address-filter';
-import { destinationProblem, listedNetworksPolicy, type SafeHttpPolicy } from '../../src/platform/safe-http';
+} from '../../src/platform/outbound/address-filter';
+import {
+  destinationProblem,
+  listedNetworksPolicy,
+  type SafeHttpPolicy,
+} from '../../src/platform/outbound/safe-http';
 
 // The tests' DNS: a name answers the addresses set here; any other does not resolve. No query leaves.
 const names = new Map<string, string[]>([

@@ -1,3 +1,5 @@
+import { BadRequest } from '../../src/platform/kernel/errors';
+import { z } from '../../src/platform/kernel/zod';
 import {
   eitherOf,
   type KeyOf,
@@ -8,10 +10,8 @@ import {
   walkAnswer,
   walking,
   walkOf,
-} from '../../src/platform/cursor';
-import { BadRequest } from '../../src/platform/errors';
-import { offsetOf, pageQuery } from '../../src/platform/pagination';
-import { z } from '../../src/platform/zod';
+} from '../../src/platform/lists/cursor';
+import { offsetOf, pageQuery } from '../../src/platform/lists/pagination';
 
 const ID_1 = '0190a5b2-7c3d-7e4f-8a1b-2c3d4e5f6a7b';
 const ID_2 = '0190a5b2-7c3d-7e4f-8a1b-2c3d4e5f6a7c';

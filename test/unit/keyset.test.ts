@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, PgDialect, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { keysetOf, keysetPage } from '../../src/platform/cursor';
 import { cappedCount, keysetColumnsOf, keysetSql } from '../../src/platform/db/keyset';
+import { keysetOf, keysetPage } from '../../src/platform/lists/cursor';
 
 // A table of the usual shape, only to render the SQL a keyset page reads with (nothing is run).
 const things = pgTable('things', {

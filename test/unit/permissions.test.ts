@@ -1,4 +1,4 @@
-import { groups, type Permission, permissions, permissionsOf } from '../../src/platform/permissions';
+import { groups, type Permission, permissions, permissionsOf } from '../../src/platform/kernel/permissions';
 
 const sorted = (set: Set<Permission>) => [...set].sort();
 

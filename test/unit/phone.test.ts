@@ -1,4 +1,4 @@
-import { isPhoneRegion, smsNumber } from '../../src/platform/phone';
+import { isPhoneRegion, smsNumber } from '../../src/platform/outbound/phone';
 
 const unreadable = (region: string) => ({
   problem: `cannot be read as a phone number (numbers without a country code are read as ${region})`,

@@ -1,4 +1,5 @@
 import { newActionCode } from '../../src/platform/crypto/codes';
+import { z } from '../../src/platform/kernel/zod';
 import {
   CREDENTIAL_QUERY_PARAMS,
   carriesCredentials,
@@ -12,8 +13,7 @@ import {
   redactUrl,
   redactValue,
   withRedaction,
-} from '../../src/platform/redaction';
-import { z } from '../../src/platform/zod';
+} from '../../src/platform/ops/redaction';
 
 // The routes of this file's world (what Routes.add declares in the app).
 const token = credential(z.string(), 'password link');

@@ -8,7 +8,7 @@ import {
   webhookDisabledNoticeJob,
 } from '../../src/modules/webhooks/webhooks.delivery';
 import { defaultRetryDelayMs, defineJob, JobPayloadError } from '../../src/platform/jobs/job-type';
-import { z } from '../../src/platform/zod';
+import { z } from '../../src/platform/kernel/zod';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -1,6 +1,6 @@
-import { isId, newId } from '../../src/platform/ids';
-import { escapeLike, foldForSearch } from '../../src/platform/text';
-import { plural } from '../../src/platform/words';
+import { isId, newId } from '../../src/platform/kernel/ids';
+import { escapeLike, foldForSearch } from '../../src/platform/kernel/text';
+import { plural } from '../../src/platform/kernel/words';
 
 describe('search folding (foldForSearch)', () => {
   it.each([

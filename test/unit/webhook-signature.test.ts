@@ -6,7 +6,7 @@ import {
   signingSecrets,
 } from '../../src/modules/webhooks/webhooks.signatures';
 import { SecretBox } from '../../src/platform/crypto/sealed';
-import { isId } from '../../src/platform/ids';
+import { isId } from '../../src/platform/kernel/ids';
 
 const body = JSON.stringify({ id: 'evt_1', type: 'sessionrequest.completed', data: { amount: 12.5 } });
 const MESSAGE_ID = '0190a5b2-7c3d-7e4f-8a1b-2c3d4e5f6a7b';

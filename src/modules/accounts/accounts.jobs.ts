@@ -1,14 +1,14 @@
-import type { Clock } from '../../platform/clock';
-import { systemContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import type { JobHandler } from '../../platform/jobs/job';
 import { defineJob } from '../../platform/jobs/job-type';
 import { messageKey, sendOnce } from '../../platform/jobs/sending';
-import type { Mailer } from '../../platform/mail';
+import type { Clock } from '../../platform/kernel/clock';
+import { systemContext } from '../../platform/kernel/context';
+import { z } from '../../platform/kernel/zod';
+import type { Mailer } from '../../platform/outbound/mail';
 import { html } from '../../platform/web/html';
-import { z } from '../../platform/zod';
 import { organisationOf, userById } from '../organisations';
 import { passwordTokenRepository } from './accounts.repository';
 

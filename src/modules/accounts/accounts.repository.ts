@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { passwordTokens, signInFailures } from '../../db/schema';
-import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows } from '../../platform/db/database';
+import type { RequestContext } from '../../platform/kernel/context';
 
 /** A staff account that may sign in with this e-mail (any organisation). */
 export interface LoginCandidate {

@@ -1,5 +1,5 @@
-import { credential } from '../../platform/redaction';
-import { z } from '../../platform/zod';
+import { z } from '../../platform/kernel/zod';
+import { credential } from '../../platform/ops/redaction';
 import { PASSWORD_MAX } from './passwords';
 
 // The staff account pages' query strings, paths and forms.

@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { auditRepository } from '../../platform/audit.repository';
-import type { Clock } from '../../platform/clock';
-import { type RequestContext, systemContext } from '../../platform/context';
+import { auditRepository } from '../../platform/audit/audit.repository';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest, Conflict, NotFound } from '../../platform/errors';
-import { isId, newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
-import type { RetentionStep } from '../../platform/retention';
-import { iso } from '../../platform/schemas';
+import type { Clock } from '../../platform/kernel/clock';
+import { type RequestContext, systemContext } from '../../platform/kernel/context';
+import { BadRequest, Conflict, NotFound } from '../../platform/kernel/errors';
+import { isId, newId } from '../../platform/kernel/ids';
+import { iso } from '../../platform/kernel/schemas';
+import type { RetentionStep } from '../../platform/ops/retention';
 import { organisationOf, setUserPassword, userByEmail, userById } from '../organisations';
 import { passwordLinkJob, passwordLinkSealContext } from './accounts.jobs';
 import {

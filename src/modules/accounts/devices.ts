@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { Clock } from '../../platform/clock';
 import type { SecretBox } from '../../platform/crypto/sealed';
+import type { Clock } from '../../platform/kernel/clock';
 import { appendCookie, cookie } from '../../platform/web/cookies';
 
 /**

@@ -12,5 +12,6 @@ export {
   signInFailuresRetention,
 } from './accounts.service';
 export { type DeviceDeps, rememberBrowser } from './devices';
+export { type SsoButton, signInPage, ssoChoicePage, ssoProblemPage } from './pages/account.pages';
 export { hashPassword } from './passwords';
 export { safeNext, staffAccountPage, staffHome } from './signin-pages.router';

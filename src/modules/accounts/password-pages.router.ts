@@ -1,9 +1,9 @@
 import type { Routes } from '../../platform/http/routes';
-import { z } from '../../platform/zod';
-import { forgotPasswordPage, linkProblemPage, setPasswordPage } from '../../web/staff-account-pages';
+import { z } from '../../platform/kernel/zod';
 import { ForgotForm, PasswordForm, TokenParams } from './accounts.schemas';
 import { forgotPassword, passwordLinkState, setPasswordWithLink } from './accounts.service';
 import { rememberBrowser } from './devices';
+import { forgotPasswordPage, linkProblemPage, setPasswordPage } from './pages/account.pages';
 import { type AccountPagesDeps, staffAccountPage, staffHome, startStaffSession } from './signin-pages.router';
 
 /** The least time a forgot-password answer takes, so that it does not tell which addresses exist. */

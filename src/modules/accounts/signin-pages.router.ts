@@ -1,14 +1,14 @@
 import type { Request } from 'express';
-import type { Clock } from '../../platform/clock';
 import { clientAddress } from '../../platform/http/address';
 import { addressKey } from '../../platform/http/rate-limit';
 import type { Routes } from '../../platform/http/routes';
+import type { Clock } from '../../platform/kernel/clock';
 import { beginStaffSession, endStaffSession } from '../../platform/web/sessions';
-import { signInPage } from '../../web/staff-account-pages';
-import { staffErrorPage } from '../../web/staff-layout';
+import { staffErrorPage } from '../../platform/web/staff-layout';
 import { SignInForm, SignInQuery } from './accounts.schemas';
 import { type AccountsDeps, signIn } from './accounts.service';
 import { deviceCookie, rememberBrowser } from './devices';
+import { signInPage } from './pages/account.pages';
 import { DEVICE_DISTRUST_AFTER, FREE_FAILURES, MAX_WAIT_MS } from './throttle';
 
 /** What the staff account pages need: the use cases' dependencies and how cookies are served. */

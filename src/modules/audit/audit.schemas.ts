@@ -1,5 +1,5 @@
-import { instantParam, timestamp } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { instantParam, timestamp } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
 
 const text = (max: number, description: string) => z.string().min(1).max(max).meta({ description });
 

@@ -1,12 +1,12 @@
-import { type AuditRow, auditRepository } from '../../platform/audit.repository';
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
-import { eitherOf } from '../../platform/cursor';
+import { type AuditRow, auditRepository } from '../../platform/audit/audit.repository';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest } from '../../platform/errors';
-import { isId } from '../../platform/ids';
-import { iso } from '../../platform/schemas';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import { BadRequest } from '../../platform/kernel/errors';
+import { isId } from '../../platform/kernel/ids';
+import { iso } from '../../platform/kernel/schemas';
+import { eitherOf } from '../../platform/lists/cursor';
 import type { AuditEvent, ListAuditEventsQuery } from './audit.schemas';
 
 export interface AuditDeps {

@@ -1,6 +1,6 @@
-import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
-import { newId } from '../../platform/ids';
+import type { RequestContext } from '../../platform/kernel/context';
+import { newId } from '../../platform/kernel/ids';
 import { type CustomerRecord, customerRepository } from './customers.repository';
 import { recordCustomerEvent } from './customers.service';
 

@@ -1,13 +1,14 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { customers } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import type { RequestContext } from '../../platform/context';
-import type { Keyset } from '../../platform/cursor';
 import { type Queryable, queryRows } from '../../platform/db/database';
 import { cappedCount, keysetSql } from '../../platform/db/keyset';
-import { isId } from '../../platform/ids';
-import { offsetOf, type Page } from '../../platform/pagination';
-import { escapeLike, foldForSearch } from '../../platform/text';
+import type { RequestContext } from '../../platform/kernel/context';
+import { isId } from '../../platform/kernel/ids';
+import { escapeLike, foldForSearch } from '../../platform/kernel/text';
+import type { Keyset } from '../../platform/lists/cursor';
+import { offsetOf, type Page } from '../../platform/lists/pagination';
+import { searchableText } from './contact-fields';
 
 export type CustomerRow = RowOf<typeof customers>;
 export type CustomerFilter = { portfolioId?: string; thirdpartyId?: string; search?: string };
@@ -31,7 +32,7 @@ export interface CustomerDependants {
 
 /** What search matches: first name, last name and e-mail, folded. */
 export function searchTextOf(data: Record<string, string>): string {
-  return foldForSearch([data.Voornaam, data.Achternaam, data.Email].filter(Boolean).join(' '));
+  return foldForSearch(searchableText(data));
 }
 
 export function searchTerms(search: string | undefined): string[] {

@@ -1,6 +1,6 @@
 import type { Routes } from '../../platform/http/routes';
-import { idParam } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { idParam } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
 import {
   CreateCustomer,
   Customer,

@@ -1,24 +1,25 @@
-import { cursorAnswer, cursorQuery } from '../../platform/cursor';
-import { pageQuery } from '../../platform/pagination';
-import { cascadeParam, idFilter, timestamp } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { cascadeParam, idFilter, timestamp } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
+import { cursorAnswer, cursorQuery } from '../../platform/lists/cursor';
+import { pageQuery } from '../../platform/lists/pagination';
+import { contactKeys } from './contact-fields';
 
 const value = z.string().max(2000);
 const known = {
-  Voornaam: value.meta({ description: 'First name' }),
-  Achternaam: value.meta({ description: 'Last name' }),
-  Email: z
+  [contactKeys.firstName]: value.meta({ description: 'First name' }),
+  [contactKeys.lastName]: value.meta({ description: 'Last name' }),
+  [contactKeys.email]: z
     .union([z.literal(''), z.email({ error: 'must be an e-mail address' })])
     .meta({ description: 'E-mail address (or empty)' }),
   // Kept as people write it ("0478 12 34 56 (gsm)"): it is read as a number only to send an SMS to it.
-  Telefoon: value.meta({
+  [contactKeys.phone]: value.meta({
     description:
       'Phone number, kept as written (e.g. `0478 12 34 56 (gsm)`); it is read as a number only when an SMS is sent to it, and an action that asks for an SMS to a number that cannot take one is refused (400 naming notificationSms.send)',
   }),
-  Straat: value.meta({ description: 'Street' }),
-  Huisnummer: value.meta({ description: 'House number' }),
-  Postcode: value.meta({ description: 'Postal code' }),
-  Gemeente: value.meta({ description: 'Municipality' }),
+  [contactKeys.street]: value.meta({ description: 'Street' }),
+  [contactKeys.houseNumber]: value.meta({ description: 'House number' }),
+  [contactKeys.postalCode]: value.meta({ description: 'Postal code' }),
+  [contactKeys.municipality]: value.meta({ description: 'Municipality' }),
 };
 const KNOWN_KEYS = Object.keys(known);
 const MAX_KEYS = 100;
@@ -57,7 +58,9 @@ export const CustomerData = z
       }
     }
     if (
-      !['Voornaam', 'Achternaam', 'Email'].some((k) => typeof data[k] === 'string' && data[k].trim() !== '')
+      ![contactKeys.firstName, contactKeys.lastName, contactKeys.email].some(
+        (k) => typeof data[k] === 'string' && data[k].trim() !== '',
+      )
     ) {
       ctx.addIssue({ code: 'custom', message: 'at least one of Voornaam, Achternaam or Email is required' });
     }

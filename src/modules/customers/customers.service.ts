@@ -1,17 +1,17 @@
 import type { SQL } from 'drizzle-orm';
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
-import { keysetOf, keysetPage, SYNC_TOTAL_CAP } from '../../platform/cursor';
 import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
-import { BadRequest, Conflict, type FieldError, NotFound } from '../../platform/errors';
 import { eventRepository } from '../../platform/events/events.repository';
+import type { FileStorage } from '../../platform/files/storage';
 import { fromZodError } from '../../platform/http/validation';
-import { isId, newId } from '../../platform/ids';
-import { iso } from '../../platform/schemas';
-import type { FileStorage } from '../../platform/storage';
-import { plural } from '../../platform/words';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import { BadRequest, Conflict, type FieldError, NotFound } from '../../platform/kernel/errors';
+import { isId, newId } from '../../platform/kernel/ids';
+import { iso } from '../../platform/kernel/schemas';
+import { plural } from '../../platform/kernel/words';
+import { keysetOf, keysetPage, SYNC_TOTAL_CAP } from '../../platform/lists/cursor';
 import { contactDocumentIds, removeUnheldFiles } from '../files';
 import { contactCountStatement, defaultPortfolio, portfolioById } from '../portfolios';
 import {

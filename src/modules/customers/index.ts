@@ -1,4 +1,15 @@
 // The customers module's public entry: what other modules may use.
+
+export {
+  type ContactData,
+  contactDataOf,
+  contactEmail,
+  contactFirstName,
+  contactKeys,
+  contactLabel,
+  contactName,
+  contactPhone,
+} from './contact-fields';
 export {
   contactByEmail,
   contactById,

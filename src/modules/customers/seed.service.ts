@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { auditRepository } from '../../platform/audit.repository';
-import type { Clock } from '../../platform/clock';
-import { systemContext } from '../../platform/context';
+import { auditRepository } from '../../platform/audit/audit.repository';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { NotFound } from '../../platform/errors';
-import { newId } from '../../platform/ids';
+import type { Clock } from '../../platform/kernel/clock';
+import { systemContext } from '../../platform/kernel/context';
+import { NotFound } from '../../platform/kernel/errors';
+import { newId } from '../../platform/kernel/ids';
 import { organisationOf } from '../organisations';
 import { defaultPortfolio } from '../portfolios';
 import { customerRepository } from './customers.repository';

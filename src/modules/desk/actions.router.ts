@@ -1,12 +1,11 @@
 import { sessionRequestStatuses } from '../../db/schema/enums';
-import type { RequestContext } from '../../platform/context';
-import { AppError } from '../../platform/errors';
+import type { FileStorage } from '../../platform/files/storage';
 import type { Routes } from '../../platform/http/routes';
-import { idParam } from '../../platform/schemas';
-import type { FileStorage } from '../../platform/storage';
-import { z } from '../../platform/zod';
-import { actionPage, actionsPage, contactName } from '../../web/staff-desk-pages';
-import { getCustomersById } from '../customers';
+import type { RequestContext } from '../../platform/kernel/context';
+import { AppError } from '../../platform/kernel/errors';
+import { idParam } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
+import { contactLabel, getCustomersById } from '../customers';
 import { listQuestionLists } from '../questionlists';
 import {
   deactivateSessionRequest,
@@ -19,6 +18,7 @@ import { listSessions } from '../sessions';
 import { contactPageRoutes } from './contacts.router';
 import type { DeskDeps } from './desk.service';
 import { deskFrame, deskPage, PAGE_SIZE, pageParam } from './desk-pages';
+import { actionPage, actionsPage } from './pages/desk.pages';
 
 export type DeskPageDeps = DeskDeps & SessionRequestDeps & { storage: FileStorage };
 
@@ -43,7 +43,7 @@ async function names(deps: DeskPageDeps, ctx: RequestContext, ids: string[]) {
   const out: Record<string, string> = {};
   for (const id of ids) {
     const c = found.get(id);
-    out[id] = c ? contactName(c.data) : '(deleted contact)';
+    out[id] = c ? contactLabel(c.data) : '(deleted contact)';
   }
   return out;
 }

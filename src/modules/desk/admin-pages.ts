@@ -1,12 +1,12 @@
 // What the administrators' staff pages share (users and API keys, OAuth clients, sign-in providers): their
 // route options, the frame around each page, the form fields they have in common, and how a service's
 // refusal is shown on the page.
-import type { RequestContext } from '../../platform/context';
-import { AppError } from '../../platform/errors';
-import { z } from '../../platform/zod';
-import type { AdminFrame } from '../../web/staff-admin-pages';
-import { staffErrorPage } from '../../web/staff-layout';
+import type { RequestContext } from '../../platform/kernel/context';
+import { AppError } from '../../platform/kernel/errors';
+import { z } from '../../platform/kernel/zod';
+import { staffErrorPage } from '../../platform/web/staff-layout';
 import { type DeskDeps, staffUserOf } from './desk.service';
+import type { AdminFrame } from './pages/admin.pages';
 
 /** The route options every administrators' page declares: its tag, a staff session with `admin`. */
 export const adminPage = {

@@ -1,11 +1,11 @@
-import { BadRequest } from '../../platform/errors';
 import type { Routes } from '../../platform/http/routes';
-import { z } from '../../platform/zod';
-import { auditPage } from '../../web/staff-audit-pages';
-import { staffErrorPage } from '../../web/staff-layout';
+import { BadRequest } from '../../platform/kernel/errors';
+import { z } from '../../platform/kernel/zod';
+import { staffErrorPage } from '../../platform/web/staff-layout';
 import { type AuditDeps, ListAuditEventsQuery, listAuditEvents } from '../audit';
 import { listUsers } from '../organisations';
 import { staffUserOf } from './desk.service';
+import { auditPage } from './pages/audit.pages';
 
 const text = (max: number) =>
   z

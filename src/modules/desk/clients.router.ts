@@ -1,9 +1,8 @@
-import type { RequestContext } from '../../platform/context';
 import type { Routes } from '../../platform/http/routes';
 import { fieldPath } from '../../platform/http/validation';
-import { idParam } from '../../platform/schemas';
-import { z } from '../../platform/zod';
-import { clientPage, type IntegrationsView, integrationsPage } from '../../web/staff-admin-pages';
+import type { RequestContext } from '../../platform/kernel/context';
+import { idParam } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
 import {
   CreateOAuthClientInput,
   createClient,
@@ -16,6 +15,7 @@ import {
 } from '../oauth';
 import { adminFrame, adminPage, checkboxList, csrfInput, DoneQuery, refusalMessage } from './admin-pages';
 import type { DeskDeps } from './desk.service';
+import { clientPage, type IntegrationsView, integrationsPage } from './pages/admin.pages';
 
 const ClientParams = z.object({ clientId: idParam('clientId') });
 

@@ -1,11 +1,11 @@
 import type { Routes } from '../../platform/http/routes';
-import { idParam } from '../../platform/schemas';
-import { z } from '../../platform/zod';
-import { contactPage, contactsPage } from '../../web/staff-desk-pages';
+import { idParam } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
 import { getCustomer, listCustomers } from '../customers';
 import { listSessionRequests, type SessionRequestDeps } from '../sessionrequests';
 import type { DeskDeps } from './desk.service';
 import { deskFrame, deskPage, PAGE_SIZE, pageParam } from './desk-pages';
+import { contactPage, contactsPage } from './pages/desk.pages';
 
 const tags = ['Staff pages: contacts'];
 

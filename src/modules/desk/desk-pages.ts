@@ -1,10 +1,10 @@
 // What the advisers' everyday staff pages share (actions, contacts): their route options, the frame around
 // each page, and the paging of their lists.
-import type { RequestContext } from '../../platform/context';
-import { z } from '../../platform/zod';
-import type { DeskFrame } from '../../web/staff-desk-pages';
-import { staffErrorPage } from '../../web/staff-layout';
+import type { RequestContext } from '../../platform/kernel/context';
+import { z } from '../../platform/kernel/zod';
+import { staffErrorPage } from '../../platform/web/staff-layout';
 import { type DeskDeps, staffUserOf } from './desk.service';
+import type { DeskFrame } from './pages/desk.pages';
 
 /** The route options every everyday page declares (each adds its tag and permission). */
 export const deskPage = { audience: 'staff' as const, errorPage: staffErrorPage };

@@ -1,6 +1,6 @@
 import type { Routes } from '../../platform/http/routes';
 import { html } from '../../platform/web/html';
-import { staffErrorPage, staffLayout } from '../../web/staff-layout';
+import { staffErrorPage, staffLayout } from '../../platform/web/staff-layout';
 import { type DeskDeps, staffUserOf } from './desk.service';
 
 const tags = ['Staff pages'];

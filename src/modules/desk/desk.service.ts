@@ -1,8 +1,8 @@
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import type { StaffUser } from '../../web/staff-layout';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import type { StaffUser } from '../../platform/web/staff-layout';
 import { userById } from '../organisations';
 
 export interface DeskDeps {

@@ -1,10 +1,11 @@
 // The sign-in provider form of Integrations → OAuth Providers: its fields, the admin API's input made from
 // them, and what the form shows again after a refusal.
-import { AppError } from '../../platform/errors';
+
 import { fieldPath } from '../../platform/http/validation';
-import { z } from '../../platform/zod';
-import type { ProviderFormValues } from '../../web/staff-sso-pages';
+import { AppError } from '../../platform/kernel/errors';
+import { z } from '../../platform/kernel/zod';
 import { csrfInput } from './admin-pages';
+import type { ProviderFormValues } from './pages/providers.pages';
 
 const field = (max: number) => z.string().max(max).optional();
 /** The add and change forms' fields, all optional text: the admin API's schemas judge them. */

@@ -1,8 +1,7 @@
-import type { RequestContext } from '../../platform/context';
 import type { Routes } from '../../platform/http/routes';
-import { idParam } from '../../platform/schemas';
-import { z } from '../../platform/zod';
-import { type ProviderFormValues, providerPage, providersPage } from '../../web/staff-sso-pages';
+import type { RequestContext } from '../../platform/kernel/context';
+import { idParam } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
 import { type AuditDeps, listAuditEvents } from '../audit';
 import { listUsers } from '../organisations';
 import {
@@ -21,6 +20,7 @@ import {
 } from '../sso';
 import { adminFrame, adminPage, csrfInput, DoneQuery } from './admin-pages';
 import type { DeskDeps } from './desk.service';
+import { type ProviderFormValues, providerPage, providersPage } from './pages/providers.pages';
 import { inputOf, ProviderForm, problemsOf, refusalProblems, valuesOf } from './providers.form';
 
 type ProviderPageDeps = DeskDeps & ProviderDeps & AuditDeps;

@@ -1,10 +1,9 @@
-import type { RequestContext } from '../../platform/context';
-import { AppError } from '../../platform/errors';
 import type { Routes } from '../../platform/http/routes';
-import { groups as allGroups, type Group } from '../../platform/permissions';
-import { idParam } from '../../platform/schemas';
-import { z } from '../../platform/zod';
-import { userPage, usersPage } from '../../web/staff-admin-pages';
+import type { RequestContext } from '../../platform/kernel/context';
+import { AppError } from '../../platform/kernel/errors';
+import { groups as allGroups, type Group } from '../../platform/kernel/permissions';
+import { idParam } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
 import { type AccountsDeps, sendPasswordLink } from '../accounts';
 import {
   createApiKey,
@@ -20,6 +19,7 @@ import {
 import { adminFrame, adminPage, checkboxList, csrfInput, DoneQuery, refusalMessage } from './admin-pages';
 import { oauthClientPageRoutes } from './clients.router';
 import type { DeskDeps } from './desk.service';
+import { userPage, usersPage } from './pages/admin.pages';
 
 type UserPageDeps = DeskDeps & AccountsDeps;
 

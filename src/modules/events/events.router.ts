@@ -1,5 +1,5 @@
+import type { OpenAPIRegistry } from '../../platform/http/openapi';
 import type { Routes } from '../../platform/http/routes';
-import type { OpenAPIRegistry } from '../../platform/openapi';
 import { EventList, eventCatalogue, eventSchemas, ListEventsQuery } from './events.schemas';
 import { listEvents } from './events.service';
 

@@ -1,7 +1,7 @@
 import { sessionRequestStatuses, sessionRequestTypes, signerStatuses } from '../../db/schema/enums';
 import { eventTypes } from '../../platform/events/event-types';
-import { instantParam, timestamp } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { instantParam, timestamp } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
 import { Customer } from '../customers';
 import { StoredFile } from '../files';
 

@@ -1,15 +1,15 @@
-import type { RequestContext } from '../../platform/context';
-import { eitherOf } from '../../platform/cursor';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest } from '../../platform/errors';
 import { isEventType } from '../../platform/events/event-types';
 import {
   type EventPosition,
   type EventRecord,
   eventRepository,
 } from '../../platform/events/events.repository';
-import { iso } from '../../platform/schemas';
+import type { RequestContext } from '../../platform/kernel/context';
+import { BadRequest } from '../../platform/kernel/errors';
+import { iso } from '../../platform/kernel/schemas';
+import { eitherOf } from '../../platform/lists/cursor';
 import type { Event, ListEventsQuery } from './events.schemas';
 
 /** A position as the opaque cursor clients get: base64url of `<txid>.<seq>`. */

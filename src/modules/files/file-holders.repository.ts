@@ -1,8 +1,8 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { files } from '../../db/schema';
-import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows, uuidArray } from '../../platform/db/database';
-import { isId } from '../../platform/ids';
+import type { RequestContext } from '../../platform/kernel/context';
+import { isId } from '../../platform/kernel/ids';
 import type { FileRow } from './files.repository';
 
 /** What holds a file: the first `limit` of each kind (oldest first) and how many there are. */

@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { files } from '../../db/schema';
-import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows, uuidArray } from '../../platform/db/database';
-import { isId } from '../../platform/ids';
+import type { RequestContext } from '../../platform/kernel/context';
+import { isId } from '../../platform/kernel/ids';
 
 export type FileRow = typeof files.$inferSelect;
 

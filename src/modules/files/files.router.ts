@@ -2,8 +2,8 @@ import { pipeline } from 'node:stream/promises';
 import { fingerprintBody } from '../../platform/http/idempotency';
 import { receiveFile } from '../../platform/http/multipart';
 import type { Routes } from '../../platform/http/routes';
-import { idParam } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { idParam } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
 import { DeleteFileQuery, StoredFile, Verification } from './files.schemas';
 import {
   deleteFile,

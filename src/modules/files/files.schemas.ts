@@ -1,5 +1,5 @@
-import { cascadeParam, timestamp } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { cascadeParam, timestamp } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
 
 export const StoredFile = z
   .object({

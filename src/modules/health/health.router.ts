@@ -1,9 +1,9 @@
-import type { Clock } from '../../platform/clock';
 import type { Database } from '../../platform/db/database';
 import type { Routes } from '../../platform/http/routes';
-import type { Readiness } from '../../platform/readiness';
-import { timestamp } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import type { Clock } from '../../platform/kernel/clock';
+import { timestamp } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
+import type { Readiness } from '../../platform/ops/readiness';
 
 export const Health = z
   .object({

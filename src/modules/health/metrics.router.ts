@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { type Request, type Response, Router } from 'express';
-import { NotFound, Unauthenticated } from '../../platform/errors';
-import type { Metrics } from '../../platform/metrics';
-import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../../platform/openapi';
+import { AuthErrorBody, ErrorBody, type OpenAPIRegistry } from '../../platform/http/openapi';
+import { NotFound, Unauthenticated } from '../../platform/kernel/errors';
+import type { Metrics } from '../../platform/ops/metrics';
 
 const sameText = (a: string, b: string) => {
   const x = Buffer.from(a);

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { oauthAuthorizationRequests } from '../../db/schema';
-import type { RequestContext } from '../../platform/context';
 import type { Queryable } from '../../platform/db/database';
+import type { RequestContext } from '../../platform/kernel/context';
 
 export type AuthorizationRequestRow = typeof oauthAuthorizationRequests.$inferSelect;
 

@@ -1,8 +1,7 @@
 import type { Response } from 'express';
 import type { Routes } from '../../platform/http/routes';
-import { z } from '../../platform/zod';
-import { staffErrorPage } from '../../web/staff-layout';
-import { consentPage } from '../../web/staff-oauth-pages';
+import { z } from '../../platform/kernel/zod';
+import { staffErrorPage } from '../../platform/web/staff-layout';
 import {
   type AuthorizeDeps,
   answerConsent,
@@ -11,6 +10,7 @@ import {
   rememberRequest,
   whoConsents,
 } from './authorize.service';
+import { consentPage } from './pages/consent.pages';
 
 const param = (description: string) => z.string().max(2000).optional().meta({ description });
 const AuthorizeQuery = z.object({

@@ -1,9 +1,9 @@
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { newId } from '../../platform/ids';
-import { LOOPBACK_HOSTS } from '../../platform/urls';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import { newId } from '../../platform/kernel/ids';
+import { LOOPBACK_HOSTS } from '../../platform/kernel/urls';
 import { userById } from '../organisations';
 import { authorizationRequestRepository } from './authorize.repository';
 import { isClientId } from './client-auth';

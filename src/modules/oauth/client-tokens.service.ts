@@ -1,9 +1,9 @@
-import type { RequestContext } from '../../platform/context';
-import { type WalkQuery, walking } from '../../platform/cursor';
 import { inTenant } from '../../platform/db/tenant';
-import { NotFound } from '../../platform/errors';
-import { isId } from '../../platform/ids';
-import { iso, isoOrNull } from '../../platform/schemas';
+import type { RequestContext } from '../../platform/kernel/context';
+import { NotFound } from '../../platform/kernel/errors';
+import { isId } from '../../platform/kernel/ids';
+import { iso, isoOrNull } from '../../platform/kernel/schemas';
+import { type WalkQuery, walking } from '../../platform/lists/cursor';
 import { oauthClientRepository } from './oauth.repository';
 import type { ClientToken } from './oauth.schemas';
 import type { OAuthDeps } from './oauth.service';

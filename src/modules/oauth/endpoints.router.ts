@@ -1,6 +1,6 @@
+import { OAuthErrorBody } from '../../platform/http/openapi';
 import type { Routes } from '../../platform/http/routes';
-import { OAuthErrorBody } from '../../platform/openapi';
-import { z } from '../../platform/zod';
+import { z } from '../../platform/kernel/zod';
 import { type EndpointDeps, introspect, revoke, serverMetadata } from './endpoints.service';
 import { oauthScopes } from './oauth.schemas';
 

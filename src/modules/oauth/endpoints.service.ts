@@ -1,8 +1,8 @@
-import type { Clock } from '../../platform/clock';
-import { clientContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { findOAuthToken, type OAuthTokenRow } from '../../platform/http/credentials.repository';
+import type { Clock } from '../../platform/kernel/clock';
+import { clientContext } from '../../platform/kernel/context';
 import { authenticateClient, type EndpointError, type FormRequest, fail } from './client-auth';
 import { hashToken } from './token-formats';
 import { type ClientHit, oauthTokenRepository } from './tokens.repository';

@@ -1,9 +1,9 @@
-import { cursorAnswer, walkQuery } from '../../platform/cursor';
-import { groups } from '../../platform/permissions';
-import { timestamp } from '../../platform/schemas';
-import { withSecretsShownOnce } from '../../platform/shown-once';
-import { secureOrLoopbackUrl } from '../../platform/urls';
-import { z } from '../../platform/zod';
+import { withSecretsShownOnce } from '../../platform/http/shown-once';
+import { groups } from '../../platform/kernel/permissions';
+import { timestamp } from '../../platform/kernel/schemas';
+import { secureOrLoopbackUrl } from '../../platform/kernel/urls';
+import { z } from '../../platform/kernel/zod';
+import { cursorAnswer, walkQuery } from '../../platform/lists/cursor';
 
 export const oauthGrants = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
 export const oauthScopes = ['read', 'create', 'update', 'delete', 'all'] as const;

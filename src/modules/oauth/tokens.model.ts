@@ -10,12 +10,12 @@ import {
   type Token,
   type User,
 } from '@node-oauth/oauth2-server';
-import type { Clock } from '../../platform/clock';
-import { clientContext, type RequestContext } from '../../platform/context';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { findOAuthToken, type OAuthTokenRow } from '../../platform/http/credentials.repository';
-import { newId } from '../../platform/ids';
+import type { Clock } from '../../platform/kernel/clock';
+import { clientContext, type RequestContext } from '../../platform/kernel/context';
+import { newId } from '../../platform/kernel/ids';
 import { userById } from '../organisations';
 import { verifiedClient } from './client-auth';
 import { CODE_FORMAT, hashToken, newAccessToken, newRefreshToken, REFRESH_FORMAT } from './token-formats';

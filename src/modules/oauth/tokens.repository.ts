@@ -1,10 +1,10 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { oauthCodes, oauthTokens, users } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import type { RequestContext } from '../../platform/context';
-import type { Walk } from '../../platform/cursor';
 import { type Queryable, queryRows } from '../../platform/db/database';
 import { keysetSql } from '../../platform/db/keyset';
+import type { RequestContext } from '../../platform/kernel/context';
+import type { Walk } from '../../platform/lists/cursor';
 
 export type OAuthTokenRow = RowOf<typeof oauthTokens>;
 export type OAuthCodeRow = typeof oauthCodes.$inferSelect;

@@ -1,6 +1,6 @@
+import { generateDocument, type OpenAPIRegistry } from '../../platform/http/openapi';
 import type { Routes } from '../../platform/http/routes';
-import { generateDocument, type OpenAPIRegistry } from '../../platform/openapi';
-import { z } from '../../platform/zod';
+import { z } from '../../platform/kernel/zod';
 
 /** Serves the OpenAPI 3.1 document built from every registered route. */
 export function openapiRoutes(routes: Routes, registry: OpenAPIRegistry, baseUrl: string): void {

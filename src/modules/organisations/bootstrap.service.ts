@@ -1,8 +1,8 @@
-import type { Clock } from '../../platform/clock';
-import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { newId } from '../../platform/ids';
+import type { Clock } from '../../platform/kernel/clock';
+import { systemContext } from '../../platform/kernel/context';
+import { newId } from '../../platform/kernel/ids';
 import { createDefaultPortfolio } from '../portfolios';
 import { organisationRepository, userRepository } from './organisations.repository';
 import { issueApiKey } from './organisations.service';

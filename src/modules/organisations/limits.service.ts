@@ -1,8 +1,8 @@
-import { auditRepository } from '../../platform/audit.repository';
-import type { RequestContext } from '../../platform/context';
+import { auditRepository } from '../../platform/audit/audit.repository';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import type { RateLimits } from '../../platform/http/rate-limit';
+import type { RequestContext } from '../../platform/kernel/context';
 import { organisationRepository } from './organisations.repository';
 import type { RateLimitSettings, UpdateRateLimits } from './organisations.schemas';
 

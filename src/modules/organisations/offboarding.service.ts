@@ -1,10 +1,10 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { writeJsonLines } from '../../platform/db/json-lines';
 import { inTenant } from '../../platform/db/tenant';
-import { type FileStorage, saveStoredFiles } from '../../platform/storage';
+import { type FileStorage, saveStoredFiles } from '../../platform/files/storage';
+import { systemContext } from '../../platform/kernel/context';
 import {
   deleteOrganisationRows,
   EXPORTED_TABLES,

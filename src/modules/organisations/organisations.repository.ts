@@ -1,13 +1,13 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeys, organisations, users } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import type { RequestContext } from '../../platform/context';
-import type { Walk } from '../../platform/cursor';
 import type { Queryable } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { keysetColumnsOf, walkRows } from '../../platform/db/keyset';
-import { isId } from '../../platform/ids';
-import { permissionsOf } from '../../platform/permissions';
+import type { RequestContext } from '../../platform/kernel/context';
+import { isId } from '../../platform/kernel/ids';
+import { permissionsOf } from '../../platform/kernel/permissions';
+import type { Walk } from '../../platform/lists/cursor';
 import type { SessionEndReason } from '../../platform/web/sessions';
 import { endSessionsOf } from '../../platform/web/sessions.repository';
 

@@ -1,8 +1,8 @@
-import { cursorAnswer, walkQuery } from '../../platform/cursor';
-import { groups } from '../../platform/permissions';
-import { idFilter, idParam, timestamp } from '../../platform/schemas';
-import { withSecretsShownOnce } from '../../platform/shown-once';
-import { z } from '../../platform/zod';
+import { withSecretsShownOnce } from '../../platform/http/shown-once';
+import { groups } from '../../platform/kernel/permissions';
+import { idFilter, idParam, timestamp } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
+import { cursorAnswer, walkQuery } from '../../platform/lists/cursor';
 
 export const User = z
   .object({

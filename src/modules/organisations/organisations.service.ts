@@ -1,15 +1,15 @@
-import { auditRepository } from '../../platform/audit.repository';
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
+import { auditRepository } from '../../platform/audit/audit.repository';
 import { generateApiKey } from '../../platform/crypto/api-keys';
-import { type WalkQuery, walking } from '../../platform/cursor';
 import type { Database, Tx } from '../../platform/db/database';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest, Conflict, NotFound } from '../../platform/errors';
-import { isId, newId } from '../../platform/ids';
-import type { Group } from '../../platform/permissions';
-import { iso } from '../../platform/schemas';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import { BadRequest, Conflict, NotFound } from '../../platform/kernel/errors';
+import { isId, newId } from '../../platform/kernel/ids';
+import type { Group } from '../../platform/kernel/permissions';
+import { iso } from '../../platform/kernel/schemas';
+import { type WalkQuery, walking } from '../../platform/lists/cursor';
 import {
   type ApiKeyRow,
   apiKeyRepository,

@@ -1,5 +1,5 @@
-import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
+import type { RequestContext } from '../../platform/kernel/context';
 import { type UserRow, userRepository } from './organisations.repository';
 
 // What other modules read and change of the organisation's users (staff and service users), in their

@@ -1,11 +1,11 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { portfolios } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import type { RequestContext } from '../../platform/context';
-import type { Walk } from '../../platform/cursor';
 import type { Queryable } from '../../platform/db/database';
 import { walkRows } from '../../platform/db/keyset';
-import { isId } from '../../platform/ids';
+import type { RequestContext } from '../../platform/kernel/context';
+import { isId } from '../../platform/kernel/ids';
+import type { Walk } from '../../platform/lists/cursor';
 
 export type PortfolioRow = RowOf<typeof portfolios>;
 

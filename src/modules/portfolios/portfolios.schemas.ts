@@ -1,6 +1,6 @@
-import { cursorAnswer, walkQuery } from '../../platform/cursor';
-import { timestamp } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { timestamp } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
+import { cursorAnswer, walkQuery } from '../../platform/lists/cursor';
 
 export const Portfolio = z
   .object({

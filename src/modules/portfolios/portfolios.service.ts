@@ -1,12 +1,12 @@
 import type { SQL } from 'drizzle-orm';
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
-import { type WalkQuery, walking } from '../../platform/cursor';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { Conflict } from '../../platform/errors';
-import { newId } from '../../platform/ids';
-import { iso } from '../../platform/schemas';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import { Conflict } from '../../platform/kernel/errors';
+import { newId } from '../../platform/kernel/ids';
+import { iso } from '../../platform/kernel/schemas';
+import { type WalkQuery, walking } from '../../platform/lists/cursor';
 import { customerTotalStatement, type PortfolioRow, portfolioRepository } from './portfolios.repository';
 import type { CreatePortfolio, Portfolio } from './portfolios.schemas';
 

@@ -1,8 +1,8 @@
-import type { Clock } from '../../platform/clock';
-import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { NotFound } from '../../platform/errors';
+import type { Clock } from '../../platform/kernel/clock';
+import { systemContext } from '../../platform/kernel/context';
+import { NotFound } from '../../platform/kernel/errors';
 import { organisationOf } from '../organisations';
 import { questionListRepository } from './questionlists.repository';
 import { CreateQuestionList } from './questionlists.schemas';

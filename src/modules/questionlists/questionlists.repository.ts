@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { questionLists, questionListVersions } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import type { RequestContext } from '../../platform/context';
-import type { Walk } from '../../platform/cursor';
 import type { Queryable } from '../../platform/db/database';
 import { keysetColumnsOf, keysetSql } from '../../platform/db/keyset';
-import { isId } from '../../platform/ids';
+import type { RequestContext } from '../../platform/kernel/context';
+import { isId } from '../../platform/kernel/ids';
+import type { Walk } from '../../platform/lists/cursor';
 
 export type QuestionListRow = RowOf<typeof questionLists>;
 type NewQuestionList = Omit<QuestionListRow, 'organisationId'>;

@@ -1,7 +1,7 @@
 import { languages } from '../../db/schema/enums';
-import { walkQuery } from '../../platform/cursor';
-import { timestamp } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { timestamp } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
+import { walkQuery } from '../../platform/lists/cursor';
 
 export const Language = z.enum(languages).meta({ id: 'Language', description: 'Language code' });
 export type Language = z.infer<typeof Language>;

@@ -1,15 +1,15 @@
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
-import { type WalkQuery, walking } from '../../platform/cursor';
 import type { Database, Tx } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest, Conflict, NotFound } from '../../platform/errors';
 import { fromZodError } from '../../platform/http/validation';
-import { newId } from '../../platform/ids';
-import { iso } from '../../platform/schemas';
-import { foldForSearch } from '../../platform/text';
-import { z } from '../../platform/zod';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import { BadRequest, Conflict, NotFound } from '../../platform/kernel/errors';
+import { newId } from '../../platform/kernel/ids';
+import { iso } from '../../platform/kernel/schemas';
+import { foldForSearch } from '../../platform/kernel/text';
+import { z } from '../../platform/kernel/zod';
+import { type WalkQuery, walking } from '../../platform/lists/cursor';
 import { type QuestionListRow, questionListRepository } from './questionlists.repository';
 import { checkQuestionList } from './questionlists.rules';
 import type {

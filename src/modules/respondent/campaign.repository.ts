@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { campaignVisitors } from '../../db/schema';
-import type { RequestContext } from '../../platform/context';
 import type { Queryable } from '../../platform/db/database';
+import type { RequestContext } from '../../platform/kernel/context';
 
 export type VisitorRow = typeof campaignVisitors.$inferSelect;
 

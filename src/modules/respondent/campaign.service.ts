@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { newId } from '../../platform/ids';
-import { contactByEmail, insertContact } from '../customers';
+import { newId } from '../../platform/kernel/ids';
+import { contactByEmail, contactKeys, insertContact } from '../customers';
 import { defaultPortfolio, portfolioById } from '../portfolios';
 import { isOpen } from '../sessionrequests';
 import type { AnswerIssue } from './answers';
@@ -67,7 +67,11 @@ export async function startVisitor(
         {
           portfolioId: portfolio.id,
           thirdpartyId: null,
-          data: { Voornaam: details.firstName, Achternaam: details.lastName, Email: details.email },
+          data: {
+            [contactKeys.firstName]: details.firstName,
+            [contactKeys.lastName]: details.lastName,
+            [contactKeys.email]: details.email,
+          },
         },
         now,
       ));

@@ -13,8 +13,8 @@ import {
   startPage,
   stepPage,
   unknownPage,
-} from '../../web/respondent-pages';
-import { respondentTexts } from '../../web/respondent-texts';
+} from './pages/respondent.pages';
+import { respondentTexts } from './pages/respondent.texts';
 import { signerToken, visitorToken } from './respondent.cookies';
 import { type Respondent, respondentLanguage } from './respondent.service';
 import { needsVisitor, type OpenAction, type RespondentView } from './respondent.view';

@@ -1,6 +1,6 @@
 import type { Routes } from '../../platform/http/routes';
-import { errorPage, stepPage, unknownPage } from '../../web/respondent-pages';
 import { fieldOf, type PageKit } from './page-kit';
+import { errorPage, stepPage, unknownPage } from './pages/respondent.pages';
 import { contactQuery, codeParams as params, tags } from './respondent.schemas';
 import { type RespondentDeps, saveStep } from './respondent.service';
 import { submitAnswers } from './submission';

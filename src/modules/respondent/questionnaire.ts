@@ -1,5 +1,5 @@
-import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
+import type { RequestContext } from '../../platform/kernel/context';
 import type { Language } from '../questionlists';
 import { type Section, templateVersions } from '../questionlists';
 import type { SessionRequestRow } from '../sessionrequests';

@@ -1,13 +1,13 @@
 import { Readable } from 'node:stream';
-import type { Clock } from '../../platform/clock';
-import { type RequestContext, systemContext } from '../../platform/context';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { newId } from '../../platform/ids';
+import type { FileStorage } from '../../platform/files/storage';
 import type { JobHandler } from '../../platform/jobs/job';
 import { defineJob } from '../../platform/jobs/job-type';
-import type { FileStorage } from '../../platform/storage';
-import { z } from '../../platform/zod';
+import type { Clock } from '../../platform/kernel/clock';
+import { type RequestContext, systemContext } from '../../platform/kernel/context';
+import { newId } from '../../platform/kernel/ids';
+import { z } from '../../platform/kernel/zod';
 import { recordGeneratedPdf } from '../files';
 import { Language } from '../questionlists';
 import {

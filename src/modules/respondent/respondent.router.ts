@@ -1,8 +1,8 @@
 import { addressKey, type SharedCounter } from '../../platform/http/rate-limit';
 import type { Routes } from '../../platform/http/routes';
-import { errorPage, startPage, unknownPage } from '../../web/respondent-pages';
 import { startVisitor, visitorFields } from './campaign.service';
 import { fieldOf, type PageKitDeps, pageKit, pageOf, tooMany } from './page-kit';
+import { errorPage, startPage, unknownPage } from './pages/respondent.pages';
 import { questionnaireRoutes } from './questionnaire.router';
 import { setVisitorCookie } from './respondent.cookies';
 import { contactQuery, codeParams as params, tags } from './respondent.schemas';

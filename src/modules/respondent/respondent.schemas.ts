@@ -1,5 +1,5 @@
-import { credential } from '../../platform/redaction';
-import { z } from '../../platform/zod';
+import { z } from '../../platform/kernel/zod';
+import { credential } from '../../platform/ops/redaction';
 
 // What the contact's pages read from the request's path and query.
 

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../../platform/clock';
-import { contactContext, type RequestContext } from '../../platform/context';
 import { normaliseActionCode } from '../../platform/crypto/codes';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import type { FileStorage } from '../../platform/storage';
+import type { FileStorage } from '../../platform/files/storage';
+import type { Clock } from '../../platform/kernel/clock';
+import { contactContext, type RequestContext } from '../../platform/kernel/context';
 import { organisationName } from '../organisations';
 import type { Language } from '../questionlists';
 import { sharedLanguages } from '../questionlists';

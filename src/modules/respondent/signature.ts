@@ -1,6 +1,6 @@
 import type { SignatureMark } from '../../db/schema';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
-import { pdfLib } from '../../platform/pdf-libraries';
+import { pdfLib } from '../../platform/signing/pdf-libraries';
 import { applyTransition, changeSigner, inviteSigners, recordSignerEvents } from '../sessionrequests';
 import { signingFinaliseJob } from '../signing';
 import { CONTACT, type Respondent, respondentLanguage, trailClient } from './respondent.service';

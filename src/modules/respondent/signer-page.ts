@@ -1,10 +1,10 @@
 import type { Request, Response } from 'express';
-import { NotFound } from '../../platform/errors';
-import { readAll } from '../../platform/storage';
-import { type Page, type PageContext, unknownPage } from '../../web/respondent-pages';
-import { declinePage, signedDonePage, signingPage, signingWaitPage } from '../../web/signing-pages';
+import { readAll } from '../../platform/files/storage';
+import { NotFound } from '../../platform/kernel/errors';
 import type { DocumentPreviews } from '../signing';
 import type { PageKit } from './page-kit';
+import { type Page, type PageContext, unknownPage } from './pages/respondent.pages';
+import { declinePage, signedDonePage, signingPage, signingWaitPage } from './pages/signing.pages';
 import type { OpenAction } from './respondent.view';
 import { consentText } from './signature';
 import {

@@ -1,6 +1,6 @@
 import type { Routes } from '../../platform/http/routes';
-import { errorPage } from '../../web/respondent-pages';
 import type { PageKit } from './page-kit';
+import { errorPage } from './pages/respondent.pages';
 import { setSignerCookie } from './respondent.cookies';
 import { contactQuery, codeParams as params, tags } from './respondent.schemas';
 import { afterSigningPost, type SigningRouteDeps } from './signer-page';

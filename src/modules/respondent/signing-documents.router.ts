@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import { NotFound } from '../../platform/errors';
+import { readAll } from '../../platform/files/storage';
 import type { Routes } from '../../platform/http/routes';
-import { readAll } from '../../platform/storage';
-import { z } from '../../platform/zod';
+import { NotFound } from '../../platform/kernel/errors';
+import { z } from '../../platform/kernel/zod';
 import type { PageKit } from './page-kit';
 import { code, codeParams as params, tags } from './respondent.schemas';
 import type { SigningRouteDeps } from './signer-page';

@@ -1,7 +1,7 @@
 import type { Routes } from '../../platform/http/routes';
-import { errorPage, unknownPage } from '../../web/respondent-pages';
-import { declinePage } from '../../web/signing-pages';
 import type { PageKit } from './page-kit';
+import { errorPage, unknownPage } from './pages/respondent.pages';
+import { declinePage } from './pages/signing.pages';
 import { contactQuery, codeParams as params, tags } from './respondent.schemas';
 import { decline, sign } from './signature';
 import { afterSigningPost, type SigningRouteDeps } from './signer-page';

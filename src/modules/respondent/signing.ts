@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { RequestContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Tx } from '../../platform/db/database';
-import { smsNumber } from '../../platform/phone';
-import { contactById } from '../customers';
+import type { RequestContext } from '../../platform/kernel/context';
+import { smsNumber } from '../../platform/outbound/phone';
+import { contactById, contactEmail, contactName, contactPhone } from '../customers';
 import { fileById } from '../files';
 import { isOpen, type SignerRow } from '../sessionrequests';
-import { contactName, signingTitle } from '../signing';
+import { signingTitle } from '../signing';
 import { type Respondent, type RespondentDeps, withAction } from './respondent.service';
 import type { Channel, OpenAction, RespondentView, SigningProblem, SigningStage } from './respondent.view';
 
@@ -67,8 +67,8 @@ export function signingStage(view: OpenAction, respondent: Respondent, now: Date
 /** The contact's details for signing: name, and the addresses a code can go to. */
 export async function signerContact(tx: Tx, ctx: RequestContext, signer: SignerRow, phoneRegion: string) {
   const data = (await contactById(tx, ctx, signer.customerId))?.data ?? null;
-  const email = data?.Email?.trim() || null;
-  const phone = data?.Telefoon?.trim() || null;
+  const email = contactEmail(data);
+  const phone = contactPhone(data);
   const sms = phone ? smsNumber(phone, phoneRegion) : null;
   return {
     name: contactName(data),

@@ -1,10 +1,9 @@
-import { newId } from '../../platform/ids';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
-import { contactById } from '../customers';
+import { newId } from '../../platform/kernel/ids';
+import { contactById, contactName } from '../customers';
 import type { Language } from '../questionlists';
 import { completeSessionRequest, recordActionEvents } from '../sessionrequests';
 import { recordSubmission } from '../sessions';
-import { contactName } from '../signing';
 import {
   type AnswerIssue,
   type Answers,

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, getTableColumns, gte, or, type SQL, sql } from 'drizzle-orm';
 import { jobs, type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
-import type { RequestContext } from '../../platform/context';
-import type { Keyset } from '../../platform/cursor';
 import { type Queryable, type Row, rowMapper } from '../../platform/db/database';
 import { cappedCount, keysetColumnsOf, keysetSql, settled } from '../../platform/db/keyset';
-import { offsetOf, type Page } from '../../platform/pagination';
-import { escapeLike, foldForSearch } from '../../platform/text';
+import type { RequestContext } from '../../platform/kernel/context';
+import { escapeLike, foldForSearch } from '../../platform/kernel/text';
+import type { Keyset } from '../../platform/lists/cursor';
+import { offsetOf, type Page } from '../../platform/lists/pagination';
 import { type SessionRequestRow, sessionRequestFromRaw } from './sessionrequests.repository';
 
 export interface SessionRequestFilter {

@@ -1,6 +1,6 @@
 import type { SignerTrailEntry } from '../../db/schema';
-import type { RequestContext } from '../../platform/context';
 import type { Database, Tx } from '../../platform/db/database';
+import type { RequestContext } from '../../platform/kernel/context';
 import {
   type ActionHit,
   findActionByCode,

@@ -1,12 +1,12 @@
 // Creating an action: the checks on the request and on the stored records it names, then the action,
 // its signers, invitations and events, in one transaction.
 import type { Language } from '../../db/schema';
-import type { RequestContext } from '../../platform/context';
 import { newActionCode } from '../../platform/crypto/codes';
 import type { Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { newId } from '../../platform/ids';
-import { iso } from '../../platform/schemas';
+import type { RequestContext } from '../../platform/kernel/context';
+import { newId } from '../../platform/kernel/ids';
+import { iso } from '../../platform/kernel/schemas';
 import { contactById } from '../customers';
 import { portfolioById } from '../portfolios';
 import {

@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { RequestContext } from '../../platform/context';
+import type { RequestContext } from '../../platform/kernel/context';
 
 /**
  * The subject and data of an action's events (docs/webhooks.md), computed by the database as the

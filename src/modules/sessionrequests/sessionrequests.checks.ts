@@ -1,10 +1,11 @@
 import type { Language } from '../../db/schema';
-import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
-import { BadRequest, type FieldError } from '../../platform/errors';
+import type { FileStorage } from '../../platform/files/storage';
 import { invalid } from '../../platform/http/validation';
-import { smsNumber } from '../../platform/phone';
-import type { FileStorage } from '../../platform/storage';
+import type { RequestContext } from '../../platform/kernel/context';
+import { BadRequest, type FieldError } from '../../platform/kernel/errors';
+import { smsNumber } from '../../platform/outbound/phone';
+import { contactEmail, contactPhone } from '../customers';
 import { lockSignableFile } from '../files';
 import { sharedLanguages } from '../questionlists';
 import type { TemplateFacts } from './sessionrequests.repository';
@@ -140,10 +141,11 @@ export function checkReachable(
     problems.add('customerId', 'is not a contact of this organisation');
     return;
   }
-  if (channels.email && !customer.Email?.trim())
+  if (channels.email && !contactEmail(customer))
     problems.add('notificationEmail.send', 'the contact has no e-mail address (data.Email)');
   if (!channels.sms) return;
-  const sms = customer.Telefoon?.trim() ? smsNumber(customer.Telefoon, phoneRegion) : null;
+  const phone = contactPhone(customer);
+  const sms = phone ? smsNumber(phone, phoneRegion) : null;
   if (!sms) problems.add('notificationSms.send', 'the contact has no phone number (data.Telefoon)');
   else if ('problem' in sms)
     problems.add('notificationSms.send', `the contact’s phone number (data.Telefoon) ${sms.problem}`);
@@ -164,8 +166,9 @@ export function checkSigner(
     problems.add(field, 'is not a contact of this organisation');
     return;
   }
-  const email = Boolean(customer.Email?.trim());
-  const sms = customer.Telefoon?.trim() ? smsNumber(customer.Telefoon, phoneRegion) : null;
+  const email = Boolean(contactEmail(customer));
+  const phone = contactPhone(customer);
+  const sms = phone ? smsNumber(phone, phoneRegion) : null;
   if (channels.email && !email)
     problems.add(field, 'has no e-mail address (data.Email) for the e-mail invitation');
   if (channels.sms && !(sms && 'number' in sms))

@@ -1,13 +1,14 @@
-import type { Clock } from '../../platform/clock';
-import { systemContext } from '../../platform/context';
 import type { Database } from '../../platform/db/database';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
-import { isId } from '../../platform/ids';
 import { type ClaimedJob, type JobHandler, PermanentJobError } from '../../platform/jobs/job';
 import { messageKey, sendOnce } from '../../platform/jobs/sending';
-import type { Mailer } from '../../platform/mail';
-import { smsNumber } from '../../platform/phone';
-import type { SmsSender } from '../../platform/sms';
+import type { Clock } from '../../platform/kernel/clock';
+import { systemContext } from '../../platform/kernel/context';
+import { isId } from '../../platform/kernel/ids';
+import type { Mailer } from '../../platform/outbound/mail';
+import { smsNumber } from '../../platform/outbound/phone';
+import type { SmsSender } from '../../platform/outbound/sms';
+import { contactEmail, contactFirstName, contactPhone } from '../customers';
 import { messageFactsFromRaw, sessionRequestStatements } from './action-reads.repository';
 import { composeMessage } from './messages';
 import { isOpen } from './sessionrequests.lifecycle';
@@ -63,7 +64,7 @@ export function notificationHandler(deps: NotificationDeps): JobHandler<Notifica
             : 'questionnaire',
       organisation: found.organisation,
       adviser: found.adviser,
-      firstName: customer.Voornaam?.trim() || null,
+      firstName: contactFirstName(customer),
       message: row.message,
       url: `${deps.baseUrl}/action/${signer?.code ?? row.code}`,
       expiresAt: row.expiresAt,
@@ -71,13 +72,13 @@ export function notificationHandler(deps: NotificationDeps): JobHandler<Notifica
     });
     const key = messageKey(job);
     if (payload.channel === 'email') {
-      const to = customer.Email?.trim();
+      const to = contactEmail(customer);
       if (!to) throw new PermanentJobError('the contact has no e-mail address (data.Email)');
       await sendOnce(deps, job, () =>
         deps.mailer.send({ key, to, subject: message.subject, text: message.text, html: message.html }),
       );
     } else {
-      const phone = customer.Telefoon?.trim();
+      const phone = contactPhone(customer);
       if (!phone) throw new PermanentJobError('the contact has no phone number (data.Telefoon)');
       const to = smsNumber(phone, deps.phoneRegion);
       if ('problem' in to)

@@ -1,10 +1,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows, type Row, rowMapper, uuidArray } from '../../platform/db/database';
-import { isId, newId } from '../../platform/ids';
 import { jobRepository, type NewJob } from '../../platform/jobs/jobs.repository';
+import type { RequestContext } from '../../platform/kernel/context';
+import { isId, newId } from '../../platform/kernel/ids';
 
 export type SessionRequestRow = RowOf<typeof sessionRequests>;
 export type NewSessionRequest = Omit<SessionRequestRow, 'organisationId'>;

@@ -5,10 +5,10 @@ import {
   signerStatuses,
   signingOrders,
 } from '../../db/schema/enums';
-import { cursorAnswer, cursorQuery } from '../../platform/cursor';
-import { pageQuery } from '../../platform/pagination';
-import { idFilter, timestamp } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { idFilter, timestamp } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
+import { cursorAnswer, cursorQuery } from '../../platform/lists/cursor';
+import { pageQuery } from '../../platform/lists/pagination';
 import { Language } from '../questionlists';
 
 const ref = z.string().max(200);

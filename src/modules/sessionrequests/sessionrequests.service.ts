@@ -1,14 +1,14 @@
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
-import { keysetOf, keysetPage, SYNC_TOTAL_CAP } from '../../platform/cursor';
 import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/db/database';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
-import { BadRequest, Conflict, NotFound } from '../../platform/errors';
-import { isId } from '../../platform/ids';
+import type { FileStorage } from '../../platform/files/storage';
 import type { JobSignal } from '../../platform/jobs/job';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
-import { iso } from '../../platform/schemas';
-import type { FileStorage } from '../../platform/storage';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import { BadRequest, Conflict, NotFound } from '../../platform/kernel/errors';
+import { isId } from '../../platform/kernel/ids';
+import { iso } from '../../platform/kernel/schemas';
+import { keysetOf, keysetPage, SYNC_TOTAL_CAP } from '../../platform/lists/cursor';
 import { contactById } from '../customers';
 import {
   eventFromRaw,

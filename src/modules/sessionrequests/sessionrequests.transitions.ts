@@ -1,10 +1,10 @@
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
-import { Conflict, NotFound } from '../../platform/errors';
 import type { EventType } from '../../platform/events/event-types';
 import { eventRepository } from '../../platform/events/events.repository';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import { Conflict, NotFound } from '../../platform/kernel/errors';
 import { actionEventSource, signerEventSource } from './event-data.repository';
 import { isOpen, refusalOf, type Transition, transitions } from './sessionrequests.lifecycle';
 import { type Actor, type SessionRequestRow, sessionRequestRepository } from './sessionrequests.repository';

@@ -1,7 +1,7 @@
 import { defineJob } from '../../platform/jobs/job-type';
 import type { JobRecord, NewJob } from '../../platform/jobs/jobs.repository';
-import { iso, isoOrNull } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { iso, isoOrNull } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
 import type { SignerSummary } from './action-reads.repository';
 import type { SessionRequestRow } from './sessionrequests.repository';
 import { Notification, type SessionRequest, type SessionRequestDetail } from './sessionrequests.schemas';

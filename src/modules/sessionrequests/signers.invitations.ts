@@ -1,6 +1,6 @@
-import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
 import { jobRepository, type NewJob } from '../../platform/jobs/jobs.repository';
+import type { RequestContext } from '../../platform/kernel/context';
 import type { SessionRequestRow } from './sessionrequests.repository';
 import type { TransitionDeps } from './sessionrequests.transitions';
 import { notificationJobs } from './sessionrequests.view';

@@ -1,8 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { type SignerTrailEntry, sessionRequests, signers } from '../../db/schema';
-import type { RequestContext } from '../../platform/context';
 import type { Queryable } from '../../platform/db/database';
-import { isId } from '../../platform/ids';
+import type { RequestContext } from '../../platform/kernel/context';
+import { isId } from '../../platform/kernel/ids';
 
 export type SignerRow = typeof signers.$inferSelect;
 export type NewSigner = Omit<SignerRow, 'organisationId' | 'trail' | 'codeAttempts'>;

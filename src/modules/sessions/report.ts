@@ -1,5 +1,5 @@
-import { documentFonts } from '../../platform/fonts';
-import { pdfKit } from '../../platform/pdf-libraries';
+import { documentFonts } from '../../platform/signing/fonts';
+import { pdfKit } from '../../platform/signing/pdf-libraries';
 import type { Language } from '../questionlists';
 
 export interface ReportInput {

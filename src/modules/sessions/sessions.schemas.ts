@@ -1,7 +1,7 @@
-import { cursorAnswer, cursorQuery } from '../../platform/cursor';
-import { pageQuery } from '../../platform/pagination';
-import { idFilter, timestamp } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { idFilter, timestamp } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
+import { cursorAnswer, cursorQuery } from '../../platform/lists/cursor';
+import { pageQuery } from '../../platform/lists/pagination';
 import { Language } from '../questionlists';
 
 export const SessionResponse = z

@@ -1,11 +1,11 @@
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
-import { keysetOf, keysetPage, SYNC_TOTAL_CAP } from '../../platform/cursor';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest, NotFound } from '../../platform/errors';
-import { isId } from '../../platform/ids';
-import { iso } from '../../platform/schemas';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import { BadRequest, NotFound } from '../../platform/kernel/errors';
+import { isId } from '../../platform/kernel/ids';
+import { iso } from '../../platform/kernel/schemas';
+import { keysetOf, keysetPage, SYNC_TOTAL_CAP } from '../../platform/lists/cursor';
 import { type SessionRow, sessionRepository } from './sessions.repository';
 import type { ListSessionsQuery, Session } from './sessions.schemas';
 

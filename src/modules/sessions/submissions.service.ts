@@ -1,5 +1,5 @@
-import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
+import type { RequestContext } from '../../platform/kernel/context';
 import { type SessionRow, type Submission, sessionRepository } from './sessions.repository';
 
 // What other modules read and record of sessions (a contact's submissions), in their transaction.

@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { setups } from '../../db/schema';
-import type { RequestContext } from '../../platform/context';
 import { type Queryable, queryRows } from '../../platform/db/database';
-import { isId } from '../../platform/ids';
+import type { RequestContext } from '../../platform/kernel/context';
+import { isId } from '../../platform/kernel/ids';
 
 export type SetupRow = typeof setups.$inferSelect;
 

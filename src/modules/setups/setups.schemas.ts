@@ -1,5 +1,5 @@
-import { timestamp } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { timestamp } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
 import { documentType } from '../sessionrequests';
 
 const text = (max: number) => z.string().trim().max(max);

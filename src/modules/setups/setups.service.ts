@@ -1,11 +1,11 @@
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest, Gone, NotFound } from '../../platform/errors';
-import { newId } from '../../platform/ids';
-import { iso, isoOrNull } from '../../platform/schemas';
-import type { FileStorage } from '../../platform/storage';
+import type { FileStorage } from '../../platform/files/storage';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import { BadRequest, Gone, NotFound } from '../../platform/kernel/errors';
+import { newId } from '../../platform/kernel/ids';
+import { iso, isoOrNull } from '../../platform/kernel/schemas';
 import { fileById, lockSignableFile } from '../files';
 import { userById } from '../organisations';
 import { type SetupRow, setupRepository } from './setups.repository';

@@ -1,8 +1,8 @@
-import type { RequestContext } from '../../platform/context';
 import type { Routes } from '../../platform/http/routes';
-import { idParam } from '../../platform/schemas';
-import { z } from '../../platform/zod';
-import { actionWizard } from '../../web/staff-wizard-pages';
+import type { RequestContext } from '../../platform/kernel/context';
+import { idParam } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
+import { actionWizard } from './pages/wizard.pages';
 import { getActionSetup } from './setups.service';
 import { ActionForm, actionValues, choiceOf, readOptions } from './wizard.forms';
 import { sendActions } from './wizard.service';

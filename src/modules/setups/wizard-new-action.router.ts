@@ -1,8 +1,7 @@
 import type { Routes } from '../../platform/http/routes';
-import { z } from '../../platform/zod';
-import { contactName } from '../../web/staff-desk-pages';
-import { actionWizard, contactStep, sentPage } from '../../web/staff-wizard-pages';
-import { listCustomers } from '../customers';
+import { z } from '../../platform/kernel/zod';
+import { contactEmail, contactLabel, listCustomers } from '../customers';
+import { actionWizard, contactStep, sentPage } from './pages/wizard.pages';
 import { ActionForm, actionValues, choiceOf, many, readOptions } from './wizard.forms';
 import { sendActions, sentActions } from './wizard.service';
 import {
@@ -60,8 +59,8 @@ export function newActionWizardRoutes(routes: Routes, deps: WizardRouteDeps): vo
           total: found.total,
           found: found.customers.map((c) => ({
             id: c._id,
-            name: contactName(c.data),
-            email: c.data.Email ?? '',
+            name: contactLabel(c.data),
+            email: contactEmail(c.data) ?? '',
           })),
         }),
       };

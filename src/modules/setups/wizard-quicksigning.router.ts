@@ -1,8 +1,8 @@
-import type { RequestContext } from '../../platform/context';
 import type { Routes } from '../../platform/http/routes';
-import { idParam } from '../../platform/schemas';
-import { z } from '../../platform/zod';
-import { quickSignWizard } from '../../web/staff-wizard-pages';
+import type { RequestContext } from '../../platform/kernel/context';
+import { idParam } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
+import { quickSignWizard } from './pages/wizard.pages';
 import { getQuickSigningSetup } from './setups.service';
 import { QuickForm, readOptions } from './wizard.forms';
 import { filePages, sendQuickSigning } from './wizard.service';

@@ -1,5 +1,5 @@
-import { z } from '../../platform/zod';
-import type { OptionsValues } from '../../web/staff-wizard-pages';
+import { z } from '../../platform/kernel/zod';
+import type { OptionsValues } from './pages/wizard.pages';
 import type { ActionChoice, SendOptions } from './wizard.service';
 
 // The wizard's forms: their zod shapes, and what the options step's fields mean.

@@ -1,7 +1,7 @@
-import { AppError } from '../../platform/errors';
 import type { Routes } from '../../platform/http/routes';
-import { idParam } from '../../platform/schemas';
-import { z } from '../../platform/zod';
+import { AppError } from '../../platform/kernel/errors';
+import { idParam } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
 import { filePage } from './wizard.service';
 import { tags, type WizardRouteDeps } from './wizard.view';
 import { actionSetupWizardRoutes } from './wizard-action-setup.router';

@@ -1,9 +1,9 @@
-import type { RequestContext } from '../../platform/context';
 import type { Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest, NotFound } from '../../platform/errors';
-import { readAll } from '../../platform/storage';
-import { contactById, insertContact, thirdpartyIdTaken, updateContact } from '../customers';
+import { readAll } from '../../platform/files/storage';
+import type { RequestContext } from '../../platform/kernel/context';
+import { BadRequest, NotFound } from '../../platform/kernel/errors';
+import { contactById, contactDataOf, insertContact, thirdpartyIdTaken, updateContact } from '../customers';
 import { fileById } from '../files';
 import { defaultPortfolio } from '../portfolios';
 import type { Language } from '../questionlists';
@@ -44,12 +44,12 @@ export interface Person {
 
 /** The contact data fields a setup's person carries. */
 export function personData(person: Person): Record<string, string> {
-  const data: Record<string, string> = {};
-  if (person.email) data.Email = person.email;
-  if (person.firstname) data.Voornaam = person.firstname;
-  if (person.lastname) data.Achternaam = person.lastname;
-  if (person.phone) data.Telefoon = person.phone;
-  return data;
+  return contactDataOf({
+    firstName: person.firstname,
+    lastName: person.lastname,
+    email: person.email,
+    phone: person.phone,
+  });
 }
 
 /** What sending would change on a found contact: the setup's fields that differ from the stored ones. */

@@ -1,11 +1,10 @@
-import type { RequestContext } from '../../platform/context';
-import { AppError } from '../../platform/errors';
-import { contactName } from '../../web/staff-desk-pages';
-import { type StaffUser, staffErrorPage } from '../../web/staff-layout';
-import { setupProblemPage, type WizardFrame } from '../../web/staff-wizard-pages';
-import { getCustomer, getCustomersById } from '../customers';
+import type { RequestContext } from '../../platform/kernel/context';
+import { AppError } from '../../platform/kernel/errors';
+import { type StaffUser, staffErrorPage } from '../../platform/web/staff-layout';
+import { contactEmail, contactLabel, getCustomer, getCustomersById } from '../customers';
 import { listQuestionLists } from '../questionlists';
 import type { DocumentPreviews } from '../signing';
+import { setupProblemPage, type WizardFrame } from './pages/wizard.pages';
 import { dataChanges, type Person, type WizardDeps } from './wizard.service';
 
 // What the wizard's pages share: their declaration, the page frame, and the view models of contacts,
@@ -88,8 +87,8 @@ export const pickedPeople = async (deps: WizardRouteDeps, ctx: RequestContext, i
           {
             value: c._id,
             checked: true,
-            name: contactName(c.data),
-            email: c.data.Email,
+            name: contactLabel(c.data),
+            email: contactEmail(c.data) ?? undefined,
             matched: 'email' as const,
           },
         ]

@@ -5,7 +5,6 @@ export { buildSignedDocument, formatInstant } from './signed-document';
 export {
   CODE_MINUTES,
   codeSealContext,
-  contactName,
   signingCodeHandler,
   signingCodeJob,
   signingFinaliseHandler,

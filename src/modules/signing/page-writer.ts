@@ -1,5 +1,5 @@
 import type { PDFDocument, PDFFont, PDFPage, RGB } from 'pdf-lib';
-import { pdfLib } from '../../platform/pdf-libraries';
+import { pdfLib } from '../../platform/signing/pdf-libraries';
 
 const A4: [number, number] = [595.28, 841.89];
 export const MARGIN = 56;

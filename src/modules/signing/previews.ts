@@ -1,5 +1,5 @@
-import { pdfLib } from '../../platform/pdf-libraries';
 import { PdfToolMissing, pageTexts, renderPage } from '../../platform/signing/pdf';
+import { pdfLib } from '../../platform/signing/pdf-libraries';
 
 export interface PreviewFacts {
   pages: { width: number; height: number; text: string }[];

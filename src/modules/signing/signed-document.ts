@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import type { SignatureMark, SignerTrailEntry } from '../../db/schema';
-import { documentFonts } from '../../platform/fonts';
-import { fontkit, pdfLib } from '../../platform/pdf-libraries';
 import {
   asciiName,
   type CertificateFacts,
   type SealKey,
   transliterate,
 } from '../../platform/signing/certificate';
+import { documentFonts } from '../../platform/signing/fonts';
+import { fontkit, pdfLib } from '../../platform/signing/pdf-libraries';
 import { addSignature } from '../../platform/signing/seal';
 import type { Language } from '../questionlists';
 import { MARGIN, muted, PageWriter, printable } from './page-writer';

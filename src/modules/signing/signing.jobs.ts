@@ -1,20 +1,20 @@
 import { Readable } from 'node:stream';
-import type { Clock } from '../../platform/clock';
-import { type RequestContext, systemContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { newId } from '../../platform/ids';
+import { type FileStorage, readAll } from '../../platform/files/storage';
 import { type JobHandler, PermanentJobError } from '../../platform/jobs/job';
 import { defineJob } from '../../platform/jobs/job-type';
 import { messageKey, sendOnce } from '../../platform/jobs/sending';
-import type { Mailer } from '../../platform/mail';
-import { smsNumber } from '../../platform/phone';
+import type { Clock } from '../../platform/kernel/clock';
+import { type RequestContext, systemContext } from '../../platform/kernel/context';
+import { newId } from '../../platform/kernel/ids';
+import { z } from '../../platform/kernel/zod';
+import type { Mailer } from '../../platform/outbound/mail';
+import { smsNumber } from '../../platform/outbound/phone';
+import type { SmsSender } from '../../platform/outbound/sms';
 import type { SealKeySource } from '../../platform/signing/seal-key';
-import type { SmsSender } from '../../platform/sms';
-import { type FileStorage, readAll } from '../../platform/storage';
-import { z } from '../../platform/zod';
-import { contactById } from '../customers';
+import { contactById, contactEmail, contactPhone } from '../customers';
 import { fileById, recordGeneratedPdf } from '../files';
 import { organisationName } from '../organisations';
 import { templateVersions } from '../questionlists';
@@ -57,12 +57,6 @@ export const signingFinaliseJob = defineJob({
 });
 
 export const codeSealContext = (signerId: string) => `signing-code:${signerId}`;
-
-/** The contact's name as documents show it: first and last name, else the e-mail address. */
-export function contactName(data: Record<string, string> | null | undefined): string {
-  if (!data) return '';
-  return [data.Voornaam, data.Achternaam].filter((s) => s?.trim()).join(' ') || data.Email || '';
-}
 
 /** The title of what an action asks to sign. */
 export function signingTitle(action: SessionRequestRow, templateNames: string[] = []): string {
@@ -122,7 +116,7 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
       minutes: CODE_MINUTES,
     });
     if (channel === 'email') {
-      const to = facts.customer?.Email?.trim();
+      const to = contactEmail(facts.customer);
       if (!to) throw new PermanentJobError('the signer has no e-mail address (data.Email)');
       await sendOnce(deps, job, () =>
         deps.mailer.send({
@@ -134,7 +128,7 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
         }),
       );
     } else {
-      const to = smsNumber(facts.customer?.Telefoon ?? '', deps.phoneRegion);
+      const to = smsNumber(contactPhone(facts.customer) ?? '', deps.phoneRegion);
       if ('problem' in to)
         throw new PermanentJobError(`the signer’s phone number (data.Telefoon) ${to.problem}`);
       await sendOnce(deps, job, () =>

@@ -1,5 +1,5 @@
 import { defineJob } from '../../platform/jobs/job-type';
-import { z } from '../../platform/zod';
+import { z } from '../../platform/kernel/zod';
 
 /** Reads a Microsoft-type provider's directory and applies it to the organisation's users. */
 export const directorySyncJob = defineJob({

@@ -1,14 +1,14 @@
-import { auditRepository } from '../../platform/audit.repository';
-import type { Clock } from '../../platform/clock';
-import { type RequestContext, systemContext } from '../../platform/context';
+import { auditRepository } from '../../platform/audit/audit.repository';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database, Queryable } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import type { JobHandler } from '../../platform/jobs/job';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
-import type { Group } from '../../platform/permissions';
-import type { SafeHttpClient } from '../../platform/safe-http';
-import type { z } from '../../platform/zod';
+import type { Clock } from '../../platform/kernel/clock';
+import { type RequestContext, systemContext } from '../../platform/kernel/context';
+import type { Group } from '../../platform/kernel/permissions';
+import type { z } from '../../platform/kernel/zod';
+import type { SafeHttpClient } from '../../platform/outbound/safe-http';
 import {
   allUsers,
   changeUser,

@@ -1,4 +1,4 @@
-import type { SafeHttpClient } from '../../platform/safe-http';
+import type { SafeHttpClient } from '../../platform/outbound/safe-http';
 
 /** A user as the directory knows them. */
 export interface DirectoryUser {

@@ -1,6 +1,6 @@
-import type { Clock } from '../../platform/clock';
-import { SafeHttpClient, type SafeHttpPolicy } from '../../platform/safe-http';
-import { LOOPBACK_HOSTS } from '../../platform/urls';
+import type { Clock } from '../../platform/kernel/clock';
+import { LOOPBACK_HOSTS } from '../../platform/kernel/urls';
+import { SafeHttpClient, type SafeHttpPolicy } from '../../platform/outbound/safe-http';
 
 /** What single sign-on reads from a provider's discovery document (OpenID Connect Discovery 1.0). */
 export interface ProviderMetadata {

@@ -1,9 +1,15 @@
 import type { Routes } from '../../platform/http/routes';
-import { idParam } from '../../platform/schemas';
-import { z } from '../../platform/zod';
-import { type SsoButton, signInPage, ssoChoicePage } from '../../web/staff-account-pages';
-import { staffErrorPage } from '../../web/staff-layout';
-import { safeNext, staffAccountPage, staffHome } from '../accounts';
+import { idParam } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
+import { staffErrorPage } from '../../platform/web/staff-layout';
+import {
+  type SsoButton,
+  safeNext,
+  signInPage,
+  ssoChoicePage,
+  staffAccountPage,
+  staffHome,
+} from '../accounts';
 import { organisationSignIn, providersForEmail, type SsoSignInDeps } from './signin.service';
 import { EmailForm, OrgQuery } from './sso.schemas';
 

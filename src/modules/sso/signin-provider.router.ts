@@ -1,9 +1,15 @@
 import type { Request } from 'express';
 import type { Routes } from '../../platform/http/routes';
+import { z } from '../../platform/kernel/zod';
 import { beginStaffSession } from '../../platform/web/sessions';
-import { z } from '../../platform/zod';
-import { ssoProblemPage } from '../../web/staff-account-pages';
-import { pruneStaffSessions, rememberBrowser, safeNext, staffAccountPage, staffHome } from '../accounts';
+import {
+  pruneStaffSessions,
+  rememberBrowser,
+  safeNext,
+  ssoProblemPage,
+  staffAccountPage,
+  staffHome,
+} from '../accounts';
 import { finishSignIn, type SsoSignInDeps, startSignIn } from './signin.service';
 import type { PendingSignIn, SignInBrowser } from './signin.strategy';
 import { CallbackQuery, StartQuery } from './sso.schemas';

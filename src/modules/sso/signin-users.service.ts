@@ -1,10 +1,10 @@
-import { auditRepository } from '../../platform/audit.repository';
-import type { Clock } from '../../platform/clock';
-import { systemContext } from '../../platform/context';
+import { auditRepository } from '../../platform/audit/audit.repository';
 import type { Database } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
-import { newId } from '../../platform/ids';
+import type { Clock } from '../../platform/kernel/clock';
+import { systemContext } from '../../platform/kernel/context';
+import { newId } from '../../platform/kernel/ids';
 import { provisionUser, userByEmail, userById } from '../organisations';
 import type { IdTokenClaims } from './oidc';
 import { type FinishOutcome, refuse } from './signin.outcome';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../platform/clock';
-import { systemContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { isId } from '../../platform/ids';
+import type { Clock } from '../../platform/kernel/clock';
+import { systemContext } from '../../platform/kernel/context';
+import { isId } from '../../platform/kernel/ids';
 import { organisationOf } from '../organisations';
 import {
   type IdTokenClaims,

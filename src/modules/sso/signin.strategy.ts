@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Strategy as OAuth2Strategy, type StateStore } from 'passport-oauth2';
-import type { Clock } from '../../platform/clock';
 import type { SecretBox } from '../../platform/crypto/sealed';
+import type { Clock } from '../../platform/kernel/clock';
 import type { OidcClient, ProviderMetadata } from './oidc';
 import type { SsoProviderRow } from './sso.repository';
 import { callbackUrl, secretContext } from './sso.service';

@@ -1,8 +1,8 @@
-import { cursorAnswer, walkQuery } from '../../platform/cursor';
-import { type Group, groups } from '../../platform/permissions';
-import { timestamp } from '../../platform/schemas';
-import { secureOrLoopbackUrl } from '../../platform/urls';
-import { z } from '../../platform/zod';
+import { type Group, groups } from '../../platform/kernel/permissions';
+import { timestamp } from '../../platform/kernel/schemas';
+import { secureOrLoopbackUrl } from '../../platform/kernel/urls';
+import { z } from '../../platform/kernel/zod';
+import { cursorAnswer, walkQuery } from '../../platform/lists/cursor';
 
 export const providerTypes = ['google', 'microsoft', 'oidc'] as const;
 

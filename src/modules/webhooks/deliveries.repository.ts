@@ -1,12 +1,12 @@
 import { and, count, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import { events, type WebhookDeliveryStatus, webhookDeliveries } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import type { RequestContext } from '../../platform/context';
-import { type Keyset, SYNC_TOTAL_CAP } from '../../platform/cursor';
 import { type Queryable, queryRows } from '../../platform/db/database';
 import { cappedCount, keysetSql } from '../../platform/db/keyset';
-import { isId } from '../../platform/ids';
-import { offsetOf, type Page } from '../../platform/pagination';
+import type { RequestContext } from '../../platform/kernel/context';
+import { isId } from '../../platform/kernel/ids';
+import { type Keyset, SYNC_TOTAL_CAP } from '../../platform/lists/cursor';
+import { offsetOf, type Page } from '../../platform/lists/pagination';
 
 export type DeliveryRow = RowOf<typeof webhookDeliveries>;
 export type EventRow = typeof events.$inferSelect;

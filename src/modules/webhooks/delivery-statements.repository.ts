@@ -6,8 +6,8 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from '../../db/schema';
-import type { RequestContext } from '../../platform/context';
 import { type Row, rowMapper, uuidArray } from '../../platform/db/database';
+import type { RequestContext } from '../../platform/kernel/context';
 import type { DeliveryRow, EventRow } from './deliveries.repository';
 import type { EndpointRow } from './webhooks.repository';
 

@@ -1,6 +1,3 @@
-import type { Clock } from '../../platform/clock';
-import { coalescer } from '../../platform/coalesce';
-import { type RequestContext, systemContext } from '../../platform/context';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database, Tx } from '../../platform/db/database';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
@@ -13,11 +10,14 @@ import {
 import { defineJob } from '../../platform/jobs/job-type';
 import { jobRepository, type SettleItem } from '../../platform/jobs/jobs.repository';
 import { messageKey, sendOnce } from '../../platform/jobs/sending';
-import type { Mailer } from '../../platform/mail';
-import { type Metrics, statusClass } from '../../platform/metrics';
-import type { SafeHttpClient } from '../../platform/safe-http';
+import type { Clock } from '../../platform/kernel/clock';
+import { coalescer } from '../../platform/kernel/coalesce';
+import { type RequestContext, systemContext } from '../../platform/kernel/context';
+import { z } from '../../platform/kernel/zod';
+import { type Metrics, statusClass } from '../../platform/ops/metrics';
+import type { Mailer } from '../../platform/outbound/mail';
+import type { SafeHttpClient } from '../../platform/outbound/safe-http';
 import { escapeHtml } from '../../platform/web/html';
-import { z } from '../../platform/zod';
 import { toEvent } from '../events';
 import { administratorEmails } from '../organisations';
 import { deliveryRepository } from './deliveries.repository';

@@ -1,10 +1,10 @@
 import { webhookDeliveryStatuses } from '../../db/schema/enums';
-import { cursorAnswer, cursorQuery, walkQuery } from '../../platform/cursor';
 import { eventTypes } from '../../platform/events/event-types';
-import { pageQuery } from '../../platform/pagination';
-import { timestamp } from '../../platform/schemas';
-import { withSecretsShownOnce } from '../../platform/shown-once';
-import { z } from '../../platform/zod';
+import { withSecretsShownOnce } from '../../platform/http/shown-once';
+import { timestamp } from '../../platform/kernel/schemas';
+import { z } from '../../platform/kernel/zod';
+import { cursorAnswer, cursorQuery, walkQuery } from '../../platform/lists/cursor';
+import { pageQuery } from '../../platform/lists/pagination';
 
 const eventSelector = z
   .array(

@@ -1,16 +1,27 @@
-import { auditRepository } from '../../platform/audit.repository';
-import type { Clock } from '../../platform/clock';
-import type { RequestContext } from '../../platform/context';
+import { auditRepository } from '../../platform/audit/audit.repository';
 import type { SecretBox } from '../../platform/crypto/sealed';
-import { keysetOf, keysetPage, rowKey, SYNC_TOTAL_CAP, type WalkQuery, walking } from '../../platform/cursor';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { BadRequest, Conflict, NotFound } from '../../platform/errors';
-import { isId, newId } from '../../platform/ids';
 import type { JobSignal } from '../../platform/jobs/job';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
-import { destinationProblem, type SafeHttpClient, type SafeHttpPolicy } from '../../platform/safe-http';
-import { iso, isoOrNull } from '../../platform/schemas';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import { BadRequest, Conflict, NotFound } from '../../platform/kernel/errors';
+import { isId, newId } from '../../platform/kernel/ids';
+import { iso, isoOrNull } from '../../platform/kernel/schemas';
+import {
+  keysetOf,
+  keysetPage,
+  rowKey,
+  SYNC_TOTAL_CAP,
+  type WalkQuery,
+  walking,
+} from '../../platform/lists/cursor';
+import {
+  destinationProblem,
+  type SafeHttpClient,
+  type SafeHttpPolicy,
+} from '../../platform/outbound/safe-http';
 import { toEvent } from '../events';
 import { type DeliveryRow, deliveryRepository, type EventRow } from './deliveries.repository';
 import { webhookDeliveryJob } from './webhooks.delivery';

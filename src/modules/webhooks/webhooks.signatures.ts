@@ -1,10 +1,10 @@
 // Standard Webhooks messages: the signing secrets, the signed headers, the signed POST and the ping.
 import { randomBytes } from 'node:crypto';
 import { Webhook as Signer } from 'standardwebhooks';
-import type { Clock } from '../../platform/clock';
 import type { SecretBox } from '../../platform/crypto/sealed';
-import { newId } from '../../platform/ids';
-import type { SafeHttpClient } from '../../platform/safe-http';
+import type { Clock } from '../../platform/kernel/clock';
+import { newId } from '../../platform/kernel/ids';
+import type { SafeHttpClient } from '../../platform/outbound/safe-http';
 import type { EndpointRow } from './webhooks.repository';
 
 /** The most of an endpoint's answer that is read and kept. */

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { getTableColumns, type SQL, sql, type Table } from 'drizzle-orm';
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { isId } from '../ids';
-import { projectRoot } from '../paths';
+import { isId } from '../kernel/ids';
+import { projectRoot } from '../kernel/paths';
 
 /** The committed migrations, applied at every start (both drivers). */
 export const migrationsFolder = path.join(projectRoot, 'src/db/migrations');

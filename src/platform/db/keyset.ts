@@ -1,6 +1,6 @@
 import { type AnyColumn, and, asc, desc, type SQL, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { type Keyset, SYNC_TOTAL_CAP, type Walk } from '../cursor';
+import { type Keyset, SYNC_TOTAL_CAP, type Walk } from '../lists/cursor';
 import { type Queryable, queryRows } from './database';
 
 /** What a keyset page reads by: creation time, change time (a column, or an expression), change transaction, id. */

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type SQL, sql } from 'drizzle-orm';
-import type { RequestContext } from '../context';
-import { Unauthenticated } from '../errors';
+import type { RequestContext } from '../kernel/context';
+import { Unauthenticated } from '../kernel/errors';
 import {
   type Database,
   enter,

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { sql } from 'drizzle-orm';
-import { type FileStorage, saveStoredFiles } from '../storage';
+import { type FileStorage, saveStoredFiles } from '../files/storage';
 import { type Database, queryRows, type Tx } from './database';
 import { writeJsonLines } from './json-lines';
 

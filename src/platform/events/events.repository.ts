@@ -1,8 +1,8 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { events } from '../../db/schema';
-import type { RequestContext } from '../context';
 import { type Queryable, queryRows } from '../db/database';
-import { newId } from '../ids';
+import type { RequestContext } from '../kernel/context';
+import { newId } from '../kernel/ids';
 import type { EventType } from './event-types';
 
 export interface NewEvent {

@@ -3,9 +3,9 @@
 
 import type { Request } from 'express';
 import './request';
-import type { Clock } from '../clock';
 import type { Database, Tx } from '../db/database';
-import { Unauthenticated } from '../errors';
+import type { Clock } from '../kernel/clock';
+import { Unauthenticated } from '../kernel/errors';
 import { endStaffSession, type SessionEndReason } from '../web/sessions';
 import type { Authenticator, Principal } from './auth';
 import { findSessionUser } from './credentials.repository';

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { clientAddress } from './address';
 import './request';
-import type { Clock } from '../clock';
-import type { Caller, Credential, RequestContext } from '../context';
 import { apiKeyMatches, isWellFormedApiKey, lookupPrefixOf } from '../crypto/api-keys';
 import type { Database, Queryable, Tx } from '../db/database';
-import { Forbidden, InsufficientScope, InvalidToken, Unauthenticated } from '../errors';
-import { type Permission, permissionsOf } from '../permissions';
+import type { Clock } from '../kernel/clock';
+import type { Caller, Credential, RequestContext } from '../kernel/context';
+import { Forbidden, InsufficientScope, InvalidToken, Unauthenticated } from '../kernel/errors';
+import { type Permission, permissionsOf } from '../kernel/permissions';
 import type { CsrfGuard } from '../web/csrf';
 import { findApiKey, findOAuthToken, type OAuthTokenRow } from './credentials.repository';
 

@@ -2,6 +2,7 @@ import './request';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { ZodError } from 'zod';
 import { isDatabaseBusy, isDatabaseUnavailable, pgErrorCode } from '../db/errors';
+import { StorageUnavailable } from '../files/storage';
 import {
   AppError,
   BadRequest,
@@ -12,8 +13,7 @@ import {
   ServiceUnavailable,
   TooManyRequests,
   UnsupportedMediaType,
-} from '../errors';
-import { StorageUnavailable } from '../storage';
+} from '../kernel/errors';
 import { fromZodError } from './validation';
 
 interface HttpishError {

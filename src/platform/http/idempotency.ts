@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Request } from 'express';
-import type { RequestContext } from '../context';
 import type { SecretBox } from '../crypto/sealed';
 import type { Database } from '../db/database';
 import { pgErrorCode } from '../db/errors';
 import { HeldTransaction, holding } from '../db/tenant';
-import { AppError, BadRequest, Conflict } from '../errors';
-import { idempotencyRepository, type StoredAnswer } from '../idempotency.repository';
-import { redactUrl } from '../redaction';
-import { withoutSecrets } from '../shown-once';
+import type { RequestContext } from '../kernel/context';
+import { AppError, BadRequest, Conflict } from '../kernel/errors';
+import { redactUrl } from '../ops/redaction';
+import { idempotencyRepository, type StoredAnswer } from './idempotency.repository';
+import { withoutSecrets } from './shown-once';
 
 /** How long a key's answer is kept and replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
@@ -102,7 +102,7 @@ export interface Answer {
  * The same key with the same request within 24 hours gets the stored answer (`Idempotent-Replayed:
  * true`); with another request, 422. An answer is stored only for a success: a refused request changed
  * nothing and may be sent again as it is. Secrets shown once (the route's `secrets`, from its answer's
- * schema: platform/shown-once.ts) are in the first answer only: the stored answer, and so every replay,
+ * schema: platform/http/shown-once.ts) are in the first answer only: the stored answer, and so every replay,
  * has them null and `secretAlreadyShown: true`.
  */
 export class Idempotency {
@@ -111,7 +111,7 @@ export class Idempotency {
 
   constructor(private readonly deps: { database: Database; box: SecretBox }) {}
 
-  /** `secrets`: the answer's fields that are secrets shown once (platform/shown-once.ts), never stored. */
+  /** `secrets`: the answer's fields that are secrets shown once (platform/http/shown-once.ts), never stored. */
   async run(
     ctx: RequestContext,
     req: Request,

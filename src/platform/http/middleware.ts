@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { JobSignal } from '../jobs/job';
-import { type Logger, serializeError, withLogFields } from '../logger';
-import type { Metrics } from '../metrics';
-import { redactUrl, withRedaction } from '../redaction';
+import { type Logger, serializeError, withLogFields } from '../ops/logger';
+import type { Metrics } from '../ops/metrics';
+import { redactUrl, withRedaction } from '../ops/redaction';
 
 /** Every answer counted and timed by route (its documented path, named by Routes), method and status. */
 export function countRequests(metrics: Metrics): RequestHandler {

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { BadRequest, type FieldError, PayloadTooLarge, UnsupportedMediaType } from '../errors';
+import { BadRequest, type FieldError, PayloadTooLarge, UnsupportedMediaType } from '../kernel/errors';
 import { invalid } from './validation';
 
 export interface IncomingFile {

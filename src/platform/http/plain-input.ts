@@ -1,4 +1,4 @@
-import type { FieldError } from '../errors';
+import type { FieldError } from '../kernel/errors';
 import { invalid, type Location, MAX_PROBLEMS } from './validation';
 
 /** Deeper than any shape the API takes; far below what would exhaust the stack of a recursive reader. */

@@ -1,11 +1,11 @@
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
-import type { Clock } from '../clock';
-import type { RequestContext } from '../context';
 import type { Database } from '../db/database';
-import { AppError, TooManyRequests } from '../errors';
-import { rateCounterRepository } from '../rate-counters.repository';
+import type { Clock } from '../kernel/clock';
+import type { RequestContext } from '../kernel/context';
+import { AppError, TooManyRequests } from '../kernel/errors';
 import { clientAddress } from './address';
+import { rateCounterRepository } from './rate-counters.repository';
 
 /** A limit: at most `limit` requests (or attempts) per client in each fixed window of `windowMs`. */
 export interface LimitRule {

@@ -1,6 +1,6 @@
 // Type augmentation: pino-http adds req.id and req.log; authentication adds req.ctx.
 import type {} from 'pino-http';
-import type { RequestContext } from '../context';
+import type { RequestContext } from '../kernel/context';
 
 declare global {
   namespace Express {

@@ -1,11 +1,11 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
-import type { Credential } from '../context';
-import { AuthErrorBody, ErrorBody, OAuthErrorBody, type OpenAPIRegistry } from '../openapi';
-import type { Permission } from '../permissions';
-import { SECRET_ALREADY_SHOWN, shownOnceFields } from '../shown-once';
-import { z } from '../zod';
+import type { Credential } from '../kernel/context';
+import type { Permission } from '../kernel/permissions';
+import { z } from '../kernel/zod';
 import { API_CREDENTIALS, scopeFor } from './auth';
+import { AuthErrorBody, ErrorBody, OAuthErrorBody, type OpenAPIRegistry } from './openapi';
 import type { AnySchema, FormEndpointSpec, Method, PageSpec, RouteSpec } from './route-spec';
+import { SECRET_ALREADY_SHOWN, shownOnceFields } from './shown-once';
 
 // The OpenAPI entries of routes, pages and form endpoints, made from the same specs their pipelines are
 // (routes.ts): a documented route always exists, and answers as documented.

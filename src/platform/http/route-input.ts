@@ -1,8 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import express from 'express';
-import type { Origin } from '../context';
-import { UnsupportedMediaType } from '../errors';
-import { z } from '../zod';
+import type { Origin } from '../kernel/context';
+import { UnsupportedMediaType } from '../kernel/errors';
+import { z } from '../kernel/zod';
 import { clientAddress } from './address';
 import { assertPlainInput } from './plain-input';
 import type { AnySchema } from './route-spec';

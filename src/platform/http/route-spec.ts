@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import type { SECRET_ALREADY_SHOWN } from '../shown-once';
+import type { z } from '../kernel/zod';
 import type { CsrfGuard } from '../web/csrf';
-import type { z } from '../zod';
 import type { AddressLimit } from './rate-limit';
+import type { SECRET_ALREADY_SHOWN } from './shown-once';
 
 // What a route or a page declares (one spec: its Express pipeline and its OpenAPI entry, routes.ts).
 

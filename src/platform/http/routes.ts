@@ -1,18 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import { credentialParamsOf, declareRoute, redactValue } from '../redaction';
-import type { z } from '../zod';
+import type { z } from '../kernel/zod';
+import { credentialParamsOf, declareRoute, redactValue } from '../ops/redaction';
 import './request';
-import { type Credential, type RequestContext, servingRequest } from '../context';
-import { AppError } from '../errors';
-import type { OpenAPIRegistry } from '../openapi';
-import type { Permission } from '../permissions';
-import { SECRET_ALREADY_SHOWN, shownOnceFields } from '../shown-once';
+import { type Credential, type RequestContext, servingRequest } from '../kernel/context';
+import { AppError } from '../kernel/errors';
+import type { Permission } from '../kernel/permissions';
 import { nonceOf, pageHeaders } from '../web/headers';
 import type { AuthGate } from './auth';
 import { SessionEnded } from './auth-session';
 import { settleError } from './error-handler';
 import { type Idempotency, idempotencyKeyOf } from './idempotency';
+import type { OpenAPIRegistry } from './openapi';
 import { assertPlainInput } from './plain-input';
 import type { AddressLimit, RateLimits } from './rate-limit';
 import { documentFormEndpoint, documentPage, documentRoute, takesIdempotencyKey } from './route-docs';
@@ -37,6 +36,7 @@ import type {
   RouteSpec,
   WebKit,
 } from './route-spec';
+import { SECRET_ALREADY_SHOWN, shownOnceFields } from './shown-once';
 
 export type { Audience, PageInput, PageResult, PageSpec, WebKit } from './route-spec';
 
@@ -296,7 +296,7 @@ export class Routes {
     const takesBody = spec.method !== 'get' && !spec.multipart;
     // Most POSTs take an Idempotency-Key (docs/api.md#idempotent-requests).
     const idempotent = takesIdempotencyKey(spec);
-    // Secrets shown once (platform/shown-once.ts): in the first answer only, never in a stored one.
+    // Secrets shown once (platform/http/shown-once.ts): in the first answer only, never in a stored one.
     const secrets = shownOnceFields(spec.response);
     const run: RequestHandler = async (req, res) => {
       const params = parse(spec.params, req.params, 'path');

@@ -1,5 +1,5 @@
 import type { ZodError } from 'zod';
-import { BadRequest, type FieldError } from '../errors';
+import { BadRequest, type FieldError } from '../kernel/errors';
 
 export type Location = 'path' | 'query' | 'body';
 

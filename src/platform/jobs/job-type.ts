@@ -1,4 +1,4 @@
-import type { z } from '../zod';
+import type { z } from '../kernel/zod';
 import type { NewJob } from './jobs.repository';
 
 /**

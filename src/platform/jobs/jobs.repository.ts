@@ -1,9 +1,9 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type JobStatus, jobs } from '../../db/schema';
-import type { RequestContext } from '../context';
 import { type Queryable, queryRows } from '../db/database';
-import { newId } from '../ids';
-import type { JobQueueRow } from '../metrics';
+import type { RequestContext } from '../kernel/context';
+import { newId } from '../kernel/ids';
+import type { JobQueueRow } from '../ops/metrics';
 
 export interface NewJob {
   kind: string;

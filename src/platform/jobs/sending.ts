@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../clock';
-import { systemContext } from '../context';
 import type { Database } from '../db/database';
 import { inTenant } from '../db/tenant';
-import { OutboundError } from '../outbound';
+import type { Clock } from '../kernel/clock';
+import { systemContext } from '../kernel/context';
+import { OutboundError } from '../outbound/outbound';
 import type { ClaimedJob } from './job';
 import { jobRepository } from './jobs.repository';
 

@@ -1,14 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../clock';
-import { coalescer } from '../coalesce';
-import { systemContext } from '../context';
 import type { Database, Subscription } from '../db/database';
 import { isDatabaseUnavailable } from '../db/errors';
 import { batchInTenant, inTenant } from '../db/tenant';
-import { type Logger, withLogFields } from '../logger';
-import type { Metrics } from '../metrics';
-import type { z } from '../zod';
+import type { Clock } from '../kernel/clock';
+import { coalescer } from '../kernel/coalesce';
+import { systemContext } from '../kernel/context';
+import type { z } from '../kernel/zod';
+import { type Logger, withLogFields } from '../ops/logger';
+import type { Metrics } from '../ops/metrics';
 import {
   type ClaimedJob,
   claimedJob,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { pdfLib } from '../pdf-libraries';
+import { pdfLib } from './pdf-libraries';
 
 /** At most this many pages in a document to sign (a contact reads it page by page on a phone). */
 export const MAX_SIGNING_PAGES = 300;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import type { Clock } from '../clock';
 import type { SecretBox } from '../crypto/sealed';
 import type { Database } from '../db/database';
+import type { Clock } from '../kernel/clock';
 import { type CertificateFacts, certificateFacts, generateSealKey, type SealKey } from './certificate';
 import { sealKeyRepository } from './seal-keys.repository';
 

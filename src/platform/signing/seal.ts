@@ -1,6 +1,6 @@
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
-import { pdfLib, signpdf as signing } from '../pdf-libraries';
 import type { SealKey } from './certificate';
+import { pdfLib, signpdf as signing } from './pdf-libraries';
 
 export interface SealInfo {
   reason: string;

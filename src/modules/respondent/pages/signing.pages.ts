@@ -1,0 +1,250 @@
+import { type Html, html, trusted } from '../../../platform/web/html';
+import { formatInstant } from '../../signing';
+import type { Channel, OpenAction, SigningProblem, SigningStage } from '../respondent.view';
+import { header, layout, type Page, type PageContext } from './respondent.pages';
+import { respondentTexts } from './respondent.texts';
+import { signingTexts } from './signing.texts';
+
+export interface DocumentPreview {
+  title: string;
+  downloadUrl: string;
+  /** Each page's size (points) and text (empty when it cannot be read here). */
+  pages: { width: number; height: number; text: string }[];
+  /** Whether page images can be drawn here (poppler's pdftoppm is installed). */
+  images: boolean;
+  imageUrl: (page: number) => string;
+}
+
+export interface SigningPageInput {
+  view: OpenAction;
+  ctx: PageContext;
+  stage: SigningStage;
+  document: DocumentPreview;
+  contact: { name: string; channels: Channel[]; masked: Partial<Record<Channel, string>> };
+  timeZone: string;
+  consent: string;
+  problem?: SigningProblem;
+  triesLeft?: number;
+  typedName?: string;
+  /** The earlier signer this one waits for (sequential order). */
+  waitingFor?: string;
+}
+
+const when = (at: Date, timeZone: string) => `${formatInstant(at, timeZone).slice(0, 16)} (${timeZone})`;
+
+function preview(doc: DocumentPreview, input: SigningPageInput): Html {
+  const t = signingTexts[input.ctx.lang];
+  const pages = doc.pages;
+  const list = doc.images
+    ? html`<ol class="pages" role="list">${pages.map((p, i) => {
+        const n = i + 1;
+        return html`<li class="page"><img src="${doc.imageUrl(n)}" alt="${t.pageAlt(n, pages.length)}" width="1100" height="${Math.round((1100 * p.height) / p.width)}" loading="${n <= 2 ? 'eager' : 'lazy'}">${
+          p.text
+            ? html`<details><summary>${t.pageText(n)}</summary><pre lang="">${p.text}</pre></details>`
+            : ''
+        }</li>`;
+      })}</ol>`
+    : html`<p>${t.noPreview}</p>`;
+  return html`<section aria-labelledby="doc-h"><h2 id="doc-h">${t.documentHeading(pages.length)}</h2>
+<p><a href="${doc.downloadUrl}" download>${t.download}</a></p>
+${list}</section>`;
+}
+
+function problemBox(input: SigningPageInput): Html {
+  if (!input.problem) return html``;
+  const t = signingTexts[input.ctx.lang];
+  const tries =
+    input.problem === 'wrong-code' && input.triesLeft !== undefined ? ` ${t.triesLeft(input.triesLeft)}` : '';
+  return html`<div class="summary" role="alert" tabindex="-1" id="problems"><p class="error">${t.problems[input.problem]}${tries}</p></div>`;
+}
+
+function codeRequestForm(input: SigningPageInput, label: string): Html {
+  const t = signingTexts[input.ctx.lang];
+  const { channels, masked } = input.contact;
+  const choices = channels.map(
+    (c, i) =>
+      html`<div class="choice"><input type="radio" id="ch-${c}" name="channel" value="${c}"${i === 0 ? html` checked` : ''}><label for="ch-${c}">${c === 'email' ? t.byEmail(masked.email ?? '') : t.bySms(masked.sms ?? '')}</label></div>`,
+  );
+  return html`<form method="post" action="/action/${input.ctx.code}/sign/code?lang=${input.ctx.lang}">
+<input type="hidden" name="_csrf" value="${input.ctx.csrf}">
+<fieldset class="question"><legend>${t.codeIntro}</legend>${choices}</fieldset>
+<div class="actions"><button type="submit" class="primary">${label}</button></div>
+</form>`;
+}
+
+function stageBody(input: SigningPageInput): Html {
+  const { ctx, view } = input;
+  const t = signingTexts[ctx.lang];
+  const signer = view.signer!;
+  switch (input.stage) {
+    case 'code':
+      return html`<h2 id="sign-h">${t.stepHeading}</h2>${codeRequestForm(input, t.sendCode)}`;
+    case 'locked':
+    case 'expired':
+      return html`<h2 id="sign-h">${t.stepHeading}</h2><p>${input.stage === 'locked' ? t.locked : t.expired}</p>${codeRequestForm(input, t.sendNewCode)}`;
+    case 'verify': {
+      const how = t.how[signer.codeChannel ?? 'email'];
+      const to = input.contact.masked[signer.codeChannel ?? 'email'] ?? '';
+      const invalid = input.problem === 'wrong-code' ? html` aria-invalid="true"` : '';
+      return html`<h2 id="sign-h">${t.stepHeading}</h2>
+<p role="status">${t.sent(`${how} (${to})`, when(signer.codeExpiresAt!, input.timeZone))}</p>
+<form method="post" action="/action/${ctx.code}/sign/verify?lang=${ctx.lang}">
+<input type="hidden" name="_csrf" value="${ctx.csrf}">
+<div class="question"><label for="otp">${t.codeLabel}</label><p id="otp-hint" class="tag">${t.codeHint}</p>
+<input type="text" class="code" id="otp" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="7" aria-describedby="otp-hint${input.problem ? ' problems' : ''}"${invalid} required></div>
+<div class="actions"><button type="submit" class="primary">${t.confirm}</button></div>
+</form>
+<form method="post" action="/action/${ctx.code}/sign/code?lang=${ctx.lang}">
+<input type="hidden" name="_csrf" value="${ctx.csrf}"><input type="hidden" name="channel" value="${signer.codeChannel ?? ''}">
+<button type="submit">${t.sendNewCode}</button>
+</form>`;
+    }
+    case 'sign': {
+      const title = input.document.title;
+      return html`<h2 id="sign-h">${t.signHeading}</h2>
+<p role="status">${t.verified}</p>
+<form method="post" action="/action/${ctx.code}/sign?lang=${ctx.lang}" id="sign-form">
+<input type="hidden" name="_csrf" value="${ctx.csrf}">
+<input type="hidden" name="drawing" id="drawing" value="">
+<fieldset class="question"><legend>${t.markLegend}</legend>
+<div class="choice"><input type="radio" id="mark-typed" name="mark" value="typed" checked><label for="mark-typed">${t.typed}</label></div>
+<div class="choice" id="draw-choice" hidden><input type="radio" id="mark-drawn" name="mark" value="drawn"><label for="mark-drawn">${t.drawn}</label></div>
+</fieldset>
+<div class="question" id="typed-box"><label for="typed-name">${t.nameLabel}</label>
+<input type="text" id="typed-name" name="typedName" autocomplete="name" maxlength="100" value="${input.typedName ?? input.contact.name}"></div>
+<div class="question" id="drawn-box" hidden><p id="pad-hint" class="tag">${t.drawHint}</p>
+<canvas class="pad" id="pad" role="img" aria-label="${t.drawLabel}" aria-describedby="pad-hint"></canvas>
+<div class="actions"><button type="button" id="pad-clear">${t.clear}</button></div></div>
+<div class="consent"><input type="checkbox" id="consent" name="consent" value="yes"${input.problem === 'no-consent' ? html` aria-invalid="true" aria-describedby="problems"` : ''}><label for="consent"><strong>${t.consentLabel}</strong> ${input.consent}</label></div>
+<div class="actions"><button type="submit" class="primary">${t.signButton(title)}</button></div>
+</form>`;
+    }
+    case 'waiting':
+      return html`<h2 id="sign-h">${t.signHeading}</h2><p role="status">${t.waiting(input.waitingFor ?? '')}</p>`;
+    case 'signed':
+      return html`<h2 id="sign-h">${t.signHeading}</h2><p role="status">${t.signed(when(signer.signedAt!, input.timeZone))}</p><p>${t.preparing}</p>`;
+    default:
+      return html``;
+  }
+}
+
+// Drawing: pointer events on a canvas sized to its box; on submit the drawing goes in a hidden field as
+// a PNG. Without script the typed signature is the only choice (it works with a keyboard and a screen
+// reader too).
+const padScript = trusted(`(function(){var f=document.getElementById('sign-form');if(!f)return;
+var c=document.getElementById('pad'),x=c.getContext('2d'),drawn=false,down=false;
+document.getElementById('draw-choice').hidden=false;
+function fit(){var r=c.getBoundingClientRect(),d=window.devicePixelRatio||1;c.width=r.width*d;c.height=r.height*d;x.scale(d,d);x.lineWidth=2.5;x.lineCap='round';x.lineJoin='round';x.strokeStyle='#0d2673';drawn=false}
+function mode(){var d=document.getElementById('mark-drawn').checked;document.getElementById('drawn-box').hidden=!d;document.getElementById('typed-box').hidden=d;if(d)fit()}
+f.querySelectorAll('input[name=mark]').forEach(function(e){e.addEventListener('change',mode)});
+function at(e){var r=c.getBoundingClientRect();return[e.clientX-r.left,e.clientY-r.top]}
+c.addEventListener('pointerdown',function(e){down=true;c.setPointerCapture(e.pointerId);var p=at(e);x.beginPath();x.moveTo(p[0],p[1]);x.lineTo(p[0]+.1,p[1]+.1);x.stroke();drawn=true;e.preventDefault()});
+c.addEventListener('pointermove',function(e){if(!down)return;var p=at(e);x.lineTo(p[0],p[1]);x.stroke();e.preventDefault()});
+['pointerup','pointercancel','pointerleave'].forEach(function(n){c.addEventListener(n,function(){down=false})});
+document.getElementById('pad-clear').addEventListener('click',function(){x.clearRect(0,0,c.width,c.height);drawn=false});
+f.addEventListener('submit',function(){document.getElementById('drawing').value=document.getElementById('mark-drawn').checked&&drawn?c.toDataURL('image/png'):''});
+})();`);
+
+/** The signing step: the document page by page, then the step the signer is at. */
+export function signingPage(input: SigningPageInput): Page {
+  const { ctx, view } = input;
+  const t = signingTexts[ctx.lang];
+  const r = respondentTexts[ctx.lang];
+  const canDecline = input.stage !== 'signed';
+  const body = html`<a class="skip" href="#sign-h">${t.skip}</a>
+${header(view, ctx, r)}
+<p class="kicker">${t.kicker}</p>
+<h1>${input.document.title}</h1>
+<p>${t.intro(view.organisation)}</p>
+${problemBox(input)}
+${preview(input.document, input)}
+<section class="signing" aria-labelledby="sign-h">
+${stageBody(input)}
+</section>
+${canDecline ? html`<p class="decline"><a href="/action/${ctx.code}?step=decline&amp;lang=${ctx.lang}">${t.declineLink}</a></p>` : ''}`;
+  const status = input.problem && input.problem !== 'closed' ? 400 : 200;
+  return {
+    status,
+    html: layout(ctx.lang, `${input.document.title} — ${view.organisation}`, body, ctx.nonce, padScript),
+  };
+}
+
+/** Declining: a reason, then the action closes for every signer. */
+export function declinePage(
+  view: OpenAction,
+  ctx: PageContext,
+  title: string,
+  opts: { problem?: SigningProblem; reason?: string; verified?: boolean } = {},
+): Page {
+  const t = signingTexts[ctx.lang];
+  const r = respondentTexts[ctx.lang];
+  const problem = opts.problem
+    ? html`<div class="summary" role="alert" tabindex="-1" id="problems"><p class="error">${t.problems[opts.problem]}</p></div>`
+    : '';
+  const body = html`${header(view, ctx, r, html`step=decline&`)}
+<p class="kicker">${title}</p>
+<h1>${t.declineHeading}</h1>
+<p>${t.declineIntro}</p>${problem}
+${
+  opts.verified === false
+    ? html`<p role="status">${t.declineConfirmFirst}</p>`
+    : html`<form method="post" action="/action/${ctx.code}/decline?lang=${ctx.lang}">
+<input type="hidden" name="_csrf" value="${ctx.csrf}">
+<div class="question"><label for="reason">${t.reasonLabel} <span class="tag">(${r.required})</span></label>
+<textarea id="reason" name="reason" maxlength="1000" aria-required="true"${opts.problem ? html` aria-invalid="true" aria-describedby="problems"` : ''}>${opts.reason ?? ''}</textarea></div>
+<div class="actions"><button type="submit" class="primary">${t.declineButton}</button></div>
+</form>`
+}
+<p><a href="/action/${ctx.code}?lang=${ctx.lang}">${t.backToDocument}</a></p>`;
+  return {
+    status: opts.problem ? 400 : 200,
+    html: layout(ctx.lang, `${t.declineHeading} — ${view.organisation}`, body),
+  };
+}
+
+/** A signer who cannot act yet: the questionnaire is answered first, or its report is being made. */
+export function signingWaitPage(
+  view: OpenAction,
+  ctx: PageContext,
+  reason: { kind: 'questionnaire'; by: string } | { kind: 'preparing' },
+  problem?: SigningProblem,
+): Page {
+  const t = signingTexts[ctx.lang];
+  const alert = problem
+    ? html`<div class="summary" role="alert" tabindex="-1" id="problems"><p class="error">${t.problems[problem]}</p></div>`
+    : '';
+  const r = respondentTexts[ctx.lang];
+  const text = reason.kind === 'questionnaire' ? t.questionnaireFirst(reason.by) : t.preparingDocument;
+  const refresh =
+    reason.kind === 'preparing'
+      ? html`<p><a href="/action/${ctx.code}?lang=${ctx.lang}">${t.refresh}</a></p>`
+      : '';
+  return {
+    status: problem ? 400 : 200,
+    html: layout(
+      ctx.lang,
+      view.organisation,
+      html`${header(view, ctx, r)}<p class="kicker">${t.kicker}</p><h1>${view.parts.map((p) => p.name).join(', ')}</h1>\n${alert}<p role="status">${text}</p>${refresh}`,
+      undefined,
+      undefined,
+      reason.kind === 'preparing' ? 5 : undefined,
+    ),
+  };
+}
+
+/** A signing action that every signer has signed and that is sealed. */
+export function signedDonePage(view: OpenAction, ctx: PageContext, downloadUrl?: string): Page {
+  const t = signingTexts[ctx.lang];
+  const r = respondentTexts[ctx.lang];
+  const download = downloadUrl
+    ? html`\n<p><a href="${downloadUrl}" download>${t.downloadSigned}</a></p>`
+    : '';
+  return {
+    status: 200,
+    html: layout(
+      ctx.lang,
+      view.organisation,
+      html`${header(view, ctx, r)}<h1>${t.completed[0]}</h1>\n<p>${t.completed[1]}</p>${download}`,
+    ),
+  };
+}

@@ -1,0 +1,65 @@
+import type { Config } from '../../config';
+import type { Logger } from '../ops/logger';
+import { writeToOutbox } from './mail';
+import { OutboundError, postJson } from './outbound';
+
+export interface SmsMessage {
+  /** Stable for the message whatever the attempt: sent as the provider's `Idempotency-Key` header. */
+  key: string;
+  to: string;
+  text: string;
+}
+
+/** Sends SMS; throws when the provider did not accept the message (the job queue retries). */
+export interface SmsSender {
+  readonly kind: 'http' | 'outbox';
+  send(message: SmsMessage): Promise<{ messageId: string | null }>;
+}
+
+/**
+ * The generic JSON provider: POST {to, from, text} to SMS_PROVIDER_URL (bearer SMS_PROVIDER_TOKEN when
+ * set); any 2xx is accepted, and an `id` or `messageId` in the answer is kept. Without a provider,
+ * messages are written as .json files to DATA_DIR/outbox.
+ */
+export function createSmsSender(config: Config['sms'], logger: Logger): SmsSender {
+  if (config.kind === 'http') {
+    return {
+      kind: 'http',
+      async send(m) {
+        const res = await postJson(
+          config.url,
+          { to: m.to, from: config.from, text: m.text },
+          {
+            headers: {
+              'idempotency-key': m.key,
+              ...(config.token ? { authorization: `Bearer ${config.token}` } : {}),
+            },
+          },
+        );
+        if (res.status < 200 || res.status >= 300) {
+          throw new OutboundError(`SMS provider answered ${res.status}: ${res.body.slice(0, 200)}`, true);
+        }
+        return { messageId: messageIdOf(res.body) };
+      },
+    };
+  }
+  return {
+    kind: 'outbox',
+    async send(m) {
+      const written = { key: m.key, to: m.to, from: config.from, text: m.text };
+      const file = await writeToOutbox(config.dir, 'sms.json', `${JSON.stringify(written, null, 2)}\n`);
+      logger.info({ to: m.to, file }, 'SMS written to the outbox (no SMS_PROVIDER_URL)');
+      return { messageId: null };
+    },
+  };
+}
+
+function messageIdOf(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { id?: unknown; messageId?: unknown };
+    const id = parsed.id ?? parsed.messageId;
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
+  } catch {
+    return null;
+  }
+}
