@@ -419,8 +419,9 @@ function renderFunctions(catalogue: Catalogue): string[] {
     '',
     'Every function of the `public` schema the migrations created, by name and arguments. “Named by” lists',
     'what in the database refers to it: a trigger, a policy, another function’s body. A function’s one-line',
-    'description is its `COMMENT ON FUNCTION`, or a comment its body starts with; the comments in the',
-    'migration that defines it say more.',
+    'description is its `COMMENT ON FUNCTION`, or a comment its body starts with. Its file in',
+    '[`src/db/functions`](../src/db/functions/README.md) holds its definition as it is now, with what it does',
+    'and who may call it (the README there says how to change one).',
   ];
   if (catalogue.extensions.length > 0) {
     lines.push(
@@ -443,6 +444,7 @@ function renderFunctions(catalogue: Catalogue): string[] {
       '',
     );
     if (f.description) lines.push(`${f.description}`, '');
+    lines.push(`Definition: [\`src/db/functions/${f.name}.sql\`](../src/db/functions/${f.name}.sql).`, '');
     const users = namedBy(catalogue, f);
     lines.push(
       users.length > 0
