@@ -43,16 +43,3 @@ $$;
 REVOKE ALL ON FUNCTION actiondesk_claim_jobs(timestamptz, integer, integer, text) FROM PUBLIC;
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION actiondesk_claim_jobs(timestamptz, integer, integer, text) TO actiondesk_app;
---> statement-breakpoint
--- The claim as instances of the previous release make it (no worker name), for as long as they run
--- beside new ones during a rolling deploy.
-CREATE OR REPLACE FUNCTION actiondesk_claim_jobs(p_now timestamptz, p_limit integer, p_lease_seconds integer)
-RETURNS TABLE (id uuid, organisation_id uuid, kind text, subject_id uuid, payload jsonb, attempts integer,
-               max_attempts integer, lease_token uuid, request_id text)
-LANGUAGE sql VOLATILE SECURITY DEFINER SET search_path = public, pg_temp AS $$
-  SELECT * FROM actiondesk_claim_jobs(p_now, p_limit, p_lease_seconds, NULL::text)
-$$;
---> statement-breakpoint
-REVOKE ALL ON FUNCTION actiondesk_claim_jobs(timestamptz, integer, integer) FROM PUBLIC;
---> statement-breakpoint
-GRANT EXECUTE ON FUNCTION actiondesk_claim_jobs(timestamptz, integer, integer) TO actiondesk_app;
