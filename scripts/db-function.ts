@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { migrationsFolder } from '../src/platform/db/database';
-import { projectRoot } from '../src/platform/paths';
+import { projectRoot } from '../src/platform/kernel/paths';
 import { BREAKPOINT, FUNCTIONS_DIR, withLiveSince } from './support/database-functions';
 
 const USAGE = 'usage: npm run db:function -- <migration name> <function> [<function> …]';

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { migrationsFolder } from '../../src/platform/db/database';
-import { projectRoot } from '../../src/platform/paths';
+import { projectRoot } from '../../src/platform/kernel/paths';
 
 export const FUNCTIONS_DIR = path.join(projectRoot, 'src/db/functions');
 /** Between two statements of a migration, as drizzle's migrator splits them; the files use it too. */
