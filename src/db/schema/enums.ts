@@ -1,7 +1,6 @@
 // The closed sets of values columns take: plain constants (no tables), which API schemas build on too.
 
 export const sessionRequestTypes = ['qlist', 'multisigning', 'quicksign', 'campaign'] as const;
-export type SessionRequestTypes = (typeof sessionRequestTypes)[number];
 export const sessionRequestStatuses = [
   'created',
   'sent',
@@ -20,8 +19,5 @@ export type JobStatus = (typeof jobStatuses)[number];
 export const webhookDeliveryStatuses = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
 export const signatureLevels = ['simple', 'qualified'] as const;
-export type SignatureLevel = (typeof signatureLevels)[number];
 export const signingOrders = ['parallel', 'sequential'] as const;
-export type SigningOrder = (typeof signingOrders)[number];
 export const signerStatuses = ['pending', 'signed', 'declined'] as const;
-export type SignerStatus = (typeof signerStatuses)[number];

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { passwordTokens, signInFailures } from '../../db/schema';
-import { type Queryable, queryRows } from '../../platform/db/database';
+import { type Queryable, queryRows, type Tx } from '../../platform/db/database';
 import type { RequestContext } from '../../platform/kernel/context';
 
 /** A staff account that may sign in with this e-mail (any organisation). */
@@ -135,7 +135,7 @@ export function signInFailureRepository(q: Queryable) {
 
 export type PasswordTokenRow = typeof passwordTokens.$inferSelect;
 
-export function passwordTokenRepository(q: Queryable, ctx: RequestContext) {
+export function passwordTokenRepository(q: Tx, ctx: RequestContext) {
   const org = eq(passwordTokens.organisationId, ctx.organisationId);
   return {
     async insert(row: Omit<PasswordTokenRow, 'organisationId' | 'usedAt'>): Promise<void> {

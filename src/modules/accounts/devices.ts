@@ -12,11 +12,11 @@ import { appendCookie, cookie } from '../../platform/web/cookies';
  * for the e-mail typed in, and a forged or edited one is worth nothing. Failures are counted per
  * nonce on the server (sign_in_failures.device); the nonce alone is not a credential.
  */
-export const DEVICE_COOKIE = 'adk_device';
+const DEVICE_COOKIE = 'adk_device';
 /** An entry is trusted this long after the sign-in that made it (the cookie's lifetime too). */
-export const DEVICE_DAYS = 365;
+const DEVICE_DAYS = 365;
 /** Accounts one browser is remembered for: the most recent sign-ins (the cookie stays under 1 KB). */
-export const DEVICE_ACCOUNTS = 5;
+const DEVICE_ACCOUNTS = 5;
 
 const PURPOSE = 'device-cookie';
 const DAY_MS = 86_400_000;
@@ -67,7 +67,7 @@ export function trustedDevice(
  * The cookie after a sign-in to the account: a new entry for it first (a new nonce: the device's
  * failures start again), then the browser's other entries, the oldest dropped past DEVICE_ACCOUNTS.
  */
-export function rememberDevice(box: SecretBox, value: string | undefined, email: string, now: Date): string {
+function rememberDevice(box: SecretBox, value: string | undefined, email: string, now: Date): string {
   const account = normal(email);
   const nonce = randomBytes(16).toString('base64url');
   const issued = Math.floor(now.getTime() / 1000);

@@ -6,12 +6,11 @@ export {
   passwordLinkByEmail,
   pruneStaffSessions,
   sendPasswordLink,
-  setPasswordByAdministrator,
   setPasswordByEmail,
   signIn,
   signInFailuresRetention,
 } from './accounts.service';
-export { type DeviceDeps, rememberBrowser } from './devices';
+export { rememberBrowser } from './devices';
 export { type SsoButton, signInPage, ssoChoicePage, ssoProblemPage } from './pages/account.pages';
-export { hashPassword } from './passwords';
+
 export { safeNext, staffAccountPage, staffHome } from './signin-pages.router';

@@ -32,6 +32,18 @@ export function contactByEmail(
   return customerRepository(tx, ctx).findByEmail(portfolioId, email);
 }
 
+/**
+ * The organisation's contacts these people are, in order (null: none): by thirdpartyId first, then by
+ * e-mail address (any case; the oldest contact with it). A CRM's setup names its people this way.
+ */
+export function matchContacts(
+  tx: Tx,
+  ctx: RequestContext,
+  people: { thirdpartyId?: string; email?: string }[],
+): Promise<({ _id: string; by: 'thirdpartyId' | 'email' } | null)[]> {
+  return customerRepository(tx, ctx).match(people);
+}
+
 /** Creates a contact, with its customer.created event. */
 export async function insertContact(
   tx: Tx,

@@ -1,7 +1,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { customers } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import { type Queryable, queryRows } from '../../platform/db/database';
+import { queryRows, type Tx } from '../../platform/db/database';
 import { cappedCount, keysetSql } from '../../platform/db/keyset';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
@@ -31,7 +31,7 @@ export interface CustomerDependants {
 }
 
 /** What search matches: first name, last name and e-mail, folded. */
-export function searchTextOf(data: Record<string, string>): string {
+function searchTextOf(data: Record<string, string>): string {
   return foldForSearch(searchableText(data));
 }
 
@@ -106,7 +106,7 @@ export const customerStatements = {
   },
 };
 
-export function customerRepository(q: Queryable, ctx: RequestContext) {
+export function customerRepository(q: Tx, ctx: RequestContext) {
   const org = eq(customers.organisationId, ctx.organisationId);
   return {
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<CustomerRecord | undefined> {
@@ -149,6 +149,32 @@ export function customerRepository(q: Queryable, ctx: RequestContext) {
         .orderBy(customers.createdAt, customers.id)
         .limit(1);
       return row;
+    },
+    /**
+     * The organisation's contacts these people are, in order: by thirdpartyId first, then by e-mail
+     * (any case; the oldest contact with it).
+     */
+    async match(
+      people: { thirdpartyId?: string; email?: string }[],
+    ): Promise<({ _id: string; by: 'thirdpartyId' | 'email' } | null)[]> {
+      if (people.length === 0) return [];
+      const rows = await queryRows<{ i: number; id: string | null; by: 'thirdpartyId' | 'email' | null }>(
+        q,
+        sql`SELECT p.i::int AS i, coalesce(t.id, e.id) AS id,
+                   CASE WHEN t.id IS NOT NULL THEN 'thirdpartyId' WHEN e.id IS NOT NULL THEN 'email' END AS by
+              FROM jsonb_array_elements(${JSON.stringify(people)}::jsonb) WITH ORDINALITY AS p(person, i)
+              LEFT JOIN LATERAL (
+                SELECT c.id FROM customers c
+                 WHERE c.organisation_id = ${ctx.organisationId}::uuid
+                   AND c.thirdparty_id = p.person->>'thirdpartyId') t ON true
+              LEFT JOIN LATERAL (
+                SELECT c.id FROM customers c
+                 WHERE c.organisation_id = ${ctx.organisationId}::uuid
+                   AND lower(c.data->>'Email') = lower(p.person->>'email')
+                 ORDER BY c.created_at, c.id LIMIT 1) e ON true
+             ORDER BY p.i`,
+      );
+      return rows.map((r) => (r.id && r.by ? { _id: r.id, by: r.by } : null));
     },
     async insert(rows: Omit<CustomerRow, 'organisationId' | 'searchText'>[]): Promise<CustomerRecord[]> {
       if (rows.length === 0) return [];

@@ -55,7 +55,7 @@ export function recordCustomerEvent(
   return eventRepository(tx, ctx).record([{ type, subjectId: row.id, data: { customer } }], at);
 }
 
-export function toCustomer(row: CustomerRecord): Customer {
+function toCustomer(row: CustomerRecord): Customer {
   return {
     _id: row.id,
     thirdpartyId: row.thirdpartyId,

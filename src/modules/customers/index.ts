@@ -1,7 +1,6 @@
 // The customers module's public entry: what other modules may use.
 
 export {
-  type ContactData,
   contactDataOf,
   contactEmail,
   contactFirstName,
@@ -14,10 +13,11 @@ export {
   contactByEmail,
   contactById,
   insertContact,
+  matchContacts,
   thirdpartyIdTaken,
   updateContact,
 } from './contacts.service';
-export type { CustomerRecord } from './customers.repository';
+
 export { customerRoutes } from './customers.router';
 export { Customer } from './customers.schemas';
 export { getCustomer, getCustomersById, listCustomers } from './customers.service';

@@ -34,7 +34,7 @@ const EventDocument = z
   })
   .meta({ id: 'EventDocument' });
 
-export const SessionRequestEventData = z
+const SessionRequestEventData = z
   .object({
     sessionRequest: ActionRef,
     customer: ContactRef.nullable().meta({ description: 'The contact; null for a campaign' }),

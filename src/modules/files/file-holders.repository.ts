@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { files } from '../../db/schema';
-import { type Queryable, queryRows, uuidArray } from '../../platform/db/database';
+import { type Queryable, queryRows, type Tx, uuidArray } from '../../platform/db/database';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
 import type { FileRow } from './files.repository';
@@ -52,7 +52,7 @@ async function documentIds(q: Queryable, orgId: SQL, which: SQL): Promise<string
  * What holds the organisation's files (the actions and sessions referring to them, their reports), and
  * the delete that spares a file something still holds.
  */
-export function fileHolderRepository(q: Queryable, ctx: RequestContext) {
+export function fileHolderRepository(q: Tx, ctx: RequestContext) {
   const org = eq(files.organisationId, ctx.organisationId);
   const orgId = sql`${ctx.organisationId}::uuid`;
   return {

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { files } from '../../db/schema';
-import { type Queryable, queryRows, uuidArray } from '../../platform/db/database';
+import { queryRows, type Tx, uuidArray } from '../../platform/db/database';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
 
@@ -10,7 +10,7 @@ export type FileRow = typeof files.$inferSelect;
  * The organisation's files, and the actions and campaign visitors a cascading delete takes along (what
  * holds a file, and deleting the files nothing holds: file-holders.repository.ts).
  */
-export function fileRepository(q: Queryable, ctx: RequestContext) {
+export function fileRepository(q: Tx, ctx: RequestContext) {
   const org = eq(files.organisationId, ctx.organisationId);
   const orgId = sql`${ctx.organisationId}::uuid`;
   return {

@@ -29,7 +29,7 @@ export interface FileDeps {
 const PDF_MAGIC = Buffer.from('%PDF-');
 const notFound = () => new NotFound('File not found');
 
-export function toStoredFile(row: FileRow): StoredFile {
+function toStoredFile(row: FileRow): StoredFile {
   return {
     _id: row.id,
     fileName: row.fileName,

@@ -1,12 +1,12 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { oauthAuthorizationRequests } from '../../db/schema';
-import type { Queryable } from '../../platform/db/database';
+import type { Tx } from '../../platform/db/database';
 import type { RequestContext } from '../../platform/kernel/context';
 
 export type AuthorizationRequestRow = typeof oauthAuthorizationRequests.$inferSelect;
 
 /** The authorization requests consent pages showed, in the context's organisation. */
-export function authorizationRequestRepository(q: Queryable, ctx: RequestContext) {
+export function authorizationRequestRepository(q: Tx, ctx: RequestContext) {
   const org = eq(oauthAuthorizationRequests.organisationId, ctx.organisationId);
   return {
     async insert(row: Omit<AuthorizationRequestRow, 'organisationId' | 'usedAt'>): Promise<void> {

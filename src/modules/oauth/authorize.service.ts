@@ -20,7 +20,7 @@ export interface AuthorizeDeps {
 }
 
 /** An authorization code lives this long (RFC 6749 §4.1.2 recommends at most 10 minutes). */
-export const CODE_SECONDS = 60;
+const CODE_SECONDS = 60;
 /** A consent page may be answered for this long after it was shown. */
 export const CONSENT_SECONDS = 600;
 
@@ -61,7 +61,7 @@ export type AuthorizeCheck =
 const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 /** The client's redirect URI with the response parameters added (its own query kept). */
-export function redirectTo(uri: string, params: Record<string, string | undefined>): string {
+function redirectTo(uri: string, params: Record<string, string | undefined>): string {
   const url = new URL(uri);
   for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
   return url.toString();
@@ -71,7 +71,7 @@ export function redirectTo(uri: string, params: Record<string, string | undefine
  * Whether a redirect URI sent with a request fits a registered one: exactly, or — for http on the
  * loopback address — on any port (RFC 8252 §7.3: a native app listens on a port it gets at run time).
  */
-export function redirectMatches(registered: string, given: string): boolean {
+function redirectMatches(registered: string, given: string): boolean {
   if (registered === given) return true;
   let r: URL;
   let g: URL;

@@ -54,7 +54,7 @@ const IntrospectionResponse = z
     description: 'RFC 7662 §2.2; inactive, unknown and other clients’ tokens: {active:false}',
   });
 
-export const ServerMetadata = z
+const ServerMetadata = z
   .object({
     issuer: z.string(),
     authorization_endpoint: z.string(),

@@ -6,7 +6,6 @@ export { oauthEndpointRoutes, oauthMetadataRoutes } from './endpoints.router';
 export { oauthClientRoutes } from './oauth.router';
 export {
   type ClientToken,
-  type CreateOAuthClient,
   CreateOAuthClient as CreateOAuthClientInput,
   type OAuthClient,
 } from './oauth.schemas';

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { oauthClients } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import type { Queryable } from '../../platform/db/database';
+import type { Tx } from '../../platform/db/database';
 import { keysetColumnsOf, walkRows } from '../../platform/db/keyset';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
@@ -9,7 +9,7 @@ import type { Walk } from '../../platform/lists/cursor';
 
 export type OAuthClientRow = RowOf<typeof oauthClients>;
 
-export function oauthClientRepository(q: Queryable, ctx: RequestContext) {
+export function oauthClientRepository(q: Tx, ctx: RequestContext) {
   const org = eq(oauthClients.organisationId, ctx.organisationId);
   return {
     async list(): Promise<OAuthClientRow[]> {

@@ -5,7 +5,7 @@ import { secureOrLoopbackUrl } from '../../platform/kernel/urls';
 import { z } from '../../platform/kernel/zod';
 import { cursorAnswer, walkQuery } from '../../platform/lists/cursor';
 
-export const oauthGrants = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
+const oauthGrants = ['client_credentials', 'authorization_code', 'refresh_token'] as const;
 export const oauthScopes = ['read', 'create', 'update', 'delete', 'all'] as const;
 
 const distinct = <T>(list: T[]) => new Set(list).size === list.length;

@@ -29,12 +29,12 @@ export function random62(length: number): string {
 }
 
 /** A client's public identifier: `adc_` + 24 base62 characters. */
-export const newClientId = () => `adc_${random62(24)}`;
+const newClientId = () => `adc_${random62(24)}`;
 /** A client secret: `adcs_` + 40 base62 characters (~238 bits); stored as SHA-256 only. */
-export const newClientSecret = () => `adcs_${random62(40)}`;
+const newClientSecret = () => `adcs_${random62(40)}`;
 export const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-export function toClient(row: OAuthClientRow): OAuthClient {
+function toClient(row: OAuthClientRow): OAuthClient {
   return {
     _id: row.id,
     clientId: row.clientId,

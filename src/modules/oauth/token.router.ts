@@ -36,7 +36,7 @@ const TokenRequest = z
   })
   .meta({ id: 'TokenRequest' });
 
-export const TokenResponse = z
+const TokenResponse = z
   .object({
     token_type: z.literal('Bearer'),
     access_token: z.string().meta({ description: 'adt_… — opaque; send it as Authorization: Bearer' }),

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { oauthCodes, oauthTokens, users } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import { type Queryable, queryRows } from '../../platform/db/database';
+import { type Queryable, queryRows, type Tx } from '../../platform/db/database';
 import { keysetSql } from '../../platform/db/keyset';
 import type { RequestContext } from '../../platform/kernel/context';
 import type { Walk } from '../../platform/lists/cursor';
@@ -47,7 +47,7 @@ export async function findCode(q: Queryable, hash: string): Promise<CodeHit | un
   return row;
 }
 
-export function oauthTokenRepository(q: Queryable, ctx: RequestContext) {
+export function oauthTokenRepository(q: Tx, ctx: RequestContext) {
   const org = eq(oauthTokens.organisationId, ctx.organisationId);
   const live = (clientId: string, now: Date) =>
     and(
@@ -164,7 +164,7 @@ export function oauthTokenRepository(q: Queryable, ctx: RequestContext) {
   };
 }
 
-export function oauthCodeRepository(q: Queryable, ctx: RequestContext) {
+export function oauthCodeRepository(q: Tx, ctx: RequestContext) {
   const org = eq(oauthCodes.organisationId, ctx.organisationId);
   return {
     async insert(row: Omit<OAuthCodeRow, 'organisationId' | 'usedAt' | 'familyRevokedAt'>): Promise<void> {

@@ -3,12 +3,7 @@
 
 export { bootstrapOrganisation } from './bootstrap.service';
 export { organisationApiLimit } from './limits.service';
-export {
-  deleteOrganisation,
-  type ExportManifest,
-  exportOrganisation,
-  OffboardingError,
-} from './offboarding.service';
+export { deleteOrganisation, exportOrganisation, OffboardingError } from './offboarding.service';
 export type { UserRow } from './organisations.repository';
 export { adminRoutes } from './organisations.router';
 export type { ApiKey, User } from './organisations.schemas';

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeys, organisations, users } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import type { Queryable } from '../../platform/db/database';
+import type { Tx } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { keysetColumnsOf, walkRows } from '../../platform/db/keyset';
 import type { RequestContext } from '../../platform/kernel/context';
@@ -14,7 +14,7 @@ import { endSessionsOf } from '../../platform/web/sessions.repository';
 export type UserRow = RowOf<typeof users>;
 export type ApiKeyRow = RowOf<typeof apiKeys>;
 
-export function userRepository(q: Queryable, ctx: RequestContext) {
+export function userRepository(q: Tx, ctx: RequestContext) {
   const org = eq(users.organisationId, ctx.organisationId);
   return {
     async list(): Promise<UserRow[]> {
@@ -154,7 +154,7 @@ export function userRepository(q: Queryable, ctx: RequestContext) {
   };
 }
 
-export function apiKeyRepository(q: Queryable, ctx: RequestContext) {
+export function apiKeyRepository(q: Tx, ctx: RequestContext) {
   const org = eq(apiKeys.organisationId, ctx.organisationId);
   return {
     /** The keys (oldest first), or one page of a walk by cursor; a key changes when it is revoked. */
@@ -220,7 +220,7 @@ export function apiKeyRepository(q: Queryable, ctx: RequestContext) {
   };
 }
 
-export function organisationRepository(q: Queryable, ctx: RequestContext) {
+export function organisationRepository(q: Tx, ctx: RequestContext) {
   return {
     async insert(name: string, createdAt: Date) {
       const [row] = await q

@@ -24,7 +24,7 @@ export interface AdminDeps {
   clock: Clock;
 }
 
-export function toUser(row: UserRow): User {
+function toUser(row: UserRow): User {
   return {
     _id: row.id,
     email: row.email,
@@ -37,7 +37,7 @@ export function toUser(row: UserRow): User {
   };
 }
 
-export function toApiKey(row: ApiKeyRow): ApiKey {
+function toApiKey(row: ApiKeyRow): ApiKey {
   return {
     _id: row.id,
     userId: row.userId,

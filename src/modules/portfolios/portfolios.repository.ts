@@ -1,7 +1,7 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { portfolios } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import type { Queryable } from '../../platform/db/database';
+import type { Tx } from '../../platform/db/database';
 import { walkRows } from '../../platform/db/keyset';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
@@ -16,7 +16,7 @@ export function customerTotalStatement(ctx: RequestContext, portfolioId?: string
     WHERE ${portfolioId ? and(org, eq(portfolios.id, portfolioId)) : org}`;
 }
 
-export function portfolioRepository(q: Queryable, ctx: RequestContext) {
+export function portfolioRepository(q: Tx, ctx: RequestContext) {
   const org = eq(portfolios.organisationId, ctx.organisationId);
   return {
     async list(): Promise<PortfolioRow[]> {

@@ -15,7 +15,7 @@ export interface PortfolioDeps {
   clock: Clock;
 }
 
-export function toPortfolio(row: PortfolioRow): Portfolio {
+function toPortfolio(row: PortfolioRow): Portfolio {
   return {
     _id: row.id,
     name: row.name,

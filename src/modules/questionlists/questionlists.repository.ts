@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { questionLists, questionListVersions } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import type { Queryable } from '../../platform/db/database';
+import type { Tx } from '../../platform/db/database';
 import { keysetColumnsOf, keysetSql } from '../../platform/db/keyset';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
@@ -10,7 +10,7 @@ import type { Walk } from '../../platform/lists/cursor';
 export type QuestionListRow = RowOf<typeof questionLists>;
 type NewQuestionList = Omit<QuestionListRow, 'organisationId'>;
 
-export function questionListRepository(q: Queryable, ctx: RequestContext) {
+export function questionListRepository(q: Tx, ctx: RequestContext) {
   const org = eq(questionLists.organisationId, ctx.organisationId);
   return {
     async find(id: string, opts: { forUpdate?: boolean } = {}): Promise<QuestionListRow | undefined> {

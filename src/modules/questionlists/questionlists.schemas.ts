@@ -12,7 +12,7 @@ const Texts = (max: number) =>
     .partialRecord(Language, z.string().trim().min(1).max(max))
     .meta({ description: 'Text per language code (nl, fr, en); every supported language is required' });
 
-export const questionTypes = [
+const questionTypes = [
   'short_text',
   'long_text',
   'single_choice',
@@ -29,7 +29,7 @@ export const choiceTypes: readonly string[] = ['single_choice', 'multiple_choice
  * The one pattern of section ids, question ids and option values: they become form field names, HTML
  * ids and keys of stored answers, so they are plain words (never `__proto__` or anything with a dot).
  */
-export const LOCAL_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const LOCAL_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const localIdRule = 'must be 1–64 letters, digits, _ or -, starting with a letter or digit';
 
 const localId = z.string().regex(LOCAL_ID, localIdRule).meta({

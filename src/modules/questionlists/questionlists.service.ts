@@ -43,7 +43,7 @@ function toSummary(row: SummaryRow): QuestionListSummary {
   };
 }
 
-export function toQuestionList(row: QuestionListRow): QuestionList {
+function toQuestionList(row: QuestionListRow): QuestionList {
   return { ...toSummary(row), sections: row.content.sections as Section[] };
 }
 
@@ -59,7 +59,7 @@ const duplicateSlug = (slug: string, existingId?: string) =>
   ]);
 
 /** A slug from a name: "Intake Été 2026" → "intake-ete-2026". */
-export function slugOf(name: string): string {
+function slugOf(name: string): string {
   return foldForSearch(name)
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')

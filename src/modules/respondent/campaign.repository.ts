@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { campaignVisitors } from '../../db/schema';
-import type { Queryable } from '../../platform/db/database';
+import type { Tx } from '../../platform/db/database';
 import type { RequestContext } from '../../platform/kernel/context';
 
 export type VisitorRow = typeof campaignVisitors.$inferSelect;
 
 /** The visitors of campaign links: the only code that touches campaign_visitors. */
-export function campaignVisitorRepository(q: Queryable, ctx: RequestContext) {
+export function campaignVisitorRepository(q: Tx, ctx: RequestContext) {
   const org = eq(campaignVisitors.organisationId, ctx.organisationId);
   return {
     /** The visitor of this campaign whose token hashes to `tokenHash`, locked. */

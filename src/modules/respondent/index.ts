@@ -1,4 +1,4 @@
 // The respondent module's public entry: the contact's pages behind the public link /action/<code>.
 
 export { sessionReportHandler, sessionReportJob } from './report.job';
-export { type RespondentRouteDeps, respondentRoutes } from './respondent.router';
+export { respondentRoutes } from './respondent.router';

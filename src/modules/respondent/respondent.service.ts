@@ -162,16 +162,6 @@ export function trailClient(respondent: Respondent): { ip: string | null; userAg
   return { ip: respondent.client?.ip ?? null, userAgent: respondent.client?.userAgent ?? null };
 }
 
-/** The action as the contact's page shows it (opening it on a GET). */
-export async function viewAction(
-  deps: RespondentDeps,
-  rawCode: string,
-  open: boolean,
-  respondent: Respondent,
-): Promise<RespondentView> {
-  return (await withAction(deps, rawCode, { open, respondent }, async () => undefined)).view;
-}
-
 /** Whether the respondent may still change answers: the action is open and they have not submitted. */
 export const canAnswer = (view: OpenAction): boolean =>
   isOpen(view.action.status) &&

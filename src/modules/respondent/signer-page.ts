@@ -47,7 +47,7 @@ export function signerPage(
 }
 
 /** The signing page of a signer at `stage`, with the document's pages. */
-export async function signingPageFor(
+async function signingPageFor(
   deps: SigningRouteDeps,
   kit: PageKit,
   req: Request,

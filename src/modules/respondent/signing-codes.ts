@@ -19,11 +19,11 @@ import {
 // A signer's one-time codes: asked for by e-mail or SMS, then confirmed in the browser that signs.
 
 /** Codes a signer may ask for per hour (each one is an e-mail or a text message). */
-export const MAX_CODES_PER_HOUR = 5;
+const MAX_CODES_PER_HOUR = 5;
 /** How long a browser that confirmed the code may sign without a new one. */
 const VERIFIED_MINUTES = 30;
 /** Wrong codes over all codes of a signer before codes stop: a guesser gets no endless new codes. */
-export const MAX_WRONG_CODES = 20;
+const MAX_WRONG_CODES = 20;
 
 const codeInput = (signerId: string, code: string) => `${signerId}:${code}`;
 

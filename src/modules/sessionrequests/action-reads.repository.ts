@@ -94,7 +94,10 @@ export function signerSummariesFromRaw(raw: Row): SignerSummary[] {
   }));
 }
 
-/** Read-batch statements (see batchInTenant); rows come back raw and go through sessionRequestFromRaw. */
+/**
+ * Read-batch statements (see batchInTenant); rows come back raw and go through sessionRequestFromRaw.
+ * `q` only builds them (any query builder will do): the batch runs them in the tenant's transaction.
+ */
 export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
   return {
     page(filter: SessionRequestFilter, page: Page): SQL {

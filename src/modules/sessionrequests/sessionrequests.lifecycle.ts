@@ -1,7 +1,7 @@
 import type { SessionRequestStatus } from '../../db/schema';
 
 /** States in which the link works and the contact can still answer. */
-export const openStatuses: readonly SessionRequestStatus[] = ['created', 'sent', 'opened', 'reopened'];
+const openStatuses: readonly SessionRequestStatus[] = ['created', 'sent', 'opened', 'reopened'];
 
 export type Transition = 'open' | 'complete' | 'reopen' | 'deactivate' | 'expire' | 'decline';
 

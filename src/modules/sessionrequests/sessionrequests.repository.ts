@@ -1,7 +1,14 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import { type Queryable, queryRows, type Row, rowMapper, uuidArray } from '../../platform/db/database';
+import {
+  type Queryable,
+  queryRows,
+  type Row,
+  rowMapper,
+  type Tx,
+  uuidArray,
+} from '../../platform/db/database';
 import { jobRepository, type NewJob } from '../../platform/jobs/jobs.repository';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId, newId } from '../../platform/kernel/ids';
@@ -65,7 +72,7 @@ export async function findActionByCode(q: Queryable, code: string): Promise<Acti
 }
 
 /** The organisation's actions: checks before creating one, creating, locking, moving and recording them. */
-export function sessionRequestRepository(q: Queryable, ctx: RequestContext) {
+export function sessionRequestRepository(q: Tx, ctx: RequestContext) {
   const org = eq(sessionRequests.organisationId, ctx.organisationId);
   return {
     /**

@@ -18,7 +18,7 @@ const Send = (channel: string) =>
     .meta({ description: `send: true sends the ${channel} invitation (and reminders) by ${channel}` });
 
 const days = z.number().int().min(1).max(365);
-export const ReminderSchedule = z
+const ReminderSchedule = z
   .strictObject({
     reminder1Days: days.optional().meta({ description: 'Days after the invitation for the first reminder' }),
     reminder2Days: days.optional().meta({ description: 'Days after the invitation for the second reminder' }),
@@ -136,7 +136,7 @@ export const Notification = z
   })
   .meta({ id: 'Notification' });
 
-export const StatusChange = z
+const StatusChange = z
   .object({
     from: z.enum(sessionRequestStatuses).nullable(),
     to: z.enum(sessionRequestStatuses),

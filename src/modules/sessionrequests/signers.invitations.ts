@@ -16,7 +16,7 @@ export type InviteMoment = 'created' | 'report-ready' | 'signed';
  * - its report ready (multisigning, parallel): every other signer;
  * - someone signed (sequential): the next signer who has not signed.
  */
-export function signersToInvite(
+function signersToInvite(
   action: Pick<SessionRequestRow, 'type' | 'signingOrder'>,
   signers: SignerRow[],
   moment: InviteMoment,

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { type SignerTrailEntry, sessionRequests, signers } from '../../db/schema';
-import type { Queryable } from '../../platform/db/database';
+import type { Tx } from '../../platform/db/database';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
 
@@ -9,7 +9,7 @@ export type NewSigner = Omit<SignerRow, 'organisationId' | 'trail' | 'codeAttemp
 export type SignerChange = Partial<Omit<SignerRow, 'id' | 'organisationId' | 'sessionRequestId' | 'trail'>>;
 
 /** The signers of signing actions (one row per contact who signs; docs/signing.md). */
-export function signerRepository(q: Queryable, ctx: RequestContext) {
+export function signerRepository(q: Tx, ctx: RequestContext) {
   const org = eq(signers.organisationId, ctx.organisationId);
   return {
     async insert(rows: NewSigner[]): Promise<void> {

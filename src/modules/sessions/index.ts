@@ -1,12 +1,7 @@
 // The sessions module's public entry: what other modules may use.
-export { type ReportInput, renderReport } from './report';
+export { renderReport } from './report';
 export type { SessionRow } from './sessions.repository';
 export { sessionRoutes } from './sessions.router';
 export type { Session } from './sessions.schemas';
 export { listSessions } from './sessions.service';
-export {
-  recordSubmission,
-  sessionById,
-  sessionOfAction,
-  setSessionDocuments,
-} from './submissions.service';
+export { recordSubmission, sessionById, sessionOfAction, setSessionDocuments } from './submissions.service';

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, isNull, type SQL, sql } from 'drizzle-orm';
 import { sessions, sessionVersions } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import { type Queryable, queryRows } from '../../platform/db/database';
+import { queryRows, type Tx } from '../../platform/db/database';
 import { cappedCount, keysetColumnsOf, keysetSql } from '../../platform/db/keyset';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
@@ -11,7 +11,7 @@ import { offsetOf, type Page } from '../../platform/lists/pagination';
 export type SessionRow = RowOf<typeof sessions>;
 export type Submission = Omit<SessionRow, 'organisationId' | 'id' | 'version' | 'createdAt' | 'updatedAt'>;
 
-export function sessionRepository(q: Queryable, ctx: RequestContext) {
+export function sessionRepository(q: Tx, ctx: RequestContext) {
   const org = eq(sessions.organisationId, ctx.organisationId);
   return {
     async find(id: string): Promise<SessionRow | undefined> {

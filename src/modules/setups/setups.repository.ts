@@ -1,12 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { setups } from '../../db/schema';
-import { type Queryable, queryRows } from '../../platform/db/database';
+import type { Tx } from '../../platform/db/database';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
 
 export type SetupRow = typeof setups.$inferSelect;
 
-export function setupRepository(q: Queryable, ctx: RequestContext) {
+export function setupRepository(q: Tx, ctx: RequestContext) {
   const org = eq(setups.organisationId, ctx.organisationId);
   return {
     async insert(row: Omit<SetupRow, 'organisationId' | 'usedAt' | 'sessionRequestIds'>): Promise<void> {
@@ -27,32 +27,6 @@ export function setupRepository(q: Queryable, ctx: RequestContext) {
         .update(setups)
         .set({ usedAt: at, sessionRequestIds })
         .where(and(org, eq(setups.id, id)));
-    },
-    /**
-     * The organisation's contacts these people are, in order: by thirdpartyId first, then by e-mail
-     * (any case; the oldest contact with it).
-     */
-    async match(
-      people: { thirdpartyId?: string; email?: string }[],
-    ): Promise<({ _id: string; by: 'thirdpartyId' | 'email' } | null)[]> {
-      if (people.length === 0) return [];
-      const rows = await queryRows<{ i: number; id: string | null; by: 'thirdpartyId' | 'email' | null }>(
-        q,
-        sql`SELECT p.i::int AS i, coalesce(t.id, e.id) AS id,
-                   CASE WHEN t.id IS NOT NULL THEN 'thirdpartyId' WHEN e.id IS NOT NULL THEN 'email' END AS by
-              FROM jsonb_array_elements(${JSON.stringify(people)}::jsonb) WITH ORDINALITY AS p(person, i)
-              LEFT JOIN LATERAL (
-                SELECT c.id FROM customers c
-                 WHERE c.organisation_id = ${ctx.organisationId}::uuid
-                   AND c.thirdparty_id = p.person->>'thirdpartyId') t ON true
-              LEFT JOIN LATERAL (
-                SELECT c.id FROM customers c
-                 WHERE c.organisation_id = ${ctx.organisationId}::uuid
-                   AND lower(c.data->>'Email') = lower(p.person->>'email')
-                 ORDER BY c.created_at, c.id LIMIT 1) e ON true
-             ORDER BY p.i`,
-      );
-      return rows.map((r) => (r.id && r.by ? { _id: r.id, by: r.by } : null));
     },
   };
 }

@@ -6,6 +6,7 @@ import type { RequestContext } from '../../platform/kernel/context';
 import { BadRequest, Gone, NotFound } from '../../platform/kernel/errors';
 import { newId } from '../../platform/kernel/ids';
 import { iso, isoOrNull } from '../../platform/kernel/schemas';
+import { matchContacts } from '../customers';
 import { fileById, lockSignableFile } from '../files';
 import { userById } from '../organisations';
 import { type SetupRow, setupRepository } from './setups.repository';
@@ -96,7 +97,7 @@ export async function getQuickSigningSetup(
     const body = row.payload as unknown as QuickSigningSetupBody & { document: { type: string } };
     const file = await fileById(tx, ctx, body.document.fileid);
     if (!file) throw new Gone('The setup’s document was deleted: make a new setup');
-    const [contact = null] = await repo.match([
+    const [contact = null] = await matchContacts(tx, ctx, [
       { thirdpartyId: body.customer.guid, email: body.customer.email },
     ]);
     return {
@@ -131,7 +132,7 @@ export async function getActionSetup(deps: SetupDeps, ctx: RequestContext, id: s
     const row = usableSetup(await repo.find(id), 'action', deps.clock.now(), 'Action setup');
     await checkOwner(tx, ctx, row, 'Action setup');
     const body = row.payload as unknown as ActionSetupBody;
-    const matches = await repo.match(body.customers);
+    const matches = await matchContacts(tx, ctx, body.customers);
     return {
       actionSetupId: row.id,
       customers: body.customers.map((c, i) => ({ ...c, contact: matches[i] ?? null })),

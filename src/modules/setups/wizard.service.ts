@@ -3,7 +3,14 @@ import { inTenant } from '../../platform/db/tenant';
 import { readAll } from '../../platform/files/storage';
 import type { RequestContext } from '../../platform/kernel/context';
 import { BadRequest, NotFound } from '../../platform/kernel/errors';
-import { contactById, contactDataOf, insertContact, thirdpartyIdTaken, updateContact } from '../customers';
+import {
+  contactById,
+  contactDataOf,
+  insertContact,
+  matchContacts,
+  thirdpartyIdTaken,
+  updateContact,
+} from '../customers';
 import { fileById } from '../files';
 import { defaultPortfolio } from '../portfolios';
 import type { Language } from '../questionlists';
@@ -43,7 +50,7 @@ export interface Person {
 }
 
 /** The contact data fields a setup's person carries. */
-export function personData(person: Person): Record<string, string> {
+function personData(person: Person): Record<string, string> {
   return contactDataOf({
     firstName: person.firstname,
     lastName: person.lastname,
@@ -74,7 +81,7 @@ async function contactOf(
   now: Date,
   field: string,
 ): Promise<string> {
-  const [match] = await setupRepository(tx, ctx).match([person]);
+  const [match] = await matchContacts(tx, ctx, [person]);
   if (match) {
     const current = await contactById(tx, ctx, match._id, { forUpdate: true });
     if (!current) return match._id;

@@ -1,6 +1,6 @@
 // The signing module's public entry: what other modules may use.
-export { composeCodeMessage } from './code-message';
-export { DocumentPreviews, type PreviewFacts } from './previews';
+
+export { DocumentPreviews } from './previews';
 export { buildSignedDocument, formatInstant } from './signed-document';
 export {
   CODE_MINUTES,

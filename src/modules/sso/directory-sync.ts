@@ -1,6 +1,6 @@
 import { auditRepository } from '../../platform/audit/audit.repository';
 import type { SecretBox } from '../../platform/crypto/sealed';
-import type { Database, Queryable } from '../../platform/db/database';
+import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import type { JobHandler } from '../../platform/jobs/job';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
@@ -22,7 +22,7 @@ import type { OidcClient } from './oidc';
 import { type SsoProviderRow, ssoIdentityRepository, ssoProviderRepository } from './sso.repository';
 import { secretContext } from './sso.service';
 
-export const DEFAULT_DIRECTORY_URL = 'https://graph.microsoft.com/v1.0';
+const DEFAULT_DIRECTORY_URL = 'https://graph.microsoft.com/v1.0';
 const ACTOR = 'directory sync';
 /** A run that would deactivate more than this share of the users it manages (and more than 5) stops. */
 const MAX_DEACTIVATED_SHARE = 0.5;
@@ -114,7 +114,7 @@ async function readDirectory(
  * when it would deactivate more than half of them (and more than 5): a misconfiguration is not a mass
  * deactivation. Any failure is recorded, and the next run is queued at the usual time all the same.
  */
-export async function runDirectorySync(
+async function runDirectorySync(
   deps: DirectorySyncDeps,
   organisationId: string,
   providerId: string,
@@ -159,7 +159,7 @@ export async function runDirectorySync(
 }
 
 async function apply(
-  tx: Queryable,
+  tx: Tx,
   ctx: RequestContext,
   now: Date,
   provider: SsoProviderRow,
@@ -267,7 +267,7 @@ async function apply(
  * now", new settings) is kept and schedules the next itself; later duplicates are replaced.
  */
 async function finishIn(
-  tx: Queryable,
+  tx: Tx,
   ctx: RequestContext,
   deps: DirectorySyncDeps,
   providerId: string,

@@ -21,7 +21,7 @@ export interface DirectorySource {
   groupMembers(groupId: string): Promise<Set<string>>;
 }
 
-export class DirectoryError extends Error {
+class DirectoryError extends Error {
   override name = 'DirectoryError';
 }
 

@@ -1,9 +1,6 @@
 // The sso module's public entry: staff single sign-on through external identity providers.
 
-export {
-  type DirectorySyncDeps,
-  directorySyncHandler,
-} from './directory-sync';
+export { directorySyncHandler } from './directory-sync';
 export { directorySyncJob } from './directory-sync.job';
 export { OidcClient } from './oidc';
 export { ssoSignInRoutes } from './signin.router';
@@ -19,7 +16,6 @@ export {
   listProviders,
   type ProviderDeps,
   requestSync,
-  type SsoDeps,
   setSignInSettings,
   updateProvider,
 } from './sso.service';

@@ -16,7 +16,7 @@ import { EmailForm, OrgQuery } from './sso.schemas';
 const OrgParams = z.object({ organisationId: idParam('organisationId') });
 
 /** The link of a provider's sign-in button, with the page's CSRF token (another site cannot start it). */
-export function startHref(
+function startHref(
   csrf: string,
   organisationId: string,
   providerId: string,

@@ -36,7 +36,7 @@ export interface SignInBrowser {
 }
 
 /** A started sign-in must come back within this time. */
-export const PENDING_MS = 10 * 60_000;
+const PENDING_MS = 10 * 60_000;
 /** At most this many sign-ins open at once in one browser (the oldest is dropped). */
 const PENDING_MAX = 5;
 

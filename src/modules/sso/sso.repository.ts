@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { ssoIdentities, ssoProviders } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import { type Queryable, queryRows } from '../../platform/db/database';
+import { type Queryable, queryRows, type Tx } from '../../platform/db/database';
 import { keysetColumnsOf, walkRows } from '../../platform/db/keyset';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
@@ -9,7 +9,7 @@ import type { Walk } from '../../platform/lists/cursor';
 
 export type SsoProviderRow = RowOf<typeof ssoProviders>;
 
-export function ssoProviderRepository(q: Queryable, ctx: RequestContext) {
+export function ssoProviderRepository(q: Tx, ctx: RequestContext) {
   const org = eq(ssoProviders.organisationId, ctx.organisationId);
   return {
     async list(): Promise<SsoProviderRow[]> {
@@ -64,7 +64,7 @@ export function ssoProviderRepository(q: Queryable, ctx: RequestContext) {
 export type SsoIdentityRow = typeof ssoIdentities.$inferSelect;
 
 /** Staff users' accounts at the organisation's sign-in providers (by the provider's subject). */
-export function ssoIdentityRepository(q: Queryable, ctx: RequestContext) {
+export function ssoIdentityRepository(q: Tx, ctx: RequestContext) {
   const org = eq(ssoIdentities.organisationId, ctx.organisationId);
   return {
     async findBySubject(providerId: string, subject: string): Promise<SsoIdentityRow | undefined> {

@@ -4,7 +4,7 @@ import { secureOrLoopbackUrl } from '../../platform/kernel/urls';
 import { z } from '../../platform/kernel/zod';
 import { cursorAnswer, walkQuery } from '../../platform/lists/cursor';
 
-export const providerTypes = ['google', 'microsoft', 'oidc'] as const;
+const providerTypes = ['google', 'microsoft', 'oidc'] as const;
 
 /**
  * A provider's or directory's base address: https, or http on the loopback address (a provider run by

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import { events, type WebhookDeliveryStatus, webhookDeliveries } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import { type Queryable, queryRows } from '../../platform/db/database';
+import { type Queryable, queryRows, type Tx } from '../../platform/db/database';
 import { cappedCount, keysetSql } from '../../platform/db/keyset';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
@@ -44,7 +44,7 @@ async function walkDeliveries(
 }
 
 /** The webhooks' delivery log as the API reads and changes it: listing, redelivering, cancelling. */
-export function deliveryRepository(q: Queryable, ctx: RequestContext) {
+export function deliveryRepository(q: Tx, ctx: RequestContext) {
   const dOrg = eq(webhookDeliveries.organisationId, ctx.organisationId);
   return {
     async deliveries(

@@ -7,4 +7,3 @@ export {
   webhookDisabledNoticeJob,
 } from './webhooks.delivery';
 export { webhookRoutes } from './webhooks.router';
-export type { WebhookDeps } from './webhooks.service';

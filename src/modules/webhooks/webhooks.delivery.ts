@@ -8,7 +8,7 @@ import {
   RetryLaterError,
 } from '../../platform/jobs/job';
 import { defineJob } from '../../platform/jobs/job-type';
-import { jobRepository, type SettleItem } from '../../platform/jobs/jobs.repository';
+import { jobRepository, type SettleItem, settleStatement } from '../../platform/jobs/jobs.repository';
 import { messageKey, sendOnce } from '../../platform/jobs/sending';
 import type { Clock } from '../../platform/kernel/clock';
 import { coalescer } from '../../platform/kernel/coalesce';
@@ -109,7 +109,7 @@ function successRecorder(deps: DeliveryDeps) {
         statements.record(attempts),
         statements.healthy([...new Set(attempts.map((a) => a.endpointId))]),
         ...(withSubject.length > 0 ? [statements.wakeNext(withSubject, deps.clock.now())] : []),
-        jobRepository(deps.database.db, ctx).settleStatement(items.map((i) => i.job)),
+        settleStatement(items.map((i) => i.job)),
       ],
       { writes: true },
     );

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { webhookEndpoints } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import type { Queryable } from '../../platform/db/database';
+import type { Tx } from '../../platform/db/database';
 import { keysetColumnsOf, walkRows } from '../../platform/db/keyset';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
@@ -11,7 +11,7 @@ export type EndpointRow = RowOf<typeof webhookEndpoints>;
 export type NewEndpoint = Omit<typeof webhookEndpoints.$inferInsert, 'organisationId'>;
 
 /** The organisation's webhooks (their endpoints): what the API lists and changes, and their failing streak. */
-export function webhookRepository(q: Queryable, ctx: RequestContext) {
+export function webhookRepository(q: Tx, ctx: RequestContext) {
   const org = eq(webhookEndpoints.organisationId, ctx.organisationId);
   return {
     async list(): Promise<EndpointRow[]> {

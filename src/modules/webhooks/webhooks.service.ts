@@ -47,7 +47,7 @@ export interface WebhookDeps {
 
 const notFound = () => new NotFound('Webhook not found');
 
-export function toWebhook(row: EndpointRow): Webhook {
+function toWebhook(row: EndpointRow): Webhook {
   return {
     _id: row.id,
     url: row.url,

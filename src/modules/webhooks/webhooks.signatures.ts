@@ -8,7 +8,7 @@ import type { SafeHttpClient } from '../../platform/outbound/safe-http';
 import type { EndpointRow } from './webhooks.repository';
 
 /** The most of an endpoint's answer that is read and kept. */
-export const RESPONSE_BODY_LIMIT = 4096;
+const RESPONSE_BODY_LIMIT = 4096;
 
 /** A new signing secret: whsec_ and 32 random bytes in base64 (Standard Webhooks' format). */
 export const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { auditEvents } from '../../db/schema/audit';
-import type { Queryable } from '../db/database';
+import type { Tx } from '../db/database';
 import type { RequestContext } from '../kernel/context';
 import { newId } from '../kernel/ids';
 
@@ -47,7 +47,7 @@ function actorOf(ctx: RequestContext): Pick<AuditRow, 'actorType' | 'actorUserId
  * The audit trail of the organisation: `record` is called inside the transaction of the change (so the
  * two commit together); `list` reads it newest first.
  */
-export function auditRepository(q: Queryable, ctx: RequestContext) {
+export function auditRepository(q: Tx, ctx: RequestContext) {
   const org = eq(auditEvents.organisationId, ctx.organisationId);
   return {
     async record(entries: AuditEntry | AuditEntry[], at: Date = ctx.at): Promise<void> {

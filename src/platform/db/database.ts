@@ -10,7 +10,15 @@ export const migrationsFolder = path.join(projectRoot, 'src/db/migrations');
 
 /** What repositories run their queries on: the database, or an open transaction. */
 export type AppDb = PgDatabase<PgQueryResultHKT>;
-export type Tx = AppDb;
+declare const tenantTransaction: unique symbol;
+/**
+ * A tenant transaction: row-level security scoped to one organisation, the caller's credentials
+ * confirmed. Branded so only the drivers' `tenantTransaction` (through `inTenant`) make one: passing the
+ * bare database (`database.db`, which sees no tenant rows) where a repository needs a transaction is a
+ * compile error instead of an empty result.
+ */
+export type Tx = AppDb & { readonly [tenantTransaction]: true };
+/** Where statements that need no tenant may run: the bare database, or any transaction. */
 export type Queryable = AppDb;
 
 /** The role the application works as; see migration 0000. */
@@ -136,7 +144,7 @@ export async function queryRows<T>(q: Queryable, query: SQL): Promise<T[]> {
 }
 
 /** The entry as a parameterised statement. */
-export function enterStatement(e: TenantEntry): SQL {
+function enterStatement(e: TenantEntry): SQL {
   const stamp = sql`set_config('app.request', ${e.stamp ? JSON.stringify(e.stamp) : ''}, true) AS r`;
   if (e.tokenId) {
     return sql`SELECT actiondesk_enter(${e.organisationId}::uuid, ${e.userId}::uuid, NULL::uuid, ${e.authVersion}::integer, ${e.at.toISOString()}::timestamptz, ${e.tokenId}::uuid) AS s, ${stamp}`;
@@ -168,7 +176,7 @@ function literal(value: unknown): string {
  * Renders a statement with its parameters as escaped literals (pg's escapeLiteral), for the simple
  * query protocol, which takes several statements in one message but no parameters.
  */
-export function inlineStatement(statement: SQL): string {
+function inlineStatement(statement: SQL): string {
   const { sql: text, params } = dialect.sqlToQuery(statement);
   return text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
 }

@@ -27,7 +27,7 @@ export interface DatabaseManifest {
   files: { count: number; bytes: number; missing: string[] };
 }
 
-export class TransferError extends Error {
+class TransferError extends Error {
   override name = 'TransferError';
 }
 

@@ -2,7 +2,7 @@
  * Every domain event the service writes (docs/webhooks.md has the catalogue with examples). A name is
  * `<subject>.<what happened>`; subscribers may name exact types or `*`.
  */
-export const sessionRequestEventTypes = [
+const sessionRequestEventTypes = [
   'sessionrequest.created',
   'sessionrequest.sent',
   'sessionrequest.opened',
@@ -28,6 +28,5 @@ export const eventTypes = [
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
-export type SessionRequestEventType = (typeof sessionRequestEventTypes)[number];
 
 export const isEventType = (s: string): s is EventType => (eventTypes as readonly string[]).includes(s);

@@ -1,6 +1,6 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { events } from '../../db/schema';
-import { type Queryable, queryRows } from '../db/database';
+import { queryRows, type Tx } from '../db/database';
 import type { RequestContext } from '../kernel/context';
 import { newId } from '../kernel/ids';
 import type { EventType } from './event-types';
@@ -40,7 +40,7 @@ export interface EventFilter {
  * The events of the context's organisation. They are written with the change they describe, in its
  * transaction; writing one also queues its webhook deliveries (database trigger).
  */
-export function eventRepository(q: Queryable, ctx: RequestContext) {
+export function eventRepository(q: Tx, ctx: RequestContext) {
   return {
     /** Records events whose data is known here. */
     async record(items: NewEvent[], at: Date): Promise<void> {

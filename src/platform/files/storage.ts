@@ -86,7 +86,7 @@ export function measure(check?: (head: Buffer) => void) {
  * Copies the object under `key` into a new local file `target` (exports), measuring it on the way.
  * Undefined when the store holds nothing under the key; any other failure rejects.
  */
-export async function saveStoredObject(
+async function saveStoredObject(
   storage: FileStorage,
   key: string,
   target: string,

@@ -25,7 +25,7 @@ interface HttpishError {
 }
 
 /** Maps anything thrown on the request path onto an AppError; unknown errors become a bare 500. */
-export function toAppError(err: unknown): AppError {
+function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return fromZodError(err, 'body');
   const e = err as HttpishError;

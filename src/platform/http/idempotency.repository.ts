@@ -1,12 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { idempotencyKeys } from '../../db/schema/idempotency';
-import { type Queryable, queryRows } from '../db/database';
+import { queryRows, type Tx } from '../db/database';
 import type { RequestContext } from '../kernel/context';
 
 export type StoredAnswer = typeof idempotencyKeys.$inferSelect;
 
 /** The stored answers to requests sent with an `Idempotency-Key` (see http/idempotency.ts). */
-export function idempotencyRepository(q: Queryable, ctx: RequestContext) {
+export function idempotencyRepository(q: Tx, ctx: RequestContext) {
   const org = eq(idempotencyKeys.organisationId, ctx.organisationId);
   return {
     /**

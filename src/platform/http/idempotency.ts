@@ -11,9 +11,9 @@ import { idempotencyRepository, type StoredAnswer } from './idempotency.reposito
 import { withoutSecrets } from './shown-once';
 
 /** How long a key's answer is kept and replayed. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
+const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 /** How long a request waits for another one holding the same key before it is answered 409. */
-export const IDEMPOTENCY_WAIT_MS = 10_000;
+const IDEMPOTENCY_WAIT_MS = 10_000;
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 

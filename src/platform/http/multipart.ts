@@ -11,7 +11,7 @@ export interface IncomingFile {
 }
 
 /** A client's file name without directories, control characters or surrounding space. */
-export function plainFileName(name: string, fallback: string): string {
+function plainFileName(name: string, fallback: string): string {
   const base = name.split(/[/\\]/).pop() ?? '';
   const clean = Array.from(base)
     .filter((c) => {

@@ -94,7 +94,7 @@ const singular = (word: string): string => {
 const isParam = (segment: string) => /^\{.+\}$/.test(segment);
 
 /** The derived operationId of `method path` (see above). */
-export function deriveOperationId(method: string, path: string): string {
+function deriveOperationId(method: string, path: string): string {
   const segments = path
     .replace(/^\/api\/v1(?=\/|$)/, '')
     .split('/')

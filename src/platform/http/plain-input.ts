@@ -2,7 +2,7 @@ import type { FieldError } from '../kernel/errors';
 import { invalid, type Location, MAX_PROBLEMS } from './validation';
 
 /** Deeper than any shape the API takes; far below what would exhaust the stack of a recursive reader. */
-export const MAX_DEPTH = 32;
+const MAX_DEPTH = 32;
 
 function badString(s: string): string | null {
   if (s.includes('\u0000')) return 'contains a NUL character (\\u0000), which cannot be stored';
@@ -16,7 +16,7 @@ function badString(s: string): string | null {
  * character and no lone surrogate in keys or values (PostgreSQL cannot store the one and would
  * silently replace the other). Every other key, `constructor` included, is plain data.
  */
-export function plainInputProblems(value: unknown, location: Location): FieldError[] {
+function plainInputProblems(value: unknown, location: Location): FieldError[] {
   const problems: FieldError[] = [];
   const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
   while (stack.length > 0 && problems.length <= MAX_PROBLEMS) {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type JobStatus, jobs } from '../../db/schema';
-import { type Queryable, queryRows } from '../db/database';
+import { type Queryable, queryRows, type Tx } from '../db/database';
 import type { RequestContext } from '../kernel/context';
 import { newId } from '../kernel/ids';
 import type { JobQueueRow } from '../ops/metrics';
@@ -71,7 +71,30 @@ export async function readJobQueue(q: Queryable, now: Date): Promise<JobQueueRow
   }));
 }
 
-export function jobRepository(q: Queryable, ctx: RequestContext) {
+/**
+ * The statement recording claimed jobs' outcomes, each only if its lease is still ours: one UPDATE
+ * for all of them; the ids settled come back. Jobs are found by primary key alone (row-level
+ * security keeps them to the organisation): see deliveryStatements in modules/webhooks for why.
+ */
+export function settleStatement(items: SettleItem[]): SQL {
+  const rows = sql.join(
+    items.map(
+      (i) =>
+        sql`(${i.id}::uuid, ${i.leaseToken}::uuid, ${i.status}::text, ${i.runAt?.toISOString() ?? null}::timestamptz, ${i.lastError}::text, ${i.finishedAt?.toISOString() ?? null}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  return sql`
+      UPDATE jobs j
+         SET status = v.status, run_at = coalesce(v.run_at, j.run_at), last_error = v.last_error,
+             finished_at = v.finished_at,
+             lease_token = NULL, locked_until = NULL
+        FROM (VALUES ${rows}) AS v(id, lease_token, status, run_at, last_error, finished_at)
+       WHERE j.id = v.id AND j.lease_token = v.lease_token AND j.status = 'running'
+      RETURNING j.id`;
+}
+
+export function jobRepository(q: Tx, ctx: RequestContext) {
   const org = eq(jobs.organisationId, ctx.organisationId);
   return {
     async enqueue(items: NewJob[], now: Date): Promise<void> {
@@ -131,28 +154,6 @@ export function jobRepository(q: Queryable, ctx: RequestContext) {
         .where(and(org, eq(jobs.subjectId, subjectId), inArray(jobs.kind, kinds), eq(jobs.status, 'pending')))
         .returning({ id: jobs.id });
       return rows.length;
-    },
-    /**
-     * The statement recording claimed jobs' outcomes, each only if its lease is still ours: one UPDATE
-     * for all of them; the ids settled come back. Jobs are found by primary key alone (row-level
-     * security keeps them to the organisation): see deliveryStatements in modules/webhooks for why.
-     */
-    settleStatement(items: SettleItem[]): SQL {
-      const rows = sql.join(
-        items.map(
-          (i) =>
-            sql`(${i.id}::uuid, ${i.leaseToken}::uuid, ${i.status}::text, ${i.runAt?.toISOString() ?? null}::timestamptz, ${i.lastError}::text, ${i.finishedAt?.toISOString() ?? null}::timestamptz)`,
-        ),
-        sql`, `,
-      );
-      return sql`
-        UPDATE jobs j
-           SET status = v.status, run_at = coalesce(v.run_at, j.run_at), last_error = v.last_error,
-               finished_at = v.finished_at,
-               lease_token = NULL, locked_until = NULL
-          FROM (VALUES ${rows}) AS v(id, lease_token, status, run_at, last_error, finished_at)
-         WHERE j.id = v.id AND j.lease_token = v.lease_token AND j.status = 'running'
-        RETURNING j.id`;
     },
     /**
      * Hands claimed jobs back (a worker stopping before they finished): each is due again at once, for

@@ -3,7 +3,7 @@ import type { Database } from '../db/database';
 import { inTenant } from '../db/tenant';
 import type { Clock } from '../kernel/clock';
 import { systemContext } from '../kernel/context';
-import { OutboundError } from '../outbound/outbound';
+import { OutboundRefused } from '../outbound/safe-http';
 import type { ClaimedJob } from './job';
 import { jobRepository } from './jobs.repository';
 
@@ -60,7 +60,7 @@ export async function sendOnce<T>(deps: SendingDeps, job: ClaimedJob, send: () =
 
 /** The peer answered and refused: an SMTP reply code (nodemailer's responseCode), or a provider's status. */
 function wasRefused(err: unknown): boolean {
-  if (err instanceof OutboundError) return err.refused;
+  if (err instanceof OutboundRefused) return true;
   const code = (err as { responseCode?: unknown } | null)?.responseCode;
   return typeof code === 'number' && code >= 400;
 }

@@ -21,7 +21,8 @@ import {
   withTimeout,
 } from './job';
 import type { JobType } from './job-type';
-import { claimDueJobs, jobRepository, releaseUnheld, type SettleItem } from './jobs.repository';
+import type { SettleItem } from './jobs.repository';
+import { claimDueJobs, jobRepository, releaseUnheld, settleStatement } from './jobs.repository';
 
 /** A claimed job while it runs: `stop` interrupts it when the worker stops before it finishes. */
 interface InFlight {
@@ -33,7 +34,7 @@ const WAKE_GATHER_MS = 20;
 /** Waits before recording an outcome again while the database cannot be reached (about 30 s in all). */
 const SETTLE_RETRY_MS = [250, 500, 1_000, 2_000, 4_000, 8_000, 15_000];
 /** Where the database announces jobs that are due now (a trigger on jobs, migration 0034). */
-export const JOBS_CHANNEL = 'actiondesk_jobs';
+const JOBS_CHANNEL = 'actiondesk_jobs';
 /** Slots freed within this window are filled by one claim (fewer, larger claims under load). */
 const REFILL_GATHER_MS = 5;
 
@@ -73,7 +74,7 @@ export class JobWorker implements JobSignal {
    */
   private readonly settle = coalescer<SettleItem, boolean>(async (organisationId, items) => {
     const ctx = systemContext(organisationId, this.clock.now(), 'job worker');
-    const statement = jobRepository(this.database.db, ctx).settleStatement(items);
+    const statement = settleStatement(items);
     const [rows = []] = await batchInTenant(this.database, ctx, [statement], { writes: true });
     const settled = new Set(rows.map((r) => r.id as string));
     return items.map((i) => settled.has(i.id));

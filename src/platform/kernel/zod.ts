@@ -51,7 +51,7 @@ const formats: Record<string, string> = {
  * Messages in plain words for every check a schema does not word itself: they reach API clients in
  * error bodies, so they say what is expected in the client's terms, not the library's.
  */
-export function plainMessage(issue: Issue): string | undefined {
+function plainMessage(issue: Issue): string | undefined {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return 'is required';

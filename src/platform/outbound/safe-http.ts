@@ -12,6 +12,10 @@ import {
 } from './address-filter';
 
 /**
+ * The one HTTP client for outbound calls. Requests to addresses a client or an administrator chose
+ * (webhooks, sign-in providers) go under a policy that keeps them off inner addresses; the SMS provider,
+ * which the operator configures, under one that allows them (`operatorPolicy`).
+ *
  * Outbound requests to addresses a client or an administrator chose (webhooks, sign-in providers):
  * only http(s), and only to public addresses unless the configuration opens inner ones; link-local,
  * cloud metadata and unspecified addresses never (address-filter.ts has the rule). The check runs when
@@ -51,6 +55,11 @@ export class SafeHttpError extends Error {
   override name = 'SafeHttpError';
 }
 
+/** The peer answered and refused (a status it gave): what was sent was certainly not taken. */
+export class OutboundRefused extends Error {
+  override name = 'OutboundRefused';
+}
+
 /** Whether the URL's host is this machine: `localhost` or a loopback address (mapped IPv4 included). */
 function onThisMachine(u: URL): boolean {
   const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -61,6 +70,9 @@ function onThisMachine(u: URL): boolean {
     address = (address as ipaddr.IPv6).toIPv4Address();
   return address.range() === 'loopback';
 }
+
+/** The policy for a peer the operator configured (the SMS provider): any address, http or https. */
+export const operatorPolicy: SafeHttpPolicy = { allowHttp: true, allowPrivate: true };
 
 /**
  * The policy for sign-in providers and directories on the listed networks (SSO_PRIVATE_NETWORKS):

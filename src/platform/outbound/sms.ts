@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import type { Logger } from '../ops/logger';
 import { writeToOutbox } from './mail';
-import { OutboundError, postJson } from './outbound';
+import { OutboundRefused, operatorPolicy, SafeHttpClient } from './safe-http';
 
 export interface SmsMessage {
   /** Stable for the message whatever the attempt: sent as the provider's `Idempotency-Key` header. */
@@ -23,21 +23,23 @@ export interface SmsSender {
  */
 export function createSmsSender(config: Config['sms'], logger: Logger): SmsSender {
   if (config.kind === 'http') {
+    const client = new SafeHttpClient(operatorPolicy);
     return {
       kind: 'http',
       async send(m) {
-        const res = await postJson(
-          config.url,
-          { to: m.to, from: config.from, text: m.text },
-          {
-            headers: {
-              'idempotency-key': m.key,
-              ...(config.token ? { authorization: `Bearer ${config.token}` } : {}),
-            },
+        const res = await client.post(config.url, {
+          body: JSON.stringify({ to: m.to, from: config.from, text: m.text }),
+          headers: {
+            'user-agent': 'ActionDesk',
+            'idempotency-key': m.key,
+            ...(config.token ? { authorization: `Bearer ${config.token}` } : {}),
           },
-        );
+          timeoutMs: 10_000,
+          // Keep only the start of what the provider says, for error messages (and its message id).
+          maxBodyBytes: 500,
+        });
         if (res.status < 200 || res.status >= 300) {
-          throw new OutboundError(`SMS provider answered ${res.status}: ${res.body.slice(0, 200)}`, true);
+          throw new OutboundRefused(`SMS provider answered ${res.status}: ${res.body.slice(0, 200)}`);
         }
         return { messageId: messageIdOf(res.body) };
       },

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { pdfLib } from './pdf-libraries';
 
 /** At most this many pages in a document to sign (a contact reads it page by page on a phone). */
-export const MAX_SIGNING_PAGES = 300;
+const MAX_SIGNING_PAGES = 300;
 
 /**
  * Why a PDF cannot be signed (encrypted, damaged, empty or too long), or null when it can. Signing
@@ -20,10 +20,6 @@ export async function isSignablePdf(bytes: Uint8Array): Promise<string | null> {
   if (pages === 0) return 'is a PDF without pages';
   if (pages > MAX_SIGNING_PAGES) return `has ${pages} pages; at most ${MAX_SIGNING_PAGES} can be signed`;
   return null;
-}
-
-export async function pageCount(bytes: Uint8Array): Promise<number> {
-  return (await pdfLib().PDFDocument.load(bytes, { updateMetadata: false })).getPageCount();
 }
 
 export class PdfToolMissing extends Error {

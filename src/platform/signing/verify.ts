@@ -41,7 +41,7 @@ export interface VerificationReport {
 
 const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s*\]/g;
 /** At most this many signatures are read from one file (each hashes up to the whole file). */
-export const MAX_SIGNATURES = 20;
+const MAX_SIGNATURES = 20;
 /** A CMS signature in a PDF is a few kilobytes; a /Contents larger than this is not one. */
 const MAX_CONTENTS_HEX = 1_000_000;
 

@@ -4,7 +4,7 @@ import type { Request, RequestHandler, Response } from 'express';
  * The request's cookies as plain data. Never throws: a value with broken percent-encoding (`%zz`) counts
  * as absent, and names such as `__proto__` are ordinary keys of a prototype-less object.
  */
-export function parseCookies(header: string | undefined): Record<string, string> {
+function parseCookies(header: string | undefined): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
   for (const part of (header ?? '').split(';')) {
     const eq = part.indexOf('=');

@@ -5,7 +5,7 @@ import { type Html, html, trusted } from './html';
  * large targets, visible focus, high-contrast colours). The contact's pages and the staff pages add their
  * own rules on top.
  */
-export const baseCss = `
+const baseCss = `
 *{box-sizing:border-box}
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1a1a1a;background:#f5f6f8;line-height:1.5;font-size:1.0625rem}
 h1{font-size:1.4rem;margin:.5rem 0}

@@ -33,7 +33,7 @@ export interface StaffSessionOptions {
   absoluteMs: number;
 }
 
-export const STAFF_SESSION_COOKIE = 'adk_staff';
+const STAFF_SESSION_COOKIE = 'adk_staff';
 
 /** What the table holds for a session id: its SHA-256, so that a reader of the table cannot use it. */
 const stored = (sid: string) => createHash('sha256').update(sid).digest('base64url');

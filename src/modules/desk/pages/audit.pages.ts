@@ -77,7 +77,7 @@ const clip = (text: string, max = 80) => (text.length > max ? `${text.slice(0, m
 const shown = (v: unknown) => clip(typeof v === 'string' ? v : JSON.stringify(v ?? null));
 
 /** How a change reads: each field with what became of it (never more than the trail holds). */
-export function changesText(summary: Record<string, unknown>): string {
+function changesText(summary: Record<string, unknown>): string {
   // Records written by the code for its own changes: `changed: {field: {from, to}}`.
   const legacy = summary.changed as Record<string, { from?: unknown; to?: unknown } | string> | undefined;
   const fields: [string, unknown][] =

@@ -2,7 +2,7 @@ import { html } from '../../../platform/web/html';
 import { staffLayout } from '../../../platform/web/staff-layout';
 
 /** What each OAuth scope lets a partner application do, in the adviser's words. */
-export const SCOPE_WORDS: Record<string, string> = {
+const SCOPE_WORDS: Record<string, string> = {
   read: 'See your contacts, portfolios, templates, actions, answers, documents and files',
   create: 'Add contacts, templates and files, and send actions to contacts by e-mail or SMS',
   update: 'Change contacts, templates and actions, and withdraw or reopen actions',
