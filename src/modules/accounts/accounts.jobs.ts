@@ -1,3 +1,5 @@
+import { utcMinute } from '../../i18n/dates';
+import { passwordLinkTexts } from '../../i18n/password-link';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
@@ -47,22 +49,17 @@ export function passwordLinkHandler(
     if (token.usedAt) return { cancelled: 'the link was used or replaced' };
     if (token.expiresAt <= deps.clock.now()) return { cancelled: 'the link has expired' };
     const url = `${deps.baseUrl}/password/${deps.box.open(job.payload.sealedToken, passwordLinkSealContext(token.id))}`;
-    const until = token.expiresAt.toISOString().replace('T', ' ').slice(0, 16);
-    const invite = token.purpose === 'invite';
-    const subject = invite
-      ? `Set your password for ActionDesk (${organisation.name})`
-      : `Reset your ActionDesk password (${organisation.name})`;
-    const lead = invite
-      ? `${organisation.name} gave you an ActionDesk account. Choose your password with this link:`
-      : `Someone asked to reset the password of your ActionDesk account at ${organisation.name}. Choose a new one with this link:`;
-    const note = `The link works once, until ${until} UTC. If you did not expect this message, you can ignore it: nothing changes until the link is used.`;
+    const t = passwordLinkTexts;
+    const greeting = t.greeting(user.name);
+    const lead = t.lead[token.purpose](organisation.name);
+    const note = t.note(utcMinute(token.expiresAt));
     await sendOnce(deps, job, () =>
       deps.mailer.send({
         key: messageKey(job),
         to: user.email,
-        subject,
-        text: `Hello ${user.name},\n\n${lead}\n\n${url}\n\n${note}\n`,
-        html: html`<p>Hello ${user.name},</p><p>${lead}</p><p><a href="${url}">${url}</a></p><p>${note}</p>`.toString(),
+        subject: t.subject[token.purpose](organisation.name),
+        text: `${greeting}\n\n${lead}\n\n${url}\n\n${note}\n`,
+        html: html`<p>${greeting}</p><p>${lead}</p><p><a href="${url}">${url}</a></p><p>${note}</p>`.toString(),
       }),
     );
     return undefined;

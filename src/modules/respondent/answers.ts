@@ -1,4 +1,6 @@
-import type { Language, Question, Section } from '../questionlists';
+import type { Language } from '../../i18n/languages';
+import { type AnswerProblem, respondentTexts } from '../../i18n/respondent';
+import type { Question, Section } from '../questionlists';
 
 /** An answer as stored: text types as strings, number, yes_no as boolean, multiple choice as values. */
 export type AnswerValue = string | number | boolean | string[];
@@ -10,15 +12,6 @@ export type Answers = Record<string, AnswerValue>;
 /** Answers by template id (the draft of an action or of a campaign visitor). */
 export type Drafts = Record<string, Record<string, unknown>>;
 
-export type AnswerProblem =
-  | 'required'
-  | 'email'
-  | 'phone'
-  | 'date'
-  | 'number'
-  | 'choice'
-  | 'oneOnly'
-  | 'length';
 export interface AnswerIssue {
   questionId: string;
   problem: AnswerProblem;
@@ -184,16 +177,10 @@ export function checkAnswers(
   return { answers: kept, issues };
 }
 
-const yesNo: Record<Language, [string, string]> = {
-  nl: ['Ja', 'Nee'],
-  fr: ['Oui', 'Non'],
-  en: ['Yes', 'No'],
-};
-
 /** An answer as people read it, in `language`: option labels, Yes/No, multiple choice joined by commas. */
 export function readable(question: Question, value: AnswerValue, language: Language): string {
   const label = (v: string) => question.options?.find((o) => o.value === v)?.label[language] ?? v;
-  if (typeof value === 'boolean') return yesNo[language][value ? 0 : 1];
+  if (typeof value === 'boolean') return value ? respondentTexts[language].yes : respondentTexts[language].no;
   if (Array.isArray(value)) return value.map(label).join(', ');
   if (question.type === 'single_choice') return label(String(value));
   return String(value);

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { respondentTexts } from '../../i18n/respondent';
 import { clientAddress } from '../../platform/http/address';
 import { addressKey, type SharedCounter } from '../../platform/http/rate-limit';
 import type { CsrfGuard } from '../../platform/web/csrf';
@@ -14,7 +15,6 @@ import {
   stepPage,
   unknownPage,
 } from './pages/respondent.pages';
-import { respondentTexts } from './pages/respondent.texts';
 import { signerToken, visitorToken } from './respondent.cookies';
 import { type Respondent, respondentLanguage } from './respondent.service';
 import { needsVisitor, type OpenAction, type RespondentView } from './respondent.view';

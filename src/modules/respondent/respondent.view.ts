@@ -63,20 +63,4 @@ export type SigningStage =
   | 'sign' // the browser confirmed the code: draw or type, consent, sign
   | 'signed'; // done: the document is sealed when every signer has signed
 
-export type SigningProblem =
-  | 'not-your-turn'
-  | 'no-channel'
-  | 'too-many-codes'
-  | 'codes-blocked'
-  | 'no-code'
-  | 'wrong-code'
-  | 'code-locked'
-  | 'code-expired'
-  | 'not-verified'
-  | 'no-consent'
-  | 'no-signature'
-  | 'bad-drawing'
-  | 'name-too-long'
-  | 'no-reason'
-  | 'reason-too-long'
-  | 'closed';
+export type { SigningProblem } from '../../i18n/signing';

@@ -1,4 +1,6 @@
 import type { SignatureMark } from '../../db/schema';
+import type { Language } from '../../i18n/languages';
+import { signingTexts } from '../../i18n/signing';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { pdfLib } from '../../platform/signing/pdf-libraries';
 import { applyTransition, changeSigner, inviteSigners, recordSignerEvents } from '../sessionrequests';
@@ -55,15 +57,8 @@ function pngOf(dataUrl: string): string | null {
 }
 
 /** The consent the signer gives, in their language, naming the document. */
-export function consentText(language: 'nl' | 'fr' | 'en', title: string): string {
-  switch (language) {
-    case 'nl':
-      return `Ik heb «${title}» gelezen en onderteken het elektronisch. Ik aanvaard dat deze elektronische handtekening mij bindt zoals mijn handgeschreven handtekening.`;
-    case 'fr':
-      return `J’ai lu « ${title} » et je le signe électroniquement. J’accepte que cette signature électronique m’engage comme ma signature manuscrite.`;
-    default:
-      return `I have read “${title}” and sign it electronically. I agree that this electronic signature binds me as my handwritten signature does.`;
-  }
+export function consentText(language: Language, title: string): string {
+  return signingTexts[language].consent(title);
 }
 
 /**

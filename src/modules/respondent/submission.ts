@@ -1,7 +1,8 @@
+import { utcDay } from '../../i18n/dates';
+import type { Language } from '../../i18n/languages';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { newId } from '../../platform/kernel/ids';
 import { contactById, contactName } from '../customers';
-import type { Language } from '../questionlists';
 import { completeSessionRequest, recordActionEvents } from '../sessionrequests';
 import { recordSubmission } from '../sessions';
 import {
@@ -152,10 +153,7 @@ export async function submitAnswers(
               contact: contactName(customer?.data) || null,
               templates,
               submittedAt: now.toISOString(),
-              fileName: `${templates.join(' - ')} ${now.toISOString().slice(0, 10)}.pdf`.replace(
-                /[/\\]/g,
-                '-',
-              ),
+              fileName: `${templates.join(' - ')} ${utcDay(now)}.pdf`.replace(/[/\\]/g, '-'),
               sections: reportSections,
             },
             runAt: now,

@@ -1,6 +1,8 @@
+import { longDateTime } from '../../i18n/dates';
+import type { Language } from '../../i18n/languages';
+import { reportTexts } from '../../i18n/report';
 import { documentFonts } from '../../platform/signing/fonts';
 import { pdfKit } from '../../platform/signing/pdf-libraries';
-import type { Language } from '../questionlists';
 
 export interface ReportInput {
   organisation: string;
@@ -12,43 +14,13 @@ export interface ReportInput {
   sections: { title: string; items: { question: string; answer: string }[] }[];
 }
 
-const words: Record<
-  Language,
-  { title: string; contact: string; date: string; page: string; locale: string; none: string }
-> = {
-  nl: {
-    title: 'Antwoorden',
-    contact: 'Klant',
-    date: 'Ingediend op',
-    page: 'Pagina',
-    locale: 'nl-BE',
-    none: '(geen antwoord)',
-  },
-  fr: {
-    title: 'Réponses',
-    contact: 'Client',
-    date: 'Soumis le',
-    page: 'Page',
-    locale: 'fr-BE',
-    none: '(pas de réponse)',
-  },
-  en: {
-    title: 'Answers',
-    contact: 'Contact',
-    date: 'Submitted on',
-    page: 'Page',
-    locale: 'en-GB',
-    none: '(no answer)',
-  },
-};
-
 /**
  * The PDF report of a submission: organisation, contact, templates, date, then every question and
  * answer by section, with page numbers. DejaVu Sans is embedded, so names and answers in Latin,
  * Greek or Cyrillic script print as written.
  */
 export function renderReport(input: ReportInput): Promise<Buffer> {
-  const w = words[input.language];
+  const w = reportTexts[input.language];
   const PDFDocument = pdfKit();
   const doc = new PDFDocument({
     size: 'A4',
@@ -73,11 +45,7 @@ export function renderReport(input: ReportInput): Promise<Buffer> {
     .text(`${w.title}: ${input.templates.join(', ')}`);
   doc.moveDown(0.5).fontSize(10);
   if (input.contact) doc.text(`${w.contact}: ${input.contact}`);
-  const date = new Intl.DateTimeFormat(w.locale, {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: input.timeZone,
-  }).format(input.submittedAt);
+  const date = longDateTime(input.submittedAt, input.language, input.timeZone);
   doc.text(`${w.date}: ${date}`);
   for (const section of input.sections) {
     doc.moveDown(1).font('Bold').fontSize(13).text(section.title);

@@ -1,3 +1,4 @@
+import { languages } from '../../i18n/languages';
 import { z } from '../../platform/kernel/zod';
 import type { OptionsValues } from './pages/wizard.pages';
 import type { ActionChoice, SendOptions } from './wizard.service';
@@ -19,7 +20,7 @@ const OptionsForm = {
   reminder1Days: z.string().max(10).optional(),
   reminder2Days: z.string().max(10).optional(),
   expiresOn: z.string().max(20).optional(),
-  language: z.enum(['nl', 'fr', 'en']).optional(),
+  language: z.enum(languages).optional(),
   message: z.string().max(4000).optional(),
   signatureLevel: z.enum(['simple', 'qualified']).optional(),
 };

@@ -1,7 +1,6 @@
 // The signing module's public entry: what other modules may use.
-
 export { DocumentPreviews } from './previews';
-export { buildSignedDocument, formatInstant } from './signed-document';
+export { buildSignedDocument } from './signed-document';
 export {
   CODE_MINUTES,
   codeSealContext,

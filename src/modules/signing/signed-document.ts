@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import type { SignatureMark, SignerTrailEntry } from '../../db/schema';
+import { dateTimeSeconds } from '../../i18n/dates';
+import type { Language } from '../../i18n/languages';
+import { type SignedDocumentTexts, signedDocumentTexts } from '../../i18n/signed-document';
 import {
   asciiName,
   type CertificateFacts,
@@ -10,9 +13,7 @@ import {
 import { documentFonts } from '../../platform/signing/fonts';
 import { fontkit, pdfLib } from '../../platform/signing/pdf-libraries';
 import { addSignature } from '../../platform/signing/seal';
-import type { Language } from '../questionlists';
 import { MARGIN, muted, PageWriter, printable } from './page-writer';
-import { signedDocumentWords, type Words } from './signed-document-words';
 
 export interface SignedBy {
   name: string;
@@ -39,23 +40,9 @@ export interface SignedDocumentInput {
   now: Date;
 }
 
-/** `2026-03-02 09:00:00` in `timeZone` (sv-SE formats dates the ISO way). */
-export function formatInstant(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('sv-SE', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hour12: false,
-  }).format(at);
-}
-
 /** What the pages share: the wording in the action's language, and an instant in UTC and local time. */
 interface Pages {
-  w: Words;
+  w: SignedDocumentTexts;
   when: (at: Date) => string;
 }
 
@@ -192,7 +179,7 @@ async function sealForEachSigner(unsealed: Buffer, input: SignedDocumentInput): 
     pdf = await addSignature(pdf, input.seal.key, {
       // PDF signature dictionaries are read as plain text by most verifiers: ASCII (transliterated).
       reason: transliterate(
-        `Signed by ${signer.name} on ${formatInstant(signer.signedAt, 'UTC')} UTC; one-time code by ${how}`,
+        `Signed by ${signer.name} on ${dateTimeSeconds(signer.signedAt, 'UTC')} UTC; one-time code by ${how}`,
       ).slice(0, 200),
       name: transliterate(signer.name).slice(0, 100) || 'Signer',
       location: asciiName(input.organisation),
@@ -209,7 +196,7 @@ async function sealForEachSigner(unsealed: Buffer, input: SignedDocumentInput): 
  * UTC and in `timeZone`, the original's SHA-256, the seal's certificate), the whole file then sealed.
  */
 export async function buildSignedDocument(input: SignedDocumentInput): Promise<Buffer> {
-  const w = signedDocumentWords[input.language];
+  const w = signedDocumentTexts[input.language];
   const doc = await pdfLib().PDFDocument.load(input.original, { updateMetadata: false });
   const originalPages = doc.getPageCount();
   doc.registerFontkit(fontkit());
@@ -222,7 +209,7 @@ export async function buildSignedDocument(input: SignedDocumentInput): Promise<B
   const pages: Pages = {
     w,
     when: (at: Date) =>
-      `${formatInstant(at, 'UTC')} ${w.utc} · ${formatInstant(at, input.timeZone)} ${input.timeZone}`,
+      `${dateTimeSeconds(at, 'UTC')} ${w.utc} · ${dateTimeSeconds(at, input.timeZone)} ${input.timeZone}`,
   };
   const out = new PageWriter(doc, fonts);
   await writeSignatures(out, doc, oblique, input, pages);

@@ -1,3 +1,5 @@
+import type { Language } from '../../i18n/languages';
+
 /**
  * A qualified trust service (QTSP: itsme, the Belgian eID through a signing service, and the like). It
  * identifies the signer itself and makes a qualified electronic signature (QES) with a qualified
@@ -20,7 +22,7 @@ export interface QualifiedSigningProvider {
     /** SHA-256 (hex) of the byte ranges to sign. */
     digest: string;
     documentName: string;
-    signer: { name: string; email: string | null; phone: string | null; language: 'nl' | 'fr' | 'en' };
+    signer: { name: string; email: string | null; phone: string | null; language: Language };
     returnUrl: string;
   }): Promise<{ providerReference: string; redirectUrl: string }>;
   finish(input: {

@@ -38,9 +38,6 @@ legend{font-weight:600;margin-bottom:.3rem}
 @media (min-width:48rem){main{margin:1.5rem auto;border-radius:8px;padding:1.5rem 2rem;min-height:auto}}
 `;
 
-/** A stored moment as the staff pages show it: `2026-03-02 09:00` (UTC), or a dash. */
-export const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
-
 /** The hidden field that carries a staff form's CSRF token. */
 export const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
 

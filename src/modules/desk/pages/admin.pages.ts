@@ -1,6 +1,7 @@
+import { utcMinute } from '../../../i18n/dates';
 import { groups } from '../../../platform/kernel/permissions';
 import { type Html, html, joinHtml } from '../../../platform/web/html';
-import { csrfField, type StaffUser, staffLayout, when } from '../../../platform/web/staff-layout';
+import { csrfField, type StaffUser, staffLayout } from '../../../platform/web/staff-layout';
 import type { ClientToken, OAuthClient } from '../../oauth';
 import type { ApiKey, User } from '../../organisations';
 
@@ -68,7 +69,7 @@ export function userPage(f: AdminFrame, v: UserPageView): string {
     body: html`<p><a href="/staff/users">← Users</a></p>
 <h1>${u.name}</h1>
 ${notices(v.notice, v.error)}
-<dl class="facts"><dt>E-mail</dt><dd>${u.email}</dd><dt>Kind</dt><dd>${u.kind}</dd><dt>Status</dt><dd><span class="status">${u.status}</span></dd><dt>Created</dt><dd>${when(u.createdAt)}</dd></dl>
+<dl class="facts"><dt>E-mail</dt><dd>${u.email}</dd><dt>Kind</dt><dd>${u.kind}</dd><dt>Status</dt><dd><span class="status">${u.status}</span></dd><dt>Created</dt><dd>${utcMinute(u.createdAt)}</dd></dl>
 <div class="row">${u.status === 'active' ? post('status', 'Deactivate', 'danger', html`<input type="hidden" name="status" value="deactivated">`) : post('status', 'Reactivate', '', html`<input type="hidden" name="status" value="active">`)}${
       u.kind === 'staff' && u.status === 'active' ? post('password-link', 'E-mail a password link') : ''
     }${u.kind === 'staff' && u.status === 'active' ? post('sign-out', 'Sign out everywhere') : ''}</div>
@@ -85,7 +86,7 @@ ${
   v.keys.length
     ? html`<table><caption class="skip">API keys of ${u.name}</caption><thead><tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="skip">Action</span></th></tr></thead><tbody>${v.keys.map(
         (k) =>
-          html`<tr><td>${k.name}</td><td><code>${k.prefix}…</code></td><td>${when(k.createdAt)}</td><td>${when(k.lastUsedAt)}</td><td>${k.revokedAt ? `revoked ${when(k.revokedAt)}` : 'active'}</td><td>${
+          html`<tr><td>${k.name}</td><td><code>${k.prefix}…</code></td><td>${utcMinute(k.createdAt)}</td><td>${utcMinute(k.lastUsedAt)}</td><td>${k.revokedAt ? `revoked ${utcMinute(k.revokedAt)}` : 'active'}</td><td>${
             k.revokedAt
               ? ''
               : html`<form method="post" action="/staff/users/${u._id}/apikeys/${k._id}/revoke">${csrfField(f.csrf)}<button type="submit" class="danger" aria-label="Revoke the key ${k.name}">Revoke</button></form>`
@@ -134,7 +135,7 @@ ${
   v.clients.length
     ? html`<table><caption class="skip">OAuth clients</caption><thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Kind</th><th scope="col">Scopes</th><th scope="col">Status</th><th scope="col"><span class="skip">Actions</span></th></tr></thead><tbody>${v.clients.map(
         (c) =>
-          html`<tr><td><a href="/staff/integrations/clients/${c._id}">${c.name}</a></td><td><code>${c.clientId}</code></td><td>${c.type}</td><td>${c.scopes.join(' ')}</td><td>${c.disabledAt ? `disabled ${when(c.disabledAt)}` : 'active'}</td><td><div class="row">${
+          html`<tr><td><a href="/staff/integrations/clients/${c._id}">${c.name}</a></td><td><code>${c.clientId}</code></td><td>${c.type}</td><td>${c.scopes.join(' ')}</td><td>${c.disabledAt ? `disabled ${utcMinute(c.disabledAt)}` : 'active'}</td><td><div class="row">${
             c.type === 'confidential' && !c.disabledAt ? post(`${c._id}/rotate`, 'New secret') : ''
           }${c.disabledAt ? post(`${c._id}/enable`, 'Enable') : post(`${c._id}/disable`, 'Disable', 'danger')}</div></td></tr>`,
       )}</tbody></table>`
@@ -191,13 +192,13 @@ ${notices(v.notice)}
           )
         : '—'
     }</dd>
-<dt>Status</dt><dd>${c.disabledAt ? `disabled ${when(c.disabledAt)}` : 'active'}</dd></dl>
+<dt>Status</dt><dd>${c.disabledAt ? `disabled ${utcMinute(c.disabledAt)}` : 'active'}</dd></dl>
 <h2 id="tokens">Live tokens (${v.total})</h2>
 ${
   v.tokens.length
     ? html`<table><caption class="skip">Live tokens of ${c.name}</caption><thead><tr><th scope="col">Kind</th><th scope="col">Acts for</th><th scope="col">Scopes</th><th scope="col">Issued</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="skip">Actions</span></th></tr></thead><tbody>${v.tokens.map(
         (t) =>
-          html`<tr><td>${kindNames[t.kind] ?? t.kind}</td><td>${t.userName}</td><td>${t.scopes.join(' ')}</td><td>${when(t.createdAt)}</td><td>${when(t.expiresAt)}</td><td>${when(t.lastUsedAt)}</td><td><form method="post" action="${base}/tokens/${t._id}/revoke">${csrfField(f.csrf)}<button type="submit" class="danger" aria-label="Revoke the ${t.kind} token of ${t.userName} issued ${when(t.createdAt)}">Revoke</button></form></td></tr>`,
+          html`<tr><td>${kindNames[t.kind] ?? t.kind}</td><td>${t.userName}</td><td>${t.scopes.join(' ')}</td><td>${utcMinute(t.createdAt)}</td><td>${utcMinute(t.expiresAt)}</td><td>${utcMinute(t.lastUsedAt)}</td><td><form method="post" action="${base}/tokens/${t._id}/revoke">${csrfField(f.csrf)}<button type="submit" class="danger" aria-label="Revoke the ${t.kind} token of ${t.userName} issued ${utcMinute(t.createdAt)}">Revoke</button></form></td></tr>`,
       )}</tbody></table>
 <form method="post" action="${base}/revoke-tokens">${csrfField(f.csrf)}<div class="row"><button type="submit" class="danger">Revoke all its tokens</button></div></form>`
     : html`<p>No live token.</p>`

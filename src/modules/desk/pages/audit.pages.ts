@@ -1,5 +1,6 @@
+import { utcMinute } from '../../../i18n/dates';
 import { type Html, html } from '../../../platform/web/html';
-import { staffLayout, when } from '../../../platform/web/staff-layout';
+import { staffLayout } from '../../../platform/web/staff-layout';
 import type { AuditEvent } from '../../audit';
 import type { AdminFrame } from './admin.pages';
 
@@ -133,7 +134,7 @@ export function auditPage(f: AdminFrame, v: AuditPageView): string {
     const target = link
       ? html`<a href="${link}" title="${e.target.id}">${label}</a>`
       : html`<span title="${e.target.id}">${label}</span>`;
-    return html`<tr><td>${when(e.at)}</td><td>${who(e, v.names)}</td><td><code>${e.action}</code> ${target}</td><td>${changesText(e.summary)}</td><td>${e.address ?? '—'}</td><td><code>${e.requestId ?? '—'}</code></td></tr>`;
+    return html`<tr><td>${utcMinute(e.at)}</td><td>${who(e, v.names)}</td><td><code>${e.action}</code> ${target}</td><td>${changesText(e.summary)}</td><td>${e.address ?? '—'}</td><td><code>${e.requestId ?? '—'}</code></td></tr>`;
   });
   return staffLayout({
     title: 'Audit trail',

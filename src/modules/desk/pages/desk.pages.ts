@@ -1,6 +1,7 @@
 import { sessionRequestStatuses } from '../../../db/schema/enums';
+import { utcMinute } from '../../../i18n/dates';
 import { type Html, html } from '../../../platform/web/html';
-import { csrfField, type StaffUser, staffLayout, when } from '../../../platform/web/staff-layout';
+import { csrfField, type StaffUser, staffLayout } from '../../../platform/web/staff-layout';
 import type { Customer } from '../../customers';
 import { contactEmail, contactLabel } from '../../customers';
 import type { SessionRequest, SessionRequestDetail } from '../../sessionrequests';
@@ -63,7 +64,7 @@ ${
   v.rows.length
     ? html`<table><caption class="skip">Actions, newest first</caption><thead><tr><th scope="col">Contact</th><th scope="col">Kind</th><th scope="col">Document or templates</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead><tbody>${v.rows.map(
         (a) =>
-          html`<tr><td><a href="/staff/actions/${a._id}">${a.contact}</a></td><td>${typeNames[a.type] ?? a.type}</td><td>${a.document?.title ?? `${a.questionListIds.length} template${a.questionListIds.length === 1 ? '' : 's'}`}</td><td><span class="status">${a.status}</span></td><td>${when(a.createdAt)}</td></tr>`,
+          html`<tr><td><a href="/staff/actions/${a._id}">${a.contact}</a></td><td>${typeNames[a.type] ?? a.type}</td><td>${a.document?.title ?? `${a.questionListIds.length} template${a.questionListIds.length === 1 ? '' : 's'}`}</td><td><span class="status">${a.status}</span></td><td>${utcMinute(a.createdAt)}</td></tr>`,
       )}</tbody></table>`
     : html`<p>No action matches.</p>`
 }
@@ -97,8 +98,8 @@ ${notices(v.notice, v.error)}
 ${a.document ? html`<dt>Document</dt><dd>${a.document.title}</dd>` : ''}
 ${v.templateNames.length ? html`<dt>Templates</dt><dd>${v.templateNames.join(', ')}</dd>` : ''}
 <dt>Language</dt><dd>${a.language}</dd><dt>Link</dt><dd><code>${a.url}</code></dd>
-<dt>Created</dt><dd>${when(a.createdAt)}</dd><dt>Sent</dt><dd>${when(a.sentAt)}</dd><dt>Opened</dt><dd>${when(a.openedAt)}</dd><dt>Completed</dt><dd>${when(a.completedAt)}</dd>
-${a.expiresAt ? html`<dt>Works until</dt><dd>${when(a.expiresAt)}</dd>` : ''}</dl>
+<dt>Created</dt><dd>${utcMinute(a.createdAt)}</dd><dt>Sent</dt><dd>${utcMinute(a.sentAt)}</dd><dt>Opened</dt><dd>${utcMinute(a.openedAt)}</dd><dt>Completed</dt><dd>${utcMinute(a.completedAt)}</dd>
+${a.expiresAt ? html`<dt>Works until</dt><dd>${utcMinute(a.expiresAt)}</dd>` : ''}</dl>
 ${
   v.canChange
     ? html`<div class="row">${
@@ -116,7 +117,7 @@ ${
   a.signers.length
     ? html`<h2>Signers</h2><table><thead><tr><th scope="col">Signer</th><th scope="col">Status</th><th scope="col">Opened</th><th scope="col">Signed</th></tr></thead><tbody>${a.signers.map(
         (s) =>
-          html`<tr><td>${v.signerNames[s.customerId] ?? s.customerId}</td><td>${s.status}${s.declineReason ? html` — ${s.declineReason}` : ''}</td><td>${when(s.openedAt)}</td><td>${when(s.signedAt)}</td></tr>`,
+          html`<tr><td>${v.signerNames[s.customerId] ?? s.customerId}</td><td>${s.status}${s.declineReason ? html` — ${s.declineReason}` : ''}</td><td>${utcMinute(s.openedAt)}</td><td>${utcMinute(s.signedAt)}</td></tr>`,
       )}</tbody></table>`
     : ''
 }
@@ -132,14 +133,14 @@ ${v.sessions.length > 1 ? html`<p class="hint">${v.sessions.length} submissions;
 <h2>History</h2>
 <table><thead><tr><th scope="col">When</th><th scope="col">From</th><th scope="col">To</th><th scope="col">By</th></tr></thead><tbody>${a.history.map(
       (c) =>
-        html`<tr><td>${when(c.at)}</td><td>${c.from ?? '—'}</td><td>${c.to}</td><td>${c.actor}</td></tr>`,
+        html`<tr><td>${utcMinute(c.at)}</td><td>${c.from ?? '—'}</td><td>${c.to}</td><td>${c.actor}</td></tr>`,
     )}</tbody></table>
 <h2>Notifications</h2>
 ${
   a.notifications.length
     ? html`<table><thead><tr><th scope="col">Message</th><th scope="col">Channel</th><th scope="col">Status</th><th scope="col">Due or sent</th><th scope="col">Problem</th></tr></thead><tbody>${a.notifications.map(
         (m) =>
-          html`<tr><td>${m.purpose}</td><td>${m.channel}</td><td>${m.status}</td><td>${when(m.sentAt ?? m.scheduledFor)}</td><td>${m.lastError ?? ''}</td></tr>`,
+          html`<tr><td>${m.purpose}</td><td>${m.channel}</td><td>${m.status}</td><td>${utcMinute(m.sentAt ?? m.scheduledFor)}</td><td>${m.lastError ?? ''}</td></tr>`,
       )}</tbody></table>`
     : html`<p>None.</p>`
 }`,
@@ -165,7 +166,7 @@ ${
   v.rows.length
     ? html`<table><caption class="skip">Contacts</caption><thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Reference</th><th scope="col">Added</th></tr></thead><tbody>${v.rows.map(
         (c) =>
-          html`<tr><td><a href="/staff/contacts/${c._id}">${nameOf(c.data)}</a></td><td>${contactEmail(c.data) ?? ''}</td><td>${c.thirdpartyId ?? ''}</td><td>${when(c.createdAt)}</td></tr>`,
+          html`<tr><td><a href="/staff/contacts/${c._id}">${nameOf(c.data)}</a></td><td>${contactEmail(c.data) ?? ''}</td><td>${c.thirdpartyId ?? ''}</td><td>${utcMinute(c.createdAt)}</td></tr>`,
       )}</tbody></table>`
     : html`<p>No contact matches.</p>`
 }
@@ -191,7 +192,7 @@ ${
   v.actions.length
     ? html`<table><thead><tr><th scope="col">Kind</th><th scope="col">Document or templates</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead><tbody>${v.actions.map(
         (a) =>
-          html`<tr><td><a href="/staff/actions/${a._id}">${typeNames[a.type] ?? a.type}</a></td><td>${a.document?.title ?? `${a.questionListIds.length} template${a.questionListIds.length === 1 ? '' : 's'}`}</td><td><span class="status">${a.status}</span></td><td>${when(a.createdAt)}</td></tr>`,
+          html`<tr><td><a href="/staff/actions/${a._id}">${typeNames[a.type] ?? a.type}</a></td><td>${a.document?.title ?? `${a.questionListIds.length} template${a.questionListIds.length === 1 ? '' : 's'}`}</td><td><span class="status">${a.status}</span></td><td>${utcMinute(a.createdAt)}</td></tr>`,
       )}</tbody></table>`
     : html`<p>No actions yet.</p>`
 }`,

@@ -1,5 +1,6 @@
+import { utcMinute } from '../../../i18n/dates';
 import { type Html, html, joinHtml } from '../../../platform/web/html';
-import { csrfField, staffLayout, when } from '../../../platform/web/staff-layout';
+import { csrfField, staffLayout } from '../../../platform/web/staff-layout';
 import type { AuditEvent } from '../../audit';
 import type { SsoProvider } from '../../sso';
 import type { AdminFrame } from './admin.pages';
@@ -129,8 +130,8 @@ function directorySection(
 <p>${p.directorySync ? 'On' : 'Off'}. ${
     p.lastSyncAt
       ? last?.error
-        ? html`Last run ${when(p.lastSyncAt)}: nothing changed — ${last.error}`
-        : html`Last run ${when(p.lastSyncAt)}: ${String(last?.users ?? 0)} users in the directory, ${String(last?.deactivated ?? 0)} deactivated, ${String(last?.updated ?? 0)} updated${last?.skipped.length ? html` (not done: ${last.skipped.join('; ')})` : ''}.`
+        ? html`Last run ${utcMinute(p.lastSyncAt)}: nothing changed — ${last.error}`
+        : html`Last run ${utcMinute(p.lastSyncAt)}: ${String(last?.users ?? 0)} users in the directory, ${String(last?.deactivated ?? 0)} deactivated, ${String(last?.updated ?? 0)} updated${last?.skipped.length ? html` (not done: ${last.skipped.join('; ')})` : ''}.`
       : 'It has not run yet.'
   }</p>
 ${p.directorySync ? html`<form method="post" action="/staff/integrations/providers/${p._id}/sync">${csrfField(f.csrf)}<div class="row"><button type="submit">Synchronise now</button></div></form>` : ''}
@@ -138,7 +139,7 @@ ${
   synced.length
     ? html`<table><caption>Latest changes to users</caption><thead><tr><th scope="col">When</th><th scope="col">User</th><th scope="col">What</th></tr></thead><tbody>${synced.map(
         (e) =>
-          html`<tr><td>${when(e.at)}</td><td><a href="/staff/users/${e.target.id}">${names.get(e.target.id) ?? 'a removed user'}</a></td><td>${actionWords[e.action] ?? e.action}${typeof e.summary.reason === 'string' ? html` (${e.summary.reason})` : ''}${summaryText(e) ? html`: ${summaryText(e)}` : ''}</td></tr>`,
+          html`<tr><td>${utcMinute(e.at)}</td><td><a href="/staff/users/${e.target.id}">${names.get(e.target.id) ?? 'a removed user'}</a></td><td>${actionWords[e.action] ?? e.action}${typeof e.summary.reason === 'string' ? html` (${e.summary.reason})` : ''}${summaryText(e) ? html`: ${summaryText(e)}` : ''}</td></tr>`,
       )}</tbody></table>`
     : ''
 }`;
@@ -216,7 +217,7 @@ export function providerPage(
 <h1>${p.name}</h1>
 ${v.notice ? html`<p class="notice" role="status">${v.notice}</p>` : ''}
 ${problemsBox(v.problems)}
-<dl class="facts"><dt>Kind</dt><dd>${typeNames[p.type] ?? p.type}</dd><dt>Status</dt><dd>${p.enabled ? 'enabled' : 'disabled'}</dd><dt>Client secret</dt><dd>saved ${when(p.secretUpdatedAt)} (never shown)</dd></dl>
+<dl class="facts"><dt>Kind</dt><dd>${typeNames[p.type] ?? p.type}</dd><dt>Status</dt><dd>${p.enabled ? 'enabled' : 'disabled'}</dd><dt>Client secret</dt><dd>saved ${utcMinute(p.secretUpdatedAt)} (never shown)</dd></dl>
 ${redirectBox(p.redirectUri)}
 <h2>Settings</h2>
 <form method="post" action="/staff/integrations/providers/${p._id}" novalidate>${csrfField(f.csrf)}
@@ -232,7 +233,7 @@ ${
   v.history.length
     ? html`<table><caption class="skip">Changes of ${p.name}</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th></tr></thead><tbody>${v.history.map(
         (e) =>
-          html`<tr><td>${when(e.at)}</td><td>${who(e)}</td><td>${joinHtml(
+          html`<tr><td>${utcMinute(e.at)}</td><td>${who(e)}</td><td>${joinHtml(
             [
               html`${actionWords[e.action] ?? e.action}`,
               ...(summaryText(e) ? [html`${summaryText(e)}`] : []),

@@ -1,6 +1,14 @@
+import { type Language, languageNames, languages } from '../../../i18n/languages';
+import {
+  errorTitles,
+  otherErrorTitle,
+  type RespondentTexts,
+  respondentTexts,
+} from '../../../i18n/respondent';
+import { signingTexts } from '../../../i18n/signing';
 import { htmlDocument } from '../../../platform/web/document-layout';
 import { type Html, html, joinHtml, trusted } from '../../../platform/web/html';
-import type { Language, Question } from '../../questionlists';
+import type { Question } from '../../questionlists';
 import {
   type AnswerIssue,
   type Answers,
@@ -12,8 +20,6 @@ import {
   readable,
 } from '../answers';
 import type { OpenAction, Step } from '../respondent.view';
-import { languageNames, type RespondentTexts, respondentTexts } from './respondent.texts';
-import { signingTexts } from './signing.texts';
 
 export interface Page {
   status: number;
@@ -85,13 +91,13 @@ ${body}
 
 export function unknownPage(): Page {
   const body = joinHtml(
-    (['nl', 'fr', 'en'] as const).map(
+    languages.map(
       (l) =>
         html`<section lang="${l}"><h1>${respondentTexts[l].unknown[0]}</h1><p>${respondentTexts[l].unknown[1]}</p></section>`,
     ),
     '\n',
   );
-  return { status: 404, html: layout('en', 'Unknown link', body) };
+  return { status: 404, html: layout('en', respondentTexts.en.unknown[0], body) };
 }
 
 export function gonePage(lang: Language, declined = false): Page {
@@ -341,18 +347,8 @@ ${sections}
   return { status: 200, html: layout(ctx.lang, `${t.review} — ${view.organisation}`, body) };
 }
 
-const errorTitles: Record<number, string> = {
-  400: 'This form could not be read',
-  403: 'Not allowed',
-  404: 'Page not found',
-  408: 'That took too long',
-  413: 'Too much was sent',
-  415: 'This form could not be read',
-  429: 'Too many attempts',
-};
-
 /** The page for an error met before or outside the page's own answers (a malformed form, a body too large). */
 export function errorPage(status: number, message: string): string {
-  const title = errorTitles[status] ?? 'Something went wrong';
+  const title = errorTitles[status] ?? otherErrorTitle;
   return messagePage('en', status, title, message).html;
 }

@@ -1,9 +1,9 @@
+import { dateTimeWithZone } from '../../../i18n/dates';
+import { respondentTexts } from '../../../i18n/respondent';
+import { signingTexts } from '../../../i18n/signing';
 import { type Html, html, trusted } from '../../../platform/web/html';
-import { formatInstant } from '../../signing';
 import type { Channel, OpenAction, SigningProblem, SigningStage } from '../respondent.view';
 import { header, layout, type Page, type PageContext } from './respondent.pages';
-import { respondentTexts } from './respondent.texts';
-import { signingTexts } from './signing.texts';
 
 export interface DocumentPreview {
   title: string;
@@ -29,8 +29,6 @@ export interface SigningPageInput {
   /** The earlier signer this one waits for (sequential order). */
   waitingFor?: string;
 }
-
-const when = (at: Date, timeZone: string) => `${formatInstant(at, timeZone).slice(0, 16)} (${timeZone})`;
 
 function preview(doc: DocumentPreview, input: SigningPageInput): Html {
   const t = signingTexts[input.ctx.lang];
@@ -87,7 +85,7 @@ function stageBody(input: SigningPageInput): Html {
       const to = input.contact.masked[signer.codeChannel ?? 'email'] ?? '';
       const invalid = input.problem === 'wrong-code' ? html` aria-invalid="true"` : '';
       return html`<h2 id="sign-h">${t.stepHeading}</h2>
-<p role="status">${t.sent(`${how} (${to})`, when(signer.codeExpiresAt!, input.timeZone))}</p>
+<p role="status">${t.sent(`${how} (${to})`, dateTimeWithZone(signer.codeExpiresAt!, input.timeZone))}</p>
 <form method="post" action="/action/${ctx.code}/sign/verify?lang=${ctx.lang}">
 <input type="hidden" name="_csrf" value="${ctx.csrf}">
 <div class="question"><label for="otp">${t.codeLabel}</label><p id="otp-hint" class="tag">${t.codeHint}</p>
@@ -122,7 +120,7 @@ function stageBody(input: SigningPageInput): Html {
     case 'waiting':
       return html`<h2 id="sign-h">${t.signHeading}</h2><p role="status">${t.waiting(input.waitingFor ?? '')}</p>`;
     case 'signed':
-      return html`<h2 id="sign-h">${t.signHeading}</h2><p role="status">${t.signed(when(signer.signedAt!, input.timeZone))}</p><p>${t.preparing}</p>`;
+      return html`<h2 id="sign-h">${t.signHeading}</h2><p role="status">${t.signed(dateTimeWithZone(signer.signedAt!, input.timeZone))}</p><p>${t.preparing}</p>`;
     default:
       return html``;
   }

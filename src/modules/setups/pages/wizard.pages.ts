@@ -1,3 +1,4 @@
+import { languageName, languages } from '../../../i18n/languages';
 import { type Html, html } from '../../../platform/web/html';
 import { type StaffUser, staffLayout } from '../../../platform/web/staff-layout';
 import { contactKeys } from '../../customers';
@@ -6,9 +7,6 @@ export interface WizardFrame {
   me: StaffUser;
   csrf: string;
 }
-
-/** The language choices of the invitation and the contact's pages. */
-const languageNames: Record<string, string> = { nl: 'Nederlands', fr: 'Français', en: 'English' };
 
 export interface OptionsValues {
   email: boolean;
@@ -72,7 +70,7 @@ ${o.phone ? '' : html`<p class="hint" id="sms-hint">SMS needs a mobile number on
 <div class="field"><label for="expires">Link works until (optional)</label><input type="date" id="expires" name="expiresOn" value="${v.expiresOn ?? ''}"></div>
 </div>
 <div class="field"><label for="language">Language</label><select id="language" name="language">${o.languages.map(
-    (l) => html`<option value="${l}"${l === chosen ? html` selected` : ''}>${languageNames[l] ?? l}</option>`,
+    (l) => html`<option value="${l}"${l === chosen ? html` selected` : ''}>${languageName(l)}</option>`,
   )}</select></div>
 <div class="field"><label for="message">Personal message in the invitation (optional)</label><textarea id="message" name="message" maxlength="2000">${v.message ?? ''}</textarea></div>
 ${
@@ -135,7 +133,7 @@ ${d.preview ? html`<img class="preview" src="${d.preview}" alt="First page of ${
 <h2>Signing options</h2>
 <form method="post" action="${v.action}" novalidate>
 <input type="hidden" name="_csrf" value="${f.csrf}">
-${optionsFields(v.values ?? defaults, { phone: Boolean(c.phone), languages: ['nl', 'fr', 'en'], signing: true, qualified: v.qualified })}
+${optionsFields(v.values ?? defaults, { phone: Boolean(c.phone), languages: [...languages], signing: true, qualified: v.qualified })}
 <div class="row"><button type="submit" class="primary">Send for signing</button></div>
 </form>`,
   );
@@ -217,7 +215,7 @@ ${v.templates.length ? v.templates.map((t, i) => html`<div class="choice"><input
 <div class="choice"><input type="checkbox" id="together" name="together" value="yes"${values.together ? html` checked` : ''}><label for="together">With several contacts: one document they all sign (otherwise one action each)</label></div>
 <div class="choice"><input type="checkbox" id="sequential" name="signingOrder" value="sequential"${values.signingOrder === 'sequential' ? html` checked` : ''}><label for="sequential">Sign one after the other, in the order listed</label></div>
 </fieldset>
-${optionsFields(values, { phone: true, languages: ['nl', 'fr', 'en'], signing: true, qualified: v.qualified })}
+${optionsFields(values, { phone: true, languages: [...languages], signing: true, qualified: v.qualified })}
 <div class="row"><button type="submit" class="primary">Send</button></div>
 </form>`,
   );

@@ -1,5 +1,16 @@
-import type { Language } from '../../questionlists';
-import type { AnswerProblem } from '../answers';
+// The contact's questionnaire pages (modules/respondent): their wording in each language.
+import type { Language } from './languages';
+
+/** What can be wrong with one answer (respondent/answers.ts finds them); each has its sentence below. */
+export type AnswerProblem =
+  | 'required'
+  | 'email'
+  | 'phone'
+  | 'date'
+  | 'number'
+  | 'choice'
+  | 'oneOnly'
+  | 'length';
 
 export interface RespondentTexts {
   unknown: [string, string];
@@ -36,8 +47,6 @@ export interface RespondentTexts {
     start: string;
   };
 }
-
-export const languageNames: Record<Language, string> = { nl: 'Nederlands', fr: 'Français', en: 'English' };
 
 export const respondentTexts: Record<Language, RespondentTexts> = {
   nl: {
@@ -178,3 +187,17 @@ export const respondentTexts: Record<Language, RespondentTexts> = {
     },
   },
 };
+
+/** The titles of the contact's error pages, by status: met before a language is known, so in English. */
+export const errorTitles: Record<number, string> = {
+  400: 'This form could not be read',
+  403: 'Not allowed',
+  404: 'Page not found',
+  408: 'That took too long',
+  413: 'Too much was sent',
+  415: 'This form could not be read',
+  429: 'Too many attempts',
+};
+
+/** The title of an error page for any other status. */
+export const otherErrorTitle = 'Something went wrong';

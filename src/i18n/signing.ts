@@ -1,5 +1,24 @@
-import type { Language } from '../../questionlists';
-import type { SigningProblem } from '../respondent.view';
+// The signer's pages (modules/respondent): their wording in each language, and the consent they sign.
+import type { Language } from './languages';
+
+/** Why the signer's pages refused a step (modules/respondent decides); each has its sentence below. */
+export type SigningProblem =
+  | 'not-your-turn'
+  | 'no-channel'
+  | 'too-many-codes'
+  | 'codes-blocked'
+  | 'no-code'
+  | 'wrong-code'
+  | 'code-locked'
+  | 'code-expired'
+  | 'not-verified'
+  | 'no-consent'
+  | 'no-signature'
+  | 'bad-drawing'
+  | 'name-too-long'
+  | 'no-reason'
+  | 'reason-too-long'
+  | 'closed';
 
 export interface SigningTexts {
   kicker: string;
@@ -52,6 +71,8 @@ export interface SigningTexts {
   declined: [string, string];
   problems: Record<SigningProblem, string>;
   triesLeft: (n: number) => string;
+  /** The consent the signer gives, naming the document: it is recorded with the signature. */
+  consent: (title: string) => string;
 }
 
 export const signingTexts: Record<Language, SigningTexts> = {
@@ -131,6 +152,8 @@ export const signingTexts: Record<Language, SigningTexts> = {
       closed: 'Dit document kan niet meer ondertekend worden.',
     },
     triesLeft: (n) => `Nog ${n} ${n === 1 ? 'poging' : 'pogingen'}.`,
+    consent: (title) =>
+      `Ik heb «${title}» gelezen en onderteken het elektronisch. Ik aanvaard dat deze elektronische handtekening mij bindt zoals mijn handgeschreven handtekening.`,
   },
   fr: {
     kicker: 'Document à signer',
@@ -205,6 +228,8 @@ export const signingTexts: Record<Language, SigningTexts> = {
       closed: 'Ce document ne peut plus être signé.',
     },
     triesLeft: (n) => `Encore ${n} essai${n === 1 ? '' : 's'}.`,
+    consent: (title) =>
+      `J’ai lu « ${title} » et je le signe électroniquement. J’accepte que cette signature électronique m’engage comme ma signature manuscrite.`,
   },
   en: {
     kicker: 'Document to sign',
@@ -278,5 +303,7 @@ export const signingTexts: Record<Language, SigningTexts> = {
       closed: 'This document can no longer be signed.',
     },
     triesLeft: (n) => `${n} ${n === 1 ? 'try' : 'tries'} left.`,
+    consent: (title) =>
+      `I have read “${title}” and sign it electronically. I agree that this electronic signature binds me as my handwritten signature does.`,
   },
 };

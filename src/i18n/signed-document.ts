@@ -1,8 +1,9 @@
-import type { SignerTrailEntry } from '../../db/schema';
-import type { Language } from '../questionlists';
+// The signed PDF's signature and audit pages (modules/signing): their wording in each language.
+import type { SignerTrailEntry } from '../db/schema';
+import type { Language } from './languages';
 
 /** The wording of a signed document's signature and audit pages, in one language. */
-export interface Words {
+export interface SignedDocumentTexts {
   signatures: string;
   signedBy: (name: string) => string;
   signedOn: string;
@@ -23,7 +24,6 @@ export interface Words {
   steps: Record<SignerTrailEntry['step'], string>;
   step: string;
   utc: string;
-  local: (zone: string) => string;
   seal: string;
   sealText: string;
   subject: string;
@@ -32,7 +32,7 @@ export interface Words {
 }
 
 /** The signature and audit pages' wording, by the action's language. */
-export const signedDocumentWords: Record<Language, Words> = {
+export const signedDocumentTexts: Record<Language, SignedDocumentTexts> = {
   nl: {
     signatures: 'Handtekeningen',
     signedBy: (n) => `Ondertekend door ${n}`,
@@ -65,7 +65,6 @@ export const signedDocumentWords: Record<Language, Words> = {
     },
     step: 'Stap',
     utc: 'UTC',
-    local: (z) => z,
     seal: 'Elektronisch zegel',
     sealText:
       'Elke handtekening is een digitale PDF-handtekening (CMS, ETSI.CAdES.detached) met het zegelcertificaat van de organisatie, na elkaar toegevoegd; de laatste dekt het volledige bestand. Elke latere wijziging maakt ze ongeldig.',
@@ -105,7 +104,6 @@ export const signedDocumentWords: Record<Language, Words> = {
     },
     step: 'Étape',
     utc: 'UTC',
-    local: (z) => z,
     seal: 'Cachet électronique',
     sealText:
       'Chaque signature est une signature numérique PDF (CMS, ETSI.CAdES.detached) faite avec le certificat de cachet de l’organisation, ajoutées l’une après l’autre ; la dernière couvre tout le fichier. Toute modification ultérieure les invalide.',
@@ -145,7 +143,6 @@ export const signedDocumentWords: Record<Language, Words> = {
     },
     step: 'Step',
     utc: 'UTC',
-    local: (z) => z,
     seal: 'Electronic seal',
     sealText:
       'Each signature is a PDF digital signature (CMS, ETSI.CAdES.detached) made with the organisation’s seal certificate, added one after the other; the last one covers the whole file. Any later change breaks them.',
