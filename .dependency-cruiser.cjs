@@ -4,6 +4,7 @@
  *   type-only imports are allowed (they run nothing);
  * - a module reaches another only through that module's public entry, src/modules/<m>/index.ts;
  * - the platform never reaches up into modules, and nothing imports the server entry;
+ * - the texts and date formatting (src/i18n) stand beneath both: they import neither;
  * - routers never touch repositories or the database platform, repositories never touch express;
  * - a module's entry exports no repository: other modules call its named use cases and reads;
  * - services (use cases) know no HTTP: no express, not even its types; routers hand them plain data;
@@ -54,6 +55,26 @@ module.exports = {
       comment: 'The platform is what modules stand on; it never imports a module or the app.',
       from: { path: '^src/platform/' },
       to: { path: ['^src/modules/', '^src/app\\.ts$', '^src/worker\\.ts$', '^src/cli/'] },
+    },
+    {
+      name: 'i18n-stays-down',
+      severity: 'error',
+      comment:
+        'src/i18n holds wording and date formatting only: modules and the platform word things with it, so it ' +
+        'imports no module, no platform file and nothing that wires a process (type-only imports count too).',
+      from: { path: '^src/i18n/' },
+      to: {
+        path: [
+          '^src/modules/',
+          '^src/platform/',
+          '^src/app\\.ts$',
+          '^src/worker\\.ts$',
+          '^src/services\\.ts$',
+          '^src/server\\.ts$',
+          '^src/config',
+          '^src/cli/',
+        ],
+      },
     },
     {
       name: 'nothing-imports-the-server',
