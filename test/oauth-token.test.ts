@@ -115,6 +115,26 @@ describe('client credentials → bearer token → API', () => {
     expect(disabled.body.error).toBe('invalid_client');
   });
 
+  it('when a form repeats fields, then the first one sent is named (unknown fields included), and a repeated grant_type too', async () => {
+    const c = await client(org, ['read']);
+    const send = (form: string) =>
+      h
+        .api()
+        .post('/api/v1/auth/oauth/token')
+        .type('form')
+        .set('Authorization', basicAuth(c.clientId, c.clientSecret))
+        .send(form);
+    const foo = await send('grant_type=client_credentials&foo=1&scope=read&foo=2&scope=read');
+    expect(foo.status).toBe(400);
+    expect(foo.body).toMatchObject({ error: 'invalid_request', error_description: 'foo must be sent once' });
+    const grant = await send('grant_type=client_credentials&grant_type=client_credentials');
+    expect(grant.status).toBe(400);
+    expect(grant.body).toMatchObject({
+      error: 'invalid_request',
+      error_description: 'grant_type must be sent once',
+    });
+  });
+
   it('when a client authenticates with HTTP Basic and sends a client_secret in the form too, or names another client there, then invalid_request (RFC 6749 §2.3) and no token; its own client_id beside Basic is fine', async () => {
     const c = await client(org, ['read']);
     const d = await client(org, ['read']);

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Database } from '../../platform/db/database';
+import type { OAuthForm } from './oauth.forms';
 import { hashSecret } from './oauth.service';
 import { type ClientHit, findClientById } from './tokens.repository';
 
@@ -22,8 +23,8 @@ export function basicCredentials(header: string | undefined): { id: string; secr
 }
 
 /**
- * What the OAuth endpoints read of an HTTP request: plain data (an express request is one), so the use
- * cases know no web framework.
+ * What the OAuth endpoints read of an HTTP request: plain data (the router builds it), so the use cases
+ * know no web framework.
  */
 export interface FormRequest {
   readonly method: string;
@@ -31,8 +32,8 @@ export interface FormRequest {
     readonly authorization?: string;
     readonly [name: string]: string | string[] | undefined;
   };
-  /** The decoded form (application/x-www-form-urlencoded). */
-  readonly body: unknown;
+  /** The decoded form (application/x-www-form-urlencoded), parsed with `OAuthFields`. */
+  readonly form: OAuthForm;
 }
 
 export interface EndpointError {
@@ -60,7 +61,7 @@ export function oneAuthenticationMethod(req: FormRequest): EndpointError | undef
   const basic = basicCredentials(header);
   if (!basic)
     return fail(401, 'invalid_client', 'The Authorization header is not HTTP Basic client credentials');
-  const form = (req.body ?? {}) as Record<string, unknown>;
+  const { form } = req;
   if (Object.hasOwn(form, 'client_secret')) {
     return fail(
       400,
@@ -108,7 +109,7 @@ export async function authenticateClient(
   database: Database,
   req: FormRequest,
 ): Promise<{ client: ClientHit } | { error: EndpointError }> {
-  const form = (req.body ?? {}) as Record<string, unknown>;
+  const { form } = req;
   const basic = basicCredentials(req.headers.authorization);
   if (req.headers.authorization && !basic) {
     return {

@@ -2,6 +2,7 @@ import { OAuthErrorBody } from '../../platform/http/openapi';
 import type { Routes } from '../../platform/http/routes';
 import { z } from '../../platform/kernel/zod';
 import { type EndpointDeps, introspect, revoke, serverMetadata } from './endpoints.service';
+import { OAuthFields } from './oauth.forms';
 import { oauthScopes } from './oauth.schemas';
 
 const ClientAuth = {
@@ -84,11 +85,12 @@ export function oauthEndpointRoutes(routes: Routes, deps: EndpointDeps): void {
         'application/x-www-form-urlencoded; the client authenticates as at the token endpoint. A refresh token revokes everything issued from the same consent. Unknown, expired and other clients’ tokens are answered 200 as well.',
       tags: ['OAuth 2.0'],
       form: TokenForm('RevocationRequest'),
+      fields: OAuthFields,
       response: z.object({}).meta({ id: 'RevocationResponse' }),
       errors,
       rateLimit: 'token',
     },
-    ({ req }) => revoke(deps, req),
+    ({ form, req }) => revoke(deps, { method: req.method, headers: req.headers, form }),
   );
   routes.formEndpoint(
     {
@@ -98,11 +100,12 @@ export function oauthEndpointRoutes(routes: Routes, deps: EndpointDeps): void {
         'application/x-www-form-urlencoded; the client authenticates as at the token endpoint and learns only about its own tokens. Active means: not expired, not revoked, its client enabled and its user active.',
       tags: ['OAuth 2.0'],
       form: TokenForm('IntrospectionRequest'),
+      fields: OAuthFields,
       response: IntrospectionResponse,
       errors,
       rateLimit: 'token',
     },
-    ({ req }) => introspect(deps, req),
+    ({ form, req }) => introspect(deps, { method: req.method, headers: req.headers, form }),
   );
 }
 

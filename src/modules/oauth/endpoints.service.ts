@@ -16,7 +16,7 @@ export interface EndpointDeps {
 }
 
 const tokenParam = (req: FormRequest): string | EndpointError => {
-  const token = (req.body as Record<string, unknown> | undefined)?.token;
+  const token = req.form.token;
   if (typeof token !== 'string' || token === '')
     return fail(400, 'invalid_request', 'Missing parameter: token');
   return token;

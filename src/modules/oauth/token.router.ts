@@ -1,6 +1,7 @@
 import { OAuthErrorBody } from '../../platform/http/openapi';
 import type { Routes } from '../../platform/http/routes';
 import { z } from '../../platform/kernel/zod';
+import { OAuthFields } from './oauth.forms';
 import type { TokenDeps } from './tokens.model';
 import { GRANTS, tokenEndpoint } from './tokens.service';
 
@@ -61,6 +62,7 @@ export function tokenRoutes(routes: Routes, deps: TokenDeps): void {
         'application/x-www-form-urlencoded. The client authenticates with HTTP Basic (client_id:client_secret) or with the client_id and client_secret fields, never both: HTTP Basic with a client_secret field, or with a client_id field naming another client, is invalid_request (RFC 6749 §2.3); its own client_id beside HTTP Basic is allowed. Answers `Cache-Control: no-store`. Errors carry the RFC 6749 code in `error` inside the API’s error shape.',
       tags: ['OAuth 2.0'],
       form: TokenRequest,
+      fields: OAuthFields,
       response: TokenResponse,
       rateLimit: 'token',
       errors: [
@@ -77,6 +79,6 @@ export function tokenRoutes(routes: Routes, deps: TokenDeps): void {
         },
       ],
     },
-    ({ req }) => endpoint(req),
+    ({ form, req }) => endpoint({ method: req.method, headers: req.headers, form }),
   );
 }

@@ -6,6 +6,7 @@ import {
   type FormRequest,
   oneAuthenticationMethod,
 } from './client-auth';
+import type { OAuthForm } from './oauth.forms';
 import { hashToken, REFRESH_FORMAT } from './token-formats';
 import { oauthModel, type TokenDeps } from './tokens.model';
 
@@ -83,7 +84,8 @@ export function tokenEndpoint(deps: TokenDeps) {
     },
   });
   return async (req: FormRequest): Promise<TokenAnswer> => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
+    // A copy, null-prototype like the form: the scope is tidied below before the library reads it.
+    const body: OAuthForm = Object.assign(Object.create(null), req.form);
     const grant = body.grant_type;
     if (typeof grant === 'string' && grant !== '' && !(GRANTS as readonly string[]).includes(grant)) {
       return tokenError(

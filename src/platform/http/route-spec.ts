@@ -114,17 +114,20 @@ type WithoutMarker<T> = T extends { [SECRET_ALREADY_SHOWN]: boolean }
   ? Omit<T, typeof SECRET_ALREADY_SHOWN>
   : T;
 
-/**
- * Declares routes once: the Express pipeline (authenticate → validate → handler → JSON) and the
- * OpenAPI registration come from the same spec, so a documented route always exists and vice versa.
-
 /** A machine endpoint taking a form and answering JSON in its own shape (the OAuth token endpoint). */
-export interface FormEndpointSpec {
+export interface FormEndpointSpec<F extends AnySchema = AnySchema> {
   path: string;
   summary: string;
   description?: string;
   tags: string[];
+  /** The form as documented: what a well-formed request sends. */
   form: AnySchema;
+  /**
+   * The form as the handler gets it, parsed before it runs: lenient (every field optional, a repeated
+   * one a list), so that a malformed request is answered by the endpoint in its own words (RFC 6749
+   * §5.2), never refused by the platform first.
+   */
+  fields: F;
   response: AnySchema;
   errors: { status: number; description: string; schema: AnySchema }[];
   rateLimit: AddressLimit;

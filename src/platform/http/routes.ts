@@ -128,9 +128,10 @@ export class Routes {
    * headers (the OAuth token endpoint: RFC 6749 fixes the body type and the error shape). No CSRF (no
    * cookies are read) and no authentication here: the handler authenticates the client itself.
    */
-  formEndpoint(
-    spec: FormEndpointSpec,
+  formEndpoint<F extends AnySchema>(
+    spec: FormEndpointSpec<F>,
     handler: (input: {
+      form: z.output<F>;
       req: Request;
       res: Response;
     }) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>,
@@ -142,8 +143,9 @@ export class Routes {
       ...this.byAddress(spec.rateLimit),
       formParser,
       async (req: Request, res: Response) => {
-        assertPlainInput(req.body ?? {}, 'body');
-        const answer = await servingRequest(originOf(req), () => handler({ req, res }));
+        // Plain data first (parse checks it), then the endpoint's lenient schema.
+        const form = parse(spec.fields, req.body ?? {}, 'body') as z.output<F>;
+        const answer = await servingRequest(originOf(req), () => handler({ form, req, res }));
         const body =
           answer.status >= 400 && answer.body && typeof answer.body === 'object'
             ? { ...answer.body, requestId: req.id }
