@@ -16,22 +16,33 @@ import {
   unknownPage,
 } from './pages/respondent.pages';
 import { signerToken, visitorToken } from './respondent.cookies';
+import type { ContactQuery } from './respondent.schemas';
 import { type Respondent, respondentLanguage } from './respondent.service';
 import { needsVisitor, type OpenAction, type RespondentView } from './respondent.view';
 
 // The plumbing every contact page shares: who is asking, the gate for unknown and gone links, the
 // page's context, and which page an open action shows.
 
+/**
+ * What a contact page's handler was given and hands on: the request, its parsed query (`step`, `lang`,
+ * `saved`), the response and its script nonce.
+ */
+export interface ContactPage {
+  req: Request;
+  res: Response;
+  query: ContactQuery;
+  nonce: string;
+}
+
 /** What the contact's router shares with the questionnaire and signing routes. */
 export interface PageKit {
   respondentOf(req: Request): Respondent;
   gate(req: Request, res: Response, view: RespondentView): Promise<Page | null>;
-  contextOf(req: Request, res: Response, view: OpenAction, nonce: string): PageContext;
+  contextOf(page: ContactPage, view: OpenAction): PageContext;
   expired(): Page;
-  fieldOf(body: unknown, name: string): string;
   secureCookies: boolean;
   /** The questionnaire's pages (a multisigning action's first signer answers it first). */
-  questionnairePage(req: Request, ctx: PageContext, view: OpenAction): Page;
+  questionnairePage(query: ContactQuery, ctx: PageContext, view: OpenAction): Page;
 }
 
 /** What the page kit needs. */
@@ -43,13 +54,6 @@ export interface PageKitDeps {
   wrongCodes: SharedCounter;
 }
 
-/** A form field as one trimmed string ('' when absent, repeated or not text). */
-export function fieldOf(body: unknown, name: string): string {
-  if (!body || typeof body !== 'object' || !Object.hasOwn(body, name)) return '';
-  const value = (body as Record<string, unknown>)[name];
-  return typeof value === 'string' ? value.trim() : '';
-}
-
 /** A 429 page, with the seconds to wait in `Retry-After`. */
 export const tooMany = (res: Response, wait: number, text: string): Page => {
   res.setHeader('Retry-After', String(wait));
@@ -57,14 +61,14 @@ export const tooMany = (res: Response, wait: number, text: string): Page => {
 };
 
 /** The page for an open action: thank-you, start (campaign), quicksign notice, review or a step. */
-export const pageOf = (req: Request, ctx: PageContext, view: OpenAction): Page => {
+export const pageOf = (query: ContactQuery, ctx: PageContext, view: OpenAction): Page => {
   if (view.done) return donePage(view, ctx);
   if (needsVisitor(view)) return startPage(view, ctx);
   if (view.steps.length === 0) return signPage(view, ctx);
-  if (req.query.step === 'review') return reviewPage(view, ctx);
-  const index = Math.min(Math.max(Number(req.query.step ?? 0) || 0, 0), view.steps.length - 1);
+  if (query.step === 'review') return reviewPage(view, ctx);
+  const index = Math.min(Math.max(Number(query.step ?? 0) || 0, 0), view.steps.length - 1);
   return stepPage(view, ctx, view.steps[index]!, {
-    notice: req.query.saved === '1' ? respondentTexts[ctx.lang].saved : undefined,
+    notice: query.saved === '1' ? respondentTexts[ctx.lang].saved : undefined,
   });
 };
 
@@ -94,10 +98,10 @@ export function pageKit(deps: PageKitDeps): PageKit {
     return null;
   };
   const expired = (): Page => messagePage('en', 403, 'Form expired', respondentTexts.en.expired);
-  const contextOf = (req: Request, res: Response, view: OpenAction, nonce: string): PageContext => ({
+  const contextOf = ({ req, res, query, nonce }: ContactPage, view: OpenAction): PageContext => ({
     // A signer's pages stay on their own link.
     code: view.signer?.code ?? view.action.code,
-    lang: respondentLanguage(req.query.lang, view),
+    lang: respondentLanguage(query.lang, view),
     csrf: deps.csrf.token(req, res),
     nonce,
   });
@@ -106,8 +110,7 @@ export function pageKit(deps: PageKitDeps): PageKit {
     gate,
     contextOf,
     expired,
-    fieldOf,
     secureCookies: deps.secureCookies,
-    questionnairePage: (req, ctx, view) => pageOf(req, ctx, view),
+    questionnairePage: (query, ctx, view) => pageOf(query, ctx, view),
   };
 }

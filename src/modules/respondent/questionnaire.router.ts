@@ -1,23 +1,10 @@
 import type { Routes } from '../../platform/http/routes';
-import { fieldOf, type PageKit } from './page-kit';
+import type { PageKit } from './page-kit';
 import { errorPage, stepPage, unknownPage } from './pages/respondent.pages';
+import { StepForm } from './respondent.forms';
 import { contactQuery, codeParams as params, tags } from './respondent.schemas';
 import { type RespondentDeps, saveStep } from './respondent.service';
 import { submitAnswers } from './submission';
-
-/** Form fields of the questions (`q.<id>`), each as a list of strings; a Map, so no key is special. */
-function answersOf(body: unknown): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  if (!body || typeof body !== 'object') return out;
-  for (const [k, v] of Object.entries(body)) {
-    if (!k.startsWith('q.')) continue;
-    out.set(
-      k,
-      (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string'),
-    );
-  }
-  return out;
-}
 
 /** The questionnaire's form posts: save a page of answers, then submit them. */
 export function questionnaireRoutes(routes: Routes, deps: RespondentDeps, kit: PageKit): void {
@@ -32,6 +19,8 @@ export function questionnaireRoutes(routes: Routes, deps: RespondentDeps, kit: P
       params,
       audience: 'contact',
       query: contactQuery,
+      form: StepForm,
+      documentForm: false,
       errorPage,
       csrfFailed: kit.expired,
       statuses: {
@@ -43,22 +32,21 @@ export function questionnaireRoutes(routes: Routes, deps: RespondentDeps, kit: P
         429: 'Too many unknown codes from this address',
       },
     },
-    async ({ params: p, req, res, nonce }) => {
-      const stepIndex = Number(fieldOf(req.body, 'step'));
-      const navField = fieldOf(req.body, 'nav');
-      const nav = navField === 'back' ? 'back' : navField === 'save' ? 'save' : 'next';
+    async (page) => {
+      const { params: p, form, req, res } = page;
+      const { step: stepIndex, nav } = form;
       const result = await saveStep(
         deps,
         p.code,
         kit.respondentOf(req),
         Number.isInteger(stepIndex) ? stepIndex : -1,
-        answersOf(req.body),
+        form.answers,
         nav === 'next',
       );
       const stop = await kit.gate(req, res, result.view);
       if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
       const view = result.view;
-      const ctx = kit.contextOf(req, res, view, nonce);
+      const ctx = kit.contextOf(page, view);
       const step = view.steps[stepIndex];
       const base = `/action/${view.action.code}?lang=${ctx.lang}`;
       if (!step || !result.saved) {
@@ -97,11 +85,12 @@ export function questionnaireRoutes(routes: Routes, deps: RespondentDeps, kit: P
         429: 'Too many unknown codes from this address',
       },
     },
-    async ({ params: p, req, res, nonce }) => {
-      const result = await submitAnswers(deps, p.code, kit.respondentOf(req), req.query.lang);
+    async (page) => {
+      const { params: p, query, req, res } = page;
+      const result = await submitAnswers(deps, p.code, kit.respondentOf(req), query.lang);
       const stop = await kit.gate(req, res, result.view);
       if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
-      const ctx = kit.contextOf(req, res, result.view, nonce);
+      const ctx = kit.contextOf(page, result.view);
       if (result.incomplete) {
         const step = result.view.steps[result.incomplete.stepIndex]!;
         return stepPage(result.view, ctx, step, { issues: result.incomplete.issues });

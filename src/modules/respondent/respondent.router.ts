@@ -1,10 +1,11 @@
 import { addressKey, type SharedCounter } from '../../platform/http/rate-limit';
 import type { Routes } from '../../platform/http/routes';
 import { startVisitor, visitorFields } from './campaign.service';
-import { fieldOf, type PageKitDeps, pageKit, pageOf, tooMany } from './page-kit';
+import { type PageKitDeps, pageKit, pageOf, tooMany } from './page-kit';
 import { errorPage, startPage, unknownPage } from './pages/respondent.pages';
 import { questionnaireRoutes } from './questionnaire.router';
 import { setVisitorCookie } from './respondent.cookies';
+import { VisitorForm } from './respondent.forms';
 import { contactQuery, codeParams as params, tags } from './respondent.schemas';
 import { type SigningRouteDeps, signerPage } from './signer-page';
 import { viewForSigning } from './signing';
@@ -42,15 +43,16 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         429: 'Too many unknown codes from this address',
       },
     },
-    async ({ params: p, req, res, nonce }) => {
+    async (page) => {
+      const { params: p, query, req, res } = page;
       const open = req.method === 'GET';
       const hit = await viewForSigning(deps, p.code, kit.respondentOf(req), open);
       const view = hit.view;
       const stop = await kit.gate(req, res, view);
       if (stop || view.outcome !== 'ok') return stop ?? unknownPage();
-      const ctx = kit.contextOf(req, res, view, nonce);
-      if (hit.facts && view.signer) return signerPage(deps, kit, req, ctx, view, hit.facts);
-      return pageOf(req, ctx, view);
+      const ctx = kit.contextOf(page, view);
+      if (hit.facts && view.signer) return signerPage(deps, kit, page, ctx, view, hit.facts);
+      return pageOf(query, ctx, view);
     },
   );
 
@@ -65,6 +67,8 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
       params,
       audience: 'contact',
       query: contactQuery,
+      form: VisitorForm,
+      documentForm: false,
       errorPage,
       csrfFailed: kit.expired,
       statuses: {
@@ -76,19 +80,15 @@ export function respondentRoutes(routes: Routes, deps: RespondentRouteDeps): voi
         429: 'Too many unknown codes or new visitors from this address',
       },
     },
-    async ({ params: p, req, res, nonce }) => {
+    async (page) => {
+      const { params: p, form: details, req, res } = page;
       const wait = await newVisitors.blocked(addressKey(req));
       if (wait > 0) return tooMany(res, wait, 'Too many new answers from your address.');
-      const details = {
-        firstName: fieldOf(req.body, 'firstName'),
-        lastName: fieldOf(req.body, 'lastName'),
-        email: fieldOf(req.body, 'email'),
-      };
       const result = await startVisitor(deps, p.code, details);
       const stop = await kit.gate(req, res, result.view);
       if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
       const view = result.view;
-      const ctx = kit.contextOf(req, res, view, nonce);
+      const ctx = kit.contextOf(page, view);
       const base = `/action/${view.action.code}?lang=${ctx.lang}`;
       if (result.issues.length > 0) {
         const sent = new Map(visitorFields.map((f) => [f, details[f]]));

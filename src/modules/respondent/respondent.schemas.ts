@@ -31,3 +31,6 @@ export const contactQuery = z.object({
   lang: z.string().max(20).optional(),
   saved: z.string().max(5).optional(),
 });
+
+/** The contact pages' query as parsed. */
+export type ContactQuery = z.output<typeof contactQuery>;

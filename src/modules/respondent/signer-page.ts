@@ -1,8 +1,7 @@
-import type { Request, Response } from 'express';
 import { readAll } from '../../platform/files/storage';
 import { NotFound } from '../../platform/kernel/errors';
 import type { DocumentPreviews } from '../signing';
-import type { PageKit } from './page-kit';
+import type { ContactPage, PageKit } from './page-kit';
 import { type Page, type PageContext, unknownPage } from './pages/respondent.pages';
 import { declinePage, signedDonePage, signingPage, signingWaitPage } from './pages/signing.pages';
 import type { OpenAction } from './respondent.view';
@@ -30,7 +29,7 @@ export interface SigningRouteDeps extends SigningDeps {
 export function signerPage(
   deps: SigningRouteDeps,
   kit: PageKit,
-  req: Request,
+  page: ContactPage,
   ctx: PageContext,
   view: OpenAction,
   facts: SigningFacts,
@@ -40,17 +39,17 @@ export function signerPage(
   if (view.action.type === 'multisigning' && (!view.session || view.action.status === 'reopened')) {
     if (signer.position !== 0)
       return signingWaitPage(view, ctx, { kind: 'questionnaire', by: facts.answeredBy ?? '' }, extra.problem);
-    return kit.questionnairePage(req, ctx, view);
+    return kit.questionnairePage(page.query, ctx, view);
   }
   if (view.session?.documentsPending) return signingWaitPage(view, ctx, { kind: 'preparing' }, extra.problem);
-  return signingPageFor(deps, kit, req, ctx, view, facts, extra);
+  return signingPageFor(deps, kit, page, ctx, view, facts, extra);
 }
 
 /** The signing page of a signer at `stage`, with the document's pages. */
 async function signingPageFor(
   deps: SigningRouteDeps,
   kit: PageKit,
-  req: Request,
+  page: ContactPage,
   ctx: PageContext,
   view: OpenAction,
   facts: SigningFacts,
@@ -61,8 +60,8 @@ async function signingPageFor(
   const doc = facts.document;
   if (!doc) throw new NotFound('The document to sign is gone');
   const title = doc.title;
-  const stage = signingStage(view, kit.respondentOf(req), deps.clock.now());
-  if (req.query.step === 'decline' && view.signer?.status === 'pending')
+  const stage = signingStage(view, kit.respondentOf(page.req), deps.clock.now());
+  if (page.query.step === 'decline' && view.signer?.status === 'pending')
     return declinePage(view, ctx, title, { verified: stage === 'sign' });
   const preview = await deps.previews.factsOf(doc.sha256, () => readAll(deps.storage, doc.storageKey));
   const { contact } = facts;
@@ -96,21 +95,19 @@ async function signingPageFor(
 export async function afterSigningPost(
   deps: SigningRouteDeps,
   kit: PageKit,
-  req: Request,
-  res: Response,
-  nonce: string,
+  page: ContactPage,
   result: SigningResult,
   typedName?: string,
 ): Promise<Page | { redirect: string }> {
-  const stop = await kit.gate(req, res, result.view);
+  const stop = await kit.gate(page.req, page.res, result.view);
   if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
-  const ctx = kit.contextOf(req, res, result.view, nonce);
+  const ctx = kit.contextOf(page, result.view);
   const back = { redirect: `/action/${ctx.code}?lang=${ctx.lang}` };
   if (!result.problem || result.problem === 'closed') return back;
   // The page is drawn as it is now (after a wrong code, with the try counted).
-  const again = await viewForSigning(deps, ctx.code, kit.respondentOf(req), false);
+  const again = await viewForSigning(deps, ctx.code, kit.respondentOf(page.req), false);
   if (again.view.outcome !== 'ok' || !again.facts) return back;
-  return signerPage(deps, kit, req, ctx, again.view, again.facts, {
+  return signerPage(deps, kit, page, ctx, again.view, again.facts, {
     problem: result.problem,
     triesLeft: result.triesLeft,
     typedName,

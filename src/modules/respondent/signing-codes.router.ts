@@ -2,6 +2,7 @@ import type { Routes } from '../../platform/http/routes';
 import type { PageKit } from './page-kit';
 import { errorPage } from './pages/respondent.pages';
 import { setSignerCookie } from './respondent.cookies';
+import { CodeForm, CodeRequestForm } from './respondent.forms';
 import { contactQuery, codeParams as params, tags } from './respondent.schemas';
 import { afterSigningPost, type SigningRouteDeps } from './signer-page';
 import { requestCode, verifyCode } from './signing-codes';
@@ -19,6 +20,8 @@ export function signingCodeRoutes(routes: Routes, deps: SigningRouteDeps, kit: P
       params,
       audience: 'contact',
       query: contactQuery,
+      form: CodeRequestForm,
+      documentForm: false,
       errorPage,
       statuses: {
         303: 'Sent: back to the signing page',
@@ -28,9 +31,10 @@ export function signingCodeRoutes(routes: Routes, deps: SigningRouteDeps, kit: P
         410: 'Withdrawn, expired or declined',
       },
     },
-    async ({ params: p, req, res, nonce }) => {
-      const result = await requestCode(deps, p.code, kit.respondentOf(req), kit.fieldOf(req.body, 'channel'));
-      return afterSigningPost(deps, kit, req, res, nonce, result);
+    async (page) => {
+      const { params: p, form, req } = page;
+      const result = await requestCode(deps, p.code, kit.respondentOf(req), form.channel);
+      return afterSigningPost(deps, kit, page, result);
     },
   );
 
@@ -45,6 +49,8 @@ export function signingCodeRoutes(routes: Routes, deps: SigningRouteDeps, kit: P
       params,
       audience: 'contact',
       query: contactQuery,
+      form: CodeForm,
+      documentForm: false,
       errorPage,
       statuses: {
         303: 'Confirmed: back to the signing page, now at the signature',
@@ -54,11 +60,12 @@ export function signingCodeRoutes(routes: Routes, deps: SigningRouteDeps, kit: P
         410: 'Withdrawn, expired or declined',
       },
     },
-    async ({ params: p, req, res, nonce }) => {
-      const result = await verifyCode(deps, p.code, kit.respondentOf(req), kit.fieldOf(req.body, 'code'));
+    async (page) => {
+      const { params: p, form, req, res } = page;
+      const result = await verifyCode(deps, p.code, kit.respondentOf(req), form.code);
       if (result.browserToken && result.view.outcome === 'ok' && result.view.signer)
         setSignerCookie(res, result.view.signer.code, result.browserToken, kit.secureCookies);
-      return afterSigningPost(deps, kit, req, res, nonce, result);
+      return afterSigningPost(deps, kit, page, result);
     },
   );
 }

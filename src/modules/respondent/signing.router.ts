@@ -2,6 +2,7 @@ import type { Routes } from '../../platform/http/routes';
 import type { PageKit } from './page-kit';
 import { errorPage, unknownPage } from './pages/respondent.pages';
 import { declinePage } from './pages/signing.pages';
+import { DeclineForm, SignForm } from './respondent.forms';
 import { contactQuery, codeParams as params, tags } from './respondent.schemas';
 import { decline, sign } from './signature';
 import { afterSigningPost, type SigningRouteDeps } from './signer-page';
@@ -24,6 +25,8 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       params,
       audience: 'contact',
       query: contactQuery,
+      form: SignForm,
+      documentForm: false,
       errorPage,
       statuses: {
         303: 'Signed: back to the page, which says so',
@@ -33,15 +36,10 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
         410: 'Withdrawn, expired or declined',
       },
     },
-    async ({ params: p, req, res, nonce }) => {
-      const form = {
-        mark: kit.fieldOf(req.body, 'mark'),
-        typedName: kit.fieldOf(req.body, 'typedName'),
-        drawing: kit.fieldOf(req.body, 'drawing'),
-        consent: kit.fieldOf(req.body, 'consent') === 'yes',
-      };
-      const result = await sign(deps, p.code, kit.respondentOf(req), form, req.query.lang);
-      return afterSigningPost(deps, kit, req, res, nonce, result, form.typedName);
+    async (page) => {
+      const { params: p, form, query, req } = page;
+      const result = await sign(deps, p.code, kit.respondentOf(req), form, query.lang);
+      return afterSigningPost(deps, kit, page, result, form.typedName);
     },
   );
 
@@ -56,6 +54,8 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       params,
       audience: 'contact',
       query: contactQuery,
+      form: DeclineForm,
+      documentForm: false,
       errorPage,
       statuses: {
         303: 'Declined',
@@ -65,12 +65,13 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
         410: 'Withdrawn, expired or declined',
       },
     },
-    async ({ params: p, req, res, nonce }) => {
-      const reason = typeof req.body?.reason === 'string' ? req.body.reason : '';
+    async (page) => {
+      const { params: p, form, req, res } = page;
+      const { reason } = form;
       const result = await decline(deps, p.code, kit.respondentOf(req), reason);
       const stop = await kit.gate(req, res, result.view);
       if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
-      const ctx = kit.contextOf(req, res, result.view, nonce);
+      const ctx = kit.contextOf(page, result.view);
       if (result.problem && result.problem !== 'closed')
         return declinePage(result.view, ctx, signingTitleOf(result.view), {
           problem: result.problem,

@@ -171,6 +171,7 @@ export function documentPage(
   rateLimited: boolean,
 ): void {
   const method = spec.method ?? 'get';
+  const documentedForm = spec.documentForm === false ? undefined : spec.form;
   registry.registerPath({
     method,
     path: basePath + spec.path,
@@ -186,7 +187,9 @@ export function documentPage(
             body: {
               required: true,
               content: {
-                'application/x-www-form-urlencoded': { schema: (spec.form ?? { type: 'object' }) as never },
+                'application/x-www-form-urlencoded': {
+                  schema: (documentedForm ?? { type: 'object' }) as never,
+                },
               },
             },
           }

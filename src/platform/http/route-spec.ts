@@ -70,8 +70,14 @@ export interface PageSpec<P extends AnySchema, Q extends AnySchema, F extends An
   params?: P;
   /** Query parameters the page reads (others are ignored). */
   query?: Q;
-  /** Form fields (POST); without it the handler reads `req.body` itself (dynamic field names). */
+  /** Form fields (POST), parsed after the CSRF check; without it the page reads no field. */
   form?: F;
+  /**
+   * False: the form is documented as a plain object, its fields named in the page's description (the
+   * contact's forms, whose lenient schemas read any field as text: a schema that refuses nothing says
+   * nothing worth publishing).
+   */
+  documentForm?: false;
   statuses: Record<number, string>;
   /** The HTML page for an error (bad form, body too large, unexpected): its status and plain message. */
   errorPage: (status: number, message: string) => string;
