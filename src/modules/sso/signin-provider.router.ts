@@ -21,9 +21,12 @@ declare module 'express-session' {
   }
 }
 
-/** The browser's side of a sign-in, for the use cases: the query and the sign-ins pending in its session. */
-const browserOf = (req: Request): SignInBrowser => ({
-  query: req.query,
+/**
+ * The browser's side of a sign-in, for the use cases: the page's parsed query and the sign-ins pending in
+ * its session.
+ */
+const browserOf = (req: Request, query: SignInBrowser['query']): SignInBrowser => ({
+  query,
   pendingSignIns: () => req.session?.ssoPending ?? {},
   setPendingSignIns: (all) => {
     req.session.ssoPending = all;
@@ -61,7 +64,7 @@ export function ssoProviderRoundTripRoutes(rootRoutes: Routes, api: Routes, deps
     async ({ query, req }) => {
       const next = safeNext(query.next);
       if (req.session?.staff) return { redirect: next ?? staffHome };
-      const outcome = await startSignIn(deps, browserOf(req), {
+      const outcome = await startSignIn(deps, browserOf(req, query), {
         organisationId: query.organisation,
         providerId: query.provider,
         next,
@@ -89,8 +92,8 @@ export function ssoProviderRoundTripRoutes(rootRoutes: Routes, api: Routes, deps
         502: 'The provider did not answer as expected',
       },
     },
-    async ({ req, res }) => {
-      const outcome = await finishSignIn(deps, browserOf(req));
+    async ({ query, req, res }) => {
+      const outcome = await finishSignIn(deps, browserOf(req, query));
       if (outcome.kind === 'refused') {
         logRefusal(req, outcome);
         return problem(statusOf[outcome.reason] ?? 403, outcome.message);

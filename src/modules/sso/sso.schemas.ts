@@ -232,15 +232,27 @@ export const EmailForm = z.object({
 });
 export const OrgQuery = z.object({ next: text(2000).optional() });
 
-export const StartQuery = z.object({
-  organisation: text(100).meta({ description: 'The organisation’s id' }),
-  provider: text(100).meta({ description: 'The sign-in provider’s id' }),
-  next: text(2000).optional().meta({ description: 'A path of this site to land on once signed in' }),
-  email: text(320).optional().meta({ description: 'Passed to the provider as login_hint' }),
-});
-export const CallbackQuery = z.object({
-  state: text(200).optional(),
-  code: text(4000).optional(),
-  error: text(200).optional(),
-  error_description: text(2000).optional(),
-});
+/**
+ * The sign-in button's link. Other parameters are kept as sent: the whole query is the browser's side
+ * of the round trip (`SignInBrowser.query`), which the provider's strategy reads.
+ */
+export const StartQuery = z
+  .object({
+    organisation: text(100).meta({ description: 'The organisation’s id' }),
+    provider: text(100).meta({ description: 'The sign-in provider’s id' }),
+    next: text(2000).optional().meta({ description: 'A path of this site to land on once signed in' }),
+    email: text(320).optional().meta({ description: 'Passed to the provider as login_hint' }),
+  })
+  .loose();
+/**
+ * The provider's answer. Other parameters are kept as sent, for what reads them beside these: `iss`
+ * (RFC 9207, checked by `finishSignIn`) and `error_uri` (the provider's strategy).
+ */
+export const CallbackQuery = z
+  .object({
+    state: text(200).optional(),
+    code: text(4000).optional(),
+    error: text(200).optional(),
+    error_description: text(2000).optional(),
+  })
+  .loose();
