@@ -1,7 +1,8 @@
 // npm run bench:webhooks — webhook delivery by the service's own job worker (dist/src/server.js) to a
 // local HTTP receiver, on the PostgreSQL server named by DATABASE_URL (else the embedded default):
-//   1. throughput: 10,000 events queued in one transaction (each fans out to one endpoint) while the
-//      worker is idle; deliveries per second from the commit to the last delivery;
+//   1. throughput: 10,000 events queued in one transaction (each fans out to one endpoint, in the
+//      statement that records it) while the worker is idle; deliveries per second from the commit to
+//      the last delivery;
 //   2. idle delay: BENCH_COMPLETIONS actions completed one by one through the contact's pages; the
 //      delay from each completion (its event's createdAt) to the delivery's arrival, p50/p95/max.
 import fs from 'node:fs';
@@ -14,6 +15,7 @@ import { createCustomer } from '../src/modules/customers/customers.service';
 import { bootstrapOrganisation } from '../src/modules/organisations/bootstrap.service';
 import { CreateQuestionList } from '../src/modules/questionlists/questionlists.schemas';
 import { createQuestionList } from '../src/modules/questionlists/questionlists.service';
+import { deliverEventsByWebhook } from '../src/modules/webhooks';
 import type { Database } from '../src/platform/db/database';
 import { openDatabase } from '../src/platform/db/open';
 import { inTenant } from '../src/platform/db/tenant';
@@ -65,6 +67,8 @@ async function startReceiver() {
 }
 
 async function seed(database: Database) {
+  // This process records events itself (without createServices): they fan out to the webhooks too.
+  deliverEventsByWebhook();
   const deps = { database, clock: systemClock };
   const org = await bootstrapOrganisation(deps, {
     organisation: `Bench ${new Date().toISOString()}`,

@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import { DocumentPreviews } from './modules/signing';
 import { OidcClient } from './modules/sso';
+import { deliverEventsByWebhook } from './modules/webhooks';
 import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
 import { openFileStorage } from './platform/files/file-storage';
@@ -134,5 +135,7 @@ export function createServices(
     },
   };
   registerJobHandlers(services);
+  // Events are recorded by the platform, which cannot import the webhooks module: it is handed the fan-out.
+  deliverEventsByWebhook();
   return services;
 }

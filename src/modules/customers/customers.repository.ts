@@ -3,6 +3,7 @@ import { customers } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
 import { queryRows, type Tx } from '../../platform/db/database';
 import { cappedCount, keysetSql } from '../../platform/db/keyset';
+import type { RemovedAction } from '../../platform/events/removals';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
 import { escapeLike, foldForSearch } from '../../platform/kernel/text';
@@ -227,6 +228,39 @@ export function customerRepository(q: Tx, ctx: RequestContext) {
         sessionRequests: { total: Number(row?.actions_total ?? 0), ids: row?.actions ?? [] },
         sessions: { total: Number(row?.sessions_total ?? 0), ids: row?.sessions ?? [] },
       };
+    },
+    /**
+     * What deleting the contact (`remove`) takes along, locked so that nothing is added to it before it
+     * goes: the actions the contact signs (`signed`, deleted first) and its own, oldest first, as they
+     * are now; and the contact's campaign visitors (whose sessions go with them).
+     */
+    async lockRemovedWith(
+      id: string,
+    ): Promise<{ actions: (RemovedAction & { signed: boolean })[]; visitorIds: string[] }> {
+      if (!isId(id)) return { actions: [], visitorIds: [] };
+      const orgId = sql`${ctx.organisationId}::uuid`;
+      const signed = sql`SELECT g.session_request_id FROM signers g
+                          WHERE g.organisation_id = ${orgId} AND g.customer_id = ${id}::uuid`;
+      const [locked] = await queryRows<{
+        actions: (RemovedAction & { signed: boolean })[] | null;
+        visitors: string[] | null;
+      }>(
+        q,
+        sql`WITH a AS (
+              SELECT id, type, status, customer_id, created_at, id IN (${signed}) AS signed
+                FROM session_requests
+               WHERE organisation_id = ${orgId} AND (customer_id = ${id}::uuid OR id IN (${signed}))
+                 FOR UPDATE),
+            v AS (
+              SELECT id FROM campaign_visitors
+               WHERE organisation_id = ${orgId} AND customer_id = ${id}::uuid
+                 FOR UPDATE)
+            SELECT (SELECT json_agg(json_build_object('id', id, 'type', type, 'status', status,
+                                                      'customerId', customer_id, 'signed', signed)
+                                    ORDER BY created_at, id) FROM a) AS actions,
+                   (SELECT json_agg(id ORDER BY id) FROM v) AS visitors`,
+      );
+      return { actions: locked?.actions ?? [], visitorIds: locked?.visitors ?? [] };
     },
     /**
      * Deletes the contact. Its own actions go with it (foreign key ON DELETE CASCADE), and so do the

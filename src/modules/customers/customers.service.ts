@@ -3,6 +3,7 @@ import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/d
 import { isUniqueViolation } from '../../platform/db/errors';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { eventRepository } from '../../platform/events/events.repository';
+import { type Removal, recordRemovals } from '../../platform/events/removals';
 import type { FileStorage } from '../../platform/files/storage';
 import { fromZodError } from '../../platform/http/validation';
 import type { Clock } from '../../platform/kernel/clock';
@@ -14,6 +15,7 @@ import { plural } from '../../platform/kernel/words';
 import { keysetOf, keysetPage, SYNC_TOTAL_CAP } from '../../platform/lists/cursor';
 import { contactDocumentIds, removeUnheldFiles } from '../files';
 import { contactCountStatement, defaultPortfolio, portfolioById } from '../portfolios';
+import { sessionsGoingWith } from '../sessions';
 import {
   type CustomerDependants,
   type CustomerRecord,
@@ -293,6 +295,32 @@ function contactInUse(found: CustomerDependants): Conflict {
 }
 
 /**
+ * Records the events of the actions and sessions that go with the contact (sessionrequest.deleted,
+ * session.deleted), in the order `customerRepository.remove` deletes them: the actions the contact signs
+ * and their sessions, then the contact's other actions and the sessions of those and of the contact's
+ * campaign visits. The actions and visitors are locked first; their sessions are read by a statement of
+ * its own, which sees every session committed before the locks.
+ */
+async function announceRemovals(tx: Tx, ctx: RequestContext, id: string): Promise<void> {
+  const { actions, visitorIds } = await customerRepository(tx, ctx).lockRemovedWith(id);
+  if (actions.length === 0 && visitorIds.length === 0) return;
+  const sessions = await sessionsGoingWith(
+    tx,
+    ctx,
+    actions.map((a) => a.id),
+    visitorIds,
+  );
+  const signed = new Set(actions.filter((a) => a.signed).map((a) => a.id));
+  const removal = (first: boolean): Removal => ({
+    actions: actions
+      .filter((a) => signed.has(a.id) === first)
+      .map(({ id, type, status, customerId }) => ({ id, type, status, customerId })),
+    sessions: sessions.filter((s) => signed.has(s.sessionRequestId) === first),
+  });
+  await recordRemovals(tx, ctx, [removal(true), removal(false)]);
+}
+
+/**
  * Deletes a contact. One with actions is a 409 naming how many actions and sessions it has, unless
  * `cascade` (an erasure request): then its actions, their history, sessions, session versions and the
  * files only those sessions listed (reports) go in one transaction, and the files' bytes after it.
@@ -311,6 +339,7 @@ export async function deleteCustomer(
     const dependants = await customers.dependants(customer.id, DEPENDANTS_LISTED);
     const now = deps.clock.now();
     if (dependants.sessionRequests.total === 0 && dependants.sessions.total === 0) {
+      await announceRemovals(tx, ctx, customer.id);
       await customers.remove(customer.id);
       await recordCustomerEvent(tx, ctx, 'customer.deleted', customer, now);
       return [];
@@ -318,6 +347,7 @@ export async function deleteCustomer(
     if (!opts.cascade) throw contactInUse(dependants);
     // The reports of every session the contact submitted: their own actions' and campaigns' alike.
     const reports = await contactDocumentIds(tx, ctx, customer.id);
+    await announceRemovals(tx, ctx, customer.id);
     await customers.remove(customer.id);
     await recordCustomerEvent(tx, ctx, 'customer.deleted', customer, now);
     return removeUnheldFiles(tx, ctx, reports, now);

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { files } from '../../db/schema';
 import { queryRows, type Tx, uuidArray } from '../../platform/db/database';
+import type { RemovedAction } from '../../platform/events/removals';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
 
@@ -41,6 +42,29 @@ export function fileRepository(q: Tx, ctx: RequestContext) {
         .where(and(org, eq(files.id, id)))
         .returning();
       return row;
+    },
+    /**
+     * Locks these actions and campaign visitors before they are deleted, so no session is added to them
+     * meanwhile; answers the actions as they are now, oldest first.
+     */
+    async lockRemoved(sessionRequestIds: string[], visitorIds: string[]): Promise<RemovedAction[]> {
+      if (sessionRequestIds.length === 0 && visitorIds.length === 0) return [];
+      const [locked] = await queryRows<{ actions: RemovedAction[] | null }>(
+        q,
+        sql`WITH a AS (
+              SELECT id, type, status, customer_id, created_at FROM session_requests
+               WHERE organisation_id = ${orgId} AND id = ANY(${uuidArray(sessionRequestIds)})
+                 FOR UPDATE),
+            v AS (
+              SELECT id FROM campaign_visitors
+               WHERE organisation_id = ${orgId} AND id = ANY(${uuidArray(visitorIds)})
+                 FOR UPDATE)
+            SELECT (SELECT json_agg(json_build_object('id', id, 'type', type, 'status', status,
+                                                      'customerId', customer_id)
+                                    ORDER BY created_at, id) FROM a) AS actions,
+                   (SELECT count(*) FROM v) AS visitors`,
+      );
+      return locked?.actions ?? [];
     },
     /** Deletes these campaign visitors; their sessions and session versions go with them (foreign keys). */
     async removeVisitors(visitorIds: string[]): Promise<number> {

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { eventRepository } from '../../platform/events/events.repository';
+import { recordRemovals } from '../../platform/events/removals';
 import { type FileStorage, readAll } from '../../platform/files/storage';
 import type { IncomingFile } from '../../platform/http/multipart';
 import type { Clock } from '../../platform/kernel/clock';
@@ -13,6 +14,7 @@ import { plural } from '../../platform/kernel/words';
 import { isSignablePdf } from '../../platform/signing/pdf';
 import type { SealKeySource } from '../../platform/signing/seal-key';
 import { TooManySignatures, verifyPdfSignatures } from '../../platform/signing/verify';
+import { sessionsGoingWith } from '../sessions';
 import { type FileHolders, fileHolderRepository } from './file-holders.repository';
 import { type FileRow, fileRepository } from './files.repository';
 import type { StoredFile, Verification } from './files.schemas';
@@ -201,6 +203,27 @@ function fileInUse(holders: FileHolders): Conflict {
   );
 }
 
+/**
+ * Records the events of the actions and sessions a cascading delete takes (sessionrequest.deleted,
+ * session.deleted), in the order `removeActions` then `removeVisitors` delete them: the actions and
+ * their sessions, then the visitors' sessions. The actions and visitors are locked first; their
+ * sessions are read by a statement of its own, which sees every session committed before the locks.
+ */
+async function announceRemovals(
+  tx: Tx,
+  ctx: RequestContext,
+  actionIds: string[],
+  visitorIds: string[],
+): Promise<void> {
+  const actions = await fileRepository(tx, ctx).lockRemoved(actionIds, visitorIds);
+  const sessions = await sessionsGoingWith(tx, ctx, actionIds, visitorIds);
+  const withActions = new Set(actionIds);
+  await recordRemovals(tx, ctx, [
+    { actions, sessions: sessions.filter((s) => withActions.has(s.sessionRequestId)) },
+    { actions: [], sessions: sessions.filter((s) => !withActions.has(s.sessionRequestId)) },
+  ]);
+}
+
 /** Removes stored bytes after the records are gone (a failure here leaves bytes nobody can reach). */
 async function removeStored(storage: FileStorage, removed: FileRow[]): Promise<void> {
   for (const file of removed) await storage.remove(file.storageKey);
@@ -239,6 +262,7 @@ export async function deleteFile(
       ...(await holding.sessionDocumentIds(actionIds)),
       ...(await holding.visitorDocumentIds(visitorIds)),
     ];
+    await announceRemovals(tx, ctx, actionIds, visitorIds);
     await repo.removeActions(actionIds);
     await repo.removeVisitors(visitorIds);
     const gone = await holding.removeUnheld([file.id, ...reports.filter((r) => r !== file.id)]);

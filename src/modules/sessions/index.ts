@@ -4,4 +4,10 @@ export type { SessionRow } from './sessions.repository';
 export { sessionRoutes } from './sessions.router';
 export type { Session } from './sessions.schemas';
 export { listSessions } from './sessions.service';
-export { recordSubmission, sessionById, sessionOfAction, setSessionDocuments } from './submissions.service';
+export {
+  recordSubmission,
+  sessionById,
+  sessionOfAction,
+  sessionsGoingWith,
+  setSessionDocuments,
+} from './submissions.service';

@@ -1,8 +1,9 @@
 import { and, desc, eq, gte, isNull, type SQL, sql } from 'drizzle-orm';
 import { sessions, sessionVersions } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
-import { queryRows, type Tx } from '../../platform/db/database';
+import { queryRows, type Tx, uuidArray } from '../../platform/db/database';
 import { cappedCount, keysetColumnsOf, keysetSql } from '../../platform/db/keyset';
+import type { RemovedSession } from '../../platform/events/removals';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId } from '../../platform/kernel/ids';
 import { type Keyset, SYNC_TOTAL_CAP } from '../../platform/lists/cursor';
@@ -10,6 +11,28 @@ import { offsetOf, type Page } from '../../platform/lists/pagination';
 
 export type SessionRow = RowOf<typeof sessions>;
 export type Submission = Omit<SessionRow, 'organisationId' | 'id' | 'version' | 'createdAt' | 'updatedAt'>;
+
+/**
+ * The sessions of these actions and of these campaign visitors, oldest first: those that go when they are
+ * deleted (foreign keys). The caller holds the actions and visitors locked.
+ */
+export async function sessionsOfRemoved(
+  q: Tx,
+  ctx: RequestContext,
+  sessionRequestIds: string[],
+  visitorIds: string[],
+): Promise<RemovedSession[]> {
+  if (sessionRequestIds.length === 0 && visitorIds.length === 0) return [];
+  const rows = await queryRows<{ id: string; session_request_id: string; customer_id: string | null }>(
+    q,
+    sql`SELECT id, session_request_id, customer_id FROM sessions
+         WHERE organisation_id = ${ctx.organisationId}::uuid
+           AND (session_request_id = ANY(${uuidArray(sessionRequestIds)})
+                OR visitor_id = ANY(${uuidArray(visitorIds)}))
+         ORDER BY created_at, id`,
+  );
+  return rows.map((r) => ({ id: r.id, sessionRequestId: r.session_request_id, customerId: r.customer_id }));
+}
 
 export function sessionRepository(q: Tx, ctx: RequestContext) {
   const org = eq(sessions.organisationId, ctx.organisationId);

@@ -1,6 +1,12 @@
 import type { Tx } from '../../platform/db/database';
+import type { RemovedSession } from '../../platform/events/removals';
 import type { RequestContext } from '../../platform/kernel/context';
-import { type SessionRow, type Submission, sessionRepository } from './sessions.repository';
+import {
+  type SessionRow,
+  type Submission,
+  sessionRepository,
+  sessionsOfRemoved,
+} from './sessions.repository';
 
 // What other modules read and record of sessions (a contact's submissions), in their transaction.
 
@@ -16,6 +22,19 @@ export function sessionOfAction(
   sessionRequestId: string,
 ): Promise<SessionRow | undefined> {
   return sessionRepository(tx, ctx).findSubmitted(sessionRequestId, null, false);
+}
+
+/**
+ * The sessions that go when these actions and campaign visitors are deleted, oldest first, as their
+ * `session.deleted` events tell them. The caller holds the actions and visitors locked, so none is added.
+ */
+export function sessionsGoingWith(
+  tx: Tx,
+  ctx: RequestContext,
+  sessionRequestIds: string[],
+  visitorIds: string[],
+): Promise<RemovedSession[]> {
+  return sessionsOfRemoved(tx, ctx, sessionRequestIds, visitorIds);
 }
 
 /**

@@ -150,7 +150,7 @@ export function deliveryStatements(ctx: RequestContext) {
     /**
      * Lets the next pending delivery of each finished delivery's subject to the same endpoint go now.
      * A statement of its own, after the record: it sees deliveries committed in the meantime (an event
-     * written while the attempt ran waited on the record's row lock, see actiondesk_fan_out_event).
+     * written while the attempt ran waited on the record's row lock: webhookFanOut, fan-out.repository.ts).
      */
     wakeNext(items: RecordedAttempt[], at: Date): SQL {
       const rows = sql.join(

@@ -7,3 +7,4 @@ export {
   webhookDisabledNoticeJob,
 } from './webhooks.delivery';
 export { webhookRoutes } from './webhooks.router';
+export { deliverEventsByWebhook } from './webhooks.service';

@@ -38,14 +38,21 @@ export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_0
 /** An endpoint that fails without a single success for this long is disabled. */
 export const DISABLE_AFTER_MS = 3 * 86_400_000;
 
+/**
+ * Why a delivery of an endpoint disabled for failing is cancelled: recorded on the deliveries queued when
+ * it was disabled and on those of events written while it stays disabled.
+ */
+export const DISABLED_FOR_FAILING =
+  'the webhook was disabled after failing for 3 days: redeliver once it is enabled again';
+
 export const retryDelayMs = (attempt: number, random: () => number = Math.random): number => {
   const base = RETRY_SCHEDULE_MS[Math.min(attempt, RETRY_SCHEDULE_MS.length) - 1] ?? RETRY_SCHEDULE_MS[0]!;
   return Math.round(base * (0.9 + 0.2 * random()));
 };
 
 /**
- * One delivery of one event to one endpoint (its subject is the delivery's id). Queued by the
- * database when the event is written (actiondesk_fan_out_event uses this kind and maxAttempts).
+ * One delivery of one event to one endpoint (its subject is the delivery's id). Queued in the statement
+ * that records the event (webhookFanOut, fan-out.repository.ts, takes this kind and maxAttempts).
  */
 export const webhookDeliveryJob = defineJob({
   kind: 'webhook-delivery',
@@ -188,11 +195,7 @@ async function recordFailure(
       disabledReason: `every delivery failed from ${failing.failingSince.toISOString()} to ${at.toISOString()} (last: ${opts.error ?? 'no answer'})`,
       updatedAt: at,
     });
-    await deliveryRepository(tx, ctx).cancelQueued(
-      endpointId,
-      'the webhook was disabled after failing for 3 days: redeliver once it is enabled again',
-      at,
-    );
+    await deliveryRepository(tx, ctx).cancelQueued(endpointId, DISABLED_FOR_FAILING, at);
     await jobRepository(tx, ctx).enqueue(
       [
         webhookDisabledNoticeJob.job({

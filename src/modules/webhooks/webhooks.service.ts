@@ -2,6 +2,7 @@ import { auditRepository } from '../../platform/audit/audit.repository';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
+import { fanOutEventsTo } from '../../platform/events/fan-out';
 import type { JobSignal } from '../../platform/jobs/job';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { Clock } from '../../platform/kernel/clock';
@@ -24,6 +25,7 @@ import {
 } from '../../platform/outbound/safe-http';
 import { toEvent } from '../events';
 import { type DeliveryRow, deliveryRepository, type EventRow } from './deliveries.repository';
+import { webhookFanOut } from './fan-out.repository';
 import { webhookDeliveryJob } from './webhooks.delivery';
 import { type EndpointRow, webhookRepository } from './webhooks.repository';
 import type {
@@ -307,4 +309,12 @@ export async function redeliver(deps: WebhookDeps, ctx: RequestContext, delivery
   });
   deps.jobs.wake();
   return result;
+}
+
+/**
+ * Makes every event this process records fan out to the organisation's webhooks, in the statement that
+ * records it (fan-out.repository.ts). The composition root calls it once.
+ */
+export function deliverEventsByWebhook(): void {
+  fanOutEventsTo(webhookFanOut);
 }

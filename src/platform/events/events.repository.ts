@@ -4,6 +4,7 @@ import { queryRows, type Tx } from '../db/database';
 import type { RequestContext } from '../kernel/context';
 import { newId } from '../kernel/ids';
 import type { EventType } from './event-types';
+import { eventFanOut } from './fan-out';
 
 export interface NewEvent {
   type: EventType;
@@ -36,24 +37,45 @@ export interface EventFilter {
   after?: EventPosition;
 }
 
+/** What the WITH entry `recorded` answers of each event it inserts, for the fan-out to read. */
+const RECORDED_COLUMNS = sql`RETURNING id, organisation_id, type, subject_id, seq, created_at`;
+
+/**
+ * One statement: `insert` (an INSERT INTO events without RETURNING) as the WITH entry `recorded`, then
+ * the registered fan-out's entries (webhook deliveries and their jobs) reading from it.
+ */
+function recordStatement(insert: SQL): SQL {
+  const steps = eventFanOut()(sql.raw('recorded'));
+  return sql`WITH recorded AS (${insert} ${RECORDED_COLUMNS})${sql.join(
+    steps.map((step) => sql`, ${step}`),
+    sql``,
+  )}
+    SELECT count(*) AS recorded FROM recorded`;
+}
+
 /**
  * The events of the context's organisation. They are written with the change they describe, in its
- * transaction; writing one also queues its webhook deliveries (database trigger).
+ * transaction; the same statement writes what they fan out to (the webhook deliveries and their jobs:
+ * fan-out.ts), so a committed change always has its deliveries.
  */
 export function eventRepository(q: Tx, ctx: RequestContext) {
   return {
-    /** Records events whose data is known here. */
+    /** Records events whose data is known here, in the order given. */
     async record(items: NewEvent[], at: Date): Promise<void> {
       if (items.length === 0) return;
-      await q.insert(events).values(
-        items.map((e) => ({
-          id: newId(at.getTime()),
-          organisationId: ctx.organisationId,
-          type: e.type,
-          subjectId: e.subjectId,
-          data: e.data,
-          createdAt: at,
-        })),
+      const createdAt = at.toISOString();
+      const rows = sql.join(
+        items.map(
+          (e) =>
+            sql`(${newId(at.getTime())}::uuid, ${ctx.organisationId}::uuid, ${e.type}::text, ${e.subjectId}::uuid,
+                 ${JSON.stringify(e.data)}::jsonb, ${createdAt}::timestamptz)`,
+        ),
+        sql`, `,
+      );
+      await q.execute(
+        recordStatement(
+          sql`INSERT INTO events (id, organisation_id, type, subject_id, data, created_at) VALUES ${rows}`,
+        ),
       );
     },
     /**
@@ -67,11 +89,13 @@ export function eventRepository(q: Tx, ctx: RequestContext) {
         types.map((type, i) => sql`(${newId(at.getTime())}::uuid, ${type}::text, ${i}::integer)`),
         sql`, `,
       );
-      await q.execute(sql`
+      await q.execute(
+        recordStatement(sql`
         INSERT INTO events (id, organisation_id, type, subject_id, data, created_at)
         SELECT t.id, ${ctx.organisationId}::uuid, t.type, s.subject_id, s.data, ${at.toISOString()}::timestamptz
           FROM (VALUES ${rows}) AS t(id, type, ord) CROSS JOIN (${source}) AS s
-         ORDER BY t.ord`);
+         ORDER BY t.ord`),
+      );
     },
     /**
      * A page of events in the order readers see them. Only events of transactions older than every
