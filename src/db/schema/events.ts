@@ -7,8 +7,9 @@ import { organisations } from './tenancy';
  * Domain events (docs/webhooks.md): written in the same transaction as the change they describe.
  * `txid` and `seq` give the order in which readers see them: GET /events lists only events of
  * transactions older than every transaction still running, in (txid, seq) order, so a cursor never
- * skips an event that commits late. Inserting an event fans it out to the organisation's webhook
- * endpoints (trigger actiondesk_fan_out_event, migration 0010).
+ * skips an event that commits late. The statement that records events also fans them out to the
+ * organisation's webhook endpoints (platform/events/events.repository.ts with the webhooks module's
+ * fan-out; a trigger until migration 0044).
  */
 export const events = pgTable(
   'events',
