@@ -108,6 +108,12 @@ describe('removal events', () => {
       customerIds: [yves, xena],
       document: { fileId: upload.body._id, title: 'Shared' },
     });
+    // A campaign Xena answered as a visitor (matched by her e-mail), before her own action: her session
+    // goes after her action's (the cascade takes actions' sessions first); the campaign and another
+    // visitor's session stay.
+    const campaign = await post('/api/v1/sessionrequests', { type: 'campaign', questionListIds: [template] });
+    await visit(campaign.code, 'Xena', 'xena@example.test');
+    await visit(campaign.code, 'Walt', 'walt@example.test');
     // Xena's own questionnaire, submitted: the action and its session go with her.
     const own = await post('/api/v1/sessionrequests', {
       type: 'qlist',
@@ -115,11 +121,6 @@ describe('removal events', () => {
       questionListIds: [template],
     });
     await submitAsContact(h, own.code, 'Xena');
-    // A campaign Xena answered as a visitor (matched by her e-mail): her session goes, the campaign and
-    // another visitor's session stay.
-    const campaign = await post('/api/v1/sessionrequests', { type: 'campaign', questionListIds: [template] });
-    await visit(campaign.code, 'Xena', 'xena@example.test');
-    await visit(campaign.code, 'Walt', 'walt@example.test');
     const visits = await sessionsOf(campaign._id);
     const xenaVisit = visits.find((s) => s.customer_id === xena)!;
     const waltVisit = visits.find((s) => s.customer_id !== xena)!;

@@ -3,7 +3,7 @@ import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/d
 import { isUniqueViolation } from '../../platform/db/errors';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import { eventRepository } from '../../platform/events/events.repository';
-import { type Removal, recordRemovals } from '../../platform/events/removals';
+import { type Removal, recordRemovals, removalOf } from '../../platform/events/removals';
 import type { FileStorage } from '../../platform/files/storage';
 import { fromZodError } from '../../platform/http/validation';
 import type { Clock } from '../../platform/kernel/clock';
@@ -311,12 +311,13 @@ async function announceRemovals(tx: Tx, ctx: RequestContext, id: string): Promis
     visitorIds,
   );
   const signed = new Set(actions.filter((a) => a.signed).map((a) => a.id));
-  const removal = (first: boolean): Removal => ({
-    actions: actions
-      .filter((a) => signed.has(a.id) === first)
-      .map(({ id, type, status, customerId }) => ({ id, type, status, customerId })),
-    sessions: sessions.filter((s) => signed.has(s.sessionRequestId) === first),
-  });
+  const removal = (first: boolean): Removal =>
+    removalOf(
+      actions
+        .filter((a) => signed.has(a.id) === first)
+        .map(({ id, type, status, customerId }) => ({ id, type, status, customerId })),
+      sessions.filter((s) => signed.has(s.sessionRequestId) === first),
+    );
   await recordRemovals(tx, ctx, [removal(true), removal(false)]);
 }
 

@@ -62,7 +62,7 @@ export function fileRepository(q: Tx, ctx: RequestContext) {
             SELECT (SELECT json_agg(json_build_object('id', id, 'type', type, 'status', status,
                                                       'customerId', customer_id)
                                     ORDER BY created_at, id) FROM a) AS actions,
-                   (SELECT count(*) FROM v) AS visitors`,
+                   (SELECT count(*) FROM v) AS visitors -- read, so that the visitors are locked`,
       );
       return locked?.actions ?? [];
     },

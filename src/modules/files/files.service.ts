@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { eventRepository } from '../../platform/events/events.repository';
-import { recordRemovals } from '../../platform/events/removals';
+import { recordRemovals, removalOf } from '../../platform/events/removals';
 import { type FileStorage, readAll } from '../../platform/files/storage';
 import type { IncomingFile } from '../../platform/http/multipart';
 import type { Clock } from '../../platform/kernel/clock';
@@ -219,8 +219,14 @@ async function announceRemovals(
   const sessions = await sessionsGoingWith(tx, ctx, actionIds, visitorIds);
   const withActions = new Set(actionIds);
   await recordRemovals(tx, ctx, [
-    { actions, sessions: sessions.filter((s) => withActions.has(s.sessionRequestId)) },
-    { actions: [], sessions: sessions.filter((s) => !withActions.has(s.sessionRequestId)) },
+    removalOf(
+      actions,
+      sessions.filter((s) => withActions.has(s.sessionRequestId)),
+    ),
+    removalOf(
+      [],
+      sessions.filter((s) => !withActions.has(s.sessionRequestId)),
+    ),
   ]);
 }
 

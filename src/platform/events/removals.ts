@@ -27,6 +27,17 @@ export interface Removal {
 }
 
 /**
+ * One statement's removal, in the order its cascade takes the rows: the actions, then the sessions of
+ * each action in turn, then the other sessions (those of the campaign visitors it deletes).
+ */
+export function removalOf(actions: RemovedAction[], sessions: RemovedSession[]): Removal {
+  const position = new Map(actions.map((a, i) => [a.id, i]));
+  const rank = (s: RemovedSession) => position.get(s.sessionRequestId) ?? actions.length;
+  // A stable sort: sessions of one action, or of the visitors, keep the order they were read in.
+  return { actions, sessions: [...sessions].sort((x, y) => rank(x) - rank(y)) };
+}
+
+/**
  * The events announcing removed actions and sessions, so a CRM's sync drops them too (docs/api.md,
  * "Cursors and syncing"; docs/webhooks.md): for each removal in turn, its actions, then its sessions.
  * The contact's deletion and a file's cascading deletion record them in the removal's transaction, with
