@@ -1,6 +1,7 @@
 import type { Tx } from '../../platform/db/database';
 import type { RequestContext } from '../../platform/kernel/context';
 import { newId } from '../../platform/kernel/ids';
+import { matchContactRows } from './contact-match.repository';
 import { type CustomerRecord, customerRepository } from './customers.repository';
 import { recordCustomerEvent } from './customers.service';
 
@@ -41,7 +42,7 @@ export function matchContacts(
   ctx: RequestContext,
   people: { thirdpartyId?: string; email?: string }[],
 ): Promise<({ _id: string; by: 'thirdpartyId' | 'email' } | null)[]> {
-  return customerRepository(tx, ctx).match(people);
+  return matchContactRows(tx, ctx, people);
 }
 
 /** Creates a contact, with its customer.created event. */

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/database';
+import type { Tx } from '../db/database';
 import type { RequestContext } from '../kernel/context';
 import { eventRepository, type NewEvent } from './events.repository';
 
@@ -72,6 +72,6 @@ export function removalEvents(removals: Removal[]): NewEvent[] {
 }
 
 /** Records the events announcing `removals` in the caller's transaction, at the request's time. */
-export function recordRemovals(q: Queryable, ctx: RequestContext, removals: Removal[]): Promise<void> {
+export function recordRemovals(q: Tx, ctx: RequestContext, removals: Removal[]): Promise<void> {
   return eventRepository(q, ctx).record(removalEvents(removals), ctx.at);
 }
