@@ -562,7 +562,7 @@ describe('deliveries', () => {
     expect(new Set(names).size).toBe(2);
   });
 
-  it('when the database writes an event, then the delivery job it queues matches the delivery job type', async () => {
+  it('when an event is recorded, then the delivery job its fan-out queues matches the delivery job type', async () => {
     const r = await receiver();
     await subscribe(r.url, ['customer.created']);
     await createContact(h, org, { Voornaam: 'Typed' });
