@@ -3,6 +3,10 @@
 // to a local SMTP server and a local HTTP SMS receiver. Runs on the PostgreSQL server named by
 // DATABASE_URL (if set), then on the embedded default. Prints requests/s, p50 and p99 (median of
 // BENCH_ROUNDS rounds), then how long the worker took to deliver everything that was queued.
+// Then (unless BENCH_BARE=false) compares the e-mail create, job worker off, with the bare reference
+// for creates (scripts/bare-create.ts, run by bench-bare-create.ts): API and bare alternately twice at
+// each connection count, the better run of each, side by side with the ratio; before that, one create
+// on each side is checked to write the same rows and answer the same shape.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,12 +22,14 @@ import { listQuestionLists } from '../src/modules/questionlists/questionlists.se
 import { openDatabase } from '../src/platform/db/open';
 import { systemClock } from '../src/platform/kernel/clock';
 import { systemContext } from '../src/platform/kernel/context';
+import { BARE_HEAD, BARE_TRIGGERS, type BareFixture, compareWithBare } from './bench-bare-create';
 import { answers, cpuSeconds, median, postgresCpuSeconds, printTable, start, stop } from './bench-support';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTION_SETS = (process.env.BENCH_CONNECTIONS ?? '1,10').split(',').map(Number);
 const WORKER = process.env.JOB_WORKER !== 'false';
+const BARE = process.env.BENCH_BARE !== 'false';
 
 const scenarios = [
   { name: 'e-mail invitation', extra: { notificationEmail: { send: true } }, messages: 1 },
@@ -76,7 +82,7 @@ async function startPeers() {
   };
 }
 
-async function seed(target: Parameters<typeof openDatabase>[0]) {
+async function seed(target: Parameters<typeof openDatabase>[0]): Promise<BareFixture> {
   const database = await openDatabase(target);
   try {
     const deps = { database, clock: systemClock };
@@ -90,6 +96,8 @@ async function seed(target: Parameters<typeof openDatabase>[0]) {
     const contacts = await listCustomers(deps, ctx, { page: 1, limit: 100 });
     const templates = await listQuestionLists(deps, ctx, false);
     return {
+      organisationId: org.organisationId,
+      userId: org.userId,
       apiKey: org.apiKey,
       customerIds: contacts.customers.map((c) => c._id),
       templateId: templates[0]!._id,
@@ -183,7 +191,9 @@ async function measure(
   } finally {
     await stop(api.child);
   }
-  return rows;
+  // After the worker's runs: the comparison's jobs must not be delivered by anybody.
+  const bare = BARE ? await compareWithBare(label, env, fixture, CONNECTION_SETS, DURATION) : [];
+  return { rows, bare };
 }
 
 async function main() {
@@ -192,11 +202,16 @@ async function main() {
   );
   const peers = await startPeers();
   const rows: string[][] = [];
+  const bare: string[][] = [];
+  const keep = (measured: Awaited<ReturnType<typeof measure>>) => {
+    rows.push(...measured.rows);
+    bare.push(...measured.bare);
+  };
   try {
     const url = process.env.DATABASE_URL;
     if (url) {
       process.stderr.write('PostgreSQL server\n');
-      rows.push(...(await measure('postgresql server', { DATABASE_URL: url }, peers)));
+      keep(await measure('postgresql server', { DATABASE_URL: url }, peers));
     } else {
       process.stderr.write(
         'DATABASE_URL is not set: skipping the server database (see README, Benchmarks)\n',
@@ -205,7 +220,7 @@ async function main() {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-bench-'));
     try {
       process.stderr.write('Embedded PGlite\n');
-      rows.push(...(await measure('embedded pglite', { DATA_DIR: dir, DATABASE_URL: '' }, peers)));
+      keep(await measure('embedded pglite', { DATA_DIR: dir, DATABASE_URL: '' }, peers));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -228,6 +243,12 @@ async function main() {
     ],
     rows,
   );
+  if (bare.length > 0) {
+    console.log(
+      `\nThe e-mail create against the bare reference (job worker off; API, bare, API, bare, the better run of each, ${DURATION} s per run)\n${BARE_TRIGGERS}\n`,
+    );
+    printTable(BARE_HEAD, bare);
+  }
 }
 
 main().catch((err) => {
