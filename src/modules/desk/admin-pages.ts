@@ -1,12 +1,9 @@
 // What the administrators' staff pages share (users and API keys, OAuth clients, sign-in providers): their
 // route options, the frame around each page, the form fields they have in common, and how a service's
 // refusal is shown on the page.
-import type { RequestContext } from '../../platform/kernel/context';
 import { AppError } from '../../platform/kernel/errors';
 import { z } from '../../platform/kernel/zod';
 import { staffErrorPage } from '../../platform/web/staff-layout';
-import { type DeskDeps, staffUserOf } from './desk.service';
-import type { AdminFrame } from './pages/admin.pages';
 
 /** The route options every administrators' page declares: its tag, a staff session with `admin`. */
 export const adminPage = {
@@ -27,16 +24,6 @@ export const checkboxList = z
 
 /** `?done=…` after a form post's redirect: which notice the page shows. */
 export const DoneQuery = z.object({ done: z.string().max(30).optional() });
-
-/** The signed-in administrator and the CSRF token, as every administrators' page shows them. */
-export const adminFrame = async (
-  deps: DeskDeps,
-  ctx: RequestContext,
-  token: string,
-): Promise<AdminFrame> => ({
-  me: await staffUserOf(deps, ctx),
-  csrf: token,
-});
 
 /** A service refusal (409 last administrator, 400 bad name) shown on the page instead of an error page. */
 export function refusalMessage(err: unknown): { status: number; message: string } {

@@ -13,8 +13,9 @@ import {
   rotateSecret,
   setClientDisabled,
 } from '../oauth';
-import { adminFrame, adminPage, checkboxList, csrfInput, DoneQuery, refusalMessage } from './admin-pages';
+import { adminPage, checkboxList, csrfInput, DoneQuery, refusalMessage } from './admin-pages';
 import type { DeskDeps } from './desk.service';
+import { deskFrame } from './desk-pages';
 import { clientPage, type IntegrationsView, integrationsPage } from './pages/admin.pages';
 
 const ClientParams = z.object({ clientId: idParam('clientId') });
@@ -50,7 +51,7 @@ async function showIntegrations(
   const { status, ...rest } = extra;
   return {
     status: status ?? 200,
-    html: integrationsPage(await adminFrame(deps, ctx, token), { clients, ...rest }),
+    html: integrationsPage(await deskFrame(deps, ctx, token), { clients, ...rest }),
   };
 }
 
@@ -168,7 +169,7 @@ function clientTokenRoutes(routes: Routes, deps: DeskDeps): void {
       const { tokens, total } = await listClientTokens(deps, ctx, params.clientId);
       return {
         status: 200,
-        html: clientPage(await adminFrame(deps, ctx, token()), {
+        html: clientPage(await deskFrame(deps, ctx, token()), {
           client,
           tokens,
           total,

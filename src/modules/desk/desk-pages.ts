@@ -2,9 +2,8 @@
 // each page, and the paging of their lists.
 import type { RequestContext } from '../../platform/kernel/context';
 import { z } from '../../platform/kernel/zod';
-import { staffErrorPage } from '../../platform/web/staff-layout';
+import { type StaffPageFrame, staffErrorPage } from '../../platform/web/staff-layout';
 import { type DeskDeps, staffUserOf } from './desk.service';
-import type { DeskFrame } from './pages/desk.pages';
 
 /** The route options every everyday page declares (each adds its tag and permission). */
 export const deskPage = { audience: 'staff' as const, errorPage: staffErrorPage };
@@ -19,8 +18,12 @@ export const pageParam = z
   .optional()
   .transform((p) => Math.min(Math.max(Number.parseInt(p ?? '1', 10) || 1, 1), 100_000));
 
-/** The signed-in adviser and the CSRF token, as every everyday page shows them. */
-export const deskFrame = async (deps: DeskDeps, ctx: RequestContext, csrf: string): Promise<DeskFrame> => ({
+/** The signed-in staff user and the CSRF token, as every desk page (everyday or administrators') shows them. */
+export const deskFrame = async (
+  deps: DeskDeps,
+  ctx: RequestContext,
+  csrf: string,
+): Promise<StaffPageFrame> => ({
   me: await staffUserOf(deps, ctx),
   csrf,
 });

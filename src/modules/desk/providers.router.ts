@@ -18,8 +18,9 @@ import {
   UpdateSsoProvider,
   updateProvider,
 } from '../sso';
-import { adminFrame, adminPage, csrfInput, DoneQuery } from './admin-pages';
+import { adminPage, csrfInput, DoneQuery } from './admin-pages';
 import type { DeskDeps } from './desk.service';
+import { deskFrame } from './desk-pages';
 import { type ProviderFormValues, providerPage, providersPage } from './pages/providers.pages';
 import { inputOf, ProviderForm, problemsOf, refusalProblems, valuesOf } from './providers.form';
 
@@ -55,7 +56,7 @@ async function showList(deps: ProviderPageDeps, ctx: RequestContext, token: stri
   const { status, ...rest } = extra;
   return {
     status: status ?? 200,
-    html: providersPage(await adminFrame(deps, ctx, token), {
+    html: providersPage(await deskFrame(deps, ctx, token), {
       providers,
       redirectUri: callbackUrl(deps.baseUrl),
       signInAddress: `${deps.baseUrl}/signin/org/${ctx.organisationId}`,
@@ -91,7 +92,7 @@ async function showOne(
   const { status, ...rest } = extra;
   return {
     status: status ?? 200,
-    html: providerPage(await adminFrame(deps, ctx, token), {
+    html: providerPage(await deskFrame(deps, ctx, token), {
       provider,
       history: events,
       synced,

@@ -16,9 +16,10 @@ import {
   setUserStatus,
   updateUser,
 } from '../organisations';
-import { adminFrame, adminPage, checkboxList, csrfInput, DoneQuery, refusalMessage } from './admin-pages';
+import { adminPage, checkboxList, csrfInput, DoneQuery, refusalMessage } from './admin-pages';
 import { oauthClientPageRoutes } from './clients.router';
 import type { DeskDeps } from './desk.service';
+import { deskFrame } from './desk-pages';
 import { userPage, usersPage } from './pages/admin.pages';
 
 type UserPageDeps = DeskDeps & AccountsDeps;
@@ -71,7 +72,7 @@ function userListRoutes(routes: Routes, deps: UserPageDeps): void {
       const { users } = await listUsers(deps, ctx);
       return {
         status: 200,
-        html: usersPage(await adminFrame(deps, ctx, token()), users, { notice: done[query.done ?? ''] }),
+        html: usersPage(await deskFrame(deps, ctx, token()), users, { notice: done[query.done ?? ''] }),
       };
     },
   );
@@ -119,7 +120,7 @@ function userListRoutes(routes: Routes, deps: UserPageDeps): void {
       } catch (err) {
         const { status, message } = refusalMessage(err);
         const { users } = await listUsers(deps, ctx);
-        return { status, html: usersPage(await adminFrame(deps, ctx, token()), users, { error: message }) };
+        return { status, html: usersPage(await deskFrame(deps, ctx, token()), users, { error: message }) };
       }
     },
   );
@@ -137,7 +138,7 @@ async function showUser(
   const { apiKeys } = await listApiKeys(deps, ctx, { userId, includeRevoked: true });
   return {
     status: extra.status ?? 200,
-    html: userPage(await adminFrame(deps, ctx, token), { user, keys: apiKeys, ...extra }),
+    html: userPage(await deskFrame(deps, ctx, token), { user, keys: apiKeys, ...extra }),
   };
 }
 

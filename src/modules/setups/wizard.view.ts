@@ -1,10 +1,10 @@
 import type { RequestContext } from '../../platform/kernel/context';
 import { AppError } from '../../platform/kernel/errors';
-import { type StaffUser, staffErrorPage } from '../../platform/web/staff-layout';
+import { type StaffPageFrame, type StaffUser, staffErrorPage } from '../../platform/web/staff-layout';
 import { contactEmail, contactLabel, getCustomer, getCustomersById } from '../customers';
 import { listQuestionLists } from '../questionlists';
 import type { DocumentPreviews } from '../signing';
-import { setupProblemPage, type WizardFrame } from './pages/wizard.pages';
+import { setupProblemPage } from './pages/wizard.pages';
 import { dataChanges, type Person, type WizardDeps } from './wizard.service';
 
 // What the wizard's pages share: their declaration, the page frame, and the view models of contacts,
@@ -31,7 +31,7 @@ export const frameOf = async (
   deps: WizardRouteDeps,
   ctx: RequestContext,
   csrf: string,
-): Promise<WizardFrame> => ({
+): Promise<StaffPageFrame> => ({
   me: await deps.staffUserOf(ctx),
   csrf,
 });

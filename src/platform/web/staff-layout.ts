@@ -48,6 +48,18 @@ export interface StaffUser {
   administrator: boolean;
 }
 
+/** What every signed-in staff page is drawn with: who is signed in, and the page's CSRF token. */
+export interface StaffPageFrame {
+  me: StaffUser;
+  csrf: string;
+}
+
+/** A staff page's outcome line: a notice (announced politely) and an error (announced at once). */
+export const pageNotices = (notice?: string, error?: string): Html =>
+  html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}${
+    error ? html`<div class="summary" role="alert"><p class="error">${error}</p></div>` : ''
+  }`;
+
 export interface StaffFrame {
   title: string;
   body: Html;

@@ -1,19 +1,9 @@
 import { utcMinute } from '../../../i18n/dates';
 import { groups } from '../../../platform/kernel/permissions';
 import { type Html, html, joinHtml } from '../../../platform/web/html';
-import { csrfField, type StaffUser, staffLayout } from '../../../platform/web/staff-layout';
+import { csrfField, pageNotices, type StaffPageFrame, staffLayout } from '../../../platform/web/staff-layout';
 import type { ClientToken, OAuthClient } from '../../oauth';
 import type { ApiKey, User } from '../../organisations';
-
-export interface AdminFrame {
-  me: StaffUser;
-  csrf: string;
-}
-
-const notices = (notice?: string, error?: string): Html =>
-  html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}${
-    error ? html`<div class="summary" role="alert"><p class="error">${error}</p></div>` : ''
-  }`;
 
 function groupBoxes(prefix: string, checked: readonly string[], legend = 'Groups'): Html {
   return html`<fieldset class="field"><legend>${legend}</legend>${groups.map(
@@ -22,13 +12,17 @@ function groupBoxes(prefix: string, checked: readonly string[], legend = 'Groups
   )}</fieldset>`;
 }
 
-export function usersPage(f: AdminFrame, users: User[], o: { notice?: string; error?: string } = {}): string {
+export function usersPage(
+  f: StaffPageFrame,
+  users: User[],
+  o: { notice?: string; error?: string } = {},
+): string {
   return staffLayout({
     title: 'Users',
     area: 'users',
     user: { ...f.me, csrf: f.csrf },
     body: html`<h1>Users</h1>
-${notices(o.notice, o.error)}
+${pageNotices(o.notice, o.error)}
 <table><caption class="skip">The organisation’s users</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">E-mail</th><th scope="col">Kind</th><th scope="col">Groups</th><th scope="col">Status</th></tr></thead>
 <tbody>${users.map(
@@ -58,7 +52,7 @@ export interface UserPageView {
   error?: string;
 }
 
-export function userPage(f: AdminFrame, v: UserPageView): string {
+export function userPage(f: StaffPageFrame, v: UserPageView): string {
   const u = v.user;
   const post = (path: string, label: string, cls = '', extra: Html | string = '') =>
     html`<form method="post" action="/staff/users/${u._id}/${path}">${csrfField(f.csrf)}${extra}<button type="submit"${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
@@ -68,7 +62,7 @@ export function userPage(f: AdminFrame, v: UserPageView): string {
     user: { ...f.me, csrf: f.csrf },
     body: html`<p><a href="/staff/users">← Users</a></p>
 <h1>${u.name}</h1>
-${notices(v.notice, v.error)}
+${pageNotices(v.notice, v.error)}
 <dl class="facts"><dt>E-mail</dt><dd>${u.email}</dd><dt>Kind</dt><dd>${u.kind}</dd><dt>Status</dt><dd><span class="status">${u.status}</span></dd><dt>Created</dt><dd>${utcMinute(u.createdAt)}</dd></dl>
 <div class="row">${u.status === 'active' ? post('status', 'Deactivate', 'danger', html`<input type="hidden" name="status" value="deactivated">`) : post('status', 'Reactivate', '', html`<input type="hidden" name="status" value="active">`)}${
       u.kind === 'staff' && u.status === 'active' ? post('password-link', 'E-mail a password link') : ''
@@ -114,7 +108,7 @@ const grantNames: Record<string, string> = {
   refresh_token: 'Refresh tokens',
 };
 
-export function integrationsPage(f: AdminFrame, v: IntegrationsView = { clients: [] }): string {
+export function integrationsPage(f: StaffPageFrame, v: IntegrationsView = { clients: [] }): string {
   const post = (path: string, label: string, cls = '') =>
     html`<form method="post" action="/staff/integrations/clients/${path}">${csrfField(f.csrf)}<button type="submit"${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
   return staffLayout({
@@ -122,7 +116,7 @@ export function integrationsPage(f: AdminFrame, v: IntegrationsView = { clients:
     area: 'integrations',
     user: { ...f.me, csrf: f.csrf },
     body: html`<h1>Integrations</h1>
-${notices(v.notice)}
+${pageNotices(v.notice)}
 ${v.problems?.length ? html`<div class="summary" role="alert"><h2>Please check</h2><ul>${v.problems.map((p) => html`<li class="error">${p}</li>`)}</ul></div>` : ''}
 <h2 id="clients">OAuth client applications</h2>
 <p>Partner applications call the API with OAuth tokens (<code>POST /api/v1/auth/oauth/token</code>). Software of your own can also use an API key of a service user under <a href="/staff/users">Users</a>.</p>
@@ -172,7 +166,7 @@ export interface ClientPageView {
 const kindNames: Record<string, string> = { access: 'Access token', refresh: 'Refresh token' };
 
 /** One OAuth client: what it may do, and its live tokens with who they act for and when last used. */
-export function clientPage(f: AdminFrame, v: ClientPageView): string {
+export function clientPage(f: StaffPageFrame, v: ClientPageView): string {
   const c = v.client;
   const base = `/staff/integrations/clients/${c._id}`;
   return staffLayout({
@@ -181,7 +175,7 @@ export function clientPage(f: AdminFrame, v: ClientPageView): string {
     user: { ...f.me, csrf: f.csrf },
     body: html`<p><a href="/staff/integrations#clients">Integrations</a></p>
 <h1>${c.name}</h1>
-${notices(v.notice)}
+${pageNotices(v.notice)}
 <dl class="facts"><dt>Client id</dt><dd><code>${c.clientId}</code></dd><dt>Kind</dt><dd>${c.type}</dd>
 <dt>Grants</dt><dd>${c.grants.map((g) => grantNames[g] ?? g).join('; ')}</dd><dt>Scopes</dt><dd>${c.scopes.join(' ')}</dd>
 <dt>Redirect URIs</dt><dd>${

@@ -1,8 +1,7 @@
 import { utcMinute } from '../../../i18n/dates';
 import { type Html, html } from '../../../platform/web/html';
-import { staffLayout } from '../../../platform/web/staff-layout';
+import { type StaffPageFrame, staffLayout } from '../../../platform/web/staff-layout';
 import type { AuditEvent } from '../../audit';
-import type { AdminFrame } from './admin.pages';
 
 /** The filters of the audit page, as given (and shown again in its form). */
 export interface AuditFilter {
@@ -127,7 +126,7 @@ const option = (value: string, label: string, chosen: string | undefined) =>
   html`<option value="${value}"${chosen === value ? html` selected` : ''}>${label}</option>`;
 
 /** Integrations → Audit trail: who changed what, when, from where; filters; a page at a time. */
-export function auditPage(f: AdminFrame, v: AuditPageView): string {
+export function auditPage(f: StaffPageFrame, v: AuditPageView): string {
   const rows: Html[] = v.events.map((e) => {
     const link = targetLink(e.target.type, e.target.id);
     const label = `${e.target.type} ${e.target.id.slice(0, 8)}`;

@@ -1,21 +1,12 @@
 import { sessionRequestStatuses } from '../../../db/schema/enums';
 import { utcMinute } from '../../../i18n/dates';
 import { type Html, html } from '../../../platform/web/html';
-import { csrfField, type StaffUser, staffLayout } from '../../../platform/web/staff-layout';
+import { csrfField, pageNotices, type StaffPageFrame, staffLayout } from '../../../platform/web/staff-layout';
 import type { Customer } from '../../customers';
 import { contactEmail, contactLabel } from '../../customers';
 import type { SessionRequest, SessionRequestDetail } from '../../sessionrequests';
 import type { Session } from '../../sessions';
 
-export interface DeskFrame {
-  me: StaffUser;
-  csrf: string;
-}
-
-const notices = (notice?: string, error?: string): Html =>
-  html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}${
-    error ? html`<div class="summary" role="alert"><p class="error">${error}</p></div>` : ''
-  }`;
 const nameOf = (data: Record<string, string> | undefined) => (data ? contactLabel(data) : '—');
 
 const typeNames: Record<string, string> = {
@@ -42,7 +33,7 @@ export interface ActionRowView extends SessionRequest {
 }
 
 export function actionsPage(
-  f: DeskFrame,
+  f: StaffPageFrame,
   v: { rows: ActionRowView[]; total: number; page: number; limit: number; status?: string; q?: string },
 ): string {
   const params = new URLSearchParams();
@@ -83,7 +74,7 @@ export interface ActionPageView {
   canChange: boolean;
 }
 
-export function actionPage(f: DeskFrame, v: ActionPageView): string {
+export function actionPage(f: StaffPageFrame, v: ActionPageView): string {
   const a = v.action;
   const open = ['created', 'sent', 'opened', 'reopened'].includes(a.status);
   const latest = v.sessions[0];
@@ -93,7 +84,7 @@ export function actionPage(f: DeskFrame, v: ActionPageView): string {
     user: { ...f.me, csrf: f.csrf },
     body: html`<p><a href="/staff/actions">← Actions</a></p>
 <h1>${typeNames[a.type] ?? a.type}${v.contact ? html` for <a href="/staff/contacts/${v.contact.id}">${v.contact.name}</a>` : ''}</h1>
-${notices(v.notice, v.error)}
+${pageNotices(v.notice, v.error)}
 <dl class="facts"><dt>Status</dt><dd><span class="status">${a.status}</span></dd>
 ${a.document ? html`<dt>Document</dt><dd>${a.document.title}</dd>` : ''}
 ${v.templateNames.length ? html`<dt>Templates</dt><dd>${v.templateNames.join(', ')}</dd>` : ''}
@@ -148,7 +139,7 @@ ${
 }
 
 export function contactsPage(
-  f: DeskFrame,
+  f: StaffPageFrame,
   v: { rows: Customer[]; total: number; page: number; limit: number; q?: string },
 ): string {
   const params = new URLSearchParams();
@@ -174,7 +165,7 @@ ${pager('/staff/contacts', params, v.page, Math.ceil(v.total / v.limit))}`,
   });
 }
 
-export function contactPage(f: DeskFrame, v: { contact: Customer; actions: SessionRequest[] }): string {
+export function contactPage(f: StaffPageFrame, v: { contact: Customer; actions: SessionRequest[] }): string {
   const c = v.contact;
   return staffLayout({
     title: nameOf(c.data),

@@ -1,9 +1,8 @@
 import { utcMinute } from '../../../i18n/dates';
 import { type Html, html, joinHtml } from '../../../platform/web/html';
-import { csrfField, staffLayout } from '../../../platform/web/staff-layout';
+import { csrfField, type StaffPageFrame, staffLayout } from '../../../platform/web/staff-layout';
 import type { AuditEvent } from '../../audit';
 import type { SsoProvider } from '../../sso';
-import type { AdminFrame } from './admin.pages';
 
 const typeNames: Record<string, string> = {
   google: 'Google-type (Google Workspace)',
@@ -59,7 +58,7 @@ function commonFields(prefix: string, v: ProviderFormValues, editing: boolean): 
 
 /** Integrations → OAuth Providers: the organisation's sign-in providers and the form to add one. */
 export function providersPage(
-  f: AdminFrame,
+  f: StaffPageFrame,
   v: {
     providers: SsoProvider[];
     redirectUri: string;
@@ -120,7 +119,7 @@ function directoryFields(v: ProviderFormValues): Html {
 
 /** Microsoft-type: the last run of directory synchronisation, and a button to run it now. */
 function directorySection(
-  f: AdminFrame,
+  f: StaffPageFrame,
   p: SsoProvider,
   synced: AuditEvent[],
   names: Map<string, string>,
@@ -170,7 +169,7 @@ const actionWords: Record<string, string> = {
 
 /** One provider: its settings to change, enable or remove, and its history (the audit trail). */
 export function providerPage(
-  f: AdminFrame,
+  f: StaffPageFrame,
   v: {
     provider: SsoProvider;
     history: AuditEvent[];

@@ -1,12 +1,7 @@
 import { languageName, languages } from '../../../i18n/languages';
 import { type Html, html } from '../../../platform/web/html';
-import { type StaffUser, staffLayout } from '../../../platform/web/staff-layout';
+import { type StaffPageFrame, staffLayout } from '../../../platform/web/staff-layout';
 import { contactKeys } from '../../customers';
-
-export interface WizardFrame {
-  me: StaffUser;
-  csrf: string;
-}
 
 export interface OptionsValues {
   email: boolean;
@@ -42,7 +37,7 @@ const wizardCss = `
 .inline .field{flex:1 1 10rem}
 `;
 
-function frame(f: WizardFrame, title: string, body: Html): string {
+function frame(f: StaffPageFrame, title: string, body: Html): string {
   return staffLayout({ title, area: 'actions', user: { ...f.me, csrf: f.csrf }, body, css: wizardCss });
 }
 
@@ -106,7 +101,7 @@ export interface QuickSignView {
   qualified: boolean;
 }
 
-export function quickSignWizard(f: WizardFrame, v: QuickSignView): string {
+export function quickSignWizard(f: StaffPageFrame, v: QuickSignView): string {
   const c = v.contact;
   const d = v.document;
   const match =
@@ -189,7 +184,7 @@ export interface ActionWizardView {
   fromSetup: boolean;
 }
 
-export function actionWizard(f: WizardFrame, v: ActionWizardView): string {
+export function actionWizard(f: StaffPageFrame, v: ActionWizardView): string {
   const values = { ...defaults, type: 'qlist' as const, together: false, ...(v.values ?? {}) };
   const picked = new Set(values.questionListIds ?? []);
   return frame(
@@ -228,7 +223,10 @@ export interface ContactPick {
 }
 
 /** `/sessionrequests/new`: the contact step — search, tick, next. */
-export function contactStep(f: WizardFrame, v: { q: string; found: ContactPick[]; total: number }): string {
+export function contactStep(
+  f: StaffPageFrame,
+  v: { q: string; found: ContactPick[]; total: number },
+): string {
   return frame(
     f,
     'Send an action: contacts',
@@ -245,12 +243,12 @@ ${v.found.length ? v.found.map((c, i) => html`<div class="choice"><input type="c
   );
 }
 
-export function setupProblemPage(title: string, text: string, signedIn?: WizardFrame): string {
+export function setupProblemPage(title: string, text: string, signedIn?: StaffPageFrame): string {
   const body = html`<h1>${title}</h1><p>${text}</p><p>Go back to your CRM and open the link again: it makes a new one. Or <a href="/sessionrequests/new">start a new action here</a>.</p>`;
   return signedIn ? frame(signedIn, title, body) : staffLayout({ title, body, narrow: true });
 }
 
-export function sentPage(f: WizardFrame, actions: { id: string; label: string; url: string }[]): string {
+export function sentPage(f: StaffPageFrame, actions: { id: string; label: string; url: string }[]): string {
   return frame(
     f,
     'Sent',
