@@ -5,19 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { typescriptSources } from './support/typescript-sources.mjs';
 
 const ALLOWED = ['src/platform/http/', 'src/platform/web/'];
 const RAW = new Set(['body', 'query']);
 
-const files = [];
-const walk = (dir) => {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) walk(full);
-    else if (entry.name.endsWith('.ts')) files.push(full);
-  }
-};
-walk('src');
+const files = typescriptSources('src');
 
 /** True for `req` and `….req` (a handler's input): the name every router gives the express request. */
 const isRequest = (node) =>
@@ -26,7 +19,7 @@ const isRequest = (node) =>
 
 const problems = [];
 const checked = files.filter((f) => !ALLOWED.some((dir) => f.split(path.sep).join('/').startsWith(dir)));
-for (const file of checked.sort()) {
+for (const file of checked) {
   const text = fs.readFileSync(file, 'utf8');
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const report = (node, what) => {

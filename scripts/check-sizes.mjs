@@ -1,26 +1,18 @@
 // The size rules of docs/architecture.md, run by `npm run lint`: no file in src/ over 400 lines, no
 // function over 150. `node scripts/check-sizes.mjs --list N` lists every function over N lines instead.
 import fs from 'node:fs';
-import path from 'node:path';
 import ts from 'typescript';
+import { typescriptSources } from './support/typescript-sources.mjs';
 
 const MAX_FILE = 400;
 const MAX_FUNCTION = 150;
 const listAt = process.argv[2] === '--list' ? Number(process.argv[3] ?? 100) : undefined;
 
-const files = [];
-const walk = (dir) => {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) walk(full);
-    else if (entry.name.endsWith('.ts')) files.push(full);
-  }
-};
-walk('src');
+const files = typescriptSources('src');
 
 const problems = [];
 const functions = [];
-for (const file of files.sort()) {
+for (const file of files) {
   const text = fs.readFileSync(file, 'utf8');
   const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   if (lines > MAX_FILE) problems.push(`${file}: ${lines} lines (at most ${MAX_FILE})`);
