@@ -23,39 +23,11 @@
 // GET /bench/rows?id=<action id> answers what the database holds for one action (either side's), for the
 // bench's check that the bare writes what the API writes.
 import http from 'node:http';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import pg from 'pg';
 import { languages } from '../src/db/schema/enums';
 import { notificationJob } from '../src/modules/sessionrequests/sessionrequests.view';
 import { newActionCode } from '../src/platform/crypto/codes';
 import { newId } from '../src/platform/kernel/ids';
-
-type Query = (text: string, params: unknown[], name?: string) => Promise<Record<string, unknown>[]>;
-
-/** The database, as the owner, with the audit trail off for every connection; `close` ends it. */
-async function open(): Promise<{ query: Query; close: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (url) {
-    // The setting is a startup option: every connection has it from its first statement, at no cost.
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
-      options: '-c app.audit_rows=off',
-    });
-    return {
-      query: async (text, values, name) => (await pool.query({ text, values, name })).rows,
-      close: () => pool.end(),
-    };
-  }
-  const db = await PGlite.create({ dataDir: process.env.PGDATA_DIR, extensions: { pg_trgm, btree_gin } });
-  await db.query(`SELECT set_config('app.audit_rows', 'off', false)`);
-  return {
-    query: async (text, values) => (await db.query<Record<string, unknown>>(text, values)).rows,
-    close: () => db.close(),
-  };
-}
+import { openBareDatabase } from './support/bare-database';
 
 // $1 org, $2 contact, $3 template, $4 action id, $5 code, $6 user, $7 now, $8 history id, $9 job id,
 // $10 job kind, $11 job payload, $12 job attempts, $13 created event id, $14 sent event id,
@@ -134,7 +106,7 @@ function answer(res: http.ServerResponse, status: number, body: unknown) {
 }
 
 async function main() {
-  const { query, close } = await open();
+  const { query, close } = await openBareDatabase({ 'app.audit_rows': 'off' });
   const organisationId = process.env.ORG_ID as string;
   const userId = process.env.USER_ID as string;
   const baseUrl = process.env.BASE_URL ?? `http://localhost:${process.env.PORT}`;
