@@ -3,6 +3,7 @@ import { readAll } from '../../platform/files/storage';
 import type { Routes } from '../../platform/http/routes';
 import { NotFound } from '../../platform/kernel/errors';
 import { z } from '../../platform/kernel/zod';
+import { sendPageImage } from '../../platform/web/headers';
 import type { PageKit } from './page-kit';
 import { code, codeParams as params, tags } from './respondent.schemas';
 import type { SigningRouteDeps } from './signer-page';
@@ -107,12 +108,7 @@ export function signingDocumentRoutes(routes: Routes, deps: SigningRouteDeps, ki
       if (page < 1 || page > facts.pages.length) throw new NotFound('No such page');
       const png = await deps.previews.image(doc.sha256, page, bytes);
       if (!png) throw new NotFound('This page cannot be drawn here: download the document instead');
-      res.status(200);
-      res.setHeader('Content-Type', 'image/png');
-      res.setHeader('Content-Length', String(png.length));
-      res.setHeader('Cache-Control', 'private, max-age=3600');
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.end(png);
+      sendPageImage(res, png);
       return undefined;
     },
   );

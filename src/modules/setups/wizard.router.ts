@@ -2,6 +2,7 @@ import type { Routes } from '../../platform/http/routes';
 import { AppError } from '../../platform/kernel/errors';
 import { idParam } from '../../platform/kernel/schemas';
 import { z } from '../../platform/kernel/zod';
+import { sendPageImage } from '../../platform/web/headers';
 import { filePage } from './wizard.service';
 import { tags, type WizardRouteDeps } from './wizard.view';
 import { actionSetupWizardRoutes } from './wizard-action-setup.router';
@@ -35,12 +36,7 @@ export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
       const page = /^\d{1,4}$/.test(params.page) ? Number(params.page) : 0;
       const png = await filePage(deps, ctx, params.fileId, page);
       if (!png) throw new AppError(404, 'This page cannot be drawn on this server');
-      res.status(200);
-      res.setHeader('Content-Type', 'image/png');
-      res.setHeader('Content-Length', String(png.length));
-      res.setHeader('Cache-Control', 'private, max-age=3600');
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.end(png);
+      sendPageImage(res, png);
       return undefined;
     },
   );

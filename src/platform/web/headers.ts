@@ -37,3 +37,16 @@ export const pageHeaders: RequestHandler = (req, res, next) => {
   res.setHeader('X-Robots-Tag', 'noindex');
   secured(req, res, next);
 };
+
+/**
+ * Sends a drawn document page (PNG) to the browser that showed it: private, kept an hour (a page of a
+ * stored document does not change), never sniffed as anything else.
+ */
+export function sendPageImage(res: Response, png: Buffer): void {
+  res.status(200);
+  res.setHeader('Content-Type', 'image/png');
+  res.setHeader('Content-Length', String(png.length));
+  res.setHeader('Cache-Control', 'private, max-age=3600');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.end(png);
+}
