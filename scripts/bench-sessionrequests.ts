@@ -14,16 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { SMTPServer } from 'smtp-server';
-import { listCustomers } from '../src/modules/customers/customers.service';
-import { seedContacts } from '../src/modules/customers/seed.service';
-import { bootstrapOrganisation } from '../src/modules/organisations/bootstrap.service';
-import { seedTemplates } from '../src/modules/questionlists/demo-templates';
-import { listQuestionLists } from '../src/modules/questionlists/questionlists.service';
-import { openDatabase } from '../src/platform/db/open';
-import { systemClock } from '../src/platform/kernel/clock';
-import { systemContext } from '../src/platform/kernel/context';
-import { BARE_HEAD, BARE_TRIGGERS, type BareFixture, compareWithBare } from './bench-bare-create';
+import { BARE_HEAD, BARE_TRIGGERS, compareWithBare } from './bench-bare-create';
 import { answers, cpuSeconds, median, postgresCpuSeconds, printTable, start, stop } from './bench-support';
+import { seedCreateFixture } from './support/create-fixture';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -82,31 +75,6 @@ async function startPeers() {
   };
 }
 
-async function seed(target: Parameters<typeof openDatabase>[0]): Promise<BareFixture> {
-  const database = await openDatabase(target);
-  try {
-    const deps = { database, clock: systemClock };
-    const org = await bootstrapOrganisation(deps, {
-      organisation: `Bench ${new Date().toISOString()}`,
-      email: 'bench@example.test',
-    });
-    await seedContacts(deps, org.organisationId, 1000);
-    await seedTemplates(deps, org.organisationId);
-    const ctx = systemContext(org.organisationId);
-    const contacts = await listCustomers(deps, ctx, { page: 1, limit: 100 });
-    const templates = await listQuestionLists(deps, ctx, false);
-    return {
-      organisationId: org.organisationId,
-      userId: org.userId,
-      apiKey: org.apiKey,
-      customerIds: contacts.customers.map((c) => c._id),
-      templateId: templates[0]!._id,
-    };
-  } finally {
-    await database.close();
-  }
-}
-
 interface Run {
   rps: number;
   p50: number;
@@ -121,7 +89,7 @@ async function measure(
   env: Record<string, string>,
   peers: Awaited<ReturnType<typeof startPeers>>,
 ) {
-  const fixture = await seed(
+  const fixture = await seedCreateFixture(
     env.DATABASE_URL
       ? { kind: 'server', url: env.DATABASE_URL, poolSize: 4 }
       : { kind: 'embedded', dataDir: path.join(env.DATA_DIR!, 'pgdata'), purpose: 'bench seed' },

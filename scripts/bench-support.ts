@@ -29,9 +29,10 @@ export async function start(
   script: string,
   env: Record<string, string>,
   ready: (port: number) => Promise<boolean>,
+  nodeArgs: string[] = [],
 ) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, script)], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, script)], {
     cwd: root,
     env: { ...process.env, ...unlimited, ...env, PORT: String(port), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'ignore', 'inherit'],
