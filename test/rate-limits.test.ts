@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { type Database, queryRows } from '../src/platform/db/database';
 import { openDatabase } from '../src/platform/db/open';
+import { BATCH, BATCH_MARGIN, SharedCounter } from '../src/platform/http/rate-limit';
 import { createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { serverDatabases } from './support/server-databases';
@@ -303,5 +304,101 @@ describe('rate limits shared by two instances on one database', () => {
       statuses.push((await app.api().get(`/action/${'z'.repeat(19)}${i}`)).status);
     }
     expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);
+  });
+});
+
+describe('counts far from the limit are written in batches', () => {
+  let both: Awaited<ReturnType<typeof twoInstances>>;
+  const sweep = async () => {};
+  const rule = { limit: 200, windowMs: 60_000 };
+  beforeAll(async () => {
+    both = await twoInstances({ RATE_LIMIT_API_PER_MINUTE: '100' });
+  });
+  afterAll(() => both.close());
+
+  const written = async (key: string) =>
+    (
+      await queryRows<{ hits: number }>(
+        both.a.database.db,
+        sql`SELECT hits FROM rate_counters WHERE key = ${key}`,
+      )
+    )[0]?.hits;
+
+  it(`when one instance counts hits far from the limit, then it answers each count exactly and writes one in ${BATCH}`, async () => {
+    const counter = new SharedCounter(
+      { database: both.a.database, clock: both.a.clock, sweep },
+      'batch',
+      rule,
+    );
+    const answers: number[] = [];
+    for (let i = 0; i < 25; i++) answers.push((await counter.hit('one')).hits);
+    expect(answers).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    // The 1st hit is written alone (nothing was known of the window); then the 11th and 21st carry 10 each.
+    expect(await written('batch:one')).toBe(21);
+  });
+
+  it('when a client nears the limit, then every hit is written and the limit is exact for one instance', async () => {
+    const counter = new SharedCounter(
+      { database: both.a.database, clock: both.a.clock, sweep },
+      'near',
+      rule,
+    );
+    const answers: number[] = [];
+    for (let i = 0; i < rule.limit + 5; i++) answers.push((await counter.hit('one')).hits);
+    expect(answers).toEqual(Array.from({ length: rule.limit + 5 }, (_, i) => i + 1));
+    expect(answers.filter((n) => n <= rule.limit)).toHaveLength(rule.limit);
+    // From the margin on, the shared count has every hit.
+    expect(await written('near:one')).toBe(rule.limit + 5);
+    expect(rule.limit - BATCH_MARGIN).toBeGreaterThan(BATCH);
+  });
+
+  it('when the window ends, then the hits still in memory are not counted in the next one', async () => {
+    const clock = both.a.clock;
+    clock.set('2026-03-02T10:00:10.000Z');
+    const counter = new SharedCounter({ database: both.a.database, clock, sweep }, 'window', rule);
+    for (let i = 0; i < 15; i++) await counter.hit('one');
+    clock.set('2026-03-02T10:01:00.000Z');
+    expect(await counter.hit('one')).toEqual({ hits: 1, resetAt: new Date('2026-03-02T10:02:00.000Z') });
+    expect(await written('window:one')).toBe(1);
+  });
+
+  it('when two instances count one client at once, then they let through at least the limit and at most limit + 2 × (2 × BATCH − 1)', async () => {
+    const counters = [both.a, both.b].map(
+      (h) => new SharedCounter({ database: h.database, clock: both.a.clock, sweep }, 'pair', rule),
+    );
+    both.a.clock.set('2026-03-02T11:00:00.000Z');
+    // 4 rounds of 100 concurrent hits, half on each instance.
+    const answers: number[] = [];
+    for (let round = 0; round < 4; round++)
+      answers.push(
+        ...(await Promise.all(
+          Array.from({ length: 100 }, (_, i) => counters[i % 2]!.hit('client').then((r) => r.hits)),
+        )),
+      );
+    const admitted = answers.filter((n) => n <= rule.limit).length;
+    expect(admitted).toBeGreaterThanOrEqual(rule.limit);
+    expect(admitted).toBeLessThanOrEqual(rule.limit + 2 * (2 * BATCH - 1));
+    // Past the margin every hit is written: the shared count has all 400.
+    expect(await written('pair:client')).toBe(400);
+  });
+
+  it('when 150 requests of one key arrive at once on both instances with a limit of 100, then at least 100 and at most the bound are answered', async () => {
+    both.a.clock.set('2026-03-02T12:00:00.000Z');
+    both.b.clock.set('2026-03-02T12:00:00.000Z');
+    const org = await createOrg(both.a);
+    const adviser = await createUserWithKey(both.a, org, ['adviser']);
+    const statuses = await Promise.all(
+      Array.from({ length: 150 }, (_, i) =>
+        (i % 2 === 0 ? both.a : both.b)
+          .api()
+          .get('/api/v1/questionlists')
+          .set('x-api-key', adviser.key)
+          .then((r) => r.status),
+      ),
+    );
+    const answered = statuses.filter((s) => s === 200).length;
+    expect(answered).toBeGreaterThanOrEqual(100);
+    expect(answered).toBeLessThanOrEqual(100 + 2 * (2 * BATCH - 1));
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
   });
 });

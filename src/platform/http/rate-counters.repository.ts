@@ -8,13 +8,18 @@ import { isoTimestamp, type Queryable, queryRows } from '../db/database';
  */
 export function rateCounterRepository(q: Queryable) {
   return {
-    /** Counts one hit in the window ending at `resetAt`; answers the hits so far in that window. */
-    async hit(key: string, resetAt: Date): Promise<{ hits: number; resetAt: Date }> {
+    /**
+     * Counts `hits` in the window ending at `resetAt`; answers the hits so far in the key's newest
+     * window (hits of a window that has ended elsewhere are not counted in the next one).
+     */
+    async hit(key: string, resetAt: Date, hits = 1): Promise<{ hits: number; resetAt: Date }> {
       const [row] = await queryRows<{ hits: number; reset_at: unknown }>(
         q,
-        sql`INSERT INTO rate_counters (key, reset_at, hits) VALUES (${key}, ${resetAt.toISOString()}::timestamptz, 1)
+        sql`INSERT INTO rate_counters (key, reset_at, hits) VALUES (${key}, ${resetAt.toISOString()}::timestamptz, ${hits}::integer)
             ON CONFLICT (key) DO UPDATE SET
-              hits = CASE WHEN excluded.reset_at > rate_counters.reset_at THEN 1 ELSE rate_counters.hits + 1 END,
+              hits = CASE WHEN excluded.reset_at > rate_counters.reset_at THEN excluded.hits
+                          WHEN excluded.reset_at < rate_counters.reset_at THEN rate_counters.hits
+                          ELSE rate_counters.hits + excluded.hits END,
               reset_at = GREATEST(rate_counters.reset_at, excluded.reset_at)
             RETURNING hits, reset_at`,
       );

@@ -43,11 +43,41 @@ export const addressKey = (req: Request): string =>
   ipKeyGenerator((clientAddress(req) ?? 'unknown').slice(0, 100), 56);
 
 /**
+ * Far from its limit, an instance counts a client's hits in memory and adds them to the shared count
+ * `BATCH` at a time: one write per `BATCH` requests instead of one each. Within `BATCH_MARGIN` of the
+ * limit (as the instance last saw the shared count), and for a client's first hit of a window on this
+ * instance, every hit is written at once, as with no batching: so small limits stay exact.
+ *
+ * The bound (docs/api.md#rate-limits): at most `BATCH - 1` hits wait in memory and at most one write of
+ * `BATCH` is under way per client on each instance, so the hits the shared count does not have yet are
+ * fewer than `2 × BATCH` per instance, and N instances together let through at most
+ * limit + N × (2 × BATCH − 1) requests in a window. One instance alone is exact: it sees all its hits.
+ */
+export const BATCH = 10;
+export const BATCH_MARGIN = 4 * BATCH;
+/** At most this many clients' in-memory counts per counter (beyond, ended windows are dropped first). */
+const LOCAL_REMEMBERED = 10_000;
+
+/** What an instance knows of one client's count in the current window. */
+interface LocalCount {
+  /** The window's end (ms since the epoch). */
+  end: number;
+  /** The shared count as the last write answered it (this instance's written hits included). */
+  shared: number;
+  /** Hits counted here and not yet written. */
+  pending: number;
+  /** The write under way, with the hits it carries. */
+  writing: { hits: number; done: Promise<unknown> } | null;
+}
+
+/**
  * A count per client in fixed windows on the app's clock, kept in the database so that every instance
  * sees the same count. Windows are aligned (a multiple of the window since the epoch), so instances
  * agree where one ends.
  */
 export class SharedCounter {
+  private readonly local = new Map<string, LocalCount>();
+
   constructor(
     private readonly deps: { database: Database; clock: Clock; sweep: () => Promise<void> },
     /** Prefix of the counter's keys: the limit's name. */
@@ -62,23 +92,83 @@ export class SharedCounter {
 
   /** Counts one hit for `client`; answers the hits in this window and when it ends. */
   async hit(client: string): Promise<{ hits: number; resetAt: Date }> {
+    const end = this.windowEnd();
+    for (;;) {
+      const count = this.local.get(client);
+      if (!count || count.end !== end.getTime()) return this.write(client, end, 1);
+      const unwritten = count.pending + (count.writing?.hits ?? 0);
+      if (count.shared + unwritten + 1 > this.rule.limit - BATCH_MARGIN) return this.write(client, end, 1);
+      if (count.pending + 1 < BATCH) {
+        count.pending++;
+        return { hits: count.shared + unwritten + 1, resetAt: end };
+      }
+      // A full batch: written now, unless the previous one is still under way (then wait for it).
+      if (!count.writing) return this.write(client, end, 1);
+      await count.writing.done;
+    }
+  }
+
+  /**
+   * Adds `hits` and what waits in memory for `client` to the shared count, and remembers what it
+   * answers. A write that fails leaves the waiting hits where they were.
+   */
+  private async write(client: string, end: Date, hits: number): Promise<{ hits: number; resetAt: Date }> {
     await this.deps.sweep();
-    return rateCounterRepository(this.deps.database.db).hit(`${this.name}:${client}`, this.windowEnd());
+    let count = this.local.get(client);
+    if (!count || count.end !== end.getTime()) {
+      count = { end: end.getTime(), shared: 0, pending: 0, writing: null };
+      this.remember(client, count);
+    }
+    const carried = count.pending + hits;
+    count.pending = 0;
+    const done = rateCounterRepository(this.deps.database.db).hit(`${this.name}:${client}`, end, carried);
+    const writing = { hits: carried, done: done.catch(() => undefined) };
+    count.writing ??= writing;
+    try {
+      const answer = await done;
+      if (answer.resetAt.getTime() === count.end) count.shared = Math.max(count.shared, answer.hits);
+      // Another instance's clock is in a later window: count no more in memory, write every hit.
+      else if (this.local.get(client) === count) this.local.delete(client);
+      // Hits counted here while the write was under way are not in its answer yet.
+      return { hits: answer.hits + count.pending, resetAt: answer.resetAt };
+    } catch (err) {
+      count.pending += carried - hits;
+      throw err;
+    } finally {
+      if (count.writing === writing) count.writing = null;
+    }
+  }
+
+  private remember(client: string, count: LocalCount): void {
+    if (this.local.size >= LOCAL_REMEMBERED) {
+      const now = this.deps.clock.now().getTime();
+      for (const [k, c] of this.local) if (c.end <= now) this.local.delete(k);
+      if (this.local.size >= LOCAL_REMEMBERED) this.local.clear();
+    }
+    this.local.set(client, count);
   }
 
   /** Seconds `client` must wait when it has used up this window, else 0. */
   async blocked(client: string): Promise<number> {
     const now = this.deps.clock.now();
     const end = this.windowEnd(now);
-    const hits = await rateCounterRepository(this.deps.database.db).peek(`${this.name}:${client}`, end);
+    const shared = await rateCounterRepository(this.deps.database.db).peek(`${this.name}:${client}`, end);
+    const count = this.local.get(client);
+    const hits = shared + (count && count.end === end.getTime() ? count.pending : 0);
     return hits >= this.rule.limit ? secondsUntil(end, now) : 0;
   }
 
   async unhit(client: string): Promise<void> {
+    const count = this.local.get(client);
+    if (count && count.pending > 0) {
+      count.pending--;
+      return;
+    }
     await rateCounterRepository(this.deps.database.db).unhit(`${this.name}:${client}`);
   }
 
   async reset(client: string): Promise<void> {
+    this.local.delete(client);
     await rateCounterRepository(this.deps.database.db).reset(`${this.name}:${client}`);
   }
 }
