@@ -175,14 +175,18 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
      * message goes to a signer), organisation and adviser.
      */
     forMessage(id: string, signerId: string | null = null): SQL {
-      return sql`SELECT s.*, c.data AS customer_data, o.name AS organisation_name, u.name AS adviser_name,
+      // CASE, not coalesce(…): row-level security lets only the first be an index condition.
+      return sql`SELECT s.*, (SELECT c.data FROM customers c
+                               WHERE c.organisation_id = s.organisation_id
+                                 AND c.id = CASE WHEN g.customer_id IS NULL THEN s.customer_id
+                                                 ELSE g.customer_id END) AS customer_data,
+                        o.name AS organisation_name, u.name AS adviser_name,
                         g.id AS signer_id, g.code AS signer_code, g.status AS signer_status,
                         g.position AS signer_position
           FROM session_requests s
           JOIN organisations o ON o.id = s.organisation_id
           LEFT JOIN signers g ON g.organisation_id = s.organisation_id AND g.session_request_id = s.id
                               AND g.id = ${signerId}::uuid
-          LEFT JOIN customers c ON c.organisation_id = s.organisation_id AND c.id = coalesce(g.customer_id, s.customer_id)
           LEFT JOIN users u ON u.organisation_id = s.organisation_id AND u.id = s.created_by
          WHERE s.organisation_id = ${ctx.organisationId} AND s.id = ${id}::uuid`;
     },

@@ -18,8 +18,11 @@ export function actionEventSource(
            jsonb_build_object(
              'sessionRequest', jsonb_build_object('_id', a.id, 'code', a.code, 'status', a.status,
                                                   'type', a.type, 'url', ${baseUrl}::text || '/action/' || a.code),
-             'customer', CASE WHEN c.id IS NULL THEN NULL
-                              ELSE jsonb_build_object('_id', c.id, 'thirdpartyId', c.thirdparty_id) END,
+             -- CASE, not coalesce(…): row-level security lets only the first be an index condition.
+             'customer', (SELECT jsonb_build_object('_id', c.id, 'thirdpartyId', c.thirdparty_id)
+                            FROM customers c
+                           WHERE c.organisation_id = a.organisation_id
+                             AND c.id = CASE WHEN s.customer_id IS NULL THEN a.customer_id ELSE s.customer_id END),
              'sessionId', s.id,
              'documents', coalesce(
                (SELECT jsonb_agg(jsonb_build_object('fileId', d->>'fileId', 'fileName', d->>'fileName',
@@ -31,7 +34,6 @@ export function actionEventSource(
       LEFT JOIN sessions s
         ON s.organisation_id = a.organisation_id AND s.session_request_id = a.id
        AND (CASE WHEN ${sessionId}::uuid IS NULL THEN s.visitor_id IS NULL ELSE s.id = ${sessionId}::uuid END)
-      LEFT JOIN customers c ON c.organisation_id = a.organisation_id AND c.id = coalesce(s.customer_id, a.customer_id)
      WHERE a.organisation_id = ${ctx.organisationId}::uuid AND a.id = ${id}::uuid`;
 }
 
