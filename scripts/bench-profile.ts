@@ -10,12 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { answers, printTable, root, start, stop } from './bench-support';
+import { answers, cpuSeconds, postgresCpuSeconds, printTable, root, start, stop } from './bench-support';
 import { seedCreateFixture } from './support/create-fixture';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const TOP = Number(process.env.BENCH_TOP ?? 10);
+/** BENCH_CPU_PROF=false: no profile, only the throughput and the CPU each process spent per create. */
+const PROFILE = process.env.BENCH_CPU_PROF !== 'false';
 
 interface ProfileNode {
   id: number;
@@ -90,7 +92,7 @@ async function main() {
     'dist/src/server.js',
     { ...env, JOB_WORKER: 'false', SHUTDOWN_DRAIN_SECONDS: '0', LOG_LEVEL: 'info' },
     (p) => answers(`http://127.0.0.1:${p}/api/v1/questionlists`, headers),
-    ['--cpu-prof', `--cpu-prof-dir=${profiles}`],
+    PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profiles}`] : [],
   );
   let next = 0;
   const body = () =>
@@ -111,16 +113,29 @@ async function main() {
   let before = { commits: 0, inserted: 0 };
   let after = before;
   let rps = 0;
+  let nodeMs = 0;
+  let pgMs = 0;
   try {
     await load(2);
     if (url) before = await databaseCounters(url);
+    const node0 = cpuSeconds(api.child.pid ?? 0);
+    const pg0 = postgresCpuSeconds();
     const r = await load(DURATION);
+    nodeMs = (cpuSeconds(api.child.pid ?? 0) - node0) * 1000;
+    pgMs = (postgresCpuSeconds() - pg0) * 1000;
     if (url) after = await databaseCounters(url);
     created = r['2xx'];
     rps = r.requests.average;
     if (r.non2xx + r.errors > 0) throw new Error(`${r.non2xx + r.errors} requests failed`);
   } finally {
     await stop(api.child);
+  }
+  if (!PROFILE) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    console.log(
+      `bench:profile — ${created} creates in ${DURATION} s at ${CONNECTIONS} connections: ${rps.toFixed(0)} req/s, node CPU ${(nodeMs / created).toFixed(2)} ms and PostgreSQL CPU ${(pgMs / created).toFixed(2)} ms per create${url ? `, ${((after.commits - before.commits) / created).toFixed(2)} commits per create` : ''}`,
+    );
+    return;
   }
   const file = fs.readdirSync(profiles).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no profile was written in ${profiles}`);
