@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { apiKeyRepository } from '../src/modules/organisations/organisations.repository';
-import { APP_ROLE, isoTimestamp, queryRows } from '../src/platform/db/database';
+import { APP_ROLE, deferWrite, isoTimestamp, literal, queryRows } from '../src/platform/db/database';
 import { isUniqueViolation } from '../src/platform/db/errors';
 import { DataDirInUseError } from '../src/platform/db/lock';
 import { openDatabase } from '../src/platform/db/open';
@@ -347,5 +347,78 @@ describe('isoTimestamp', () => {
     [new Date('2026-03-02T09:00:00.007Z'), '2026-03-02T09:00:00.007Z'],
   ])('when PostgreSQL sends %s, then the API says %s', (input, expected) => {
     expect(isoTimestamp(input)).toBe(expected);
+  });
+});
+
+describe('deferred writes', () => {
+  const ctx = () => systemContext(org.organisationId);
+  const portfolioCount = async (name: string) =>
+    (
+      await inTenant(h.database, ctx(), (tx) =>
+        queryRows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM portfolios WHERE name = ${name}`),
+      )
+    )[0]!.n;
+  const insertPortfolio = (name: string, id = crypto.randomUUID()) =>
+    sql`INSERT INTO portfolios (id, organisation_id, name, description, is_default, customer_count, created_at)
+        VALUES (${id}::uuid, ${org.organisationId}::uuid, ${name}, ${'it’s "quoted" \\ and 🙂'}, false, 0, now())`;
+
+  it('when a write is deferred, then a later statement of the transaction sees it and the commit keeps it', async () => {
+    const seen = await inTenant(h.database, ctx(), async (tx) => {
+      await deferWrite(tx, insertPortfolio('Deferred one'));
+      return queryRows<{ description: string }>(
+        tx,
+        sql`SELECT description FROM portfolios WHERE name = 'Deferred one'`,
+      );
+    });
+    expect(seen).toEqual([{ description: 'it’s "quoted" \\ and 🙂' }]);
+    expect(await portfolioCount('Deferred one')).toBe(1);
+  });
+
+  it('when a deferred write is the last, then it is committed with the transaction', async () => {
+    await inTenant(h.database, ctx(), async (tx) => {
+      await deferWrite(tx, insertPortfolio('Deferred last'));
+    });
+    expect(await portfolioCount('Deferred last')).toBe(1);
+  });
+
+  it('when a deferred write fails, then the transaction fails and none of its writes stay', async () => {
+    const id = crypto.randomUUID();
+    const attempt = inTenant(h.database, ctx(), async (tx) => {
+      await deferWrite(tx, insertPortfolio('Deferred twice', id));
+      await deferWrite(tx, insertPortfolio('Deferred twice', id));
+    });
+    expect(isUniqueViolation(await attempt.catch((e: unknown) => e))).toBe(true);
+    expect(await portfolioCount('Deferred twice')).toBe(0);
+  });
+
+  it('when a deferred write runs on the server, then its connection prepares it once and executes it after', async () => {
+    const prepared = await inTenant(h.database, ctx(), async (tx) => {
+      await deferWrite(tx, insertPortfolio('Deferred prepared'));
+      return queryRows<{ name: string; statement: string }>(
+        tx,
+        sql`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'adkh_%' AND statement LIKE '%INTO portfolios%'`,
+      );
+    });
+    if (h.database.driver === 'pglite') expect(prepared).toEqual([]);
+    else
+      expect(prepared).toEqual([
+        {
+          name: expect.stringMatching(/^adkh_/),
+          statement: expect.stringMatching(/^PREPARE adkh_\S+ AS INSERT INTO portfolios/),
+        },
+      ]);
+    expect(await portfolioCount('Deferred prepared')).toBe(1);
+  });
+
+  it('when values are written as literals, then arrays, bytes, dates and quotes arrive as they were', async () => {
+    const [row] = await queryRows<{ a: string[]; b: string; d: string; t: string }>(
+      h.database.db,
+      sql.raw(
+        `SELECT ${literal(['x', 'y "z"', null, 'back\\slash'])}::text[] AS a, encode(${literal(Buffer.from([0, 255, 16]))}::bytea, 'hex') AS b,
+                ${literal(new Date('2026-03-02T09:00:00.123Z'))}::timestamptz = '2026-03-02T09:00:00.123Z' AS d,
+                ${literal("O'Brien")} AS t`,
+      ),
+    );
+    expect(row).toEqual({ a: ['x', 'y "z"', null, 'back\\slash'], b: '00ff10', d: true, t: "O'Brien" });
   });
 });

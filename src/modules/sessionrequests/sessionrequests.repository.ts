@@ -2,9 +2,9 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
 import {
+  deferWrite,
   type Queryable,
   queryRows,
-  type Row,
   rowMapper,
   type Tx,
   uuidArray,
@@ -93,12 +93,9 @@ export function sessionRequestRepository(q: Tx, ctx: RequestContext) {
       );
       return { customer: row?.customer ?? null, templates: row?.templates ?? [] };
     },
-    /** Inserts the action, its first history entry and its jobs in one statement. */
+    /** Inserts the action, its first history entry and its jobs in one statement (deferred: deferWrite). */
     async create(row: NewSessionRequest, actor: Actor, newJobs: NewJob[]): Promise<SessionRequestRow> {
-      const insertAction = q
-        .insert(sessionRequests)
-        .values({ ...row, organisationId: ctx.organisationId })
-        .returning();
+      const insertAction = q.insert(sessionRequests).values({ ...row, organisationId: ctx.organisationId });
       const insertEvent = q.insert(sessionRequestEvents).values({
         id: newId(row.createdAt.getTime()),
         organisationId: ctx.organisationId,
@@ -112,8 +109,10 @@ export function sessionRequestRepository(q: Tx, ctx: RequestContext) {
       const parts = [sql`a AS (${insertAction.getSQL()})`, sql`e AS (${insertEvent.getSQL()})`];
       if (newJobs.length > 0)
         parts.push(sql`j AS (${jobRepository(q, ctx).insertStatement(newJobs, row.createdAt)})`);
-      const [inserted] = await queryRows<Row>(q, sql`WITH ${sql.join(parts, sql`, `)} SELECT * FROM a`);
-      return sessionRequestFromRaw(inserted!);
+      // Nothing of the answer is needed (only the database sets change_txid, which a row does not carry):
+      // the statement waits for the commit's round trip.
+      await deferWrite(q, sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`);
+      return { ...row, organisationId: ctx.organisationId };
     },
     /** The action; `forUpdate` locks it for a change, `forShare` only against changes by others. */
     async find(

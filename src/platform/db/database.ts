@@ -143,6 +143,27 @@ export async function queryRows<T>(q: Queryable, query: SQL): Promise<T[]> {
   return result.rows;
 }
 
+/** Where a transaction's held writes go (see deferWrite): set by the driver that opened it. */
+const writeHolders = new WeakMap<object, (statement: SQL) => void>();
+
+/** Drivers only: `tx` holds its deferred writes with `hold` until it sends them itself. */
+export function holdWritesOn(tx: object, hold: (statement: SQL) => void): void {
+  writeHolders.set(tx, hold);
+}
+
+/**
+ * Runs a write whose answer the caller does not need (it reads no RETURNING and catches no error of
+ * it) as late as the transaction allows, to save round trips: the server driver sends it before the
+ * transaction's next statement, or with its COMMIT in the same round trip; the embedded database and
+ * nested transactions run it at once. Statements keep their order, so anything made after it sees it.
+ * If it fails, the transaction fails where it is sent (its next statement, or the commit).
+ */
+export async function deferWrite(tx: Tx, statement: SQL): Promise<void> {
+  const hold = writeHolders.get(tx);
+  if (hold) hold(statement);
+  else await tx.execute(statement);
+}
+
 /** The entry as a parameterised statement. */
 function enterStatement(e: TenantEntry): SQL {
   const stamp = sql`set_config('app.request', ${e.stamp ? JSON.stringify(e.stamp) : ''}, true) AS r`;
@@ -159,8 +180,21 @@ export async function enter(tx: Tx, e: TenantEntry): Promise<EntryResult> {
 
 const dialect = new PgDialect();
 
-function literal(value: unknown): string {
+/** An array as PostgreSQL's array literal ('{"a","b"}'), its elements quoted. */
+function arrayLiteral(values: unknown[]): string {
+  const element = (v: unknown): string => {
+    if (v === null || v === undefined) return 'NULL';
+    if (Array.isArray(v)) return arrayLiteral(v);
+    const text = v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  };
+  return `{${values.map(element).join(',')}}`;
+}
+
+export function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
+  if (Array.isArray(value)) return pg.escapeLiteral(arrayLiteral(value));
+  if (Buffer.isBuffer(value)) return `'\\x${value.toString('hex')}'`;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error('batch: non-finite number');
     return String(value);
@@ -176,7 +210,7 @@ function literal(value: unknown): string {
  * Renders a statement with its parameters as escaped literals (pg's escapeLiteral), for the simple
  * query protocol, which takes several statements in one message but no parameters.
  */
-function inlineStatement(statement: SQL): string {
+export function inlineStatement(statement: SQL): string {
   const { sql: text, params } = dialect.sqlToQuery(statement);
   return text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
 }

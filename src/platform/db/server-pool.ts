@@ -10,6 +10,8 @@ import {
   defaultServerLimits,
   enteredOf,
   enterInline,
+  holdWritesOn,
+  inlineStatement,
   migrationsFolder,
   type Row,
   type ServerLimits,
@@ -17,6 +19,7 @@ import {
   type Tx,
 } from './database';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './errors';
+import { StatementCache } from './statement-cache';
 
 type ConnectCallback = (err: Error | undefined, client?: pg.PoolClient, done?: () => void) => void;
 
@@ -74,6 +77,8 @@ export async function connectServer(
       );
     }
   }
+  // Prepared statements, except through a transaction-pooling proxy (logging in as the app role).
+  const statements = new StatementCache(!opts.asAppRole);
   boundQueue(pool, bounds.maxWaiting);
   pool.on('error', () => undefined); // an idle client lost its connection; the pool replaces it
   // Every client hears its own errors for its whole life: pg-pool listens only while a client is idle,
@@ -87,13 +92,42 @@ export async function connectServer(
     driver: 'node-postgres',
     db: drizzleNodePg(pool) as unknown as AppDb,
     tenantTransaction: (entry, fn) =>
-      withClient(pool, async (client) => {
-        // One round trip: BEGIN and the entry go together over the simple query protocol.
-        const results = (await client.query(`BEGIN; ${enterInline(entry)}`)) as unknown as pg.QueryResult[];
-        const value = await fn(drizzleNodePg(client) as unknown as Tx, enteredOf(results));
-        await client.query('COMMIT');
-        return value;
-      }),
+      withClient(
+        pool,
+        async (client) => {
+          // One round trip: BEGIN and the entry go together over the simple query protocol.
+          const results = (await client.query(`BEGIN; ${enterInline(entry)}`)) as unknown as pg.QueryResult[];
+          // Writes deferred with deferWrite wait here, as literal statements, and go before the next
+          // statement, or with COMMIT in one simple-protocol message.
+          const held: string[] = [];
+          const send = async (text: string) => {
+            try {
+              return await client.query(text);
+            } catch (err) {
+              if (text.includes('PREPARE ')) statements.failed(client);
+              throw err;
+            }
+          };
+          // Every statement the transaction runs goes through here: held writes first, and each query
+          // under its prepared statement's name (node-postgres prepares it on the connection once).
+          const query = (config: pg.QueryConfig, values?: unknown[]) => {
+            const run = () =>
+              client.query(
+                { ...config, name: config.name ?? statements.protocolName(client, config.text) },
+                values,
+              );
+            return held.length === 0 ? run() : send(held.splice(0).join(';\n')).then(run);
+          };
+          const tx = drizzleNodePg({ query } as unknown as pg.PoolClient) as unknown as Tx;
+          holdWritesOn(tx, (statement) =>
+            held.push(statements.simpleText(client, statement, inlineStatement)),
+          );
+          const value = await fn(tx, enteredOf(results));
+          await send(held.length === 0 ? 'COMMIT' : `${held.splice(0).join(';\n')};\nCOMMIT`);
+          return value;
+        },
+        statements,
+      ),
     tenantBatch: (entry, statements) =>
       withClient(pool, async (client) => {
         const results = (await client.query({
@@ -210,7 +244,11 @@ function listenOn(
  * transaction is rolled back (a no-op after a failed COMMIT), and a connection where even ROLLBACK
  * fails is dropped rather than returned to the pool.
  */
-async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+async function withClient<T>(
+  pool: pg.Pool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+  statements?: StatementCache,
+): Promise<T> {
   const client = await pool.connect();
   // A checked-out client whose connection is lost emits 'error'; unheard, that would end the process.
   // The query in flight fails on its own; the client is dropped on release.
@@ -233,6 +271,7 @@ async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promi
     throw err;
   } finally {
     client.removeListener('error', onError);
+    if (statements && !statements.usable(client)) unusable ??= new Error('prepared statements unknown');
     client.release(unusable);
   }
 }

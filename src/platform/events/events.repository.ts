@@ -1,6 +1,6 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { events } from '../../db/schema';
-import { queryRows, type Tx } from '../db/database';
+import { deferWrite, queryRows, type Tx } from '../db/database';
 import type { RequestContext } from '../kernel/context';
 import { newId } from '../kernel/ids';
 import type { EventType } from './event-types';
@@ -72,7 +72,8 @@ export function eventRepository(q: Tx, ctx: RequestContext) {
         ),
         sql`, `,
       );
-      await q.execute(
+      await deferWrite(
+        q,
         recordStatement(
           sql`INSERT INTO events (id, organisation_id, type, subject_id, data, created_at) VALUES ${rows}`,
         ),
@@ -89,7 +90,8 @@ export function eventRepository(q: Tx, ctx: RequestContext) {
         types.map((type, i) => sql`(${newId(at.getTime())}::uuid, ${type}::text, ${i}::integer)`),
         sql`, `,
       );
-      await q.execute(
+      await deferWrite(
+        q,
         recordStatement(sql`
         INSERT INTO events (id, organisation_id, type, subject_id, data, created_at)
         SELECT t.id, ${ctx.organisationId}::uuid, t.type, s.subject_id, s.data, ${at.toISOString()}::timestamptz
