@@ -88,7 +88,13 @@ async function deliveriesOf(base: string, webhookId: string) {
 
 it('when SIGTERM arrives during an upload and a webhook delivery, then both finish, new connections are refused, and the process exits 0', async () => {
   const port = await freePort();
-  const server = await run.server(port, { JOB_POLL_SECONDS: '1', SHUTDOWN_GRACE_SECONDS: '30' });
+  // The delivery hangs until the test releases it: its own time limit (10 s by default) must not end
+  // it first on a machine slowed by other test files, or nothing would be in progress at SIGTERM.
+  const server = await run.server(port, {
+    JOB_POLL_SECONDS: '1',
+    SHUTDOWN_GRACE_SECONDS: '30',
+    WEBHOOK_TIMEOUT_SECONDS: '30',
+  });
   const webhookId = await newWebhook(server.base);
   receiver.answer('hang');
   const before = receiver.received.length;
