@@ -212,6 +212,11 @@ export function literal(value: unknown): string {
  */
 export function inlineStatement(statement: SQL): string {
   const { sql: text, params } = dialect.sqlToQuery(statement);
+  return inlineQuery(text, params);
+}
+
+/** A rendered statement (`$n` placeholders) with its parameters put in as literals. */
+export function inlineQuery(text: string, params: unknown[]): string {
   return text.replace(/\$(\d+)/g, (_, n: string) => literal(params[Number(n) - 1]));
 }
 

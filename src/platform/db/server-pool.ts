@@ -11,7 +11,6 @@ import {
   enteredOf,
   enterInline,
   holdWritesOn,
-  inlineStatement,
   migrationsFolder,
   type Row,
   type ServerLimits,
@@ -119,9 +118,7 @@ export async function connectServer(
             return held.length === 0 ? run() : send(held.splice(0).join(';\n')).then(run);
           };
           const tx = drizzleNodePg({ query } as unknown as pg.PoolClient) as unknown as Tx;
-          holdWritesOn(tx, (statement) =>
-            held.push(statements.simpleText(client, statement, inlineStatement)),
-          );
+          holdWritesOn(tx, (statement) => held.push(statements.simpleText(client, statement)));
           const value = await fn(tx, enteredOf(results));
           await send(held.length === 0 ? 'COMMIT' : `${held.splice(0).join(';\n')};\nCOMMIT`);
           return value;

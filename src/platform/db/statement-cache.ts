@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { inlineQuery, literal } from './database';
 
 /** At most this many statements are prepared on one connection; past it, statements run unprepared. */
 const PER_CONNECTION = 100;
@@ -18,13 +19,15 @@ const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 const nameOf = (prefix: string, text: string) =>
   `${prefix}${createHash('sha1').update(text).digest('base64url').slice(0, 27).replace(/-/g, '$')}`;
 
-/** A value for EXECUTE: always a quoted literal, which PostgreSQL reads as the parameter's type. */
+/**
+ * A value for EXECUTE: the literal the inlined statements use, with numbers and booleans quoted too, so
+ * that PostgreSQL reads every value as its parameter's type.
+ */
 function argument(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
-  if (Buffer.isBuffer(value)) return `'\\x${value.toString('hex')}'`;
-  if (typeof value === 'object') return pg.escapeLiteral(JSON.stringify(value));
-  return pg.escapeLiteral(String(value));
+  const text = literal(value);
+  return typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint'
+    ? pg.escapeLiteral(text)
+    : text;
 }
 
 /**
@@ -64,17 +67,16 @@ export class StatementCache {
   /**
    * A statement as text for the simple query protocol (which takes several statements in one message,
    * but no parameters): EXECUTE of the connection's prepared statement, preceded the first time by its
-   * PREPARE; unprepared, the statement with its values as literals (`inline`).
+   * PREPARE; unprepared, the statement with its values as literals.
    */
-  simpleText(client: object, statement: SQL, inline: (s: SQL) => string): string {
-    if (!this.enabled) return inline(statement);
+  simpleText(client: object, statement: SQL): string {
     const { sql: text, params } = dialect.sqlToQuery(statement);
-    if (!PREPARABLE.test(text)) return inline(statement);
+    if (!this.enabled || !PREPARABLE.test(text)) return inlineQuery(text, params);
     const names = this.namesOn(client);
     const name = nameOf('adkh_', text);
     const execute = `EXECUTE ${name}${params.length > 0 ? `(${params.map(argument).join(', ')})` : ''}`;
     if (names.has(name)) return execute;
-    if (names.size >= PER_CONNECTION) return inline(statement);
+    if (names.size >= PER_CONNECTION) return inlineQuery(text, params);
     names.add(name);
     return `PREPARE ${name} AS ${text};\n${execute}`;
   }
