@@ -7,6 +7,7 @@
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { answers, start, stop } from './bench-support';
+import { createBody, EMAIL_INVITATION } from './support/create-fixture';
 
 /** What the comparison needs of the seeded organisation. */
 export interface BareFixture {
@@ -79,14 +80,7 @@ export const BARE_TRIGGERS =
   'session_requests_credential_key (the code’s credential key) and jobs_notify (NOTIFY) still fire on ' +
   'its inserts, as on the API’s; the embedded bare keeps them too, so that both databases compare alike.';
 
-function body(fixture: BareFixture, next: number): string {
-  return JSON.stringify({
-    type: 'qlist',
-    customerId: fixture.customerIds[next % fixture.customerIds.length],
-    questionListIds: [fixture.templateId],
-    notificationEmail: { send: true },
-  });
-}
+const body = (fixture: BareFixture, next: number) => createBody(fixture, next, EMAIL_INVITATION);
 
 /** The `p`th percentile of `values` (sorted ascending), in their unit; 0 for none. */
 function percentile(values: number[], p: number): number {
@@ -312,7 +306,7 @@ export async function compareWithBare(
 }
 
 /** Cancels the jobs the comparison queued, so that no later bench's worker sends them. */
-async function cancelQueued(url: string, organisationId: string, since: Date): Promise<void> {
+export async function cancelQueued(url: string, organisationId: string, since: Date): Promise<void> {
   const owner = new pg.Client({ connectionString: url });
   await owner.connect();
   try {

@@ -4,14 +4,16 @@
 // and prints the profile's top functions by self time and its share by area (our code, each package,
 // Node itself, garbage collection), plus the statements and commits PostgreSQL saw per create. The raw
 // profile is kept (its path is printed) for a flame graph: open it in Chrome's DevTools, Performance.
-// Uses DATABASE_URL when set, else an embedded data directory in a temporary folder.
+// Uses DATABASE_URL when set (the invitations it queued are cancelled afterwards, as no worker sends
+// them), else an embedded data directory in a temporary folder.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { cancelQueued } from './bench-bare-create';
 import { answers, cpuSeconds, postgresCpuSeconds, printTable, root, start, stop } from './bench-support';
-import { seedCreateFixture } from './support/create-fixture';
+import { createBody, EMAIL_INVITATION, seedCreateFixture } from './support/create-fixture';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -87,6 +89,7 @@ async function main() {
       ? { kind: 'server', url, poolSize: 4 }
       : { kind: 'embedded', dataDir: path.join(dir, 'pgdata'), purpose: 'bench seed' },
   );
+  const started = new Date();
   const headers = { 'x-api-key': fixture.apiKey, 'content-type': 'application/json' };
   const api = await start(
     'dist/src/server.js',
@@ -95,13 +98,7 @@ async function main() {
     PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${profiles}`] : [],
   );
   let next = 0;
-  const body = () =>
-    JSON.stringify({
-      type: 'qlist',
-      customerId: fixture.customerIds[next++ % fixture.customerIds.length],
-      questionListIds: [fixture.templateId],
-      notificationEmail: { send: true },
-    });
+  const body = () => createBody(fixture, next++, EMAIL_INVITATION);
   const load = (duration: number) =>
     autocannon({
       url: `http://127.0.0.1:${api.port}/api/v1/sessionrequests`,
@@ -129,6 +126,8 @@ async function main() {
     if (r.non2xx + r.errors > 0) throw new Error(`${r.non2xx + r.errors} requests failed`);
   } finally {
     await stop(api.child);
+    // No worker ran: the invitations queued here must not be sent by a later bench's worker.
+    if (url) await cancelQueued(url, fixture.organisationId, started);
   }
   if (!PROFILE) {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -16,7 +16,7 @@ import autocannon from 'autocannon';
 import { SMTPServer } from 'smtp-server';
 import { BARE_HEAD, BARE_TRIGGERS, compareWithBare } from './bench-bare-create';
 import { answers, cpuSeconds, median, postgresCpuSeconds, printTable, start, stop } from './bench-support';
-import { seedCreateFixture } from './support/create-fixture';
+import { createBody, EMAIL_INVITATION, seedCreateFixture } from './support/create-fixture';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -25,7 +25,7 @@ const WORKER = process.env.JOB_WORKER !== 'false';
 const BARE = process.env.BENCH_BARE !== 'false';
 
 const scenarios = [
-  { name: 'e-mail invitation', extra: { notificationEmail: { send: true } }, messages: 1 },
+  { name: 'e-mail invitation', extra: EMAIL_INVITATION, messages: 1 },
   {
     name: 'e-mail + SMS, 2 reminders',
     extra: {
@@ -103,13 +103,7 @@ async function measure(
     for (const scenario of scenarios) {
       for (const connections of CONNECTION_SETS) {
         let next = 0;
-        const body = () =>
-          JSON.stringify({
-            type: 'qlist',
-            customerId: fixture.customerIds[next++ % fixture.customerIds.length],
-            questionListIds: [fixture.templateId],
-            ...scenario.extra,
-          });
+        const body = () => createBody(fixture, next++, scenario.extra);
         const deliveredBefore = peers.delivered();
         const runs: Run[] = [];
         let created = 0;

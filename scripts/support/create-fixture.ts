@@ -34,3 +34,16 @@ export async function seedCreateFixture(target: Parameters<typeof openDatabase>[
     await database.close();
   }
 }
+
+/** The e-mail create the benches send, the bare reference's only request. */
+export const EMAIL_INVITATION = { notificationEmail: { send: true } };
+
+/** The body of a bench's create for the contact `n` (round robin over the fixture's), with `extra`. */
+export function createBody(fixture: BareFixture, n: number, extra: Record<string, unknown>): string {
+  return JSON.stringify({
+    type: 'qlist',
+    customerId: fixture.customerIds[n % fixture.customerIds.length],
+    questionListIds: [fixture.templateId],
+    ...extra,
+  });
+}
