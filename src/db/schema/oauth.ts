@@ -42,7 +42,7 @@ export const oauthClients = pgTable(
   },
   (t) => [
     primaryKey({ name: 'oauth_clients_pkey', columns: [t.organisationId, t.id] }),
-    uniqueIndex('oauth_clients_client_id_key').on(t.organisationId, t.clientId),
+    uniqueIndex('oauth_clients_client_id_key').on(t.clientId, t.organisationId),
     index('oauth_clients_org_created_idx').on(t.organisationId, t.createdAt),
     foreignKey({
       name: 'oauth_clients_service_user_fk',
@@ -127,7 +127,7 @@ export const oauthCodes = pgTable(
   },
   (t) => [
     primaryKey({ name: 'oauth_codes_pkey', columns: [t.organisationId, t.id] }),
-    uniqueIndex('oauth_codes_hash_key').on(t.organisationId, t.codeHash),
+    uniqueIndex('oauth_codes_hash_key').on(t.codeHash, t.organisationId),
     index('oauth_codes_org_expires_idx').on(t.organisationId, t.expiresAt),
     foreignKey({
       name: 'oauth_codes_client_fk',

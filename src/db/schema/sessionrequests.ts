@@ -64,7 +64,7 @@ export const sessionRequests = pgTable(
   },
   (t) => [
     primaryKey({ name: 'session_requests_pkey', columns: [t.organisationId, t.id] }),
-    uniqueIndex('session_requests_code_key').on(t.organisationId, t.code),
+    uniqueIndex('session_requests_code_key').on(t.code, t.organisationId),
     foreignKey({
       name: 'session_requests_customer_fk',
       columns: [t.organisationId, t.customerId],

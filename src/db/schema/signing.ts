@@ -94,7 +94,7 @@ export const signers = pgTable(
   },
   (t) => [
     primaryKey({ name: 'signers_pkey', columns: [t.organisationId, t.id] }),
-    uniqueIndex('signers_code_key').on(t.organisationId, t.code),
+    uniqueIndex('signers_code_key').on(t.code, t.organisationId),
     uniqueIndex('signers_request_position_key').on(t.organisationId, t.sessionRequestId, t.position),
     uniqueIndex('signers_request_customer_key').on(t.organisationId, t.sessionRequestId, t.customerId),
     foreignKey({
