@@ -95,7 +95,6 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   accountRoutes(pages, routes, services);
   deskRoutes(pages, services);
   userPageRoutes(pages, services);
-  app.use(root);
 
   // The API (/api/v1), with the staff pages that share its modules.
   customerRoutes(routes, services);
@@ -133,7 +132,9 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   openapiRoutes(routes, registry, baseUrl);
   // The document, for tools in the same process (the tests' contract check), without a request.
   app.locals.openapiDocument = () => generateDocument(registry, baseUrl);
+  // The API first: a call does not walk the pages' routes (no path is in both).
   app.use('/api/v1', api);
+  app.use(root);
 
   const documented = () =>
     registry.definitions.flatMap((d) =>

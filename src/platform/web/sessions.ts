@@ -119,9 +119,10 @@ class StaffSessionStore extends session.Store {
  * browser that has neither signed in nor started a sign-in with a provider.
  */
 export function staffSessions(options: StaffSessionOptions): RequestHandler {
-  return session({
+  const cookieName = options.secure ? `__Host-${STAFF_SESSION_COOKIE}` : STAFF_SESSION_COOKIE;
+  const sessions = session({
     store: new StaffSessionStore(options.database, options.absoluteMs),
-    name: options.secure ? `__Host-${STAFF_SESSION_COOKIE}` : STAFF_SESSION_COOKIE,
+    name: cookieName,
     secret: options.secrets,
     resave: false,
     saveUninitialized: false,
@@ -134,7 +135,15 @@ export function staffSessions(options: StaffSessionOptions): RequestHandler {
       maxAge: options.absoluteMs,
     },
   });
+  // An API call without the session cookie (a CRM's key, a partner's token) has no session to read, and
+  // the API never starts one (pages do): it skips the middleware, which cost such a call 0.3 ms of CPU.
+  return (req, res, next) => {
+    if (req.cookies?.[cookieName] === undefined && isApiPath(req.path)) return next();
+    return sessions(req, res, next);
+  };
 }
+
+const isApiPath = (path: string) => path === '/api/v1' || path.startsWith('/api/v1/');
 
 /** Starts a signed-in session for the user in a fresh session id (no fixation). */
 export async function beginStaffSession(req: Request, signIn: StaffSignIn): Promise<void> {
