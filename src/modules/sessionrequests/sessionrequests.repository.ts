@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
 import {
@@ -9,7 +9,8 @@ import {
   type Tx,
   uuidArray,
 } from '../../platform/db/database';
-import { jobRepository, type NewJob } from '../../platform/jobs/jobs.repository';
+import { slot, statementShapes } from '../../platform/db/statement-shape';
+import { jobSlots, jobsInsertShape, type NewJob } from '../../platform/jobs/jobs.repository';
 import type { RequestContext } from '../../platform/kernel/context';
 import { isId, newId } from '../../platform/kernel/ids';
 
@@ -72,6 +73,32 @@ export async function findActionByCode(q: Queryable, code: string): Promise<Acti
 }
 
 /** The organisation's actions: checks before creating one, creating, locking, moving and recording them. */
+const createShapes = statementShapes();
+
+/**
+ * The create's statement (a statement shape): the action with `columns`, its first history entry and
+ * `jobs` jobs, in one statement.
+ */
+function createStatement(q: Tx, columns: Array<keyof NewSessionRequest>, jobs: number): SQL {
+  // The action's slots are named as its fields; the others' names have a dot or are not fields.
+  const action: Record<string, unknown> = { organisationId: slot('org') };
+  for (const column of columns) action[column] = slot(column);
+  const insertAction = q.insert(sessionRequests).values(action as never);
+  const insertEntry = q.insert(sessionRequestEvents).values({
+    id: slot('entry.id'),
+    organisationId: slot('org'),
+    sessionRequestId: slot('id'),
+    fromStatus: null,
+    toStatus: slot('status'),
+    actor: slot('entry.actor'),
+    userId: slot('entry.user'),
+    at: slot('at'),
+  });
+  const parts = [sql`a AS (${insertAction.getSQL()})`, sql`e AS (${insertEntry.getSQL()})`];
+  if (jobs > 0) parts.push(sql`j AS (${jobsInsertShape(q, jobs)})`);
+  return sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`;
+}
+
 export function sessionRequestRepository(q: Tx, ctx: RequestContext) {
   const org = eq(sessionRequests.organisationId, ctx.organisationId);
   return {
@@ -95,23 +122,25 @@ export function sessionRequestRepository(q: Tx, ctx: RequestContext) {
     },
     /** Inserts the action, its first history entry and its jobs in one statement (deferred: deferWrite). */
     async create(row: NewSessionRequest, actor: Actor, newJobs: NewJob[]): Promise<SessionRequestRow> {
-      const insertAction = q.insert(sessionRequests).values({ ...row, organisationId: ctx.organisationId });
-      const insertEvent = q.insert(sessionRequestEvents).values({
-        id: newId(row.createdAt.getTime()),
-        organisationId: ctx.organisationId,
-        sessionRequestId: row.id,
-        fromStatus: null,
-        toStatus: row.status,
-        actor: actor.actor,
-        userId: actor.userId,
+      // An undefined value is left to the column's default, as the query builder does.
+      const columns = (Object.keys(row) as Array<keyof NewSessionRequest>).filter(
+        (c) => row[c] !== undefined,
+      );
+      const shape = createShapes(`${columns.join(',')}|${newJobs.length}`, () =>
+        createStatement(q, columns, newJobs.length),
+      );
+      const values: Record<string, unknown> = {
+        ...row,
+        ...jobSlots(newJobs, row.createdAt),
+        org: ctx.organisationId,
         at: row.createdAt,
-      });
-      const parts = [sql`a AS (${insertAction.getSQL()})`, sql`e AS (${insertEvent.getSQL()})`];
-      if (newJobs.length > 0)
-        parts.push(sql`j AS (${jobRepository(q, ctx).insertStatement(newJobs, row.createdAt)})`);
+        'entry.id': newId(row.createdAt.getTime()),
+        'entry.actor': actor.actor,
+        'entry.user': actor.userId,
+      };
       // Nothing of the answer is needed (only the database sets change_txid, which a row does not carry):
       // the statement waits for the commit's round trip.
-      await deferWrite(q, sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`);
+      await deferWrite(q, shape(values));
       return { ...row, organisationId: ctx.organisationId };
     },
     /** The action; `forUpdate` locks it for a change, `forShare` only against changes by others. */

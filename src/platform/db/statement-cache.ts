@@ -15,9 +15,25 @@ const dialect = new PgDialect();
 /** What PREPARE takes (and what is worth preparing): queries and data changes, not utility commands. */
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
+/** Names already digested, by prefix and text: the same few texts come back at every request. */
+const digested = new Map<string, Map<string, string>>();
+const NAMES_KEPT = 1_000;
+
 /** A text's statement name: a digest, so that one name is always one text on every connection. */
-const nameOf = (prefix: string, text: string) =>
-  `${prefix}${createHash('sha1').update(text).digest('base64url').slice(0, 27).replace(/-/g, '$')}`;
+function nameOf(prefix: string, text: string): string {
+  let names = digested.get(prefix);
+  if (!names) {
+    names = new Map();
+    digested.set(prefix, names);
+  }
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `${prefix}${createHash('sha1').update(text).digest('base64url').slice(0, 27).replace(/-/g, '$')}`;
+    if (names.size >= NAMES_KEPT) names.clear();
+    names.set(text, name);
+  }
+  return name;
+}
 
 /**
  * A value for EXECUTE: the literal the inlined statements use, with numbers and booleans quoted too, so

@@ -1,6 +1,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type JobStatus, jobs } from '../../db/schema';
-import { type Queryable, queryRows, type Tx } from '../db/database';
+import { type AppDb, type Queryable, queryRows, type Tx } from '../db/database';
+import { slot } from '../db/statement-shape';
 import type { RequestContext } from '../kernel/context';
 import { newId } from '../kernel/ids';
 import type { JobQueueRow } from '../ops/metrics';
@@ -94,31 +95,66 @@ export function settleStatement(items: SettleItem[]): SQL {
       RETURNING j.id`;
 }
 
+/** A job's row: of values, or of a statement shape's slots. */
+function jobRow(job: Record<keyof NewJob | 'id', unknown>, organisationId: unknown, createdAt: unknown) {
+  const { id, kind, subjectId, payload, runAt, maxAttempts } = job;
+  return {
+    id,
+    organisationId,
+    kind,
+    subjectId,
+    payload,
+    status: 'pending',
+    runAt,
+    maxAttempts,
+    createdAt,
+  } as never;
+}
+
+/**
+ * The INSERT of `count` jobs for a statement shape (db/statement-shape.ts), to combine with the change
+ * that causes them: its slots are `org`, `at` and each job's `job<i>.<field>`, filled by jobSlots.
+ */
+export function jobsInsertShape(q: AppDb, count: number): SQL {
+  const rows = Array.from({ length: count }, (_, i) =>
+    jobRow(
+      {
+        id: slot(`job${i}.id`),
+        kind: slot(`job${i}.kind`),
+        subjectId: slot(`job${i}.subjectId`),
+        payload: slot(`job${i}.payload`),
+        runAt: slot(`job${i}.runAt`),
+        maxAttempts: slot(`job${i}.maxAttempts`),
+      },
+      slot('org'),
+      slot('at'),
+    ),
+  );
+  return q.insert(jobs).values(rows).getSQL();
+}
+
+/** The values of jobsInsertShape's job slots (`org` and `at` are the caller's). */
+export function jobSlots(items: NewJob[], now: Date): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  items.forEach((j, i) => {
+    values[`job${i}.id`] = newId(now.getTime());
+    values[`job${i}.kind`] = j.kind;
+    values[`job${i}.subjectId`] = j.subjectId;
+    values[`job${i}.payload`] = j.payload;
+    values[`job${i}.runAt`] = j.runAt;
+    values[`job${i}.maxAttempts`] = j.maxAttempts;
+  });
+  return values;
+}
+
 export function jobRepository(q: Tx, ctx: RequestContext) {
   const org = eq(jobs.organisationId, ctx.organisationId);
   return {
     async enqueue(items: NewJob[], now: Date): Promise<void> {
       if (items.length === 0) return;
-      await q.execute(this.insertStatement(items, now));
-    },
-    /** The INSERT of `items` as a statement, to combine with the change that causes them. */
-    insertStatement(items: NewJob[], now: Date): SQL {
-      return q
+      await q
         .insert(jobs)
-        .values(
-          items.map((j) => ({
-            id: newId(now.getTime()),
-            organisationId: ctx.organisationId,
-            kind: j.kind,
-            subjectId: j.subjectId,
-            payload: j.payload,
-            status: 'pending' as const,
-            runAt: j.runAt,
-            maxAttempts: j.maxAttempts,
-            createdAt: now,
-          })),
-        )
-        .getSQL();
+        .values(items.map((j) => jobRow({ ...j, id: newId(now.getTime()) }, ctx.organisationId, now)));
     },
     /**
      * Counts this attempt as one that began sending, while its lease is still ours: answers how many
