@@ -1,9 +1,10 @@
-// npm run bench:profile — where the API's CPU goes on the e-mail create (issue 29). Seeds the create
-// benches' organisation, starts the built server under `node --cpu-prof` with its job worker off, warms
-// it up, loads POST /api/v1/sessionrequests at BENCH_CONNECTIONS (10) for BENCH_SECONDS (10), stops it,
-// and prints the profile's top functions by self time and its share by area (our code, each package,
-// Node itself, garbage collection), plus the statements and commits PostgreSQL saw per create. The raw
-// profile is kept (its path is printed) for a flame graph: open it in Chrome's DevTools, Performance.
+// npm run bench:profile — where the API's CPU goes on the e-mail create (issue 29), or on the contacts'
+// first page with BENCH_REQUEST=page. Seeds the create benches' organisation, starts the built server
+// under `node --cpu-prof` with its job worker off, warms it up, loads POST /api/v1/sessionrequests (or
+// GET /api/v1/customers?limit=25) at BENCH_CONNECTIONS (10) for BENCH_SECONDS (10), stops it, and prints
+// the profile's top functions by self time and its share by area (our code, each package, Node itself,
+// garbage collection), plus the statements and commits PostgreSQL saw per request. The raw profile is
+// kept (its path is printed) for a flame graph: open it in Chrome's DevTools, Performance.
 // Uses DATABASE_URL when set (the invitations it queued are cancelled afterwards, as no worker sends
 // them), else an embedded data directory in a temporary folder.
 import fs from 'node:fs';
@@ -20,6 +21,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const TOP = Number(process.env.BENCH_TOP ?? 10);
 /** BENCH_CPU_PROF=false: no profile, only the throughput and the CPU each process spent per create. */
 const PROFILE = process.env.BENCH_CPU_PROF !== 'false';
+/** BENCH_REQUEST=page: the contacts' first page (GET /api/v1/customers?limit=25) instead of the create. */
+const PAGE = process.env.BENCH_REQUEST === 'page';
+const WHAT = PAGE ? 'page' : 'create';
 
 interface ProfileNode {
   id: number;
@@ -100,12 +104,21 @@ async function main() {
   let next = 0;
   const body = () => createBody(fixture, next++, EMAIL_INVITATION);
   const load = (duration: number) =>
-    autocannon({
-      url: `http://127.0.0.1:${api.port}/api/v1/sessionrequests`,
-      connections: CONNECTIONS,
-      duration,
-      requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, body: body() }) }],
-    });
+    autocannon(
+      PAGE
+        ? {
+            url: `http://127.0.0.1:${api.port}/api/v1/customers?limit=25`,
+            connections: CONNECTIONS,
+            duration,
+            headers,
+          }
+        : {
+            url: `http://127.0.0.1:${api.port}/api/v1/sessionrequests`,
+            connections: CONNECTIONS,
+            duration,
+            requests: [{ method: 'POST', headers, setupRequest: (req) => ({ ...req, body: body() }) }],
+          },
+    );
   let created = 0;
   let before = { commits: 0, inserted: 0 };
   let after = before;
@@ -132,24 +145,24 @@ async function main() {
   if (!PROFILE) {
     fs.rmSync(dir, { recursive: true, force: true });
     console.log(
-      `bench:profile — ${created} creates in ${DURATION} s at ${CONNECTIONS} connections: ${rps.toFixed(0)} req/s, node CPU ${(nodeMs / created).toFixed(2)} ms and PostgreSQL CPU ${(pgMs / created).toFixed(2)} ms per create${url ? `, ${((after.commits - before.commits) / created).toFixed(2)} commits per create` : ''}`,
+      `bench:profile — ${created} ${WHAT}s in ${DURATION} s at ${CONNECTIONS} connections: ${rps.toFixed(0)} req/s, node CPU ${(nodeMs / created).toFixed(2)} ms and PostgreSQL CPU ${(pgMs / created).toFixed(2)} ms per ${WHAT}${url ? `, ${((after.commits - before.commits) / created).toFixed(2)} commits per ${WHAT}` : ''}`,
     );
     return;
   }
   const file = fs.readdirSync(profiles).find((f) => f.endsWith('.cpuprofile'));
   if (!file) throw new Error(`no profile was written in ${profiles}`);
-  const kept = path.join(root, 'profile-create.cpuprofile');
+  const kept = path.join(root, `profile-${WHAT}.cpuprofile`);
   fs.copyFileSync(path.join(profiles, file), kept);
   fs.rmSync(dir, { recursive: true, force: true });
   const { total, functions, areas } = summarise(JSON.parse(fs.readFileSync(kept, 'utf8')));
   const perCreate = (ms: number) => (ms / Math.max(1, created)).toFixed(3);
   console.log(
-    `bench:profile — ${created} creates in ${DURATION} s at ${CONNECTIONS} connections (${rps.toFixed(0)} req/s, warm-up included in the profile), ${url ? 'PostgreSQL server' : 'embedded PGlite'}; profile: ${path.relative(process.cwd(), kept)}`,
+    `bench:profile — ${created} ${WHAT}s in ${DURATION} s at ${CONNECTIONS} connections (${rps.toFixed(0)} req/s, warm-up included in the profile), ${url ? 'PostgreSQL server' : 'embedded PGlite'}; profile: ${path.relative(process.cwd(), kept)}`,
   );
-  console.log(`sampled CPU ${(total / 1000).toFixed(1)} s, ${perCreate(total)} ms per measured create\n`);
+  console.log(`sampled CPU ${(total / 1000).toFixed(1)} s, ${perCreate(total)} ms per measured ${WHAT}\n`);
   if (url)
     console.log(
-      `per create: ${((after.commits - before.commits) / created).toFixed(2)} commits, ${((after.inserted - before.inserted) / created).toFixed(2)} rows inserted\n`,
+      `per ${WHAT}: ${((after.commits - before.commits) / created).toFixed(2)} commits, ${((after.inserted - before.inserted) / created).toFixed(2)} rows inserted\n`,
     );
   const share = (ms: number) => `${((ms / total) * 100).toFixed(1)}%`;
   printTable(
@@ -158,7 +171,7 @@ async function main() {
   );
   console.log('');
   printTable(
-    ['area', 'ms', 'share', 'ms per create'],
+    ['area', 'ms', 'share', `ms per ${WHAT}`],
     areas.map(([k, ms]) => [k, ms.toFixed(0), share(ms), perCreate(ms)]),
   );
 }
