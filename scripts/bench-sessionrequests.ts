@@ -136,13 +136,21 @@ async function measure(
         }
         // The worker delivers in the background; wait (bounded) until everything queued has arrived.
         // With JOB_WORKER=false (the request path alone) nothing is delivered and nothing is awaited.
-        // Counted by the server, not by autocannon: a request in flight when a run ends is not counted
-        // by autocannon, but its action was created and its messages are sent.
-        const created = (await actionsTotal(api.port, headers)) - actionsBefore;
-        const expected = created * scenario.messages;
+        // Actions are counted by the server, not by autocannon, and again while waiting: a request in
+        // flight when a run ends is neither counted by autocannon nor, for a moment, committed, but its
+        // action is created and its messages are sent.
+        const createdNow = async () => (await actionsTotal(api.port, headers)) - actionsBefore;
+        let created = await createdNow();
         const t0 = Date.now();
-        while (WORKER && peers.delivered() - deliveredBefore < expected && Date.now() - t0 < 300_000)
+        while (
+          WORKER &&
+          peers.delivered() - deliveredBefore < created * scenario.messages &&
+          Date.now() - t0 < 300_000
+        ) {
           await new Promise((r) => setTimeout(r, 100));
+          created = await createdNow();
+        }
+        const expected = created * scenario.messages;
         const m = (k: keyof Run) => median(runs.map((x) => x[k]));
         rows.push([
           label,
