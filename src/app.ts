@@ -53,6 +53,9 @@ export interface AppOptions {
   checkResponses?: boolean;
 }
 
+/** Where the API is mounted. */
+const API_PATH = '/api/v1';
+
 /** Builds the HTTP application over the process's services: middleware, every module's routes, 404, errors. */
 export function createApp(services: Services, options: AppOptions = {}): Express {
   const { config, database, box, baseUrl } = services;
@@ -70,6 +73,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     box,
     secure: services.secureCookies,
     absoluteMs: config.staff.absoluteMs,
+    apiPath: API_PATH,
   });
   app.use(browser.middleware);
 
@@ -77,7 +81,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   const root = Router();
   const api = Router();
   const pages = routesOn(root, '');
-  const routes = routesOn(api, '/api/v1');
+  const routes = routesOn(api, API_PATH);
 
   // The site's root: health, metrics, the contact's pages, downloads, discovery, the staff pages.
   healthRoutes(pages, services);
@@ -133,7 +137,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   // The document, for tools in the same process (the tests' contract check), without a request.
   app.locals.openapiDocument = () => generateDocument(registry, baseUrl);
   // The API first: a call does not walk the pages' routes (no path is in both).
-  app.use('/api/v1', api);
+  app.use(API_PATH, api);
   app.use(root);
 
   const documented = () =>

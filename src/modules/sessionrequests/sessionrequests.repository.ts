@@ -72,7 +72,6 @@ export async function findActionByCode(q: Queryable, code: string): Promise<Acti
   );
 }
 
-/** The organisation's actions: checks before creating one, creating, locking, moving and recording them. */
 const createShapes = statementShapes();
 
 /**
@@ -99,6 +98,7 @@ function createStatement(q: Tx, columns: Array<keyof NewSessionRequest>, jobs: n
   return sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`;
 }
 
+/** The organisation's actions: checks before creating one, creating, locking, moving and recording them. */
 export function sessionRequestRepository(q: Tx, ctx: RequestContext) {
   const org = eq(sessionRequests.organisationId, ctx.organisationId);
   return {

@@ -15,24 +15,19 @@ const dialect = new PgDialect();
 /** What PREPARE takes (and what is worth preparing): queries and data changes, not utility commands. */
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 
-/** Names already digested, by prefix and text: the same few texts come back at every request. */
-const digested = new Map<string, Map<string, string>>();
-const NAMES_KEPT = 1_000;
+/** Digests already made, by text: the same few texts come back at every request. */
+const digests = new Map<string, string>();
+const DIGESTS_KEPT = 1_000;
 
 /** A text's statement name: a digest, so that one name is always one text on every connection. */
 function nameOf(prefix: string, text: string): string {
-  let names = digested.get(prefix);
-  if (!names) {
-    names = new Map();
-    digested.set(prefix, names);
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHash('sha1').update(text).digest('base64url').slice(0, 27).replace(/-/g, '$');
+    if (digests.size >= DIGESTS_KEPT) digests.clear();
+    digests.set(text, digest);
   }
-  let name = names.get(text);
-  if (name === undefined) {
-    name = `${prefix}${createHash('sha1').update(text).digest('base64url').slice(0, 27).replace(/-/g, '$')}`;
-    if (names.size >= NAMES_KEPT) names.clear();
-    names.set(text, name);
-  }
-  return name;
+  return prefix + digest;
 }
 
 /**

@@ -17,6 +17,8 @@ export function browserPlumbing(options: {
   secure: boolean;
   /** A staff session ends this long after sign-in, whatever its use. */
   absoluteMs: number;
+  /** Where the API is mounted (see StaffSessionOptions). */
+  apiPath: string;
 }): { middleware: RequestHandler[]; web: WebKit } {
   const { database, box, secure } = options;
   const csrfSecrets = [box.mac('csrf', 'v1')];
@@ -25,6 +27,7 @@ export function browserPlumbing(options: {
     secrets: [box.mac('staff-session', 'v1')],
     secure,
     absoluteMs: options.absoluteMs,
+    apiPath: options.apiPath,
   });
   const web: WebKit = {
     signInPath: '/signin',
