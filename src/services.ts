@@ -1,5 +1,5 @@
 import type { Config } from './config';
-import { DocumentPreviews } from './modules/signing';
+import { DocumentPreviews } from './modules/files';
 import { OidcClient } from './modules/sso';
 import { deliverEventsByWebhook } from './modules/webhooks';
 import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
@@ -98,6 +98,7 @@ export function createServices(
   const box = overrides.box ?? openSecretBox(config.encryption);
   const ssoPolicy = listedNetworksPolicy(config.sso.privateNetworks, overrides.lookup);
   const webhookPolicy: SafeHttpPolicy = { ...config.webhooks, lookup: overrides.lookup };
+  const storage = overrides.storage ?? openFileStorage(config.files, database);
   const services: Services = {
     config,
     database,
@@ -106,7 +107,7 @@ export function createServices(
     metrics,
     readiness: new Readiness(),
     box,
-    storage: overrides.storage ?? openFileStorage(config.files, database),
+    storage,
     seal: sealKeySource({ database, box, clock }, config.signing),
     mailer: overrides.mailer ?? createMailer(config.mail, jobLogger),
     sms: overrides.sms ?? createSmsSender(config.sms, jobLogger),
@@ -116,7 +117,7 @@ export function createServices(
       batchSize: config.jobs.concurrency,
       metrics,
     }),
-    previews: new DocumentPreviews(),
+    previews: new DocumentPreviews(database, storage, jobLogger),
     oidc: new OidcClient(ssoPolicy, clock),
     ssoPolicy,
     webhookPolicy,

@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import { passwordLinkHandler, passwordLinkJob } from './modules/accounts';
+import { type DocumentPreviews, filePagesHandler, filePagesJob } from './modules/files';
 import { sessionReportHandler, sessionReportJob } from './modules/respondent';
 import {
   expiryHandler,
@@ -38,6 +39,7 @@ export interface JobServices {
   clock: Clock;
   box: SecretBox;
   storage: FileStorage;
+  previews: DocumentPreviews;
   seal: SealKeySource;
   mailer: Mailer;
   sms: SmsSender;
@@ -64,6 +66,7 @@ export function registerJobHandlers(services: JobServices): void {
       sms,
     }),
   );
+  worker.register(filePagesJob, filePagesHandler({ database, previews: services.previews }));
   worker.register(expiryJobType, expiryHandler({ database, clock, baseUrl: config.baseUrl }));
   worker.register(
     sessionReportJob,

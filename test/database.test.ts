@@ -41,6 +41,7 @@ const tenantTables = [
   'jobs',
   'files',
   'file_contents',
+  'file_pages',
   'sessions',
   'session_versions',
   'campaign_visitors',

@@ -382,7 +382,15 @@ describe('POST /api/v1/sessionrequests', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: 'sent', document: { fileId: contract, title: 'Contract' } });
-    expect(await countJobs(org)).toBe(before + 1);
+    // The signer's invitation, and the drawing of the document's pages ahead of the signer.
+    expect(await countJobs(org)).toBe(before + 2);
+    const [kinds] = await inTenant(h.database, systemContext(org.organisationId), (tx) =>
+      queryRows<{ kinds: string[] }>(
+        tx,
+        sql`SELECT array_agg(kind ORDER BY kind) AS kinds FROM jobs WHERE subject_id = ${res.body._id}`,
+      ),
+    );
+    expect(kinds?.kinds).toEqual(['file-pages', 'notification']);
   });
 
   it.each([

@@ -4,8 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
-import { queryRows } from '../src/platform/db/database';
+import { DocumentPreviews, PAGE_IMAGE_WIDTH } from '../src/modules/files';
+import { queryRows, uuidArray } from '../src/platform/db/database';
+import { inTenant } from '../src/platform/db/tenant';
 import { eventTypes } from '../src/platform/events/event-types';
+import { localDiskStorage } from '../src/platform/files/storage';
+import { systemContext } from '../src/platform/kernel/context';
 import { generateSealKey } from '../src/platform/signing/certificate';
 import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
 import { createContact, createOrg, type TestOrg, untilSettled } from './support/fixtures';
@@ -102,6 +106,27 @@ async function codeByMail(browser: ReturnType<typeof signerBrowser>): Promise<st
   const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
   expect(code).toBeDefined();
   return code!;
+}
+
+/** The action's file-pages job (its state and file) and that file's stored pages. */
+async function drawnPagesOf(actionId: string) {
+  return inTenant(h.database, systemContext(org.organisationId), async (tx) => {
+    const jobs = await queryRows<{ status: string; file_id: string }>(
+      tx,
+      sql`SELECT status, payload->>'fileId' AS file_id FROM jobs WHERE subject_id = ${actionId} AND kind = 'file-pages'`,
+    );
+    const pages = await queryRows<{
+      page: number;
+      image_width: number | null;
+      text: string;
+      png: string | null;
+    }>(
+      tx,
+      sql`SELECT page, image_width, text, substr(image, 2, 3)::text AS png FROM file_pages
+           WHERE file_id = ANY(${uuidArray(jobs.map((j) => j.file_id))}) ORDER BY page`,
+    );
+    return { jobs, pages };
+  });
 }
 
 const eventTypesOf = async (actionId: string) => {
@@ -281,6 +306,85 @@ describe('quicksign: the signer’s way through', () => {
     expect(Buffer.compare(copy.body as Buffer, pdf)).toBe(0);
     const stranger = await asBuffer(request(h.server).get(`/action/${'x'.repeat(20)}/signed`));
     expect(stranger.status).toBe(404);
+  });
+});
+
+describe('quicksign: the document’s pages, drawn ahead', () => {
+  it('when an action with a document is created, then a job draws and stores every page before the signer opens the link, and another instance shows the stored drawing without drawing again', async () => {
+    const action = await quicksign({ invite: false, title: 'Pages ahead' });
+    expect(await drawnPagesOf(action.id)).toEqual({
+      jobs: [{ status: 'pending', file_id: action.doc.id }],
+      pages: [],
+    });
+    await h.jobs.drain();
+    const drawn = await drawnPagesOf(action.id);
+    expect(drawn.jobs).toEqual([{ status: 'done', file_id: action.doc.id }]);
+    expect(drawn.pages).toEqual([
+      {
+        page: 1,
+        image_width: PAGE_IMAGE_WIDTH,
+        text: expect.stringContaining('Pages ahead - page 1'),
+        png: '\\x504e47',
+      },
+      {
+        page: 2,
+        image_width: PAGE_IMAGE_WIDTH,
+        text: expect.stringContaining('Pages ahead - page 2'),
+        png: '\\x504e47',
+      },
+    ]);
+
+    // Another instance (nothing in its memory) reads what is stored: a marker put in place of page 1's
+    // drawing is what it answers, so it did not draw the page again.
+    const ctx = systemContext(org.organisationId);
+    const marker = await inTenant(h.database, ctx, async (tx) => {
+      const [row] = await queryRows<{ image: Buffer }>(
+        tx,
+        sql`UPDATE file_pages SET image = (SELECT image FROM file_pages WHERE file_id = ${action.doc.id} AND page = 2)
+             WHERE file_id = ${action.doc.id} AND page = 1 RETURNING image`,
+      );
+      return row!.image;
+    });
+    const other = new DocumentPreviews(
+      h.database,
+      localDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), 'pages-'))),
+    );
+    const file = {
+      storageKey: `${org.organisationId}/${action.doc.id}`,
+      sha256: createHash('sha256').update(action.doc.bytes).digest('hex'),
+    };
+    expect(Buffer.from((await other.image(file, 1))!)).toEqual(Buffer.from(marker));
+    expect((await other.factsOf(file)).pages.map((p) => p.text)).toEqual([
+      expect.stringContaining('Pages ahead - page 1'),
+      expect.stringContaining('Pages ahead - page 2'),
+    ]);
+
+    // The signer's page and its images come from the stored pages too.
+    const browser = signerBrowser(action.code);
+    const page = await browser.page();
+    expect(page.text).toContain('The document (2 pages)');
+    expect(page.text).toContain('Pages ahead - page 2');
+    const image = await asBuffer(browser.agent.get(`/action/${action.code}/documents/0/pages/2`));
+    expect(image.status).toBe(200);
+    expect(Buffer.from(image.body as Buffer)).toEqual(Buffer.from(marker));
+  });
+
+  it('when the file of a drawn document is deleted (with its action), then its stored pages go with it', async () => {
+    const action = await quicksign({ invite: false, title: 'Pages gone' });
+    await h.jobs.drain();
+    expect((await drawnPagesOf(action.id)).pages).toHaveLength(2);
+    const gone = await api().delete(`/api/v1/files/${action.doc.id}?cascade=true`).set('x-api-key', key());
+    expect(gone.status).toBe(204);
+    expect((await api().get(`/api/v1/sessionrequests/${action.id}`).set('x-api-key', key())).status).toBe(
+      404,
+    );
+    const [left] = await inTenant(h.database, systemContext(org.organisationId), (tx) =>
+      queryRows<{ n: number }>(
+        tx,
+        sql`SELECT count(*)::int AS n FROM file_pages WHERE file_id = ${action.doc.id}`,
+      ),
+    );
+    expect(left).toEqual({ n: 0 });
   });
 });
 
@@ -529,6 +633,13 @@ describe('multisigning: a questionnaire, then several signers in order', () => {
     await submitAsContact(h, res.body.code, 'Ελένη Παπαδοπούλου');
     const afterAnswers = await api().get(`/api/v1/sessionrequests/${res.body._id}`).set('x-api-key', key());
     expect(afterAnswers.body.status).toBe('opened'); // signing comes next
+    // The report is what is signed: its pages are drawn ahead as well.
+    await h.jobs.drain();
+    const reportPages = await drawnPagesOf(res.body._id);
+    expect(reportPages.jobs).toEqual([{ status: 'done', file_id: expect.any(String) }]);
+    expect(reportPages.pages.length).toBeGreaterThan(0);
+    for (const page of reportPages.pages)
+      expect(page).toMatchObject({ image_width: PAGE_IMAGE_WIDTH, png: '\\x504e47' });
     const waiting = await later.page();
     expect(waiting.text).toContain('Łukasz Żółć');
     expect(waiting.text).toContain('moet eerst ondertekenen');

@@ -9,3 +9,10 @@ export {
   recordGeneratedPdf,
   removeUnheldFiles,
 } from './files.service';
+export {
+  DocumentPreviews,
+  filePagesHandler,
+  filePagesJob,
+  PAGE_IMAGE_WIDTH,
+  type PreviewFile,
+} from './previews';

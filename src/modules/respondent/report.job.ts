@@ -4,11 +4,12 @@ import { inTenant } from '../../platform/db/tenant';
 import type { FileStorage } from '../../platform/files/storage';
 import type { JobHandler } from '../../platform/jobs/job';
 import { defineJob } from '../../platform/jobs/job-type';
+import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { Clock } from '../../platform/kernel/clock';
 import { type RequestContext, systemContext } from '../../platform/kernel/context';
 import { newId } from '../../platform/kernel/ids';
 import { z } from '../../platform/kernel/zod';
-import { recordGeneratedPdf } from '../files';
+import { filePagesJob, recordGeneratedPdf } from '../files';
 import { Language } from '../questionlists';
 import {
   actionById,
@@ -98,6 +99,12 @@ export function sessionReportHandler(deps: ReportDeps): JobHandler<ReportPayload
           at: now,
         });
         await setSessionDocuments(tx, ctx, session, [document], now);
+        // A multisigning report is signed next: its pages are drawn ahead, for its signers not to wait.
+        if (action.type === 'multisigning' && isOpen(action.status))
+          await jobRepository(tx, ctx).enqueue(
+            [filePagesJob.job({ subjectId: action.id, payload: { fileId }, runAt: now })],
+            now,
+          );
         await recordActionEvents(deps, tx, ctx, action.id, ['session.submitted'], session.id);
         await afterReport(deps, tx, ctx, action, session.visitorId !== null);
         return 'done';

@@ -1,6 +1,5 @@
-import { readAll } from '../../platform/files/storage';
 import { NotFound } from '../../platform/kernel/errors';
-import type { DocumentPreviews } from '../signing';
+import type { DocumentPreviews } from '../files';
 import type { ContactPage, PageKit } from './page-kit';
 import { type Page, type PageContext, unknownPage } from './pages/respondent.pages';
 import { declinePage, signedDonePage, signingPage, signingWaitPage } from './pages/signing.pages';
@@ -63,7 +62,7 @@ async function signingPageFor(
   const stage = signingStage(view, kit.respondentOf(page.req), deps.clock.now());
   if (page.query.step === 'decline' && view.signer?.status === 'pending')
     return declinePage(view, ctx, title, { verified: stage === 'sign' });
-  const preview = await deps.previews.factsOf(doc.sha256, () => readAll(deps.storage, doc.storageKey));
+  const preview = await deps.previews.factsOf(doc);
   const { contact } = facts;
   return signingPage({
     view,

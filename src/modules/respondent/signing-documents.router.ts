@@ -102,11 +102,10 @@ export function signingDocumentRoutes(routes: Routes, deps: SigningRouteDeps, ki
     },
     async ({ params: p, req, res }) => {
       const doc = await documentFor(req, p.code, p.index);
-      const bytes = () => readAll(deps.storage, doc.storageKey);
-      const facts = await deps.previews.factsOf(doc.sha256, bytes);
+      const facts = await deps.previews.factsOf(doc);
       const page = /^\d{1,4}$/.test(p.page) ? Number(p.page) : 0;
       if (page < 1 || page > facts.pages.length) throw new NotFound('No such page');
-      const png = await deps.previews.image(doc.sha256, page, bytes);
+      const png = await deps.previews.image(doc, page);
       if (!png) throw new NotFound('This page cannot be drawn here: download the document instead');
       sendPageImage(res, png);
       return undefined;

@@ -8,6 +8,7 @@ import type { RequestContext } from '../../platform/kernel/context';
 import { newId } from '../../platform/kernel/ids';
 import { iso } from '../../platform/kernel/schemas';
 import { contactById } from '../customers';
+import { filePagesJob } from '../files';
 import { portfolioById } from '../portfolios';
 import {
   checkDocument,
@@ -154,10 +155,14 @@ export async function createSessionRequestIn(
   const id = newId(now.getTime());
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   const code = newActionCode();
-  // A signing action's invitations go to its signers (inviteSigners, below).
+  // A signing action's invitations go to its signers (inviteSigners, below). Its document's pages are
+  // drawn ahead, for the first signer not to wait for them.
   const jobs = [
     ...(signing ? [] : notificationJobs(id, channels, 'invitation', input.reminderSchedule, now)),
     ...(expiresAt ? [expiryJob(id, expiresAt)] : []),
+    ...(input.document
+      ? [filePagesJob.job({ subjectId: id, payload: { fileId: input.document.fileId }, runAt: now })]
+      : []),
   ];
   const row = await repo.create(
     {

@@ -1,6 +1,5 @@
 import type { Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { readAll } from '../../platform/files/storage';
 import type { RequestContext } from '../../platform/kernel/context';
 import { BadRequest, NotFound } from '../../platform/kernel/errors';
 import {
@@ -11,6 +10,7 @@ import {
   thirdpartyIdTaken,
   updateContact,
 } from '../customers';
+import type { DocumentPreviews } from '../files';
 import { fileById } from '../files';
 import { defaultPortfolio } from '../portfolios';
 import type { Language } from '../questionlists';
@@ -20,7 +20,6 @@ import {
   createSessionRequestIn,
   type SessionRequestDeps,
 } from '../sessionrequests';
-import type { DocumentPreviews } from '../signing';
 import { setupRepository } from './setups.repository';
 import type { ActionSetupBody, QuickSigningSetupBody } from './setups.schemas';
 import { checkOwner, type SetupDeps, usableSetup } from './setups.service';
@@ -267,10 +266,9 @@ export async function filePage(
 ): Promise<Buffer | null> {
   const file = await inTenant(deps.database, ctx, (tx) => fileById(tx, ctx, fileId));
   if (file?.contentType !== 'application/pdf') throw new NotFound('File not found');
-  const bytes = () => readAll(deps.storage, file.storageKey);
-  const facts = await deps.previews.factsOf(file.sha256, bytes);
+  const facts = await deps.previews.factsOf(file);
   if (page < 1 || page > facts.pages.length) throw new NotFound('No such page');
-  return deps.previews.image(file.sha256, page, bytes);
+  return deps.previews.image(file, page);
 }
 
 /** How many pages a file of the organisation has, and whether they can be drawn. */
@@ -281,7 +279,7 @@ export async function filePages(
 ): Promise<{ pages: number; images: boolean }> {
   const file = await inTenant(deps.database, ctx, (tx) => fileById(tx, ctx, fileId));
   if (!file) return { pages: 0, images: false };
-  const facts = await deps.previews.factsOf(file.sha256, () => readAll(deps.storage, file.storageKey));
+  const facts = await deps.previews.factsOf(file);
   return { pages: facts.pages.length, images: facts.images };
 }
 

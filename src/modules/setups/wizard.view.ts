@@ -2,8 +2,8 @@ import type { RequestContext } from '../../platform/kernel/context';
 import { AppError } from '../../platform/kernel/errors';
 import { type StaffPageFrame, type StaffUser, staffErrorPage } from '../../platform/web/staff-layout';
 import { contactEmail, contactLabel, getCustomer, getCustomersById } from '../customers';
+import type { DocumentPreviews } from '../files';
 import { listQuestionLists } from '../questionlists';
-import type { DocumentPreviews } from '../signing';
 import { setupProblemPage } from './pages/wizard.pages';
 import { dataChanges, type Person, type WizardDeps } from './wizard.service';
 

@@ -1,5 +1,4 @@
 // The signing module's public entry: what other modules may use.
-export { DocumentPreviews } from './previews';
 export { buildSignedDocument } from './signed-document';
 export {
   CODE_MINUTES,
