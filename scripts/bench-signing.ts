@@ -4,31 +4,15 @@
 //   2. verifying it (GET /files/{id}/verification's check);
 //   3. drawing one page for the signing step with poppler (pdftoppm), when it is installed.
 // Each figure is the median of BENCH_ROUNDS runs (default 15), after one warm-up run.
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import type { SignerTrailEntry } from '../src/db/schema';
 import { buildSignedDocument } from '../src/modules/signing/signed-document';
 import { certificateFacts, generateSealKey } from '../src/platform/signing/certificate';
 import { renderPage } from '../src/platform/signing/pdf';
 import { verifyPdfSignatures } from '../src/platform/signing/verify';
 import { printTable } from './bench-support';
+import { samplePdf } from './support/sample-pdf';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
-
-async function samplePdf(pages: number): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= pages; i++) {
-    const page = doc.addPage([595.28, 841.89]);
-    for (let line = 0; line < 40; line++)
-      page.drawText(`Page ${i}, clause ${line + 1}: the parties agree to what is written here.`, {
-        x: 56,
-        y: 780 - line * 18,
-        size: 10,
-        font,
-      });
-  }
-  return doc.save();
-}
 
 async function median(run: () => Promise<unknown>): Promise<number> {
   await run();

@@ -7,8 +7,8 @@ import { APP_ROLE, deferWrite, isoTimestamp, literal, queryRows, type Tx } from 
 import { isUniqueViolation } from '../src/platform/db/errors';
 import { DataDirInUseError } from '../src/platform/db/lock';
 import { openDatabase } from '../src/platform/db/open';
-import { inTenant } from '../src/platform/db/tenant';
-import { systemContext } from '../src/platform/kernel/context';
+import { HeldTransaction, holding, inTenant, inTenantOpening } from '../src/platform/db/tenant';
+import { type RequestContext, systemContext } from '../src/platform/kernel/context';
 import { newId } from '../src/platform/kernel/ids';
 import { createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
@@ -490,5 +490,70 @@ describe('deferred writes', () => {
       ),
     );
     expect(row).toEqual({ a: ['x', 'y "z"', null, 'back\\slash'], b: '00ff10', d: true, t: "O'Brien" });
+  });
+});
+
+describe('opening reads', () => {
+  const count = (name: string) =>
+    sql`SELECT count(*)::int AS n, current_setting('app.organisation_id') AS org FROM portfolios WHERE name = ${name}`;
+  const insertPortfolio = (name: string) =>
+    sql`INSERT INTO portfolios (id, organisation_id, name, description, is_default, customer_count, created_at)
+        VALUES (${crypto.randomUUID()}::uuid, ${org.organisationId}::uuid, ${name}, '', false, 0, now())`;
+
+  it('when a transaction opens with a read, then the work gets its rows, read in the organisation, and on the server it ran as the connection’s prepared statement', async () => {
+    await inTenant(h.database, systemContext(org.organisationId), (tx) =>
+      queryRows(tx, insertPortfolio('Opened')),
+    );
+    const seen = await inTenantOpening(
+      h.database,
+      systemContext(org.organisationId),
+      count('Opened'),
+      async (tx, rows) => ({
+        rows,
+        prepared: await queryRows<{ statement: string }>(
+          tx,
+          sql`SELECT statement FROM pg_prepared_statements WHERE name LIKE 'adkh_%' AND statement LIKE '%name = $1%'`,
+        ),
+      }),
+    );
+    expect(seen.rows).toEqual([{ n: 1, org: org.organisationId }]);
+    if (h.database.driver === 'pglite') expect(seen.prepared).toEqual([]);
+    else
+      expect(seen.prepared).toEqual([
+        // One message: BEGIN, the entry, the read's PREPARE and its EXECUTE.
+        {
+          statement: expect.stringMatching(
+            /^BEGIN; SELECT actiondesk_enter\(.*;\nPREPARE adkh_\S+ AS SELECT count.*;\nEXECUTE adkh_\S+\('Opened'\)$/s,
+          ),
+        },
+      ]);
+  });
+
+  it('when the credentials must be checked again first, then the read is made again after the check', async () => {
+    const [user] = await inTenant(h.database, systemContext(org.organisationId), (tx) =>
+      queryRows<{ auth_version: number }>(tx, sql`SELECT auth_version FROM users WHERE id = ${org.adminId}`),
+    );
+    const ctx: RequestContext = {
+      ...systemContext(org.organisationId),
+      userId: org.adminId,
+      authVersion: user!.auth_version + 1000,
+      revalidate: async (tx) => {
+        ctx.authVersion = user!.auth_version;
+        await queryRows(tx, insertPortfolio('Opened again'));
+      },
+    };
+    const rows = await inTenantOpening(h.database, ctx, count('Opened again'), async (_tx, opened) => opened);
+    expect(rows).toEqual([{ n: 1, org: org.organisationId }]);
+  });
+
+  it('when a request holds its transaction, then the opening read joins it and sees its writes', async () => {
+    const ctx = systemContext(org.organisationId);
+    const held = new HeldTransaction(h.database, ctx, async () => undefined);
+    const rows = await holding(held, async () => {
+      await inTenant(h.database, ctx, (tx) => queryRows(tx, insertPortfolio('Opened held')));
+      return inTenantOpening(h.database, ctx, count('Opened held'), async (_tx, opened) => opened);
+    });
+    await held.commit(async () => undefined);
+    expect(rows).toEqual([{ n: 1, org: org.organisationId }]);
   });
 });

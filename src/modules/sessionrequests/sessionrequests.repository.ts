@@ -5,6 +5,7 @@ import {
   deferWrite,
   type Queryable,
   queryRows,
+  type Row,
   rowMapper,
   type Tx,
   uuidArray,
@@ -98,27 +99,45 @@ function createStatement(q: Tx, columns: Array<keyof NewSessionRequest>, jobs: n
   return sql`WITH ${sql.join(parts, sql`, `)} SELECT 1`;
 }
 
+/** What creating an action checks in the stored records (see `prerequisitesStatement`). */
+export interface Prerequisites {
+  /** The contact's data; null when it is not a contact of the organisation. */
+  customer: Record<string, string> | null;
+  /** The named templates that exist in the organisation. */
+  templates: TemplateFacts[];
+}
+
+/**
+ * What creating an action checks, in one statement: the contact's data and the named templates that
+ * exist in the organisation. Built before the transaction, to be sent with its opening (inTenantOpening).
+ */
+export function prerequisitesStatement(
+  ctx: RequestContext,
+  customerId: string | null,
+  templateIds: string[],
+): SQL {
+  const ids = templateIds.filter(isId);
+  return sql`SELECT
+    (SELECT c.data FROM customers c WHERE c.organisation_id = ${ctx.organisationId} AND c.id = ${customerId && isId(customerId) ? customerId : null}::uuid) AS customer,
+    (SELECT json_agg(json_build_object('id', l.id, 'active', l.active, 'version', l.version, 'supportedLanguages', l.supported_languages))
+       FROM question_lists l WHERE l.organisation_id = ${ctx.organisationId} AND l.id = ANY(${uuidArray(ids)})) AS templates`;
+}
+
+/** The prerequisites statement's rows, read. */
+export function prerequisitesOf(rows: Row[]): Prerequisites {
+  const row = rows[0] as
+    | { customer?: Prerequisites['customer']; templates?: TemplateFacts[] | null }
+    | undefined;
+  return { customer: row?.customer ?? null, templates: row?.templates ?? [] };
+}
+
 /** The organisation's actions: checks before creating one, creating, locking, moving and recording them. */
 export function sessionRequestRepository(q: Tx, ctx: RequestContext) {
   const org = eq(sessionRequests.organisationId, ctx.organisationId);
   return {
-    /**
-     * What creating an action checks, in one statement: the contact's data (null when it is not a
-     * contact of the organisation) and the named templates that exist in the organisation.
-     */
-    async prerequisites(customerId: string | null, templateIds: string[]) {
-      const ids = templateIds.filter(isId);
-      const [row] = await queryRows<{
-        customer: Record<string, string> | null;
-        templates: TemplateFacts[] | null;
-      }>(
-        q,
-        sql`SELECT
-          (SELECT c.data FROM customers c WHERE c.organisation_id = ${ctx.organisationId} AND c.id = ${customerId && isId(customerId) ? customerId : null}::uuid) AS customer,
-          (SELECT json_agg(json_build_object('id', l.id, 'active', l.active, 'version', l.version, 'supportedLanguages', l.supported_languages))
-             FROM question_lists l WHERE l.organisation_id = ${ctx.organisationId} AND l.id = ANY(${uuidArray(ids)})) AS templates`,
-      );
-      return { customer: row?.customer ?? null, templates: row?.templates ?? [] };
+    /** What creating an action checks (prerequisitesStatement), read in this transaction. */
+    async prerequisites(customerId: string | null, templateIds: string[]): Promise<Prerequisites> {
+      return prerequisitesOf(await queryRows<Row>(q, prerequisitesStatement(ctx, customerId, templateIds)));
     },
     /** Inserts the action, its first history entry and its jobs in one statement (deferred: deferWrite). */
     async create(row: NewSessionRequest, actor: Actor, newJobs: NewJob[]): Promise<SessionRequestRow> {

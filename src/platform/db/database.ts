@@ -57,8 +57,16 @@ export interface Database {
   readonly driver: 'pglite' | 'node-postgres';
   /** Outside any transaction: sees no tenant rows (row-level security), for lookups and health only. */
   readonly db: AppDb;
-  /** Runs `fn` in a transaction opened with `actiondesk_enter(entry)`; commits, or rolls back on a throw. */
-  tenantTransaction<T>(entry: TenantEntry, fn: (tx: Tx, entered: EntryResult) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a transaction opened with `actiondesk_enter(entry)`; commits, or rolls back on a throw.
+   * `opening`, a read, runs right after the entry (on the server driver in the same round trip as BEGIN
+   * and the entry) and `fn` gets its rows; they count only when the entry answered 'ok'.
+   */
+  tenantTransaction<T>(
+    entry: TenantEntry,
+    fn: (tx: Tx, entered: EntryResult, opened: Row[]) => Promise<T>,
+    opening?: SQL,
+  ): Promise<T>;
   /**
    * Runs statements in one tenant transaction and returns their rows (raw column names).
    * On the server driver the whole batch (BEGIN, entry, statements, COMMIT) is a single round trip.

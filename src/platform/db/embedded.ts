@@ -13,6 +13,7 @@ import {
   enter,
   enteredOf,
   migrationsFolder,
+  queryRows,
   type Row,
   type Tx,
 } from './database';
@@ -52,8 +53,12 @@ export async function openEmbedded(
       driver: 'pglite',
       db: db as unknown as AppDb,
       // In-process: round trips cost nothing, so the entry is a plain parameterised statement.
-      tenantTransaction: (entry, fn) =>
-        db.transaction(async (tx) => fn(tx as unknown as Tx, await enter(tx as unknown as Tx, entry))),
+      tenantTransaction: (entry, fn, opening) =>
+        db.transaction(async (tx) => {
+          const entered = await enter(tx as unknown as Tx, entry);
+          const opened = opening ? await queryRows<Row>(tx, opening) : [];
+          return fn(tx as unknown as Tx, entered, opened);
+        }),
       // One call into PostgreSQL for the whole batch; exec waits for any open transaction to finish.
       async tenantBatch(entry, statements) {
         try {

@@ -90,23 +90,25 @@ export async function connectServer(
     engine: 'postgresql',
     driver: 'node-postgres',
     db: drizzleNodePg(pool) as unknown as AppDb,
-    tenantTransaction: (entry, fn) =>
+    tenantTransaction: (entry, fn, opening) =>
       withClient(
         pool,
         async (client) => {
-          // One round trip: BEGIN and the entry go together over the simple query protocol.
-          const results = (await client.query(`BEGIN; ${enterInline(entry)}`)) as unknown as pg.QueryResult[];
-          // Writes deferred with deferWrite wait here, as literal statements, and go before the next
-          // statement, or with COMMIT in one simple-protocol message.
-          const held: string[] = [];
           const send = async (text: string) => {
             try {
-              return await client.query(text);
+              return (await client.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
             } catch (err) {
               if (text.includes('PREPARE ')) statements.failed(client);
               throw err;
             }
           };
+          // One round trip: BEGIN, the entry and the opening read go together over the simple query
+          // protocol (the read as EXECUTE of the connection's prepared statement).
+          const opened = opening ? `;\n${statements.simpleText(client, opening)}` : '';
+          const results = (await send(`BEGIN; ${enterInline(entry)}${opened}`)) as pg.QueryResult[];
+          // Writes deferred with deferWrite wait here, as literal statements, and go before the next
+          // statement, or with COMMIT in one simple-protocol message.
+          const held: string[] = [];
           // Every statement the transaction runs goes through here: held writes first, and each query
           // under its prepared statement's name (node-postgres prepares it on the connection once).
           const query = (config: pg.QueryConfig, values?: unknown[]) => {
@@ -119,7 +121,7 @@ export async function connectServer(
           };
           const tx = drizzleNodePg({ query } as unknown as pg.PoolClient) as unknown as Tx;
           holdWritesOn(tx, (statement) => held.push(statements.simpleText(client, statement)));
-          const value = await fn(tx, enteredOf(results));
+          const value = await fn(tx, enteredOf(results), opening ? (results.at(-1)?.rows ?? []) : []);
           await send(held.length === 0 ? 'COMMIT' : `${held.splice(0).join(';\n')};\nCOMMIT`);
           return value;
         },

@@ -175,7 +175,8 @@ export class Metrics {
       engine: database.engine,
       driver: database.driver,
       db: database.db,
-      tenantTransaction: (entry, fn) => observe('transaction', database.tenantTransaction(entry, fn)),
+      tenantTransaction: (entry, fn, opening) =>
+        observe('transaction', database.tenantTransaction(entry, fn, opening)),
       tenantBatch: (entry, statements) => observe('batch', database.tenantBatch(entry, statements)),
       query: (text, params) => observe('query', database.query(text, params)),
       ping: () => database.ping(),
