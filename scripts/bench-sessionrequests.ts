@@ -8,15 +8,13 @@
 // each connection count, the better run of each, side by side with the ratio; before that, one create
 // on each side is checked to write the same rows and answer the same shape.
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { SMTPServer } from 'smtp-server';
 import { BARE_HEAD, BARE_TRIGGERS, compareWithBare } from './bench-bare-create';
 import { answers, cpuSeconds, median, postgresCpuSeconds, printTable, start, stop } from './bench-support';
 import { createBody, EMAIL_INVITATION, seedCreateFixture } from './support/create-fixture';
+import { startPeers } from './support/peers';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -36,44 +34,6 @@ const scenarios = [
     messages: 2, // the reminders fall due days later
   },
 ];
-
-/** A local SMTP server and SMS receiver that only count what they accept. */
-async function startPeers() {
-  let mails = 0;
-  let sms = 0;
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('data', () => undefined);
-      stream.on('end', () => {
-        mails++;
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const receiver = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      sms++;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"ok"}');
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  return {
-    env: {
-      SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
-      SMS_PROVIDER_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/send`,
-    },
-    delivered: () => mails + sms,
-    close: async () => {
-      await new Promise<void>((r) => smtp.close(() => r()));
-      await new Promise<void>((r) => receiver.close(() => r()));
-    },
-  };
-}
 
 /** How many actions the bench's organisation has (GET /api/v1/sessionrequests answers the total). */
 async function actionsTotal(port: number, headers: Record<string, string>): Promise<number> {

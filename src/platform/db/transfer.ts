@@ -33,10 +33,16 @@ class TransferError extends Error {
 
 /**
  * Left out: counters and sign-in state that expire within the hour (rate limits, browser sessions,
- * failed sign-ins; staff sign in again), and file parts (the bytes travel as files, to whatever file
- * store the target uses).
+ * failed sign-ins; staff sign in again), file parts (the bytes travel as files, to whatever file
+ * store the target uses) and the files' drawn pages (a cache, drawn again when first shown).
  */
-const NOT_COPIED = new Set(['rate_counters', 'staff_sessions', 'sign_in_failures', 'file_contents']);
+const NOT_COPIED = new Set([
+  'rate_counters',
+  'staff_sessions',
+  'sign_in_failures',
+  'file_contents',
+  'file_pages',
+]);
 
 const BATCH = 1_000;
 
