@@ -5,6 +5,9 @@ import { customType, timestamp } from 'drizzle-orm/pg-core';
 export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** PostgreSQL's 64-bit transaction id, read as a decimal string (it exceeds 2^53 in time). */
+/** Bytes (PostgreSQL bytea), as Buffers through both drivers. */
+export const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
 export const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 /**

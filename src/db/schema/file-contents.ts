@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { customType, integer, pgTable, primaryKey, uuid } from 'drizzle-orm/pg-core';
-import { ts } from './columns';
+import { integer, pgTable, primaryKey, uuid } from 'drizzle-orm/pg-core';
+import { bytea, ts } from './columns';
 import { organisations } from './tenancy';
-
-const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 /**
  * File bytes kept in the database (FILE_STORAGE=database, the default on a server database), so that

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
-  customType,
   doublePrecision,
   foreignKey,
   index,
@@ -11,7 +10,7 @@ import {
   text,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { ts } from './columns';
+import { bytea, ts } from './columns';
 import { organisations } from './tenancy';
 
 /**
@@ -38,8 +37,6 @@ export const files = pgTable(
     index('files_org_created_idx').on(t.organisationId, t.createdAt),
   ],
 );
-
-const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
 
 /**
  * What the signing page and the wizard show of a PDF file, page by page (numbered from 1): the page's
