@@ -6,7 +6,7 @@
 // no worker, and the server's are cancelled afterwards so that a later bench's worker does not send them.
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { answers, start, stop } from './bench-support';
+import { answers, percentile, start, stop } from './bench-support';
 import { createBody, EMAIL_INVITATION } from './support/create-fixture';
 
 /** What the comparison needs of the seeded organisation. */
@@ -81,11 +81,6 @@ export const BARE_TRIGGERS =
   'its inserts, as on the API’s; the embedded bare keeps them too, so that both databases compare alike.';
 
 const body = (fixture: BareFixture, next: number) => createBody(fixture, next, EMAIL_INVITATION);
-
-/** The `p`th percentile of `values` (sorted ascending), in their unit; 0 for none. */
-function percentile(values: number[], p: number): number {
-  return values[Math.max(0, Math.ceil((p / 100) * values.length) - 1)] ?? 0;
-}
 
 /**
  * One run of creates on `side`. Latencies are taken from each 2xx response (autocannon's own

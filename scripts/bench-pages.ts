@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { answers, printTable, start, stop } from './bench-support';
+import { answers, percentile, printTable, start, stop } from './bench-support';
 import { seedCreateFixture } from './support/create-fixture';
 import { samplePdf } from './support/sample-pdf';
 
@@ -23,9 +23,6 @@ interface Figures {
   p95: number;
   errors: number;
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
 
 /** `connections` loops asking `url(i)` until the time is up; every answer must be 200 and pass `check`. */
 async function load(

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { answers, printTable, start, stop } from './bench-support';
+import { answers, median, percentile, printTable, start, stop } from './bench-support';
 import { createBody, EMAIL_INVITATION, seedCreateFixture } from './support/create-fixture';
 import { startPeers } from './support/peers';
 
@@ -45,14 +45,6 @@ async function sample(base: string, startedAt: number): Promise<Sample> {
     queued,
   };
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
-const median = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;

@@ -57,6 +57,11 @@ export async function stop(child: ChildProcess) {
   await exited;
 }
 
+/** The `p`th percentile of `values` (sorted ascending), by nearest rank, in their unit; 0 for none. */
+export function percentile(values: number[], p: number): number {
+  return values[Math.max(0, Math.ceil((p / 100) * values.length) - 1)] ?? 0;
+}
+
 export const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 

@@ -62,14 +62,12 @@ export function filePagesRepository(q: Tx, ctx: RequestContext) {
         )
         .onConflictDoNothing();
     },
-    /** Stores one page's image; false when the page is not stored (its file is gone). */
-    async putImage(fileId: string, page: number, imageWidth: number, png: Buffer): Promise<boolean> {
-      const rows = await q
+    /** Stores one page's image; nothing happens when the page is not stored (its file is gone). */
+    async putImage(fileId: string, page: number, imageWidth: number, png: Buffer): Promise<void> {
+      await q
         .update(filePages)
         .set({ image: png, imageWidth })
-        .where(and(org, eq(filePages.fileId, fileId), eq(filePages.page, page)))
-        .returning({ page: filePages.page });
-      return rows.length > 0;
+        .where(and(org, eq(filePages.fileId, fileId), eq(filePages.page, page)));
     },
   };
 }

@@ -133,10 +133,9 @@ export class DocumentPreviews {
 
   /**
    * Draws and stores every page of the file not stored yet, one at a time (a signer's own request waits
-   * for at most one drawing of this). Answers how many pages it drew; throws PdfToolMissing without
-   * poppler.
+   * for at most one drawing of this). Throws PdfToolMissing without poppler.
    */
-  async drawAll(file: PreviewFile, signal?: AbortSignal): Promise<number> {
+  async drawAll(file: PreviewFile, signal?: AbortSignal): Promise<void> {
     const facts = await this.factsOf(file);
     if (!facts.images) throw new PdfToolMissing('pdftoppm is not installed (Debian: poppler-utils)');
     let stored = await this.read(file, (repo, fileId) => repo.list(fileId, PAGE_IMAGE_WIDTH));
@@ -145,7 +144,6 @@ export class DocumentPreviews {
       await this.write(file, (repo, fileId) => repo.putPages(fileId, facts.pages));
       stored = await this.read(file, (repo, fileId) => repo.list(fileId, PAGE_IMAGE_WIDTH));
     }
-    let drawn = 0;
     let bytes: Promise<Buffer> | undefined;
     for (const page of stored) {
       if (page.image) continue;
@@ -155,9 +153,7 @@ export class DocumentPreviews {
       const png = await this.turn(() => renderPage(data, page.page, PAGE_IMAGE_WIDTH));
       await this.write(file, (repo, fileId) => repo.putImage(fileId, page.page, PAGE_IMAGE_WIDTH, png));
       this.images.set(`${file.sha256}:${page.page}`, Promise.resolve(png));
-      drawn++;
     }
-    return drawn;
   }
 
   private async loadFacts(file: PreviewFile): Promise<PreviewFacts> {

@@ -126,11 +126,11 @@ function newSigners(signerIds: string[], sessionRequestId: string, code: string,
   }));
 }
 
-/** The contacts who sign (signing actions), and the action's contact. */
-function partiesOf(input: CreateSessionRequest): { signerIds: string[]; customerId: string | null } {
+/** Whether the action is signed, the contacts who sign (in order), and the action's contact. */
+function partiesOf(input: CreateSessionRequest) {
   const signing = input.type === 'quicksign' || input.type === 'multisigning';
   const signerIds = signing ? signerIdsOf(input) : [];
-  return { signerIds, customerId: signing ? (signerIds[0] ?? null) : (input.customerId ?? null) };
+  return { signing, signerIds, customerId: signing ? (signerIds[0] ?? null) : (input.customerId ?? null) };
 }
 
 /**
@@ -168,8 +168,7 @@ export async function createSessionRequestIn(
   const channels = channelsOf(input);
   checkRequest(deps, input, channels, now);
   const repo = sessionRequestRepository(tx, ctx);
-  const signing = input.type === 'quicksign' || input.type === 'multisigning';
-  const { signerIds, customerId } = partiesOf(input);
+  const { signing, signerIds, customerId } = partiesOf(input);
   const { templates, language } = await checkStored(
     deps,
     tx,
