@@ -27,9 +27,9 @@ export const events = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
-    primaryKey({ name: 'events_pkey', columns: [t.organisationId, t.id] }),
-    // Found by id alone: row-level security is never an index condition here (migration 0011).
-    index('events_id_idx').on(t.id),
+    // The id leads: an event is found by id whatever the planner thinks of its organisation's share
+    // (migration 0049). Pages read the organisation's events in order through the next index.
+    primaryKey({ name: 'events_pkey', columns: [t.id, t.organisationId] }),
     index('events_org_order_idx').on(t.organisationId, t.txid, t.seq),
     index('events_org_type_order_idx').on(t.organisationId, t.type, t.txid, t.seq),
     // Events by age, for the retention sweep.

@@ -43,9 +43,9 @@ export const jobs = pgTable(
     ),
   },
   (t) => [
-    primaryKey({ name: 'jobs_pkey', columns: [t.organisationId, t.id] }),
-    // Found by id alone: row-level security is never an index condition here (migration 0011).
-    index('jobs_id_idx').on(t.id),
+    // The id leads: a job is found by id whatever the planner thinks of its organisation's share
+    // (migration 0049).
+    primaryKey({ name: 'jobs_pkey', columns: [t.id, t.organisationId] }),
     // The claim reads due pending jobs and expired leases through separate indexes, so jobs running
     // now are never stepped over (actiondesk_claim_jobs, migration 0011).
     index('jobs_pending_idx').on(t.runAt).where(sql`${t.status} = 'pending'`),

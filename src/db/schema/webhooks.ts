@@ -89,9 +89,9 @@ export const webhookDeliveries = pgTable(
     changeTxid: changeTxid(),
   },
   (t) => [
-    primaryKey({ name: 'webhook_deliveries_pkey', columns: [t.organisationId, t.id] }),
-    // Found by id alone: row-level security is never an index condition here (migration 0011).
-    index('webhook_deliveries_id_idx').on(t.id),
+    // The id leads: a delivery is found by id whatever the planner thinks of its organisation's
+    // share (migration 0049).
+    primaryKey({ name: 'webhook_deliveries_pkey', columns: [t.id, t.organisationId] }),
     foreignKey({
       name: 'webhook_deliveries_endpoint_fk',
       columns: [t.organisationId, t.endpointId],

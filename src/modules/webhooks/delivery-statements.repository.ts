@@ -50,9 +50,8 @@ export interface RecordedAttempt {
 /**
  * Statements the delivery worker runs for many deliveries at once (system context of their
  * organisation): one statement serves every delivery claimed together. Rows named by id are found by
- * their primary keys alone: row-level security keeps them to the organisation, and a condition on
- * organisation_id would tempt the planner to scan the organisation's rows instead of looking the ids
- * up (on these tables the row-level security policy is never an index condition: migration 0011).
+ * their primary keys, which lead with the id (migration 0049): row-level security keeps them to the
+ * organisation.
  */
 export function deliveryStatements(ctx: RequestContext) {
   const org = sql`${ctx.organisationId}::uuid`;

@@ -54,6 +54,30 @@ function recordStatement(insert: SQL): SQL {
 }
 
 /**
+ * The statement of a page of events (`eventRepository.list`): the organisation's events that readers
+ * may see, in (txid, seq) order, read through events_org_order_idx (test/database.test.ts, "pages in
+ * index order").
+ */
+export function eventPageStatement(ctx: RequestContext, filter: EventFilter, limit: number): SQL {
+  const where: SQL[] = [
+    eq(events.organisationId, ctx.organisationId),
+    sql`${events.txid} < pg_snapshot_xmin(pg_current_snapshot())`,
+  ];
+  if (filter.types && filter.types.length > 0)
+    where.push(sql`${events.type} = ANY(${`{${filter.types.join(',')}}`}::text[])`);
+  if (filter.since) where.push(sql`${events.createdAt} >= ${filter.since.toISOString()}::timestamptz`);
+  if (filter.after)
+    where.push(
+      sql`(${events.txid}, ${events.seq}) > (${filter.after.txid}::xid8, ${filter.after.seq}::bigint)`,
+    );
+  return sql`SELECT ${events.id} AS id, ${events.type} AS type, ${events.createdAt} AS created_at,
+                    ${events.organisationId} AS organisation_id, ${events.data} AS data,
+                    ${events.txid}::text AS txid, ${events.seq} AS seq
+               FROM ${events} WHERE ${and(...where)}
+              ORDER BY ${events.txid}, ${events.seq} LIMIT ${limit + 1}`;
+}
+
+/**
  * The events of the context's organisation. They are written with the change they describe, in its
  * transaction; the same statement writes what they fan out to (the webhook deliveries and their jobs:
  * fan-out.ts), so a committed change always has its deliveries.
@@ -105,17 +129,6 @@ export function eventRepository(q: Tx, ctx: RequestContext) {
      * a reader already passed. Answers up to `limit` + 1 rows (the extra one tells that more follow).
      */
     async list(filter: EventFilter, limit: number): Promise<EventRecord[]> {
-      const where: SQL[] = [
-        eq(events.organisationId, ctx.organisationId),
-        sql`${events.txid} < pg_snapshot_xmin(pg_current_snapshot())`,
-      ];
-      if (filter.types && filter.types.length > 0)
-        where.push(sql`${events.type} = ANY(${`{${filter.types.join(',')}}`}::text[])`);
-      if (filter.since) where.push(sql`${events.createdAt} >= ${filter.since.toISOString()}::timestamptz`);
-      if (filter.after)
-        where.push(
-          sql`(${events.txid}, ${events.seq}) > (${filter.after.txid}::xid8, ${filter.after.seq}::bigint)`,
-        );
       const rows = await queryRows<{
         id: string;
         type: string;
@@ -124,14 +137,7 @@ export function eventRepository(q: Tx, ctx: RequestContext) {
         data: Record<string, unknown>;
         txid: string;
         seq: string | number;
-      }>(
-        q,
-        sql`SELECT ${events.id} AS id, ${events.type} AS type, ${events.createdAt} AS created_at,
-                   ${events.organisationId} AS organisation_id, ${events.data} AS data,
-                   ${events.txid}::text AS txid, ${events.seq} AS seq
-              FROM ${events} WHERE ${and(...where)}
-             ORDER BY ${events.txid}, ${events.seq} LIMIT ${limit + 1}`,
-      );
+      }>(q, eventPageStatement(ctx, filter, limit));
       return rows.map((r) => ({
         id: r.id,
         type: r.type,
