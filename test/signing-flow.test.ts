@@ -388,6 +388,70 @@ describe('quicksign: the document’s pages, drawn ahead', () => {
   });
 });
 
+describe('quicksign: viewers of one action', () => {
+  const signerRow = (actionId: string) =>
+    inTenant(h.database, systemContext(org.organisationId), async (tx) => {
+      const [row] = await queryRows<{ opened_at: string | null; opened: number }>(
+        tx,
+        sql`SELECT opened_at, (SELECT count(*)::int FROM jsonb_array_elements(trail) e WHERE e->>'step' = 'opened') AS opened
+              FROM signers WHERE session_request_id = ${actionId}`,
+      );
+      return row!;
+    });
+
+  it('when a signer of an opened action has not viewed it yet, then their first view is recorded once, and later views record nothing', async () => {
+    const q = await quicksign({ invite: false });
+    const browser = signerBrowser(q.code);
+    expect((await browser.page()).status).toBe(200);
+    expect(await signerRow(q.id)).toEqual({ opened_at: expect.anything(), opened: 1 });
+    // The action is opened; its signer is made new again (as a second signer of an opened action is).
+    await h.database.ownerTransaction((tx) =>
+      tx.execute(sql`UPDATE signers SET opened_at = NULL WHERE session_request_id = ${q.id}`),
+    );
+    const seen = await browser.page();
+    expect(seen.text).toContain('Mandate 2026');
+    expect(await signerRow(q.id)).toEqual({ opened_at: expect.anything(), opened: 2 });
+    await browser.page();
+    expect((await browser.agent.get(`/action/${q.code}/documents/0/pages/1`)).status).toBe(200);
+    expect(await signerRow(q.id)).toEqual({ opened_at: expect.anything(), opened: 2 });
+  });
+
+  // Registered only on the server run of the suite (CI runs both): the embedded database has one
+  // connection, so no two transactions are ever open together there.
+  if (process.env.DATABASE_URL)
+    it('when another viewer holds the action, then the signing page and its page images answer without waiting for it', async () => {
+      const q = await quicksign({ invite: false });
+      const browser = signerBrowser(q.code);
+      await browser.page();
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let holding = () => {};
+      const inside = new Promise<void>((resolve) => {
+        holding = resolve;
+      });
+      // A viewer's transaction in progress: it holds the action's row with a share lock.
+      const viewer = inTenant(h.database, systemContext(org.organisationId), async (tx) => {
+        await tx.execute(sql`SELECT id FROM session_requests WHERE id = ${q.id} FOR SHARE`);
+        holding();
+        await held;
+      });
+      await inside;
+      try {
+        const page = await browser.page();
+        expect(page.status).toBe(200);
+        expect(page.text).toContain('Mandate 2026');
+        const image = await browser.agent.get(`/action/${q.code}/documents/0/pages/1`);
+        expect(image.status).toBe(200);
+        expect(image.headers['content-type']).toBe('image/png');
+      } finally {
+        release();
+        await viewer;
+      }
+    });
+});
+
 describe('quicksign: one-time codes', () => {
   it('when five wrong codes are typed, then the code locks (even the right one is refused) until a new code is asked for, which works', async () => {
     const action = await quicksign({ invite: false });

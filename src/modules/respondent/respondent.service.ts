@@ -9,6 +9,7 @@ import { organisationName } from '../organisations';
 import type { Language } from '../questionlists';
 import { sharedLanguages } from '../questionlists';
 import {
+  type ActionHit,
   actionById,
   actionOfCode,
   changeSigner,
@@ -61,12 +62,13 @@ export const hashVisitorToken = (token: string): string => createHash('sha256').
  * Runs `fn` on the action behind a public code, locked, in its organisation. The code is the only
  * credential: an unknown code and a code of another organisation look the same; a withdrawn or
  * expired action is only "gone". A created or sent action is marked opened when `open` is set.
- * For a campaign, the view carries the answers of this browser's visitor only.
+ * For a campaign, the view carries the answers of this browser's visitor only. `read` says that `fn`
+ * only reads: viewers of an opened action then hold a share lock and do not queue behind each other.
  */
 export async function withAction<T>(
   deps: RespondentDeps,
   rawCode: string,
-  opts: { open: boolean; respondent: Respondent },
+  opts: { open: boolean; respondent: Respondent; read?: boolean },
   fn: (tx: Tx, ctx: RequestContext, view: OpenAction) => Promise<T>,
 ): Promise<{ view: RespondentView; result?: T }> {
   const code = normaliseActionCode(rawCode);
@@ -74,13 +76,33 @@ export async function withAction<T>(
   const hit = await actionOfCode(deps.database, code);
   if (!hit) return { view: { outcome: 'unknown' } };
   const ctx = contactContext(hit.organisationId, code, deps.clock.now());
+  // An opened action whose viewers only read (or a campaign, whose visitors each work on their own
+  // visitor row, locked) is held with a share lock: they proceed side by side, while a change of the
+  // action waits for them. Anything that may change the action itself (opening it, recording its
+  // expiry, a signer's first view) takes the row lock: under a share lock such a view starts again
+  // with the row lock (two share holders that both wrote would deadlock). The lookup's status may be a
+  // moment old: the row read under the lock decides.
+  const shareable = hit.status === 'opened' && (hit.type === 'campaign' || opts.read === true);
+  const first = await inAction(deps, ctx, hit, opts, shareable, fn);
+  if (first !== AGAIN) return first;
+  const again = await inAction(deps, ctx, hit, opts, false, fn);
+  if (again === AGAIN) throw new Error('a view under the row lock asked for the row lock');
+  return again;
+}
+
+/** What a view under a share lock answers when it has to write: start again with the row lock. */
+const AGAIN = Symbol('again with the row lock');
+
+async function inAction<T>(
+  deps: RespondentDeps,
+  ctx: RequestContext,
+  hit: ActionHit,
+  opts: { open: boolean; respondent: Respondent },
+  shared: boolean,
+  fn: (tx: Tx, ctx: RequestContext, view: OpenAction) => Promise<T>,
+): Promise<{ view: RespondentView; result?: T } | typeof AGAIN> {
   return inTenant(deps.database, ctx, async (tx) => {
     const now = deps.clock.now();
-    // An opened campaign is only read by its visitors (each works on their own visitor row, locked):
-    // a share lock lets them proceed side by side, while a withdrawal waits for them. Anything that
-    // may change the action itself (opening it, recording its expiry) takes the row lock. The lookup's
-    // status may be a moment old: under a share lock a campaign that is no longer open is only gone.
-    const shared = hit.type === 'campaign' && hit.status === 'opened';
     let action = await actionById(
       tx,
       ctx,
@@ -88,25 +110,26 @@ export async function withAction<T>(
       shared ? { forShare: true } : { forUpdate: true },
     );
     if (!action) return { view: { outcome: 'unknown' } };
-    if (shared) {
+    const expired = action.expiresAt !== null && action.expiresAt <= now;
+    if (shared && action.type === 'campaign') {
       // Nothing is written under a share lock: an expiry that has passed is recorded by its job.
-      const expired = action.expiresAt !== null && action.expiresAt <= now;
       if (!isOpen(action.status) || expired) return { view: { outcome: 'gone', language: action.language } };
     } else {
+      const opening = opts.open && (action.status === 'created' || action.status === 'sent');
+      if (shared && ((expired && isOpen(action.status)) || opening)) return AGAIN;
       action = await settleExpiry(deps, tx, ctx, action);
       if (action.status === 'deactivated' || action.status === 'expired' || action.status === 'declined')
         return {
           view: { outcome: 'gone', language: action.language, declined: action.status === 'declined' },
         };
-      if (opts.open && (action.status === 'created' || action.status === 'sent')) {
-        action = await openSessionRequest(deps, tx, ctx, action.id, CONTACT);
-      }
+      if (opening) action = await openSessionRequest(deps, tx, ctx, action.id, CONTACT);
     }
     const signing = action.type === 'quicksign' || action.type === 'multisigning';
     let signers = signing ? await signersOf(tx, ctx, action.id) : [];
     // An action's own code is its first signer's link.
     let signer = signers.find((s) => s.id === hit.signerId) ?? (signing ? signers[0] : undefined);
     if (signer && opts.open && !signer.openedAt && isOpen(action.status)) {
+      if (shared) return AGAIN;
       const opened = await changeSigner(tx, ctx, signer.id, { openedAt: now }, now, [
         { step: 'opened', at: now.toISOString(), ...trailClient(opts.respondent) },
       ]);

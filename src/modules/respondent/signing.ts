@@ -150,36 +150,41 @@ export async function viewForSigning(
   respondent: Respondent,
   open: boolean,
 ): Promise<{ view: RespondentView; facts?: SigningFacts }> {
-  const { view, result } = await withAction(deps, rawCode, { open, respondent }, async (tx, ctx, found) => {
-    if (!isSigningAction(found) || !found.signer) return undefined;
-    const facts: SigningFacts = { contact: await signerContact(tx, ctx, found.signer, deps.phoneRegion) };
-    const toSign = documentToSign(found);
-    if (toSign) {
-      const file = await fileById(tx, ctx, toSign.fileId);
-      if (file)
-        facts.document = {
-          storageKey: file.storageKey,
-          fileName: file.fileName,
-          sha256: file.sha256,
-          title: toSign.title,
-        };
-    }
-    // The signed document is the session's last (after the report of a multisigning).
-    const signed = found.action.status === 'completed' ? found.session?.documents.at(-1) : undefined;
-    if (signed && found.signer.status === 'signed') {
-      const file = await fileById(tx, ctx, signed.fileId);
-      if (file) facts.signed = { storageKey: file.storageKey, fileName: file.fileName, size: file.size };
-    }
-    const first = found.signers[0];
-    if (found.action.type === 'multisigning' && !found.session && first && first.id !== found.signer.id) {
-      facts.answeredBy = contactName((await contactById(tx, ctx, first.customerId))?.data);
-    }
-    const earlier = waitingFor(found, found.signer);
-    if (earlier) {
-      const data = (await contactById(tx, ctx, earlier.customerId))?.data;
-      facts.waitingFor = contactName(data);
-    }
-    return facts;
-  });
+  const { view, result } = await withAction(
+    deps,
+    rawCode,
+    { open, respondent, read: true },
+    async (tx, ctx, found) => {
+      if (!isSigningAction(found) || !found.signer) return undefined;
+      const facts: SigningFacts = { contact: await signerContact(tx, ctx, found.signer, deps.phoneRegion) };
+      const toSign = documentToSign(found);
+      if (toSign) {
+        const file = await fileById(tx, ctx, toSign.fileId);
+        if (file)
+          facts.document = {
+            storageKey: file.storageKey,
+            fileName: file.fileName,
+            sha256: file.sha256,
+            title: toSign.title,
+          };
+      }
+      // The signed document is the session's last (after the report of a multisigning).
+      const signed = found.action.status === 'completed' ? found.session?.documents.at(-1) : undefined;
+      if (signed && found.signer.status === 'signed') {
+        const file = await fileById(tx, ctx, signed.fileId);
+        if (file) facts.signed = { storageKey: file.storageKey, fileName: file.fileName, size: file.size };
+      }
+      const first = found.signers[0];
+      if (found.action.type === 'multisigning' && !found.session && first && first.id !== found.signer.id) {
+        facts.answeredBy = contactName((await contactById(tx, ctx, first.customerId))?.data);
+      }
+      const earlier = waitingFor(found, found.signer);
+      if (earlier) {
+        const data = (await contactById(tx, ctx, earlier.customerId))?.data;
+        facts.waitingFor = contactName(data);
+      }
+      return facts;
+    },
+  );
   return { view, facts: result };
 }

@@ -4,7 +4,7 @@ export { actionById, actionOfCode, changeSigner, saveActionDraft, signersOf } fr
 export { createSessionRequestIn } from './create.service';
 export { expiryHandler, notificationHandler } from './sessionrequests.jobs';
 export { isOpen } from './sessionrequests.lifecycle';
-export type { SessionRequestRow } from './sessionrequests.repository';
+export type { ActionHit, SessionRequestRow } from './sessionrequests.repository';
 export { sessionRequestRoutes } from './sessionrequests.router';
 export {
   type CreateSessionRequest,
