@@ -24,10 +24,7 @@ DECLARE t text;
 BEGIN
   FOREACH t IN ARRAY ARRAY['jobs', 'events', 'webhook_deliveries'] LOOP
     EXECUTE format('DROP POLICY tenant_isolation ON %I', t);
-    EXECUTE format(
-      'CREATE POLICY tenant_isolation ON %I TO actiondesk_app '
-      'USING (organisation_id = actiondesk_current_org()) '
-      'WITH CHECK (organisation_id = actiondesk_current_org())', t);
+    PERFORM actiondesk_make_tenant_table(t::regclass);
     EXECUTE format('ALTER TABLE %I ALTER COLUMN organisation_id SET STATISTICS -1', t);
   END LOOP;
 END
