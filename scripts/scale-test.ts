@@ -18,7 +18,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { freePort, root } from './bench-support';
 import {
   type Answer,
@@ -32,40 +31,13 @@ import {
   startInstance,
   stopInstance,
 } from './support/load';
+import { countingMailbox } from './support/peers';
 import { startPgBouncer } from './support/pgbouncer';
 import { scratchPostgres } from './support/scratch-postgres';
 
 const ACTIONS = Number(process.env.SCALE_ACTIONS ?? 2_000);
 const CLIENTS = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A real SMTP server counting the messages each recipient receives. */
-async function mailbox() {
-  const perRecipient = new Map<string, number>();
-  let total = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      stream.on('data', () => undefined);
-      stream.on('end', () => {
-        for (const r of session.envelope.rcptTo)
-          perRecipient.set(r.address, (perRecipient.get(r.address) ?? 0) + 1);
-        total++;
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as import('node:net').AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    perRecipient,
-    total: () => total,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** The sum of a counter's samples whose labels include `labels`, from an instance's /metrics. */
 async function counter(port: number, name: string, labels: Record<string, string>): Promise<number> {
@@ -82,7 +54,7 @@ async function counter(port: number, name: string, labels: Record<string, string
 async function main(problems: string[]): Promise<void> {
   const server = scratchPostgres(await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-scale-'));
-  const smtp = await mailbox();
+  const smtp = await countingMailbox();
   let haproxy: ChildProcess | undefined;
   let bouncer: Awaited<ReturnType<typeof startPgBouncer>> | undefined;
   const instances: Instance[] = [];
