@@ -9,6 +9,8 @@ import {
   notificationJob,
 } from './modules/sessionrequests';
 import {
+  signedCopyHandler,
+  signedCopyJob,
   signingCodeHandler,
   signingCodeJob,
   signingFinaliseHandler,
@@ -85,6 +87,18 @@ export function registerJobHandlers(services: JobServices): void {
       seal: services.seal,
       timeZone: config.timeZone,
       baseUrl: config.baseUrl,
+    }),
+  );
+  worker.register(
+    signedCopyJob,
+    signedCopyHandler({
+      database,
+      clock,
+      storage,
+      mailer,
+      sms,
+      baseUrl: config.baseUrl,
+      phoneRegion: config.phoneRegion,
     }),
   );
   worker.register(

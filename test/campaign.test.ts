@@ -93,7 +93,7 @@ describe('campaign links', () => {
     const anna = await browserOn(campaign.code);
     expect(anna.first.status).toBe(200);
     expect(anna.first.text).toContain('Vul eerst uw naam en e-mailadres in.');
-    expect(anna.first.text).toContain(`action="/action/${campaign.code}/start?lang=nl"`);
+    expect(anna.first.text).toContain(`action="/action/${campaign.code}/start?lang=nl#result"`);
 
     const started = await anna.start('Anna', 'Janssens', 'anna@example.test');
     expect(started.status).toBe(303);

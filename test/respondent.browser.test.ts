@@ -73,6 +73,16 @@ describe('the contact in a real browser', () => {
     await page.screenshot({ path: path.join(shots, 'respondent-phone-step1.png'), fullPage: true });
     expect(await seriousA11yViolations(page)).toEqual([]);
 
+    // A refused step lands on its list of problems, focused and in view, with the first field under it.
+    await page.getByRole('button', { name: 'Volgende' }).click();
+    await page.waitForLoadState('load');
+    await expect(page.evaluate<string>('document.activeElement && document.activeElement.id')).resolves.toBe(
+      'result',
+    );
+    const box = (await page.locator('#result').boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(844);
+    await expect(page.locator('#result').textContent()).resolves.toContain('Naam');
     await page.getByLabel('Naam (verplicht)').fill('Marie Claes');
     // The partner question appears only once "Ja" is chosen, without a round trip.
     await expect(page.getByLabel('Naam partner (optioneel)').isVisible()).resolves.toBe(false);

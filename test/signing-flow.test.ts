@@ -83,9 +83,9 @@ function signerBrowser(code: string) {
       csrf;
     return res;
   };
-  const post = (path: string, fields: [string, string][]) =>
+  const post = (path: string, fields: [string, string][], lang = 'en') =>
     agent
-      .post(`/action/${code}${path}?lang=en`)
+      .post(`/action/${code}${path}?lang=${lang}`)
       .set('User-Agent', 'SignerPhone/1.0')
       .type('form')
       .send(new URLSearchParams([['_csrf', csrf], ...fields]).toString());
@@ -205,7 +205,7 @@ describe('quicksign: the signer’s way through', () => {
     const after = await browser.page();
     expect(after.text).toContain('You signed on');
     expect((await browser.agent.get(`/action/${action.code}/signed`)).status).toBe(404); // not sealed yet
-    expect(after.text).toContain('The signed document is being prepared.');
+    expect(after.text).toContain('Everyone has signed. The signed document is being prepared:');
 
     // Signed, not yet completed: the document is made by a job.
     const pending = await api().get(`/api/v1/sessionrequests/${action.id}`).set('x-api-key', key());
@@ -222,10 +222,18 @@ describe('quicksign: the signer’s way through', () => {
       .set('x-api-key', key());
     const documents = sessions.body.sessions[0].documents as { fileUrl: string; fileName: string }[];
     expect(documents).toHaveLength(1);
-    expect(documents[0]!.fileName).toBe('Mandate (signed).pdf');
+    expect(documents[0]!.fileName).toBe('Mandate 2026 (signed).pdf');
     const file = await asBuffer(api().get(documents[0]!.fileUrl.replace(/^/, '')).set('x-api-key', key()));
     expect(file.status).toBe(200);
     const pdf = file.body as Buffer;
+    // The signer gets their copy by e-mail, attached, named after the document.
+    const mailed = smtp.received.find((m) => m.subject === 'Your signed copy of “Mandate 2026”')!;
+    expect(mailed.to).toEqual(['lukasz@example.test']);
+    expect(mailed.text).toContain('“Mandate 2026” has been signed by everyone.');
+    expect(mailed.attachments).toEqual([
+      expect.objectContaining({ filename: 'Mandate 2026 (signed).pdf', contentType: 'application/pdf' }),
+    ]);
+    expect(Buffer.compare(mailed.attachments[0]!.content, pdf)).toBe(0);
 
     const report = await pdfsig(pdf);
     expect(report).toContain('Signature Type: ETSI.CAdES.detached');
@@ -527,6 +535,32 @@ describe('quicksign: one-time codes', () => {
 });
 
 describe('quicksign: withdrawal, declining and what is refused', () => {
+  it('when the signer reads an English action in French, then the code comes in French, and each step answers on its message', async () => {
+    const action = await quicksign();
+    const browser = signerBrowser(action.code);
+    const first = await browser.page();
+    expect(first.text).toContain(`action="/action/${action.code}/sign/code?lang=en#result"`);
+    const before = smtp.received.length;
+    const sent = await browser.post('/sign/code', [['channel', 'email']], 'fr');
+    expect(sent.status).toBe(303);
+    expect(sent.headers.location).toBe(`/action/${action.code}?lang=fr#result`);
+    await h.jobs.drain();
+    await until(async () => smtp.received.slice(before).some((m) => /^\d{6} /.test(m.subject)));
+    const mail = smtp.received.slice(before).find((m) => /^\d{6} /.test(m.subject))!;
+    expect(mail.subject).toMatch(/^\d{6} est votre code de signature chez Kantoor Łukasz$/);
+    expect(mail.text).toContain('Utilisez ce code pour signer « Mandate 2026 »');
+    // The page it lands on has the message that answers the post, focusable, just above the code field.
+    const page = await browser.page();
+    expect(page.text).toMatch(
+      /<p class="notice" role="status" id="result" tabindex="-1">We sent a code by e-mail \(l•••@example.test\)[^<]*<\/p>\s*<form method="post" action="\/action\/[^"]+\/sign\/verify\?lang=en#result">/,
+    );
+    const wrong = await browser.post('/sign/verify', [['code', '12345']]);
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toMatch(
+      /<div class="summary" role="alert" id="result" tabindex="-1"><p class="error" id="problems">/,
+    );
+  });
+
   it('when the action is withdrawn while the signer is on the page, then signing answers 410 and nothing is signed', async () => {
     const action = await quicksign({ invite: false });
     const browser = signerBrowser(action.code);
@@ -548,30 +582,34 @@ describe('quicksign: withdrawal, declining and what is refused', () => {
     expect(await eventTypesOf(action.id)).not.toContain('signature.signed');
   });
 
-  it('when the signer declines with a reason, then the action is declined with the reason, in its history and events, and the link says so', async () => {
+  it('when the signer declines with a reason without asking for a code, then the action is declined with the reason, in its history and events, the trail has the browser, and the link says so', async () => {
     const action = await quicksign();
     const browser = signerBrowser(action.code);
     await browser.page();
-    // Only the signer, confirmed by a code in this browser, may close the action for everyone.
-    const unconfirmed = await browser.page('&step=decline');
-    expect(unconfirmed.text).toContain('First confirm it is you with a code');
-    expect(unconfirmed.text).not.toContain('name="reason"');
-    const stranger = await browser.post('/decline', [['reason', 'Not mine to sign']]);
-    expect(stranger.status).toBe(400);
-    expect(stranger.text).toContain('Confirm it is you with a code first.');
-    expect(
-      (await api().get(`/api/v1/sessionrequests/${action.id}`).set('x-api-key', key())).body.status,
-    ).toBe('opened');
-    expect((await browser.post('/sign/verify', [['code', await codeByMail(browser)]])).status).toBe(303);
+    // The link is the signer's own: declining needs no code (the trail records that none was confirmed).
     const form = await browser.page('&step=decline');
     expect(form.text).toContain('Decline to sign');
     expect(form.text).toContain('name="reason"');
+    expect(form.text).toContain(`action="/action/${action.code}/decline?lang=en#result"`);
     const empty = await browser.post('/decline', [['reason', '  ']]);
     expect(empty.status).toBe(400);
     expect(empty.text).toContain('Give a reason.');
+    expect(empty.text).toMatch(/<div class="summary" role="alert" id="result" tabindex="-1">/);
+    expect(
+      (await api().get(`/api/v1/sessionrequests/${action.id}`).set('x-api-key', key())).body.status,
+    ).toBe('opened');
     const res = await browser.post('/decline', [['reason', 'The amount is wrong']]);
     expect(res.status).toBe(303);
-
+    expect(res.headers.location).toBe(`/action/${action.code}?lang=en#result`);
+    const [trail] = await inTenant(h.database, systemContext(org.organisationId), (tx) =>
+      queryRows<{ entry: Record<string, unknown> }>(
+        tx,
+        sql`SELECT trail->-1 AS entry FROM signers WHERE session_request_id = ${action.id}`,
+      ),
+    );
+    expect(trail!.entry).toEqual(
+      expect.objectContaining({ step: 'declined', codeConfirmed: false, ip: expect.any(String) }),
+    );
     const after = await api().get(`/api/v1/sessionrequests/${action.id}`).set('x-api-key', key());
     expect(after.body.status).toBe('declined');
     expect(after.body.closedAt).not.toBeNull();
@@ -725,6 +763,13 @@ describe('multisigning: a questionnaire, then several signers in order', () => {
         ])
       ).status,
     ).toBe(303);
+    // The first signer is not told the document is complete: the other signer has not signed yet.
+    const firstDone = await a.page();
+    expect(firstDone.text).toContain(
+      'Het document is pas volledig als de andere ondertekenaar ook heeft ondertekend.',
+    );
+    expect(firstDone.text).not.toContain('Iedereen heeft ondertekend');
+    expect(firstDone.text).not.toContain('http-equiv="refresh"');
     await h.jobs.drain();
     // Now the second signer is invited, on their own link.
     const invitation = smtp.received[smtp.received.length - 1]!;
@@ -754,8 +799,19 @@ describe('multisigning: a questionnaire, then several signers in order', () => {
       .set('x-api-key', key());
     const documents = sessions.body.sessions[0].documents as { fileUrl: string; fileName: string }[];
     expect(documents).toHaveLength(2);
-    expect(documents[1]!.fileName).toContain('(signed)');
+    expect(documents[1]!.fileName).toMatch(/^Intake [0-9a-f]{8} \(ondertekend\)\.pdf$/);
     const pdf = (await asBuffer(api().get(documents[1]!.fileUrl).set('x-api-key', key()))).body as Buffer;
+    // Each signer gets their own copy by e-mail, the sealed file attached.
+    await until(
+      async () => smtp.received.filter((m) => m.subject.startsWith('Uw ondertekend exemplaar')).length === 2,
+    );
+    const copies = smtp.received.filter((m) => m.subject.startsWith('Uw ondertekend exemplaar'));
+    expect(copies.map((m) => m.to[0]).sort()).toEqual(['dmitri@example.test', 'lukasz.z@example.test']);
+    for (const copy of copies) {
+      expect(copy.attachments).toHaveLength(1);
+      expect(Buffer.compare(copy.attachments[0]!.content, pdf)).toBe(0);
+      expect(copy.html).toContain('Het ondertekende document zit als PDF bij dit bericht.');
+    }
     const report = await pdfsig(pdf);
     expect(report).toContain('Signature #2');
     expect(report.match(/Signature is Valid\./g)).toHaveLength(2);

@@ -33,6 +33,48 @@ afterAll(async () => {
 /** The text of the element that has the keyboard focus. */
 const focusedText = (page: Page) => page.locator(':focus').textContent();
 
+/** Whether the element is wholly inside the phone's viewport. */
+async function inView(page: Page, selector: string): Promise<boolean> {
+  const box = await page.locator(selector).boundingBox();
+  const height = page.viewportSize()!.height;
+  return box !== null && box.y >= 0 && box.y + box.height <= height;
+}
+
+/**
+ * After a step: the message answering it is in view and has the focus (so a screen reader reads it),
+ * and so is the field that comes next. Answers the message.
+ */
+async function landedOn(page: Page, next?: string): Promise<string> {
+  await page.waitForLoadState('load');
+  await expect(page.evaluate<string>('document.activeElement && document.activeElement.id')).resolves.toBe(
+    'result',
+  );
+  await expect(inView(page, '#result')).resolves.toBe(true);
+  if (next) await expect(inView(page, next)).resolves.toBe(true);
+  return (await page.locator('#result').textContent()) ?? '';
+}
+
+/** Draws a stroke on the signature pad. */
+async function draw(page: Page) {
+  const pad = page.getByRole('img', { name: 'Drawing area for your signature' });
+  const box = (await pad.boundingBox())!;
+  await page.mouse.move(box.x + 20, box.y + box.height * 0.7);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++)
+    await page.mouse.move(box.x + 20 + i * 22, box.y + box.height * (0.7 - 0.35 * Math.sin(i / 2)));
+  await page.mouse.up();
+}
+
+/** How many pixels of the signature pad are painted. */
+const painted = `(() => {
+  const c = document.getElementById('pad');
+  const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let n = 0;
+  for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
+  return n;
+})()`;
+const paintedPixels = (page: Page) => page.evaluate<number>(painted);
+
 async function quicksign(language: 'nl' | 'en') {
   const contact = await createContact(h, org, {
     Voornaam: 'Ελένη',
@@ -83,31 +125,37 @@ describe('signing in a real browser', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Send me a code' }).click();
-    await expect(page.getByRole('status').first().textContent()).resolves.toContain(
-      'We sent a code by e-mail',
-    );
+    // Each step lands on its message, focused and in view on the phone, with the next field under it.
+    await expect(landedOn(page, '#otp')).resolves.toContain('We sent a code by e-mail');
     const code = await mailedCode(1);
     expect(smtp.received[0]!.to).toEqual(['eleni@example.test']);
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByLabel('Code (6 digits)').fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect(landedOn(page, '#otp')).resolves.toContain('That code is not right. 4 tries left.');
+    await page.screenshot({ path: path.join(shots, 'signing-phone-wrong-code.png') });
     await page.getByLabel('Code (6 digits)').fill(code);
     await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect(landedOn(page, '#mark-typed')).resolves.toContain('You are confirmed');
 
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('radio', { name: 'Draw my signature' }).check();
     expect(await seriousA11yViolations(page)).toEqual([]);
-    const pad = page.getByRole('img', { name: 'Drawing area for your signature' });
-    const box = (await pad.boundingBox())!;
-    await page.mouse.move(box.x + 20, box.y + box.height * 0.7);
-    await page.mouse.down();
-    for (let i = 1; i <= 12; i++)
-      await page.mouse.move(box.x + 20 + i * 22, box.y + box.height * (0.7 - 0.35 * Math.sin(i / 2)));
-    await page.mouse.up();
+    await draw(page);
+    const drawnBefore = await paintedPixels(page);
+    expect(drawnBefore).toBeGreaterThan(100);
+    // Submitted without the consent: refused, and the drawing is still there, drawn again.
+    await page.getByRole('button', { name: 'Sign “Loan agreement 2026”' }).click();
+    await expect(landedOn(page)).resolves.toContain('Tick the agreement to sign.');
+    await expect(page.getByRole('radio', { name: 'Draw my signature' }).isChecked()).resolves.toBe(true);
+    await page.locator('#pad[data-drawn]').waitFor();
+    expect(await paintedPixels(page)).toBeGreaterThan(drawnBefore / 2);
     await page.getByRole('checkbox', { name: /I have read “Loan agreement 2026”/ }).check();
     await page.getByRole('button', { name: 'Sign “Loan agreement 2026”' }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(shots, 'signing-phone-sign.png') });
     await page.getByRole('button', { name: 'Sign “Loan agreement 2026”' }).click();
-    await expect(page.getByRole('status').first().textContent()).resolves.toContain('You signed on');
-
+    await expect(landedOn(page)).resolves.toContain('You signed on');
+    await page.screenshot({ path: path.join(shots, 'signing-phone-signed.png') });
     await h.jobs.drain();
     const list = await h
       .api()
@@ -126,9 +174,16 @@ describe('signing in a real browser', () => {
     const tampered = Buffer.from(pdf);
     tampered[20] = tampered[20]! ^ 0x01;
     expect(await pdfsig(tampered)).toContain('Digest Mismatch');
+    // The signer's copy arrives by e-mail, the sealed file attached.
+    const copy = smtp.received.find((m) => m.subject === 'Your signed copy of “Loan agreement 2026”')!;
+    expect(copy.to).toEqual(['eleni@example.test']);
+    expect(Buffer.compare(copy.attachments[0]!.content, pdf)).toBe(0);
 
-    await page.reload();
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Signed');
+    // The page refreshes itself while the document is sealed, then offers the copy.
+    await page.getByRole('heading', { level: 1, name: 'Signed' }).waitFor({ timeout: 15_000 });
+    await expect(
+      page.getByRole('link', { name: 'Download your copy of the signed document (PDF)' }).isVisible(),
+    ).resolves.toBe(true);
     expect(await seriousA11yViolations(page)).toEqual([]);
     // The check is live: an image without a text alternative is reported.
     await page.evaluate(

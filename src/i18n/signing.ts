@@ -54,7 +54,10 @@ export interface SigningTexts {
   consentLabel: string;
   signButton: (title: string) => string;
   signed: (when: string) => string;
+  /** Everyone has signed: the sealed document is being made (the page refreshes itself). */
   preparing: string;
+  /** This signer has signed, `n` others have not yet: the document is not complete. */
+  othersPending: (n: number) => string;
   waiting: (name: string) => string;
   completed: [string, string];
   downloadSigned: string;
@@ -66,7 +69,6 @@ export interface SigningTexts {
   declineIntro: string;
   reasonLabel: string;
   declineButton: string;
-  declineConfirmFirst: string;
   backToDocument: string;
   declined: [string, string];
   problems: Record<SigningProblem, string>;
@@ -112,7 +114,10 @@ export const signingTexts: Record<Language, SigningTexts> = {
     consentLabel: 'Ik ga akkoord:',
     signButton: (t) => `«${t}» ondertekenen`,
     signed: (w) => `U hebt ondertekend op ${w}. Bedankt!`,
-    preparing: 'Het ondertekende document wordt nu klaargemaakt. Uw adviseur ontvangt het.',
+    preparing:
+      'Iedereen heeft ondertekend. Het ondertekende document wordt nu klaargemaakt: deze pagina toont het zodra het klaar is, en u krijgt uw exemplaar ook per e-mail.',
+    othersPending: (n) =>
+      `Het document is pas volledig als ${n === 1 ? 'de andere ondertekenaar' : `de ${n} andere ondertekenaars`} ook ${n === 1 ? 'heeft' : 'hebben'} ondertekend. Dan krijgt u uw ondertekend exemplaar per e-mail.`,
     waiting: (n) => `${n} moet eerst ondertekenen. U krijgt een bericht zodra het uw beurt is.`,
     downloadSigned: 'Download uw exemplaar van het ondertekende document (PDF)',
     questionnaireFirst: (n) =>
@@ -129,8 +134,6 @@ export const signingTexts: Record<Language, SigningTexts> = {
     declineIntro: 'Laat uw adviseur weten waarom u niet ondertekent. Daarna werkt deze link niet meer.',
     reasonLabel: 'Reden',
     declineButton: 'Weigeren',
-    declineConfirmFirst:
-      'Bevestig eerst met een code dat u het bent: ga terug naar het document en vraag een code. Daarna kunt u weigeren.',
     backToDocument: 'Terug naar het document',
     declined: ['Geweigerd', 'Het ondertekenen is geweigerd. Uw adviseur is op de hoogte.'],
     problems: {
@@ -190,7 +193,10 @@ export const signingTexts: Record<Language, SigningTexts> = {
     consentLabel: 'J’accepte :',
     signButton: (t) => `Signer « ${t} »`,
     signed: (w) => `Vous avez signé le ${w}. Merci !`,
-    preparing: 'Le document signé est en préparation. Votre conseiller le recevra.',
+    preparing:
+      'Tout le monde a signé. Le document signé est en préparation : cette page l’affiche dès qu’il est prêt, et vous recevrez aussi votre exemplaire par e-mail.',
+    othersPending: (n) =>
+      `Le document ne sera complet que lorsque ${n === 1 ? 'l’autre signataire aura' : `les ${n} autres signataires auront`} signé aussi. Vous recevrez alors votre exemplaire signé par e-mail.`,
     waiting: (n) => `${n} doit signer d’abord. Vous recevrez un message quand ce sera votre tour.`,
     downloadSigned: 'Télécharger votre exemplaire du document signé (PDF)',
     questionnaireFirst: (n) =>
@@ -205,8 +211,6 @@ export const signingTexts: Record<Language, SigningTexts> = {
       'Dites à votre conseiller pourquoi vous ne signez pas. Ce lien ne fonctionnera plus ensuite.',
     reasonLabel: 'Raison',
     declineButton: 'Refuser',
-    declineConfirmFirst:
-      'Confirmez d’abord votre identité avec un code : retournez au document et demandez un code. Vous pourrez ensuite refuser.',
     backToDocument: 'Retour au document',
     declined: ['Refusé', 'La signature a été refusée. Votre conseiller en est informé.'],
     problems: {
@@ -266,7 +270,10 @@ export const signingTexts: Record<Language, SigningTexts> = {
     consentLabel: 'I agree:',
     signButton: (t) => `Sign “${t}”`,
     signed: (w) => `You signed on ${w}. Thank you!`,
-    preparing: 'The signed document is being prepared. Your adviser will receive it.',
+    preparing:
+      'Everyone has signed. The signed document is being prepared: this page shows it as soon as it is ready, and you will also receive your copy by e-mail.',
+    othersPending: (n) =>
+      `The document is complete only once ${n === 1 ? 'the other signer has' : `the ${n} other signers have`} signed too. You will then receive your signed copy by e-mail.`,
     waiting: (n) => `${n} signs first. You will get a message when it is your turn.`,
     downloadSigned: 'Download your copy of the signed document (PDF)',
     questionnaireFirst: (n) =>
@@ -280,8 +287,6 @@ export const signingTexts: Record<Language, SigningTexts> = {
     declineIntro: 'Tell your adviser why you do not sign. This link stops working afterwards.',
     reasonLabel: 'Reason',
     declineButton: 'Decline',
-    declineConfirmFirst:
-      'First confirm it is you with a code: go back to the document and ask for a code. Then you can decline.',
     backToDocument: 'Back to the document',
     declined: ['Declined', 'Signing was declined. Your adviser has been told.'],
     problems: {

@@ -11,6 +11,8 @@ export interface ReceivedMail {
   html: string;
   /** The Message-ID header, as sent. */
   messageId: string;
+  /** The files sent with it, as the mail parser read them. */
+  attachments: { filename: string; contentType: string; content: Buffer }[];
 }
 
 /** A real SMTP server on 127.0.0.1: keeps what it receives, and refuses the next N deliveries when told. */
@@ -38,6 +40,11 @@ export async function startSmtpServer() {
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : '',
             messageId: mail.messageId ?? '',
+            attachments: mail.attachments.map((a) => ({
+              filename: a.filename ?? '',
+              contentType: a.contentType,
+              content: a.content,
+            })),
           });
           callback();
           for (const w of waiters.splice(0)) w();

@@ -38,6 +38,8 @@ export interface SignerTrailEntry {
   /** code-sent: how the code went out, and to which (masked) address. */
   channel?: 'email' | 'sms';
   to?: string;
+  /** declined: whether the declining browser had confirmed a one-time code (declining needs none). */
+  codeConfirmed?: boolean;
 }
 
 /** What the signer drew or typed. */

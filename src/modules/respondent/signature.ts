@@ -155,11 +155,9 @@ export function decline(
 ): Promise<SigningResult> {
   return withSigner(deps, rawCode, respondent, async (tx, ctx, view, signer, out) => {
     const now = deps.clock.now();
-    // Only the signer, confirmed by a code in this browser, closes the action for everyone.
-    if (!signer.codeVerifiedAt || !browserVerified(signer, respondent, now)) {
-      out.problem = 'not-verified';
-      return;
-    }
+    // The link is the signer's own: declining needs no code (as with the peers), but the trail says
+    // whether this browser had confirmed one, with its address and user agent.
+    const codeConfirmed = Boolean(signer.codeVerifiedAt && browserVerified(signer, respondent, now));
     const text = reason.trim();
     if (!text) {
       out.problem = 'no-reason';
@@ -175,7 +173,7 @@ export function decline(
       signer.id,
       { status: 'declined', declinedAt: now, declineReason: text, browserHash: null, browserUntil: null },
       now,
-      [{ step: 'declined', at: now.toISOString(), ...trailClient(respondent) }],
+      [{ step: 'declined', at: now.toISOString(), codeConfirmed, ...trailClient(respondent) }],
     );
     await recordSignerEvents(deps, tx, ctx, view.action.id, signer.id, ['signature.declined']);
     await applyTransition(deps, tx, ctx, view.action.id, 'decline', CONTACT);

@@ -1,7 +1,7 @@
 import { NotFound } from '../../platform/kernel/errors';
 import type { DocumentPreviews } from '../files';
 import type { ContactPage, PageKit } from './page-kit';
-import { type Page, type PageContext, unknownPage } from './pages/respondent.pages';
+import { type Page, type PageContext, RESULT, unknownPage } from './pages/respondent.pages';
 import { declinePage, signedDonePage, signingPage, signingWaitPage } from './pages/signing.pages';
 import type { OpenAction } from './respondent.view';
 import { consentText } from './signature';
@@ -21,6 +21,15 @@ export interface SigningRouteDeps extends SigningDeps {
   previews: DocumentPreviews;
 }
 
+/** What a refused form post puts back on the page: the problem, and what the signer had sent. */
+export interface SignerPageExtra {
+  problem?: SigningProblem;
+  triesLeft?: number;
+  typedName?: string;
+  drawing?: string;
+  consented?: boolean;
+}
+
 /**
  * What a signer's link shows: for multisigning first the questionnaire (its first signer answers it, the
  * others wait), then, while its report is made, a page that refreshes itself; then the signing page.
@@ -32,7 +41,7 @@ export function signerPage(
   ctx: PageContext,
   view: OpenAction,
   facts: SigningFacts,
-  extra: { problem?: SigningProblem; triesLeft?: number; typedName?: string } = {},
+  extra: SignerPageExtra = {},
 ): Promise<Page> | Page {
   const signer = view.signer!;
   if (view.action.type === 'multisigning' && (!view.session || view.action.status === 'reopened')) {
@@ -52,7 +61,7 @@ async function signingPageFor(
   ctx: PageContext,
   view: OpenAction,
   facts: SigningFacts,
-  extra: { problem?: SigningProblem; triesLeft?: number; typedName?: string } = {},
+  extra: SignerPageExtra = {},
 ): Promise<Page> {
   if (view.action.status === 'completed')
     return signedDonePage(view, ctx, facts.signed ? `/action/${ctx.code}/signed` : undefined);
@@ -61,7 +70,7 @@ async function signingPageFor(
   const title = doc.title;
   const stage = signingStage(view, kit.respondentOf(page.req), deps.clock.now());
   if (page.query.step === 'decline' && view.signer?.status === 'pending')
-    return declinePage(view, ctx, title, { verified: stage === 'sign' });
+    return declinePage(view, ctx, title);
   const preview = await deps.previews.factsOf(doc);
   const { contact } = facts;
   return signingPage({
@@ -96,12 +105,12 @@ export async function afterSigningPost(
   kit: PageKit,
   page: ContactPage,
   result: SigningResult,
-  typedName?: string,
+  sent: Omit<SignerPageExtra, 'problem' | 'triesLeft'> = {},
 ): Promise<Page | { redirect: string }> {
   const stop = await kit.gate(page.req, page.res, result.view);
   if (stop || result.view.outcome !== 'ok') return stop ?? unknownPage();
   const ctx = kit.contextOf(page, result.view);
-  const back = { redirect: `/action/${ctx.code}?lang=${ctx.lang}` };
+  const back = { redirect: `/action/${ctx.code}?lang=${ctx.lang}#${RESULT}` };
   if (!result.problem || result.problem === 'closed') return back;
   // The page is drawn as it is now (after a wrong code, with the try counted).
   const again = await viewForSigning(deps, ctx.code, kit.respondentOf(page.req), false);
@@ -109,6 +118,6 @@ export async function afterSigningPost(
   return signerPage(deps, kit, page, ctx, again.view, again.facts, {
     problem: result.problem,
     triesLeft: result.triesLeft,
-    typedName,
+    ...sent,
   });
 }

@@ -15,7 +15,7 @@ export function signingCodeRoutes(routes: Routes, deps: SigningRouteDeps, kit: P
       path: '/action/{code}/sign/code',
       summary: 'Signing: send the signer a one-time code (form post)',
       description:
-        'Fields: `_csrf`, `channel` (`email` or `sms`, among the contact’s addresses). A new 6-digit code replaces any earlier one (and lifts a lock); it works once, for 10 minutes. At most 5 codes per signer per hour (400 with the reason). The code is stored as a keyed hash and sent by a background job.',
+        'Fields: `_csrf`, `channel` (`email` or `sms`, among the contact’s addresses). The code is sent in the page’s language (`lang`). A new 6-digit code replaces any earlier one (and lifts a lock); it works once, for 10 minutes. At most 5 codes per signer per hour (400 with the reason). The code is stored as a keyed hash and sent by a background job.',
       tags,
       params,
       audience: 'contact',
@@ -32,8 +32,8 @@ export function signingCodeRoutes(routes: Routes, deps: SigningRouteDeps, kit: P
       },
     },
     async (page) => {
-      const { params: p, form, req } = page;
-      const result = await requestCode(deps, p.code, kit.respondentOf(req), form.channel);
+      const { params: p, form, query, req } = page;
+      const result = await requestCode(deps, p.code, kit.respondentOf(req), form.channel, query.lang);
       return afterSigningPost(deps, kit, page, result);
     },
   );

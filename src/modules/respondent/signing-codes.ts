@@ -3,7 +3,7 @@ import type { SignerTrailEntry } from '../../db/schema';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { changeSigner } from '../sessionrequests';
 import { CODE_MINUTES, codeSealContext, signingCodeJob } from '../signing';
-import { type Respondent, trailClient } from './respondent.service';
+import { type Respondent, respondentLanguage, trailClient } from './respondent.service';
 import type { Channel } from './respondent.view';
 import {
   MAX_CODE_TRIES,
@@ -33,6 +33,7 @@ export function requestCode(
   rawCode: string,
   respondent: Respondent,
   channel: string,
+  askedLanguage: unknown,
 ): Promise<SigningResult> {
   return withSigner(deps, rawCode, respondent, async (tx, ctx, view, signer, out) => {
     const now = deps.clock.now();
@@ -90,6 +91,8 @@ export function requestCode(
             signerId: signer.id,
             channel: channel as Channel,
             sealedCode: deps.box.seal(code, codeSealContext(signer.id)),
+            // The language the signer reads the page in, which may not be the action's.
+            language: respondentLanguage(askedLanguage, view),
           },
           runAt: now,
         }),

@@ -1,6 +1,6 @@
 import type { Routes } from '../../platform/http/routes';
 import type { PageKit } from './page-kit';
-import { errorPage, unknownPage } from './pages/respondent.pages';
+import { errorPage, RESULT, unknownPage } from './pages/respondent.pages';
 import { declinePage } from './pages/signing.pages';
 import { DeclineForm, SignForm } from './respondent.forms';
 import { contactQuery, codeParams as params, tags } from './respondent.schemas';
@@ -39,7 +39,13 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
     async (page) => {
       const { params: p, form, query, req } = page;
       const result = await sign(deps, p.code, kit.respondentOf(req), form, query.lang);
-      return afterSigningPost(deps, kit, page, result, form.typedName);
+      // What the signer sent comes back on a refused form: a drawing that could be read, the consent.
+      const drawing = form.mark === 'drawn' && result.problem !== 'bad-drawing' ? form.drawing : '';
+      return afterSigningPost(deps, kit, page, result, {
+        typedName: form.typedName,
+        ...(drawing ? { drawing } : {}),
+        consented: form.consent,
+      });
     },
   );
 
@@ -49,7 +55,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       path: '/action/{code}/decline',
       summary: 'Signing: decline to sign, with a reason (form post)',
       description:
-        'Fields: `_csrf`, `reason` (1–1000 characters). The signer is declined and the action closes as `declined` for every signer (events `signature.declined`, then `sessionrequest.declined`); pending messages are cancelled and the link then answers 410.',
+        'Fields: `_csrf`, `reason` (1–1000 characters). No code is needed: the link is the signer’s own, and the decline is recorded with this browser’s address and user agent, and whether it had confirmed a code. The signer is declined and the action closes as `declined` for every signer (events `signature.declined`, then `sessionrequest.declined`); pending messages are cancelled and the link then answers 410.',
       tags,
       params,
       audience: 'contact',
@@ -76,9 +82,8 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
         return declinePage(result.view, ctx, signingTitleOf(result.view), {
           problem: result.problem,
           reason,
-          verified: result.problem !== 'not-verified',
         });
-      return { redirect: `/action/${ctx.code}?lang=${ctx.lang}` };
+      return { redirect: `/action/${ctx.code}?lang=${ctx.lang}#${RESULT}` };
     },
   );
 

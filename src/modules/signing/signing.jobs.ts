@@ -1,10 +1,13 @@
 import { Readable } from 'node:stream';
+import { languages } from '../../i18n/languages';
+import { signedFileName } from '../../i18n/signed-copy';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
 import { type FileStorage, readAll } from '../../platform/files/storage';
 import { type JobHandler, PermanentJobError } from '../../platform/jobs/job';
 import { defineJob } from '../../platform/jobs/job-type';
+import { jobRepository } from '../../platform/jobs/jobs.repository';
 import { messageKey, sendOnce } from '../../platform/jobs/sending';
 import type { Clock } from '../../platform/kernel/clock';
 import { type RequestContext, systemContext } from '../../platform/kernel/context';
@@ -29,6 +32,7 @@ import {
 } from '../sessionrequests';
 import { recordSubmission, sessionOfAction, setSessionDocuments } from '../sessions';
 import { composeCodeMessage } from './code-message';
+import { signedCopyJob } from './signed-copy.job';
 import { buildSignedDocument } from './signed-document';
 
 /** How long a one-time code works. */
@@ -41,6 +45,8 @@ export const signingCodeJob = defineJob({
     signerId: z.string(),
     channel: z.enum(['email', 'sms']),
     sealedCode: z.string(),
+    /** The language of the signer's page (jobs queued before it was sent read the action's). */
+    language: z.enum(languages).optional(),
   }),
   // A code is only useful for minutes: a few quick tries, then the signer asks for a new one.
   maxAttempts: 4,
@@ -109,7 +115,7 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
     )
       return { cancelled: 'the code is no longer the signer’s current code' };
     const message = composeCodeMessage({
-      language: action.language,
+      language: job.payload.language ?? action.language,
       code,
       organisation: facts.organisation,
       title: facts.title || facts.organisation,
@@ -165,11 +171,6 @@ async function documentToSign(tx: Tx, ctx: RequestContext, action: SessionReques
   return file && { file, title: templates.map((t) => t.name).join(', '), session };
 }
 
-const signedFileName = (name: string) => {
-  const base = name.replace(/\.pdf$/i, '');
-  return `${base} (signed).pdf`.replace(/[/\\]/g, '-');
-};
-
 /**
  * Renders and seals the signed document outside any lock (it may take seconds), stores it, then in one
  * transaction records the file, the session holding it and the completion. The action's row lock is
@@ -216,7 +217,7 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
           await deps.storage.remove(storageKey);
           return { cancelled: `the action is ${locked?.status ?? 'gone'}` };
         }
-        const fileName = signedFileName(facts.document!.file.fileName);
+        const fileName = signedFileName(facts.document!.title, locked.language);
         const signedDocument = await recordGeneratedPdf(tx, ctx, {
           id: fileId,
           fileName,
@@ -247,6 +248,11 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
         if (!session) throw new Error('the session changed while its document was signed');
         if (!answered) await recordActionEvents(deps, tx, ctx, id, ['session.submitted'], session.id);
         await completeSessionRequest(deps, tx, ctx, id, { actor: 'system', userId: null });
+        // Every signer gets their copy, committed with the completion.
+        await jobRepository(tx, ctx).enqueue(
+          signers.map((s) => signedCopyJob.job({ subjectId: id, payload: { signerId: s.id }, runAt: now })),
+          now,
+        );
         return undefined;
       });
     } catch (err) {

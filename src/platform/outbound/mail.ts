@@ -15,6 +15,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Files sent with the message (a signer's signed copy). */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /** Sends e-mail; throws when the message was not accepted (the job queue retries). */

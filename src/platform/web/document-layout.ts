@@ -33,7 +33,8 @@ export interface DocumentOptions {
   body: Html;
   /** The page's own script (markup the code wrote), run with the response's nonce. */
   script?: { nonce: string; code: Html };
-  refreshSeconds?: number;
+  /** Reload the page after `seconds` (at `url`: the page's address without a fragment, which would not reload). */
+  refresh?: { seconds: number; url: string };
 }
 
 export function htmlDocument(o: DocumentOptions): string {
@@ -42,7 +43,7 @@ export function htmlDocument(o: DocumentOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">${o.refreshSeconds ? html`\n<meta http-equiv="refresh" content="${o.refreshSeconds}">` : ''}
+<meta name="robots" content="noindex">${o.refresh ? html`\n<meta http-equiv="refresh" content="${o.refresh.seconds}; url=${o.refresh.url}">` : ''}
 <title>${o.title}</title>
 <style>${trusted(baseCss + o.css)}</style>
 </head>

@@ -47,10 +47,10 @@ input[type=text],input[type=email],input[type=tel],input[type=date],textarea{wid
 textarea{min-height:7rem}
 .choice{display:flex;align-items:center;gap:.6rem;padding:.45rem 0}
 .choice input{width:1.35rem;height:1.35rem;margin:0}
-.actions{display:flex;flex-wrap:wrap;gap:.75rem;margin:1.5rem 0}
+.actions{display:flex;flex-direction:column;gap:.75rem;margin:1.5rem 0}
 button{font:inherit;font-weight:600;padding:.75rem 1.25rem;border-radius:6px;border:2px solid #0b57d0;background:#fff;color:#0b57d0;cursor:pointer;min-height:2.75rem}
 button.primary{background:#0b57d0;color:#fff}
-.actions .primary{order:3}.actions .back{order:1}.actions .later{order:2}
+#result{scroll-margin-top:.75rem}
 dl{margin:0}dt{font-weight:600;margin-top:.6rem}dd{margin:0 0 .25rem 0}
 .kicker{color:#44474f;font-size:.95rem;margin:0}
 .pages{margin:1rem 0;padding:0;list-style:none}
@@ -64,8 +64,20 @@ dl{margin:0}dt{font-weight:600;margin-top:.6rem}dd{margin:0 0 .25rem 0}
 .consent input{width:1.35rem;height:1.35rem;margin:.2rem 0 0;flex:none}
 input.code{font-size:1.5rem;letter-spacing:.3em;max-width:12rem}
 .decline{margin-top:2rem;font-size:.95rem}
-@media (min-width:48rem){main{margin:2rem auto;min-height:auto;border-radius:8px;padding:2rem}}
+@media (min-width:48rem){main{margin:2rem auto;min-height:auto;border-radius:8px;padding:2rem}.actions{flex-direction:row;flex-wrap:wrap}}
 `;
+
+/**
+ * Where a page lands after a form post: the message that answers it (`id="result"`, the fragment every
+ * contact's form posts to and every redirect after one carries). The browser scrolls to it without
+ * script; the script moves the keyboard and screen reader focus there too. Buttons keep their order in
+ * the page (the primary one first), so what is seen, tabbed through and read is in the same order.
+ */
+export const RESULT = 'result';
+const landingScript = `(function(){var e=location.hash==='#${RESULT}'&&document.getElementById('${RESULT}');if(e){e.focus()}})();`;
+
+/** The attributes of the element a page lands on (see RESULT). */
+export const landing = html` id="${RESULT}" tabindex="-1"`;
 
 /** The whole page, as the string sent to the browser. `script` is the body of an inline script. */
 export function layout(
@@ -74,8 +86,8 @@ export function layout(
   body: Html,
   nonce?: string,
   script?: Html,
-  /** Reload the page after this many seconds (a page waiting for something made in the background). */
-  refreshSeconds?: number,
+  /** Reload the page (one waiting for something made in the background). */
+  refresh?: { seconds: number; url: string },
 ): string {
   return htmlDocument({
     lang,
@@ -84,8 +96,8 @@ export function layout(
     body: html`<main>
 ${body}
 </main>`,
-    script: script && nonce ? { nonce, code: script } : undefined,
-    refreshSeconds,
+    script: nonce ? { nonce, code: trusted(landingScript + (script?.toString() ?? '')) } : undefined,
+    refresh,
   });
 }
 
@@ -132,7 +144,8 @@ export function donePage(view: OpenAction, ctx: PageContext): Page {
     html: layout(
       ctx.lang,
       view.organisation,
-      html`${header(view, ctx, t)}<h1>${t.done[0]}</h1>\n<p>${t.done[1]}</p>`,
+      html`${header(view, ctx, t)}<h1${landing}>${t.done[0]}</h1>\n<p>${t.done[1]}</p>`,
+      ctx.nonce,
     ),
   };
 }
@@ -245,21 +258,21 @@ export function stepPage(
   );
   const summary =
     issues.size > 0
-      ? html`<div class="summary" role="alert" tabindex="-1" id="problems"><h2>${t.errorsTitle}</h2><ul>${[
+      ? html`<div class="summary" role="alert"${landing}><h2>${t.errorsTitle}</h2><ul>${[
           ...issues.values(),
         ].map(
           (i) =>
             html`<li><a href="#q-${i.questionId}">${byId.get(i.questionId)?.title[ctx.lang] ?? i.questionId}</a>: ${t.problems[i.problem]}</li>`,
         )}</ul></div>`
       : '';
-  const notice = opts.notice ? html`<p class="notice" role="status">${opts.notice}</p>` : '';
+  const notice = opts.notice ? html`<p class="notice" role="status"${landing}>${opts.notice}</p>` : '';
   const last = step.index === view.steps.length - 1;
   const here = html`step=${step.index}&`;
   const body = html`${header(view, ctx, t, here)}
 <p class="progress">${t.step(step.index + 1, view.steps.length)} · ${step.part.name}</p>
 <h1>${step.section.title[ctx.lang] ?? step.section.id}</h1>
 ${step.index === 0 && !opts.issues ? html`<p>${view.visitor ? t.visitor.resume : t.intro}</p>` : ''}${notice}${summary}
-<form method="post" action="/action/${ctx.code}?lang=${ctx.lang}" novalidate data-step="${step.index}">
+<form method="post" action="/action/${ctx.code}?lang=${ctx.lang}#${RESULT}" novalidate data-step="${step.index}">
 <input type="hidden" name="_csrf" value="${ctx.csrf}">
 <input type="hidden" name="step" value="${step.index}">
 ${fields}
@@ -297,7 +310,7 @@ export function startPage(
   };
   const summary =
     issues.size > 0
-      ? html`<div class="summary" role="alert" tabindex="-1" id="problems"><h2>${t.errorsTitle}</h2><ul>${[
+      ? html`<div class="summary" role="alert"${landing}><h2>${t.errorsTitle}</h2><ul>${[
           ...issues.values(),
         ].map(
           (i) =>
@@ -307,7 +320,7 @@ export function startPage(
   const body = html`${header(view, ctx, t)}
 <h1>${view.parts.map((p) => p.name).join(', ')}</h1>
 <p>${t.visitor.intro}</p>${summary}
-<form method="post" action="/action/${ctx.code}/start?lang=${ctx.lang}" novalidate>
+<form method="post" action="/action/${ctx.code}/start?lang=${ctx.lang}#${RESULT}" novalidate>
 <input type="hidden" name="_csrf" value="${ctx.csrf}">
 ${input('firstName', 'text', 'given-name')}
 ${input('lastName', 'text', 'family-name')}
@@ -316,7 +329,7 @@ ${input('email', 'email', 'email')}
 </form>`;
   return {
     status: issues.size > 0 ? 400 : 200,
-    html: layout(ctx.lang, view.organisation, body),
+    html: layout(ctx.lang, view.organisation, body, ctx.nonce),
   };
 }
 
@@ -340,11 +353,11 @@ export function reviewPage(view: OpenAction, ctx: PageContext): Page {
 <h1>${t.review}</h1>
 <p>${t.reviewIntro}</p>
 ${sections}
-<form method="post" action="/action/${ctx.code}/submit?lang=${ctx.lang}">
+<form method="post" action="/action/${ctx.code}/submit?lang=${ctx.lang}#${RESULT}">
 <input type="hidden" name="_csrf" value="${ctx.csrf}">
 <div class="actions"><button type="submit" class="primary">${t.submit}</button></div>
 </form>`;
-  return { status: 200, html: layout(ctx.lang, `${t.review} — ${view.organisation}`, body) };
+  return { status: 200, html: layout(ctx.lang, `${t.review} — ${view.organisation}`, body, ctx.nonce) };
 }
 
 /** The page for an error met before or outside the page's own answers (a malformed form, a body too large). */
