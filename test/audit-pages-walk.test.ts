@@ -366,6 +366,38 @@ const scenarios: [string, () => Promise<Response>][] = [
     },
   ],
   [
+    'POST /sessionrequests/new/upload',
+    async () => {
+      const step = await admin.get(`/sessionrequests/new?contact=${ids.contact}&step=document`);
+      const to = /action="(\/sessionrequests\/new\/upload\?[^"]+)"/
+        .exec(step.text)![1]!
+        .replace(/&amp;/g, '&');
+      const res = await admin.post(to).attach('file', await samplePdf('Desk'), 'desk.pdf');
+      ids.deskFile = /file=([0-9a-f-]{36})/.exec(String(res.headers.location))?.[1] ?? '';
+      return res;
+    },
+  ],
+  [
+    'POST /sessionrequests/new/document',
+    async () => {
+      const step = await admin.get(
+        `/sessionrequests/new?contact=${ids.contact}&step=document&file=${ids.deskFile}`,
+      );
+      return admin
+        .post('/sessionrequests/new/document')
+        .type('form')
+        .send(
+          new URLSearchParams([
+            ['_csrf', csrfIn(step.text)],
+            ['fileId', ids.deskFile as string],
+            ['title', 'Desk contract'],
+            ['contact', ids.contact as string],
+            ['email', 'yes'],
+          ]).toString(),
+        );
+    },
+  ],
+  [
     'POST /sessionrequests/quicksigningrequest/{setupId}',
     async () => {
       const file = await api('post', '/api/v1/files').attach('file', await samplePdf('Setup'), 'setup.pdf');

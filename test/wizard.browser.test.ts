@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { samplePdf } from './support/binary';
 import { launchBrowser, seriousA11yViolations } from './support/browser';
-import { createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
+import { createContact, createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer, startWebhookReceiver } from './support/peers';
 import { staffUser as makeStaffUser, STAFF_PASSWORD } from './support/staff';
@@ -250,5 +250,81 @@ describe('the adviser’s wizard in Chromium', () => {
       expect({ path, violations: await seriousA11yViolations(page) }).toEqual({ path, violations: [] });
     }
     await context.close();
+  });
+
+  it('when an adviser drops a PDF on the desk, then its pages show, and the send form is done with the keyboard alone: two signers in the order set, one after the other', async () => {
+    const user = await staffUser(['adviser']);
+    const first = await createContact(h, org, {
+      Voornaam: 'Sofie',
+      Achternaam: 'Claeys',
+      Email: 'sofie@example.test',
+    });
+    const second = await createContact(h, org, {
+      Voornaam: 'Tom',
+      Achternaam: 'Claeys',
+      Email: 'tom@example.test',
+    });
+    for (const [viewport, name] of [
+      [laptop, 'laptop'],
+      [
+        { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+        'phone',
+      ],
+    ] as const) {
+      const context = await browser.newContext(viewport);
+      const page = await context.newPage();
+      await page.goto(`${h.baseUrl}/sessionrequests/new?step=document&contact=${first}&contact=${second}`);
+      if (new URL(page.url()).pathname === '/signin') await signIn(page, user.email);
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(
+        'Send a document to sign',
+      );
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      // The file is dragged onto the box: the page takes it and shows its pages.
+      const pdf = (await samplePdf('Samenwerkingsovereenkomst', 3)).toString('base64');
+      const drop = await page.evaluateHandle(`(() => {
+        const bytes = Uint8Array.from(atob('${pdf}'), (c) => c.charCodeAt(0));
+        const data = new DataTransfer();
+        data.items.add(new File([bytes], 'Samenwerking 2026.pdf', { type: 'application/pdf' }));
+        return data;
+      })()`);
+      await page.dispatchEvent('#drop', 'drop', { dataTransfer: drop });
+      await page.getByRole('heading', { level: 2, name: 'Samenwerking 2026.pdf' }).waitFor();
+      for (const n of [1, 2, 3])
+        await page
+          .getByRole('img', { name: `Page ${n} of 3` })
+          .evaluate((img) => (img as unknown as { decode(): Promise<void> }).decode());
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.screenshot({
+        path: path.join(shots, `desk-send-document-${name}.png`),
+        fullPage: name === 'laptop',
+      });
+      if (name === 'phone') {
+        await context.close();
+        continue;
+      }
+      // The keyboard alone: the title, Tom first, one after the other, send.
+      await page.getByLabel('Title of the document').focus();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('Samenwerkingsovereenkomst 2026');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('2');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('1');
+      await page.keyboard.press('Tab'); // all at once
+      await page.keyboard.press('ArrowDown'); // one after the other
+      await expect(page.getByLabel(/One after the other/).isChecked()).resolves.toBe(true);
+      await page.getByRole('button', { name: 'Send for signing' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'Sent' }).waitFor();
+      const id = /\/staff\/actions\/([0-9a-f-]{36})/.exec(
+        (await page.getByRole('link', { name: 'quicksign action' }).getAttribute('href')) ?? '',
+      )![1]!;
+      const action = await h.api().get(`/api/v1/sessionrequests/${id}`).set('x-api-key', org.adminKey);
+      expect(action.body).toMatchObject({ type: 'quicksign', signingOrder: 'sequential' });
+      expect(action.body.document.title).toBe('Samenwerkingsovereenkomst 2026');
+      expect(action.body.signers.map((s: { customerId: string }) => s.customerId)).toEqual([second, first]);
+      await context.close();
+    }
   });
 });

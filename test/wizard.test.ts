@@ -409,3 +409,113 @@ describe('the wizard without a setup', () => {
     expect(action.body.signers.map((s: { customerId: string }) => s.customerId)).toEqual([a, b]);
   });
 });
+
+describe('the desk’s own document to sign', () => {
+  it('when an adviser uploads a PDF on the desk and sends it to two contacts in the order they set, then one quicksign action is made with those signers in that order, and every problem is named in the words of the form', async () => {
+    const a = await createContact(h, org, {
+      Voornaam: 'Ana',
+      Achternaam: 'Desk',
+      Email: 'ana.desk@example.test',
+    });
+    const b = await createContact(h, org, {
+      Voornaam: 'Bo',
+      Achternaam: 'Desk',
+      Email: 'bo.desk@example.test',
+    });
+    const { agent } = await adviser();
+    const pick = await agent.get('/sessionrequests/new?q=desk');
+    expect(pick.text).toContain(
+      '<button type="submit" name="step" value="document">Next: a document to sign</button>',
+    );
+    const step = await agent.get(`/sessionrequests/new?contact=${a}&contact=${b}&step=document`);
+    expect(step.status).toBe(200);
+    expect(step.text).toContain('aria-current="step">Document and signers');
+    expect(step.text).toContain('enctype="multipart/form-data"');
+    const upload = /action="(\/sessionrequests\/new\/upload\?[^"]+)"/
+      .exec(step.text)![1]!
+      .replace(/&amp;/g, '&');
+
+    // Not a PDF: the step again, saying so, and nothing is stored.
+    const wrong = await agent.post(upload).attach('file', Buffer.from('just text'), 'notes.txt');
+    expect(wrong.status).toBe(400);
+    expect(wrong.text).toMatch(/<li class="error">The PDF: [^<]*PDF/);
+    // Without the page's token the upload is refused.
+    const forged = await agent
+      .post(upload.replace(/_csrf=[^&]+/, '_csrf=forged'))
+      .attach('file', await samplePdf('Desk', 1), 'x.pdf');
+    expect(forged.status).toBe(403);
+
+    const pdf = await samplePdf('Partnership agreement', 3);
+    const stored = await agent.post(upload).attach('file', pdf, 'Partnership agreement.pdf');
+    expect(stored.status).toBe(303);
+    const fileId = /file=([0-9a-f-]{36})/.exec(String(stored.headers.location))![1]!;
+    expect(stored.headers.location).toBe(
+      `/sessionrequests/new?step=document&contact=${a}&contact=${b}&file=${fileId}`,
+    );
+    const preview = await agent.get(stored.headers.location!);
+    expect(preview.text).toContain('<h2 id="doc-h">Partnership agreement.pdf</h2>');
+    expect(preview.text).toContain('3 pages');
+    expect(preview.text).toContain(`src="/staff/files/${fileId}/pages/3" alt="Page 3 of 3"`);
+    expect(preview.text).toContain('value="Partnership agreement"'); // the title, from the file's name
+    const image = await agent.get(`/staff/files/${fileId}/pages/1`);
+    expect(image.headers['content-type']).toBe('image/png');
+
+    // Every problem at once, in the form's words; nothing is made.
+    const before = await h.api().get('/api/v1/sessionrequests?limit=100').set('x-api-key', org.adminKey);
+    const refused = await agent
+      .post('/sessionrequests/new/document')
+      .type('form')
+      .send(
+        new URLSearchParams([
+          ['_csrf', csrfIn(preview.text)],
+          ['fileId', fileId],
+          ['title', '  '],
+          ['contact', a],
+          ['position', '2'],
+          ['contact', b],
+          ['position', '1'],
+          ['signingOrder', 'sequential'],
+          ['reminder1Days', 'soon'],
+        ]).toString(),
+      );
+    expect(refused.status).toBe(400);
+    const problems = [...refused.text.matchAll(/<li class="error">([^<]+)<\/li>/g)].map((m) => m[1]);
+    expect(problems).toEqual([
+      'Title of the document: give the document a name',
+      'First reminder: give a number of days from 1 to 365',
+      'Send the invitation by: choose e-mail, SMS or both',
+    ]);
+    expect(refused.text).toContain('id="sequential" name="signingOrder" value="sequential" checked');
+    const after = await h.api().get('/api/v1/sessionrequests?limit=100').set('x-api-key', org.adminKey);
+    expect(after.body.total).toBe(before.body.total);
+
+    const sent = await agent
+      .post('/sessionrequests/new/document')
+      .type('form')
+      .send(
+        new URLSearchParams([
+          ['_csrf', csrfIn(refused.text)],
+          ['fileId', fileId],
+          ['title', 'Partnership agreement 2026'],
+          ['contact', a],
+          ['position', '2'],
+          ['contact', b],
+          ['position', '1'],
+          ['signingOrder', 'sequential'],
+          ['email', 'yes'],
+          ['language', 'en'],
+        ]).toString(),
+      );
+    expect(sent.status).toBe(303);
+    const id = /id=([0-9a-f-]{36})/.exec(String(sent.headers.location))![1]!;
+    const action = await h.api().get(`/api/v1/sessionrequests/${id}`).set('x-api-key', org.adminKey);
+    expect(action.body).toMatchObject({
+      type: 'quicksign',
+      signingOrder: 'sequential',
+      language: 'en',
+      document: expect.objectContaining({ fileId, title: 'Partnership agreement 2026' }),
+    });
+    // Bo was put first.
+    expect(action.body.signers.map((s: { customerId: string }) => s.customerId)).toEqual([b, a]);
+  });
+});

@@ -7,15 +7,14 @@ import { z } from '../../platform/kernel/zod';
 import { DeleteFileQuery, StoredFile, Verification } from './files.schemas';
 import {
   deleteFile,
-  discardUploadBytes,
   type FileDeps,
   getFile,
   openFile,
   recordUpload,
-  storeUploadBytes,
   verifyFile,
   verifyUpload,
 } from './files.service';
+import { receiveUpload } from './files.upload';
 
 const Params = z.object({ fileId: idParam('fileId') });
 const tags = ['Files'];
@@ -41,12 +40,7 @@ export function fileRoutes(routes: Routes, deps: FileDeps): void {
       response: StoredFile,
     },
     async ({ ctx, req }) => {
-      const stored = await receiveFile(
-        req,
-        { field: 'file', maxBytes: deps.maxFileBytes, fallbackName: 'document.pdf' },
-        (upload) => storeUploadBytes(deps, ctx, upload),
-        (made) => discardUploadBytes(deps, made),
-      );
+      const stored = await receiveUpload(deps, ctx, req);
       // A retry with the same Idempotency-Key must send the same file under the same name.
       fingerprintBody(req, { fileName: stored.fileName, sha256: stored.sha256 });
       return recordUpload(deps, ctx, stored);

@@ -7,8 +7,10 @@ export {
   fileById,
   lockSignableFile,
   recordGeneratedPdf,
+  recordUpload,
   removeUnheldFiles,
 } from './files.service';
+export { receiveUpload } from './files.upload';
 export {
   DocumentPreviews,
   filePagesHandler,

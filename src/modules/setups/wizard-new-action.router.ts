@@ -4,21 +4,14 @@ import { contactEmail, contactLabel, listCustomers } from '../customers';
 import { actionWizard, contactStep, sentPage } from './pages/wizard.pages';
 import { ActionForm, actionValues, choiceOf, many, readOptions } from './wizard.forms';
 import { sendActions, sentActions } from './wizard.service';
-import {
-  frameOf,
-  pickedPeople,
-  problemsOf,
-  sent,
-  templatesOf,
-  type WizardRouteDeps,
-  wizardPage,
-} from './wizard.view';
+import { frameOf, pickedPeople, problemsOf, sent, templatesOf, wizardPage } from './wizard.view';
+import { type DocumentRouteDeps, documentStepPage } from './wizard-document.router';
 
 /**
  * The action wizard without a setup (/sessionrequests/new): pick contacts, then templates and
  * notifications, send; and the page listing the actions a wizard just made.
  */
-export function newActionWizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
+export function newActionWizardRoutes(routes: Routes, deps: DocumentRouteDeps): void {
   // Registered before /sessionrequests/{actionSetupId}: these paths are not setup ids.
   routes.staffPage(
     {
@@ -26,15 +19,23 @@ export function newActionWizardRoutes(routes: Routes, deps: WizardRouteDeps): vo
       path: '/sessionrequests/new',
       summary: 'The action wizard without a setup: pick contacts, then templates and notifications',
       description:
-        'Query: `q` (search the contacts), `contact` (repeated: the contacts ticked), `step=options` (go on with them).',
+        'Query: `q` (search the contacts), `contact` (repeated: the contacts ticked), `step=options` (go on with them to templates), `step=document` (go on with them to a PDF to sign, uploaded here), `file` (with `step=document`: the PDF uploaded).',
       query: z.object({
         q: z.string().max(200).optional(),
         contact: many(50),
-        step: z.literal('options').optional(),
+        step: z.enum(['options', 'document']).optional(),
+        file: z.string().max(40).optional(),
       }),
-      statuses: { 200: 'The contact step, or the options step', 303: 'Not signed in' },
+      statuses: { 200: 'The contact step, the options step, or the document step', 303: 'Not signed in' },
     },
-    async ({ ctx, query, csrf }) => {
+    async ({ ctx, query, csrf, nonce }) => {
+      if (query.step === 'document' && query.contact.length > 0)
+        return documentStepPage(
+          deps,
+          ctx,
+          { csrf: csrf(), nonce },
+          { contactIds: query.contact.slice(0, 10), ...(query.file ? { fileId: query.file } : {}) },
+        );
       const frame = await frameOf(deps, ctx, csrf());
       if (query.step === 'options' && query.contact.length > 0) {
         const people = await pickedPeople(deps, ctx, query.contact);

@@ -13,7 +13,7 @@ export const many = (max: number) =>
     .optional()
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
 
-const OptionsForm = {
+export const OptionsForm = {
   _csrf: one,
   email: z.literal('yes').optional(),
   sms: z.literal('yes').optional(),
@@ -35,6 +35,15 @@ export const ActionForm = z.object({
   type: z.enum(['qlist', 'multisigning']).default('qlist'),
   together: z.literal('yes').optional(),
   signingOrder: z.literal('sequential').optional(),
+});
+/** The desk's document step: the options, the PDF uploaded, its title, and the signers in order. */
+export const DocumentForm = z.object({
+  ...OptionsForm,
+  fileId: z.string().max(40).default(''),
+  title: z.string().max(2000).optional(),
+  contact: many(10),
+  position: many(10),
+  signingOrder: z.enum(['parallel', 'sequential']).optional(),
 });
 type OptionsInput = z.output<typeof QuickForm>;
 /** The action step's form as parsed. */

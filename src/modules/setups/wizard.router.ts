@@ -4,19 +4,22 @@ import { idParam } from '../../platform/kernel/schemas';
 import { z } from '../../platform/kernel/zod';
 import { sendPageImage } from '../../platform/web/headers';
 import { filePage } from './wizard.service';
-import { tags, type WizardRouteDeps } from './wizard.view';
+import { tags } from './wizard.view';
 import { actionSetupWizardRoutes } from './wizard-action-setup.router';
+import { type DocumentRouteDeps, documentWizardRoutes } from './wizard-document.router';
 import { newActionWizardRoutes } from './wizard-new-action.router';
 import { quickSigningWizardRoutes } from './wizard-quicksigning.router';
 
 export type { WizardRouteDeps } from './wizard.view';
+export type { DocumentRouteDeps } from './wizard-document.router';
 
 /**
- * The wizard's pages, in this order: without a setup, the quick-signing deep link, the action deep link
+ * The wizard's pages, in this order: without a setup (and the desk's own document step), the quick-signing deep link, the action deep link
  * (its `/sessionrequests/{actionSetupId}` comes after the literal paths), then the PDF page previews.
  */
-export function wizardRoutes(routes: Routes, deps: WizardRouteDeps): void {
+export function wizardRoutes(routes: Routes, deps: DocumentRouteDeps): void {
   newActionWizardRoutes(routes, deps);
+  documentWizardRoutes(routes, deps);
   quickSigningWizardRoutes(routes, deps);
   actionSetupWizardRoutes(routes, deps);
 

@@ -257,6 +257,40 @@ export async function sendActions(
   return ids;
 }
 
+/** The desk's quick-signing: a PDF uploaded on the desk, to the contacts picked, in their order. */
+export interface DocumentChoice extends SendOptions {
+  fileId: string;
+  title: string;
+  /** The signers, in signing order. */
+  contactIds: string[];
+  signingOrder: 'parallel' | 'sequential';
+}
+
+/** Sends a PDF uploaded on the desk for signing: one quicksign action its signers all sign. */
+export async function sendDocument(
+  deps: WizardDeps,
+  ctx: RequestContext,
+  c: DocumentChoice,
+): Promise<string[]> {
+  const contactIds = [...new Set(c.contactIds)];
+  if (contactIds.length === 0) throw BadRequest.field('contacts', 'choose at least one contact');
+  if (contactIds.length > 10) throw BadRequest.field('contacts', 'at most 10 signers sign one document');
+  const ids = await inTenant(deps.database, ctx, async (tx) => {
+    const action = await createSessionRequestIn(deps, tx, ctx, {
+      type: 'quicksign',
+      ...(contactIds.length === 1
+        ? { customerId: contactIds[0]! }
+        : { customerIds: contactIds, signingOrder: c.signingOrder }),
+      document: { fileId: c.fileId, title: c.title },
+      signatureLevel: c.signatureLevel ?? 'simple',
+      ...common(c),
+    });
+    return [action._id];
+  });
+  deps.jobs.wake();
+  return ids;
+}
+
 /** The first page of a file of the organisation as a PNG (the wizard's preview); null when it cannot be drawn. */
 export async function filePage(
   deps: WizardDeps & { previews: DocumentPreviews },
@@ -269,6 +303,24 @@ export async function filePage(
   const facts = await deps.previews.factsOf(file);
   if (page < 1 || page > facts.pages.length) throw new NotFound('No such page');
   return deps.previews.image(file, page);
+}
+
+/** A PDF of the organisation as the desk's document step shows it; null when there is none such. */
+export async function uploadedPdf(
+  deps: WizardDeps & { previews: DocumentPreviews },
+  ctx: RequestContext,
+  fileId: string,
+): Promise<{ id: string; fileName: string; size: number; pages: number; images: boolean } | null> {
+  const file = await inTenant(deps.database, ctx, (tx) => fileById(tx, ctx, fileId));
+  if (file?.contentType !== 'application/pdf') return null;
+  const facts = await deps.previews.factsOf(file);
+  return {
+    id: file.id,
+    fileName: file.fileName,
+    size: file.size,
+    pages: facts.pages.length,
+    images: facts.images,
+  };
 }
 
 /** How many pages a file of the organisation has, and whether they can be drawn. */

@@ -69,6 +69,8 @@ const NAMED: Record<string, string> = {
   'POST /sessionrequests/quicksigningrequest/{setupId}': 'postQuickSigningWizardPage',
   'GET /sessionrequests/new': 'getNewActionWizardPage',
   'POST /sessionrequests/new': 'postNewActionWizardPage',
+  'POST /sessionrequests/new/upload': 'postDeskDocumentUploadPage',
+  'POST /sessionrequests/new/document': 'postDeskDocumentWizardPage',
   'GET /sessionrequests/sent': 'getActionSentPage',
   'GET /signin/sso/start': 'startSsoSignInPage',
   'POST /signin/sso': 'postSsoSignInPage',

@@ -138,29 +138,27 @@ export function documentRoute(
       body: spec.body
         ? { required: !spec.optionalBody, content: { 'application/json': { schema: spec.body } } }
         : spec.multipart
-          ? {
-              required: true,
-              content: {
-                'multipart/form-data': {
-                  schema: {
-                    type: 'object',
-                    required: [spec.multipart.field],
-                    properties: {
-                      [spec.multipart.field]: {
-                        type: 'string',
-                        format: 'binary',
-                        description: spec.multipart.description,
-                      },
-                    },
-                  },
-                },
-              },
-            }
+          ? { required: true, content: oneFileContent(spec.multipart) }
           : undefined,
     },
     responses,
     ...(spec.permission ? { 'x-permission': spec.permission } : {}),
   });
+}
+
+/** A multipart/form-data body holding one file, in `field`. */
+function oneFileContent(file: { field: string; description: string }) {
+  return {
+    'multipart/form-data': {
+      schema: {
+        type: 'object' as const,
+        required: [file.field],
+        properties: {
+          [file.field]: { type: 'string' as const, format: 'binary', description: file.description },
+        },
+      },
+    },
+  };
 }
 
 /** The OpenAPI entry of a page: HTML answers, its form, and the statuses every page may answer. */
@@ -186,11 +184,13 @@ export function documentPage(
         ? {
             body: {
               required: true,
-              content: {
-                'application/x-www-form-urlencoded': {
-                  schema: (documentedForm ?? { type: 'object' }) as never,
-                },
-              },
+              content: spec.upload
+                ? oneFileContent(spec.upload)
+                : {
+                    'application/x-www-form-urlencoded': {
+                      schema: (documentedForm ?? { type: 'object' }) as never,
+                    },
+                  },
             },
           }
         : {}),
@@ -205,7 +205,9 @@ export function documentPage(
         ...(method === 'post'
           ? {
               413: 'The form is over the size limit (an HTML page)',
-              415: 'The form is not sent as application/x-www-form-urlencoded (an HTML page)',
+              415: spec.upload
+                ? 'The form is not sent as multipart/form-data (an HTML page)'
+                : 'The form is not sent as application/x-www-form-urlencoded (an HTML page)',
             }
           : {}),
         ...spec.statuses,

@@ -88,6 +88,11 @@ export interface PageSpec<P extends AnySchema, Q extends AnySchema, F extends An
    * checked like a form post, so another site cannot start it in the browser.
    */
   csrfOnGet?: boolean;
+  /**
+   * A form post that sends a file (multipart/form-data, one file in `field`, read by the handler from
+   * `req`): the page's token comes in the form's address as `_csrf`, since the body is not parsed first.
+   */
+  upload?: { field: string; description: string };
   /** The per-address limit the page counts against (default `public`; staff pages count none). */
   rateLimit?: AddressLimit | false;
 }

@@ -233,7 +233,8 @@ export class Routes {
     );
     const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
     const csrf = this.web?.csrf[spec.audience];
-    const before = method === 'post' ? [pageHeaders, ...limited, formParser] : [pageHeaders, ...limited];
+    const before =
+      method === 'post' && !spec.upload ? [pageHeaders, ...limited, formParser] : [pageHeaders, ...limited];
     this.router[method](
       expressPath,
       this.named(method, spec.path, spec.params),

@@ -7,7 +7,7 @@ export interface CsrfGuard {
   token(req: Request, res: Response): string;
   /**
    * Whether the request carries the token of its cookie: form field `_csrf`, header `x-csrf-token`, or
-   * on a GET the query parameter `_csrf` (checked only on pages that ask for it).
+   * on a GET (checked only on pages that ask for it) or a file upload the query parameter `_csrf`.
    */
   valid(req: Request): boolean;
 }
@@ -27,8 +27,10 @@ function tokenIn(req: Request): string | undefined {
   if (typeof field === 'string') return field;
   const header = req.headers['x-csrf-token'];
   if (typeof header === 'string') return header;
-  // A link that starts something for the browser (a page that opted in: PageSpec.csrfOnGet).
-  const query = req.method === 'GET' ? (req.query as Record<string, unknown> | undefined)?._csrf : undefined;
+  // A link that starts something for the browser (a page that opted in: PageSpec.csrfOnGet), or a file
+  // upload, whose body is read only after the check (PageSpec.upload).
+  const inQuery = req.method === 'GET' || (req.method === 'POST' && req.is('multipart/form-data'));
+  const query = inQuery ? (req.query as Record<string, unknown> | undefined)?._csrf : undefined;
   return typeof query === 'string' ? query : undefined;
 }
 

@@ -14,9 +14,9 @@ export interface OptionsValues {
   signatureLevel?: 'simple' | 'qualified';
 }
 
-const defaults: OptionsValues = { email: true, sms: false, reminder1Days: 3, reminder2Days: 7 };
+export const defaults: OptionsValues = { email: true, sms: false, reminder1Days: 3, reminder2Days: 7 };
 
-function steps(names: string[], current: number): Html {
+export function steps(names: string[], current: number): Html {
   return html`<ol class="steps" aria-label="Steps">${names.map(
     (n, i) =>
       html`<li${i === current ? html` aria-current="step"` : ''}>${i < current ? html`<span class="skip">Done: </span>` : ''}${n}</li>`,
@@ -37,11 +37,23 @@ const wizardCss = `
 .inline .field{flex:1 1 10rem}
 `;
 
-function frame(f: StaffPageFrame, title: string, body: Html): string {
-  return staffLayout({ title, area: 'actions', user: { ...f.me, csrf: f.csrf }, body, css: wizardCss });
+export function frame(
+  f: StaffPageFrame,
+  title: string,
+  body: Html,
+  more: { css?: string; script?: { nonce: string; code: Html } } = {},
+): string {
+  return staffLayout({
+    title,
+    area: 'actions',
+    user: { ...f.me, csrf: f.csrf },
+    body,
+    css: wizardCss + (more.css ?? ''),
+    ...(more.script ? { script: more.script } : {}),
+  });
 }
 
-const errors = (problems: string[]): Html =>
+export const errors = (problems: string[]): Html =>
   problems.length
     ? html`<div class="summary" role="alert" tabindex="-1" id="problems"><h2>Please check</h2><ul>${problems.map(
         (p) => html`<li class="error">${p}</li>`,
@@ -49,7 +61,7 @@ const errors = (problems: string[]): Html =>
     : html``;
 
 /** The options every wizard asks: channels, reminders, language, message, expiry. */
-function optionsFields(
+export function optionsFields(
   v: OptionsValues,
   o: { phone: boolean; languages: string[]; signing: boolean; qualified: boolean },
 ): Html {
@@ -239,7 +251,8 @@ ${steps(['Contacts', 'Templates and notifications', 'Sent'], 0)}
 <fieldset><legend>${v.q ? `Contacts matching “${v.q}” (${v.total})` : `Contacts (${v.total})`}</legend>
 ${v.found.length ? v.found.map((c, i) => html`<div class="choice"><input type="checkbox" id="c-${i}" name="contact" value="${c.id}"><label for="c-${i}">${c.name} — ${c.email}</label></div>`) : html`<p>No contact found.</p>`}
 </fieldset>
-<div class="row"><button type="submit" class="primary" name="step" value="options">Next: templates and notifications</button></div></form>`,
+<div class="row"><button type="submit" class="primary" name="step" value="options">Next: templates and notifications</button>
+<button type="submit" name="step" value="document">Next: a document to sign</button></div></form>`,
   );
 }
 
