@@ -10,6 +10,7 @@ import {
   createContact,
   createOrg,
   createTemplate,
+  createUserWithKey,
   type TestOrg,
   tenantRows,
 } from './support/fixtures';
@@ -110,6 +111,31 @@ describe('invitations', () => {
         lastError: null,
         sentAt: '2026-03-02T09:00:00.000Z',
       }),
+    ]);
+  });
+
+  it('when a person makes the action, then the invitation names them; when an integration’s service account does, then it names the organisation only', async () => {
+    const person = await createUserWithKey(h, org, ['adviser']);
+    const service = await createUserWithKey(h, org, ['adviser'], 'service');
+    for (const key of [person.key, service.key]) {
+      const res = await h
+        .api()
+        .post('/api/v1/sessionrequests')
+        .set('x-api-key', key)
+        .send({
+          type: 'qlist',
+          customerId: contact,
+          questionListIds: [template],
+          notificationEmail: { send: true },
+        });
+      expect(res.status).toBe(201);
+    }
+    await h.jobs.drain();
+    // The two messages are sent side by side: their order is not fixed.
+    const leads = smtp.received.map((m) => m.text.split('\n\n')[1]).sort();
+    expect(leads).toEqual([
+      'Kantoor Peeters vraagt u een vragenlijst in te vullen.',
+      'Test user (Kantoor Peeters) vraagt u een vragenlijst in te vullen.',
     ]);
   });
 

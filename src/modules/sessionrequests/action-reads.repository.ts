@@ -172,7 +172,8 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
     },
     /**
      * What a message about the action needs: the action, the contact's data (the signer's, when the
-     * message goes to a signer), organisation and adviser.
+     * message goes to a signer), organisation and adviser — the person who made it, never an
+     * integration's service account (a CRM's key): the message then speaks for the organisation.
      */
     forMessage(id: string, signerId: string | null = null): SQL {
       // CASE, not coalesce(…): row-level security lets only the first be an index condition.
@@ -188,6 +189,7 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
           LEFT JOIN signers g ON g.organisation_id = s.organisation_id AND g.session_request_id = s.id
                               AND g.id = ${signerId}::uuid
           LEFT JOIN users u ON u.organisation_id = s.organisation_id AND u.id = s.created_by
+                           AND u.kind = 'staff'
          WHERE s.organisation_id = ${ctx.organisationId} AND s.id = ${id}::uuid`;
     },
   };
