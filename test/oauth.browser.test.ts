@@ -138,6 +138,7 @@ describe('authorization code with PKCE in Chromium', () => {
     expect(rows.every((r) => r.includes('Anna Claes') && r.includes('read create'))).toBe(true);
     expect(await seriousA11yViolations(desk)).toEqual([]);
     await desk.screenshot({ path: path.join(shots, 'staff-oauth-client-laptop.png'), fullPage: true });
+    desk.once('dialog', (dialog) => void dialog.accept()); // it asks first
     await desk.getByRole('button', { name: /Revoke the refresh token of Anna Claes/ }).click();
     await desk.getByText('The token was revoked').waitFor();
     await expect(desk.getByText('No live token.').count()).resolves.toBe(1);

@@ -58,6 +58,10 @@ describe('administrators’ pages', () => {
     expect(again.text).toContain('CRM production');
     expect(again.text).toContain(`<code>${key!.slice(0, 12)}…</code>`);
     expect(again.text).not.toContain(key!);
+    // Every destructive button on the page asks first.
+    const dangers = [...again.text.matchAll(/<button[^>]*class="danger"[^>]*>/g)].map((m) => m[0]);
+    expect(dangers.length).toBeGreaterThanOrEqual(2); // deactivate, revoke
+    expect(dangers.filter((b) => !/data-confirm="[^"]{20,}"/.test(b))).toEqual([]);
     expect(again.text).toMatch(/<td>\d{4}-\d\d-\d\d \d\d:\d\d<\/td><td>active<\/td>/);
 
     const revokePath = /action="([^"]+\/revoke)"/.exec(again.text)?.[1];

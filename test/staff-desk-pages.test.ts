@@ -84,6 +84,10 @@ describe('actions and contacts pages', () => {
     expect(download.status).toBe(200);
     expect((download.body as Buffer).subarray(0, 5).toString()).toBe('%PDF-');
 
+    // Reopening and withdrawing ask first, naming what follows.
+    expect(page.text).toContain(
+      'data-confirm="Reopen this action? The contact’s link works again, so they can change their answers and submit them once more."',
+    );
     const reopened = await agent
       .post(`/staff/actions/${a._id}/reopen`)
       .type('form')
@@ -92,6 +96,10 @@ describe('actions and contacts pages', () => {
     expect(
       (await h.api().get(`/api/v1/sessionrequests/${a._id}`).set('x-api-key', org.adminKey)).body.status,
     ).toBe('reopened');
+    const reopenedPage = await agent.get(`/staff/actions/${a._id}`);
+    expect(reopenedPage.text).toMatch(
+      /<button type="submit" class="danger" data-confirm="Withdraw this action\? The contact’s link stops working at once[^"]*">Withdraw<\/button>/,
+    );
     const withdrawn = await agent
       .post(`/staff/actions/${a._id}/withdraw`)
       .type('form')

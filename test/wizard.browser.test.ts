@@ -201,6 +201,18 @@ describe('the adviser’s wizard in Chromium', () => {
     await page.screenshot({ path: path.join(shots, 'staff-user-apikeys.png'), fullPage: true });
     expect((await h.api().get('/api/v1/customers').set('x-api-key', key)).status).toBe(200);
 
+    // Revoking asks first, naming the consequence; cancelled, the key still works.
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.getByRole('button', { name: 'Revoke the key ERP productie' }).click();
+    expect(asked).toEqual([
+      'Revoke the key “ERP productie”? Every call made with it is refused from now on. This cannot be undone.',
+    ]);
+    expect((await h.api().get('/api/v1/customers').set('x-api-key', key)).status).toBe(200);
+    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Revoke the key ERP productie' }).click();
     await page.waitForLoadState('load');
     expect(await page.getByRole('status').textContent()).toContain('The key was revoked');

@@ -355,9 +355,11 @@ export class Routes {
 /**
  * A form is sent once: a second click (or Enter) on a form already on its way does nothing, so an
  * impatient double-click never creates two users or two keys. The form can be sent again after a few
- * seconds (a lost connection), and when the browser brings the page back from its history.
+ * seconds (a lost connection), and when the browser brings the page back from its history. A button
+ * with `data-confirm` (every destructive one: withdraw, revoke, deactivate, remove) first asks, in the
+ * browser's own dialog, with the text naming the consequence; cancelled, nothing is sent.
  */
-const FORM_GUARD = `document.addEventListener('submit',function(e){var f=e.target;if(e.defaultPrevented)return;if(f.dataset.sent){e.preventDefault();return}f.dataset.sent='1';setTimeout(function(){delete f.dataset.sent},5000)});addEventListener('pageshow',function(){document.querySelectorAll('form[data-sent]').forEach(function(f){delete f.dataset.sent})});`;
+const FORM_GUARD = `document.addEventListener('submit',function(e){var f=e.target,b=e.submitter;if(e.defaultPrevented)return;if(b&&b.getAttribute('data-confirm')&&!f.dataset.sent&&!window.confirm(b.getAttribute('data-confirm'))){e.preventDefault();return}if(f.dataset.sent){e.preventDefault();return}f.dataset.sent='1';setTimeout(function(){delete f.dataset.sent},5000)});addEventListener('pageshow',function(){document.querySelectorAll('form[data-sent]').forEach(function(f){delete f.dataset.sent})});`;
 
 /** A page with a form that posts gets the guard above (run with the response's nonce). */
 function withFormGuard(html: string, nonce: string): string {

@@ -54,8 +54,8 @@ export interface UserPageView {
 
 export function userPage(f: StaffPageFrame, v: UserPageView): string {
   const u = v.user;
-  const post = (path: string, label: string, cls = '', extra: Html | string = '') =>
-    html`<form method="post" action="/staff/users/${u._id}/${path}">${csrfField(f.csrf)}${extra}<button type="submit"${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
+  const post = (path: string, label: string, cls = '', extra: Html | string = '', confirm = '') =>
+    html`<form method="post" action="/staff/users/${u._id}/${path}">${csrfField(f.csrf)}${extra}<button type="submit"${cls ? html` class="${cls}"` : ''}${confirm ? html` data-confirm="${confirm}"` : ''}>${label}</button></form>`;
   return staffLayout({
     title: u.name,
     area: 'users',
@@ -64,7 +64,7 @@ export function userPage(f: StaffPageFrame, v: UserPageView): string {
 <h1>${u.name}</h1>
 ${pageNotices(v.notice, v.error)}
 <dl class="facts"><dt>E-mail</dt><dd>${u.email}</dd><dt>Kind</dt><dd>${u.kind}</dd><dt>Status</dt><dd><span class="status">${u.status}</span></dd><dt>Created</dt><dd>${utcMinute(u.createdAt)}</dd></dl>
-<div class="row">${u.status === 'active' ? post('status', 'Deactivate', 'danger', html`<input type="hidden" name="status" value="deactivated">`) : post('status', 'Reactivate', '', html`<input type="hidden" name="status" value="active">`)}${
+<div class="row">${u.status === 'active' ? post('status', 'Deactivate', 'danger', html`<input type="hidden" name="status" value="deactivated">`, `Deactivate ${u.name}? They are signed out everywhere at once, and their API keys and tokens stop working until they are reactivated.`) : post('status', 'Reactivate', '', html`<input type="hidden" name="status" value="active">`)}${
       u.kind === 'staff' && u.status === 'active' ? post('password-link', 'E-mail a password link') : ''
     }${u.kind === 'staff' && u.status === 'active' ? post('sign-out', 'Sign out everywhere') : ''}</div>
 <h2 id="groups">Groups</h2>
@@ -83,7 +83,7 @@ ${
           html`<tr><td>${k.name}</td><td><code>${k.prefix}…</code></td><td>${utcMinute(k.createdAt)}</td><td>${utcMinute(k.lastUsedAt)}</td><td>${k.revokedAt ? `revoked ${utcMinute(k.revokedAt)}` : 'active'}</td><td>${
             k.revokedAt
               ? ''
-              : html`<form method="post" action="/staff/users/${u._id}/apikeys/${k._id}/revoke">${csrfField(f.csrf)}<button type="submit" class="danger" aria-label="Revoke the key ${k.name}">Revoke</button></form>`
+              : html`<form method="post" action="/staff/users/${u._id}/apikeys/${k._id}/revoke">${csrfField(f.csrf)}<button type="submit" class="danger" aria-label="Revoke the key ${k.name}" data-confirm="Revoke the key “${k.name}”? Every call made with it is refused from now on. This cannot be undone.">Revoke</button></form>`
           }</td></tr>`,
       )}</tbody></table>`
     : html`<p>No API keys yet.</p>`
@@ -109,8 +109,8 @@ const grantNames: Record<string, string> = {
 };
 
 export function integrationsPage(f: StaffPageFrame, v: IntegrationsView = { clients: [] }): string {
-  const post = (path: string, label: string, cls = '') =>
-    html`<form method="post" action="/staff/integrations/clients/${path}">${csrfField(f.csrf)}<button type="submit"${cls ? html` class="${cls}"` : ''}>${label}</button></form>`;
+  const post = (path: string, label: string, cls = '', confirm = '') =>
+    html`<form method="post" action="/staff/integrations/clients/${path}">${csrfField(f.csrf)}<button type="submit"${cls ? html` class="${cls}"` : ''}${confirm ? html` data-confirm="${confirm}"` : ''}>${label}</button></form>`;
   return staffLayout({
     title: 'Integrations',
     area: 'integrations',
@@ -131,7 +131,7 @@ ${
         (c) =>
           html`<tr><td><a href="/staff/integrations/clients/${c._id}">${c.name}</a></td><td><code>${c.clientId}</code></td><td>${c.type}</td><td>${c.scopes.join(' ')}</td><td>${c.disabledAt ? `disabled ${utcMinute(c.disabledAt)}` : 'active'}</td><td><div class="row">${
             c.type === 'confidential' && !c.disabledAt ? post(`${c._id}/rotate`, 'New secret') : ''
-          }${c.disabledAt ? post(`${c._id}/enable`, 'Enable') : post(`${c._id}/disable`, 'Disable', 'danger')}</div></td></tr>`,
+          }${c.disabledAt ? post(`${c._id}/enable`, 'Enable') : post(`${c._id}/disable`, 'Disable', 'danger', `Disable “${c.name}”? Its tokens stop working, and it gets no new ones until it is enabled again.`)}</div></td></tr>`,
       )}</tbody></table>`
     : html`<p>No client yet.</p>`
 }
@@ -192,9 +192,9 @@ ${
   v.tokens.length
     ? html`<table><caption class="skip">Live tokens of ${c.name}</caption><thead><tr><th scope="col">Kind</th><th scope="col">Acts for</th><th scope="col">Scopes</th><th scope="col">Issued</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="skip">Actions</span></th></tr></thead><tbody>${v.tokens.map(
         (t) =>
-          html`<tr><td>${kindNames[t.kind] ?? t.kind}</td><td>${t.userName}</td><td>${t.scopes.join(' ')}</td><td>${utcMinute(t.createdAt)}</td><td>${utcMinute(t.expiresAt)}</td><td>${utcMinute(t.lastUsedAt)}</td><td><form method="post" action="${base}/tokens/${t._id}/revoke">${csrfField(f.csrf)}<button type="submit" class="danger" aria-label="Revoke the ${t.kind} token of ${t.userName} issued ${utcMinute(t.createdAt)}">Revoke</button></form></td></tr>`,
+          html`<tr><td>${kindNames[t.kind] ?? t.kind}</td><td>${t.userName}</td><td>${t.scopes.join(' ')}</td><td>${utcMinute(t.createdAt)}</td><td>${utcMinute(t.expiresAt)}</td><td>${utcMinute(t.lastUsedAt)}</td><td><form method="post" action="${base}/tokens/${t._id}/revoke">${csrfField(f.csrf)}<button type="submit" class="danger" aria-label="Revoke the ${t.kind} token of ${t.userName} issued ${utcMinute(t.createdAt)}" data-confirm="Revoke this token of ${t.userName}? The application using it is refused from now on, until they grant access again.">Revoke</button></form></td></tr>`,
       )}</tbody></table>
-<form method="post" action="${base}/revoke-tokens">${csrfField(f.csrf)}<div class="row"><button type="submit" class="danger">Revoke all its tokens</button></div></form>`
+<form method="post" action="${base}/revoke-tokens">${csrfField(f.csrf)}<div class="row"><button type="submit" class="danger" data-confirm="Revoke every token of this client? Every person using it must grant access again.">Revoke all its tokens</button></div></form>`
     : html`<p>No live token.</p>`
 }`,
   });

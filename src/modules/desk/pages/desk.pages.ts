@@ -95,11 +95,11 @@ ${
   v.canChange
     ? html`<div class="row">${
         open
-          ? html`<form method="post" action="/staff/actions/${a._id}/withdraw">${csrfField(f.csrf)}<button type="submit" class="danger">Withdraw</button></form>`
+          ? html`<form method="post" action="/staff/actions/${a._id}/withdraw">${csrfField(f.csrf)}<button type="submit" class="danger" data-confirm="Withdraw this action? The contact’s link stops working at once and the reminders still to come are cancelled. This cannot be undone.">Withdraw</button></form>`
           : ''
       }${
         a.status === 'completed'
-          ? html`<form method="post" action="/staff/actions/${a._id}/reopen">${csrfField(f.csrf)}<div class="choice"><input type="checkbox" id="reopen-email" name="email" value="yes" checked><label for="reopen-email">E-mail the contact that it is open again</label></div><button type="submit">Reopen</button></form>`
+          ? html`<form method="post" action="/staff/actions/${a._id}/reopen">${csrfField(f.csrf)}<div class="choice"><input type="checkbox" id="reopen-email" name="email" value="yes" checked><label for="reopen-email">E-mail the contact that it is open again</label></div><button type="submit" data-confirm="Reopen this action? The contact’s link works again, so they can change their answers and submit them once more.">Reopen</button></form>`
           : ''
       }</div>`
     : ''

@@ -94,7 +94,7 @@ ${
         ? 'On: staff sign in with their password or with an enabled provider.'
         : 'Off: staff sign in through an enabled provider. Administrators keep their password as a way in when single sign-on fails (each such sign-in is recorded in the audit trail).'
     }</p>
-<form method="post" action="/staff/integrations/providers/password-sign-in">${csrfField(f.csrf)}<input type="hidden" name="passwordSignIn" value="${v.passwordSignIn ? 'off' : 'on'}"><div class="row"><button type="submit"${v.passwordSignIn ? html` class="danger"` : ''}>${v.passwordSignIn ? 'Switch password sign-in off' : 'Switch password sign-in on'}</button></div></form>
+<form method="post" action="/staff/integrations/providers/password-sign-in">${csrfField(f.csrf)}<input type="hidden" name="passwordSignIn" value="${v.passwordSignIn ? 'off' : 'on'}"><div class="row"><button type="submit"${v.passwordSignIn ? html` class="danger" data-confirm="Switch password sign-in off? Staff then sign in only through a provider; administrators keep their password."` : ''}>${v.passwordSignIn ? 'Switch password sign-in off' : 'Switch password sign-in on'}</button></div></form>
 <h2>Add a provider</h2>
 <form method="post" action="/staff/integrations/providers" novalidate>${csrfField(f.csrf)}
 <fieldset class="field"><legend>Kind</legend>${Object.entries(typeNames).map(
@@ -226,7 +226,7 @@ ${p.type === 'microsoft' ? directoryFields(form) : ''}
 </form>
 ${p.type === 'microsoft' ? directorySection(f, p, v.synced ?? [], v.names) : ''}
 <h2>Remove</h2>
-<form method="post" action="/staff/integrations/providers/${p._id}/delete">${csrfField(f.csrf)}<p>Its button disappears and nobody signs in through it any more; users keep their accounts.</p><div class="row"><button type="submit" class="danger">Remove ${p.name}</button></div></form>
+<form method="post" action="/staff/integrations/providers/${p._id}/delete">${csrfField(f.csrf)}<p>Its button disappears and nobody signs in through it any more; users keep their accounts.</p><div class="row"><button type="submit" class="danger" data-confirm="Remove ${p.name}? Its button disappears and nobody signs in through it any more; users keep their accounts.">Remove ${p.name}</button></div></form>
 <h2 id="history">History</h2>
 ${
   v.history.length
