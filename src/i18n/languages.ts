@@ -7,7 +7,10 @@ export { type Language, languages };
 /** Each language's name in itself, as the language links and pickers show it. */
 export const languageNames: Record<Language, string> = { nl: 'Nederlands', fr: 'Français', en: 'English' };
 
+/** Whether a code is one of ours (nl, fr, en). */
+export const isLanguage = (code: string): code is Language => (languages as readonly string[]).includes(code);
+
 /** The name of a language code (a template's supported language), or the code itself when it is none of ours. */
 export function languageName(code: string): string {
-  return (languages as readonly string[]).includes(code) ? languageNames[code as Language] : code;
+  return isLanguage(code) ? languageNames[code] : code;
 }

@@ -1,10 +1,9 @@
 // The signer's copy of a sealed document (modules/signing), sent to every signer once all have signed:
-// its wording in each language, and the name the signed file goes by.
+// its wording in each language (the greeting is the invitation's), and the name the signed file goes by.
 import type { Language } from './languages';
 
 export interface SignedCopyTexts {
   subject: (title: string, org: string) => string;
-  greeting: (name: string | null) => string;
   lead: (title: string, org: string) => string;
   attached: string;
   /** The file is too large to travel with the message: the button downloads it. */
@@ -19,7 +18,6 @@ export interface SignedCopyTexts {
 export const signedCopyTexts: Record<Language, SignedCopyTexts> = {
   nl: {
     subject: (t) => `Uw ondertekend exemplaar van «${t}»`,
-    greeting: (n) => (n ? `Beste ${n},` : 'Beste,'),
     lead: (t, o) =>
       `«${t}» is door iedereen ondertekend. Hier is uw exemplaar; ${o} heeft het ook ontvangen.`,
     attached: 'Het ondertekende document zit als PDF bij dit bericht.',
@@ -31,7 +29,6 @@ export const signedCopyTexts: Record<Language, SignedCopyTexts> = {
   },
   fr: {
     subject: (t) => `Votre exemplaire signé de « ${t} »`,
-    greeting: (n) => (n ? `Bonjour ${n},` : 'Bonjour,'),
     lead: (t, o) => `« ${t} » est signé par tous. Voici votre exemplaire ; ${o} l’a reçu également.`,
     attached: 'Le document signé est joint à ce message en PDF.',
     linked: 'Le fichier est trop volumineux pour être joint : téléchargez-le avec le bouton ci-dessous.',
@@ -42,7 +39,6 @@ export const signedCopyTexts: Record<Language, SignedCopyTexts> = {
   },
   en: {
     subject: (t) => `Your signed copy of “${t}”`,
-    greeting: (n) => (n ? `Dear ${n},` : 'Hello,'),
     lead: (t, o) => `“${t}” has been signed by everyone. Here is your copy; ${o} has received it too.`,
     attached: 'The signed document is attached to this message as a PDF.',
     linked: 'The file is too large to send with this message: download it with the button below.',

@@ -4,7 +4,7 @@ import { inTenant } from '../../platform/db/tenant';
 import { eventRepository } from '../../platform/events/events.repository';
 import { recordRemovals, removalOf } from '../../platform/events/removals';
 import { type FileStorage, readAll } from '../../platform/files/storage';
-import { type IncomingFile, receiveFile } from '../../platform/http/multipart';
+import type { IncomingFile } from '../../platform/http/multipart';
 import type { Clock } from '../../platform/kernel/clock';
 import type { RequestContext } from '../../platform/kernel/context';
 import { BadRequest, Conflict, type FieldError, NotFound } from '../../platform/kernel/errors';

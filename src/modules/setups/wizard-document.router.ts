@@ -3,12 +3,11 @@ import type { RequestContext } from '../../platform/kernel/context';
 import { AppError } from '../../platform/kernel/errors';
 import { isId } from '../../platform/kernel/ids';
 import { z } from '../../platform/kernel/zod';
-import { contactEmail, contactLabel, contactPhone, getCustomersById } from '../customers';
 import { receiveUpload, recordUpload } from '../files';
 import { type DocumentStepView, documentStep } from './pages/document.pages';
 import { DocumentForm, many, readOptions } from './wizard.forms';
 import { sendDocument, uploadedPdf } from './wizard.service';
-import { frameOf, problemsOf, sent, type WizardRouteDeps, wizardPage } from './wizard.view';
+import { frameOf, pickedPeople, problemsOf, sent, type WizardRouteDeps, wizardPage } from './wizard.view';
 
 // The desk's own quick-signing (/sessionrequests/new?step=document): a PDF uploaded here, sent to the
 // contacts picked, in their order.
@@ -36,20 +35,12 @@ export async function documentStepPage(
   page: { csrf: string; nonce: string; status?: number },
   input: { contactIds: string[]; fileId?: string } & Pick<DocumentStepView, 'values' | 'problems'>,
 ) {
-  const found = await getCustomersById(deps, ctx, input.contactIds);
-  const people = [...new Set(input.contactIds)].flatMap((id) => {
-    const c = found.get(id);
-    return c
-      ? [
-          {
-            id,
-            name: contactLabel(c.data),
-            email: contactEmail(c.data) ?? '',
-            phone: Boolean(contactPhone(c.data)),
-          },
-        ]
-      : [];
-  });
+  const people = (await pickedPeople(deps, ctx, [...new Set(input.contactIds)])).map((p) => ({
+    id: p.value,
+    name: p.name,
+    email: p.email ?? '',
+    phone: p.phone,
+  }));
   const file = input.fileId && isId(input.fileId) ? await uploadedPdf(deps, ctx, input.fileId) : null;
   return {
     status: page.status ?? (input.problems?.length ? 400 : 200),

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../platform/kernel/context';
 import { AppError } from '../../platform/kernel/errors';
 import { type StaffPageFrame, type StaffUser, staffErrorPage } from '../../platform/web/staff-layout';
-import { contactEmail, contactLabel, getCustomer, getCustomersById } from '../customers';
+import { contactEmail, contactLabel, contactPhone, getCustomer, getCustomersById } from '../customers';
 import type { DocumentPreviews } from '../files';
 import { listQuestionLists } from '../questionlists';
 import { setupProblemPage } from './pages/wizard.pages';
@@ -89,6 +89,7 @@ export const pickedPeople = async (deps: WizardRouteDeps, ctx: RequestContext, i
             checked: true,
             name: contactLabel(c.data),
             email: contactEmail(c.data) ?? undefined,
+            phone: Boolean(contactPhone(c.data)),
             matched: 'email' as const,
           },
         ]

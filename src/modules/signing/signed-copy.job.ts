@@ -1,4 +1,5 @@
-import { type Language, languages } from '../../i18n/languages';
+import { isLanguage } from '../../i18n/languages';
+import { messageTexts } from '../../i18n/messages';
 import { signedCopyTexts, signedFileName } from '../../i18n/signed-copy';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
@@ -66,11 +67,8 @@ export function signedCopyHandler(deps: SignedCopyDeps): JobHandler<z.output<typ
     });
     if (!facts) return { cancelled: 'the action is not completed, or the signer or document is gone' };
     const { signer, file, organisation } = facts;
-    const evidenceLanguage = signer.evidence?.language;
-    const language: Language =
-      evidenceLanguage && (languages as readonly string[]).includes(evidenceLanguage)
-        ? (evidenceLanguage as Language)
-        : facts.action.language;
+    const signedIn = signer.evidence?.language ?? '';
+    const language = isLanguage(signedIn) ? signedIn : facts.action.language;
     const w = signedCopyTexts[language];
     const title = facts.action.document?.title ?? file.fileName.replace(/\.pdf$/i, '');
     const url = `${deps.baseUrl}/action/${signer.code}/signed`;
@@ -91,7 +89,7 @@ export function signedCopyHandler(deps: SignedCopyDeps): JobHandler<z.output<typ
       from: organisation,
       preview: w.lead(title, organisation),
       paragraphs: [
-        w.greeting(facts.contact ? contactFirstName(facts.contact) : null),
+        messageTexts[language].greeting(facts.contact ? contactFirstName(facts.contact) : null),
         w.lead(title, organisation),
         attach ? w.attached : w.linked,
       ],

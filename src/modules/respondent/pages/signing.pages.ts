@@ -52,13 +52,21 @@ function preview(doc: DocumentPreview, input: SigningPageInput): Html {
 ${list}</section>`;
 }
 
+/** A refused form's problem: the message the page lands on, which fields name as their description. */
+function alertBox(lang: PageContext['lang'], problem: SigningProblem, more = ''): Html {
+  return html`<div class="summary" role="alert"${landing}><p class="error" id="problems">${signingTexts[lang].problems[problem]}${more}</p></div>`;
+}
+
 function problemBox(input: SigningPageInput): Html {
   if (!input.problem) return html``;
   const t = signingTexts[input.ctx.lang];
   const tries =
     input.problem === 'wrong-code' && input.triesLeft !== undefined ? ` ${t.triesLeft(input.triesLeft)}` : '';
-  return html`<div class="summary" role="alert"${landing}><p class="error" id="problems">${t.problems[input.problem]}${tries}</p></div>`;
+  return alertBox(input.ctx.lang, input.problem, tries);
 }
+
+/** A page waiting for the background: reloaded at its address without the fragment (which would not reload). */
+const reloadSoon = (ctx: PageContext) => ({ seconds: 5, url: `/action/${ctx.code}?lang=${ctx.lang}` });
 
 function codeRequestForm(input: SigningPageInput, label: string): Html {
   const t = signingTexts[input.ctx.lang];
@@ -138,8 +146,8 @@ function signForm(input: SigningPageInput): Html {
 
 // Drawing: pointer events on a canvas sized to its box; on submit the drawing goes in a hidden field as
 // a PNG. A drawing sent back with a refused form is drawn again (decoded here: the page's policy loads
-// no data: images) and sent as it was unless the signer draws anew. Without script the typed signature is the only choice (it works with a keyboard and a
-// screen reader too).
+// no data: images) and sent as it was unless the signer draws anew. Without script the typed signature
+// is the only choice (it works with a keyboard and a screen reader too).
 const padScript = trusted(`(function(){var f=document.getElementById('sign-form');if(!f)return;
 var c=document.getElementById('pad'),x=c.getContext('2d'),field=document.getElementById('drawing'),kept=field.value,drawn=false,down=false;
 document.getElementById('draw-choice').hidden=false;
@@ -204,7 +212,7 @@ function signedPage(input: SigningPageInput): Page {
       body,
       ctx.nonce,
       undefined,
-      others > 0 ? undefined : { seconds: 5, url: `/action/${ctx.code}?lang=${ctx.lang}` },
+      others > 0 ? undefined : reloadSoon(ctx),
     ),
   };
 }
@@ -218,9 +226,7 @@ export function declinePage(
 ): Page {
   const t = signingTexts[ctx.lang];
   const r = respondentTexts[ctx.lang];
-  const problem = opts.problem
-    ? html`<div class="summary" role="alert"${landing}><p class="error" id="problems">${t.problems[opts.problem]}</p></div>`
-    : '';
+  const problem = opts.problem ? alertBox(ctx.lang, opts.problem) : '';
   const body = html`${header(view, ctx, r, html`step=decline&`)}
 <p class="kicker">${title}</p>
 <h1${opts.problem ? '' : landing}>${t.declineHeading}</h1>
@@ -246,9 +252,7 @@ export function signingWaitPage(
   problem?: SigningProblem,
 ): Page {
   const t = signingTexts[ctx.lang];
-  const alert = problem
-    ? html`<div class="summary" role="alert"${landing}><p class="error" id="problems">${t.problems[problem]}</p></div>`
-    : '';
+  const alert = problem ? alertBox(ctx.lang, problem) : '';
   const r = respondentTexts[ctx.lang];
   const text = reason.kind === 'questionnaire' ? t.questionnaireFirst(reason.by) : t.preparingDocument;
   const refresh =
@@ -263,7 +267,7 @@ export function signingWaitPage(
       html`${header(view, ctx, r)}<p class="kicker">${t.kicker}</p><h1>${view.parts.map((p) => p.name).join(', ')}</h1>\n${alert}<p role="status"${problem ? '' : landing}>${text}</p>${refresh}`,
       ctx.nonce,
       undefined,
-      reason.kind === 'preparing' ? { seconds: 5, url: `/action/${ctx.code}?lang=${ctx.lang}` } : undefined,
+      reason.kind === 'preparing' ? reloadSoon(ctx) : undefined,
     ),
   };
 }
