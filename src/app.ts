@@ -7,7 +7,7 @@ import {
   deskPageRoutes,
   deskRoutes,
   providerPageRoutes,
-  staffUserOf,
+  staffFrameOf,
   userPageRoutes,
 } from './modules/desk';
 import { eventRoutes, registerEventWebhooks } from './modules/events';
@@ -121,7 +121,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   wizardRoutes(pages, {
     ...services,
     ttlMs: config.setupTtlMs,
-    staffUserOf: (ctx) => staffUserOf(services, ctx),
+    staffFrameOf: (ctx, csrf) => staffFrameOf(services, ctx, csrf),
   });
   deskPageRoutes(pages, services);
   eventRoutes(routes, services);

@@ -449,6 +449,43 @@ const scenarios: [string, () => Promise<Response>][] = [
     },
   ],
   [
+    'POST /staff/actions/{id}/resend',
+    async () => {
+      const made = await api('post', '/api/v1/sessionrequests').send({
+        type: 'qlist',
+        customerId: ids.contact,
+        questionListIds: [ids.template],
+        notificationEmail: { send: true },
+      });
+      return formPost(admin, `/staff/actions/${made.body._id}`, `/staff/actions/${made.body._id}/resend`);
+    },
+  ],
+  [
+    'POST /staff/contacts/new',
+    () =>
+      formPost(admin, '/staff/contacts/new', '/staff/contacts/new', [
+        ['firstName', 'Griet'],
+        ['email', 'griet@example.test'],
+      ]),
+  ],
+  [
+    'POST /staff/contacts/{id}/edit',
+    () =>
+      formPost(admin, `/staff/contacts/${ids.contact}/edit`, `/staff/contacts/${ids.contact}/edit`, [
+        ['firstName', 'Wim'],
+        ['email', 'wim@example.test'],
+        ['phone', '0475 12 34 56'],
+      ]),
+  ],
+  [
+    'POST /staff/settings',
+    () =>
+      formPost(admin, '/staff/settings', '/staff/settings', [
+        ['language', 'fr'],
+        ['notify', 'none'],
+      ]),
+  ],
+  [
     'POST /action/{code}',
     async () => {
       const made = await api('post', '/api/v1/sessionrequests').send({

@@ -70,15 +70,32 @@ describe('actions and contacts pages', () => {
       Email: 'ines@example.test',
     });
     const a = await action(contact);
+    h.clock.advance(60_000);
+    await h.jobs.drain();
+    h.clock.advance(60_000);
     await submitAsContact(h, a.code, 'Ines antwoordt');
     await h.jobs.drain();
     const agent = await browser(['adviser']);
     const page = await agent.get(`/staff/actions/${a._id}`);
     expect(page.status).toBe(200);
-    expect(page.text).toContain('<span class="status">completed</span>');
+    expect(page.text).toContain('<span class="status">Completed</span>');
     expect(page.text).toContain('<dd>Ines antwoordt</dd>');
-    expect(page.text).toMatch(/<td>sent<\/td><td>opened<\/td>|<td>opened<\/td><td>completed<\/td>/);
-    const pdf = /<a href="(\/files\/downloads\/[^"]+)">/.exec(page.text)?.[1];
+    // The timeline tells what happened, in order, each moment in the organisation's zone.
+    const story = [
+      ...page.text.matchAll(
+        /<li><time datetime="([^"]+)" title="Europe\/Brussels">[^<]+<\/time>([^<]+)<\/li>/g,
+      ),
+    ].map((m) => m[2]);
+    const admin = /^(admin-\w+) created and sent the action\.$/.exec(story[0] ?? '')?.[1];
+    expect(admin).toBeDefined();
+    expect(story).toEqual([
+      `${admin} created and sent the action.`,
+      'Invitation sent to Ines Claes by e-mail.',
+      'Ines Claes opened the link.',
+      'Ines Claes completed it.',
+    ]);
+    expect(page.text).toContain(`<dt>Sent by</dt><dd>${admin}</dd>`);
+    const pdf = /<a href="(\/files\/downloads\/[^"]+)" download>/.exec(page.text)?.[1];
     expect(pdf).toBeDefined();
     const download = await agent.get(pdf!).buffer(true);
     expect(download.status).toBe(200);
@@ -146,7 +163,8 @@ describe('actions and contacts pages', () => {
     expect(list.text).toContain(`href="/staff/contacts/${contact}">Ραφαήλ Παππάς</a>`);
     expect(list.text).toContain('1 contact');
     const page = await agent.get(`/staff/contacts/${contact}`);
-    expect(page.text).toContain('<dt>Email</dt><dd>rafail@example.test</dd>');
+    expect(page.text).toContain('<dt>E-mail address</dt><dd>rafail@example.test</dd>');
+    expect(page.text).toContain(`href="/staff/contacts/${contact}/edit"`);
     expect(page.text).toContain(`href="/staff/actions/${a._id}"`);
     expect((await agent.get('/staff/contacts/01900000-0000-7000-8000-000000000000')).status).toBe(404);
   });
@@ -204,5 +222,123 @@ describe('actions and contacts pages', () => {
       expect({ path, raw: page.text.includes('<img src=x') }).toEqual({ path, raw: false });
       expect(page.text).toContain('&lt;img src=x onerror=alert(1)&gt;');
     }
+  });
+  it('when an adviser adds a contact on the desk, then problems are named in the form’s words all at once, a taken CRM reference is named, and the contact is found by name, phone or reference', async () => {
+    const agent = await browser(['adviser']);
+    const form = await agent.get('/staff/contacts/new');
+    expect(form.status).toBe(200);
+    expect(form.text).toContain('<label for="phone">Mobile phone</label>');
+    const bad = await agent
+      .post('/staff/contacts/new')
+      .type('form')
+      .send({ _csrf: csrfIn(form.text), email: 'not-an-address', phone: '0475' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain(
+      '<li><a href="#email">The e-mail address is not valid: it looks like name@example.be.</a></li>',
+    );
+    expect(bad.text).not.toContain('Give a first name');
+    expect(bad.text).toContain('value="not-an-address"');
+    expect(bad.text).toContain('aria-invalid="true"');
+    const empty = await agent
+      .post('/staff/contacts/new')
+      .type('form')
+      .send({ _csrf: csrfIn(form.text) });
+    expect(empty.status).toBe(400);
+    expect(empty.text).toContain('Give a first name, a last name or an e-mail address.');
+    expect(empty.text).not.toMatch(/Voornaam|Achternaam|data\./);
+
+    const made = await agent
+      .post('/staff/contacts/new')
+      .type('form')
+      .send({
+        _csrf: csrfIn(form.text),
+        firstName: 'Hanne',
+        lastName: 'Verbruggen',
+        email: 'hanne@example.test',
+        phone: '+32 475 98 76 54',
+        reference: 'CRM-9001',
+      });
+    expect(made.status).toBe(303);
+    const id = /^\/staff\/contacts\/([^?]+)\?done=created$/.exec(made.headers.location ?? '')?.[1];
+    expect(id).toBeDefined();
+    const stored = await h.api().get(`/api/v1/customers/${id}`).set('x-api-key', org.adminKey);
+    expect(stored.body).toMatchObject({
+      thirdpartyId: 'CRM-9001',
+      data: {
+        Voornaam: 'Hanne',
+        Achternaam: 'Verbruggen',
+        Email: 'hanne@example.test',
+        Telefoon: '+32 475 98 76 54',
+      },
+    });
+    expect((await agent.get(made.headers.location!)).text).toContain('The contact is added.');
+
+    // Found by name, by the phone number as written nationally, and by the CRM reference.
+    for (const q of ['verbruggen', '0475 98 76 54', '0475/98.76.54', '475987654', 'CRM-9001']) {
+      const list = await agent.get(`/staff/contacts?q=${encodeURIComponent(q)}`);
+      expect({ q, found: list.text.includes(`href="/staff/contacts/${id}">Hanne Verbruggen</a>`) }).toEqual({
+        q,
+        found: true,
+      });
+    }
+    expect((await agent.get('/staff/contacts?q=CRM-9001')).text).toContain(
+      'The contact with CRM reference CRM-9001.',
+    );
+
+    // Another contact cannot take the reference; the form says so on its field.
+    const taken = await agent
+      .post('/staff/contacts/new')
+      .type('form')
+      .send({
+        _csrf: csrfIn(form.text),
+        firstName: 'Tom',
+        reference: 'CRM-9001',
+      });
+    expect(taken.status).toBe(409);
+    expect(taken.text).toContain(
+      '<li><a href="#reference">Another contact already has CRM reference CRM-9001.</a></li>',
+    );
+
+    // Edit: an emptied field is removed, the others changed.
+    const edit = await agent.get(`/staff/contacts/${id}/edit`);
+    expect(edit.text).toContain('value="+32 475 98 76 54"');
+    const saved = await agent
+      .post(`/staff/contacts/${id}/edit`)
+      .type('form')
+      .send({
+        _csrf: csrfIn(edit.text),
+        firstName: 'Hanne',
+        lastName: 'Verbruggen-Peeters',
+        email: 'hanne@example.test',
+        phone: '',
+        reference: 'CRM-9002',
+      });
+    expect(saved.status).toBe(303);
+    const after = await h.api().get(`/api/v1/customers/${id}`).set('x-api-key', org.adminKey);
+    expect(after.body.thirdpartyId).toBe('CRM-9002');
+    expect(after.body.data).toEqual({
+      Voornaam: 'Hanne',
+      Achternaam: 'Verbruggen-Peeters',
+      Email: 'hanne@example.test',
+    });
+
+    // From the send flow: back to its contact step with the new contact ticked.
+    const inFlow = await agent
+      .post('/staff/contacts/new?from=send')
+      .type('form')
+      .send({
+        _csrf: csrfIn(form.text),
+        firstName: 'Lien',
+        email: 'lien@example.test',
+      });
+    expect(inFlow.headers.location).toMatch(/^\/sessionrequests\/new\?contact=[0-9a-f-]+$/);
+    const step = await agent.get(inFlow.headers.location!);
+    expect(step.text).toMatch(
+      /name="contact" value="[0-9a-f-]+" checked><label for="c-0">Lien — lien@example.test/,
+    );
+
+    // A read-only user may look, not add.
+    const reader = await browser(['read-only']);
+    expect((await reader.get('/staff/contacts/new')).status).toBe(403);
   });
 });

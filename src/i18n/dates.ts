@@ -34,6 +34,22 @@ export function dateTimeWithZone(at: Date, timeZone: string): string {
 }
 
 /**
+ * `2 Mar 2026, 10:00 CET`, `2 mrt 2026, 10:00 CET`, `2 mars 2026, 10:00 UTC+1`: a moment as the staff
+ * pages show it, in the organisation's `timeZone`, with the zone named as the language names it.
+ */
+export function staffDateTime(at: Date, language: Language, timeZone: string): string {
+  return new Intl.DateTimeFormat(locales[language], {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+    timeZone,
+  }).format(at);
+}
+
+/**
  * `2026-03-02 09:00` (UTC, not named): a moment as the staff pages and staff e-mails show it, from a
  * Date or a stored ISO string; a dash when there is none.
  */

@@ -12,6 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { changeTxid, ts } from './columns';
+import { languages } from './enums';
 
 export const organisations = pgTable('organisations', {
   id: uuid('id').primaryKey(),
@@ -44,6 +45,12 @@ export const users = pgTable(
     // Every browser session signed in before this moment has ended (deactivation, narrower groups, an
     // administrator's "sign out everywhere"); its rows are deleted in the same change.
     sessionsEndedAt: ts('sessions_ended_at'),
+    // The staff pages' language the user chose; null: their browser's (Accept-Language).
+    language: text('language', { enum: languages }),
+    // Adviser notifications about their actions: an e-mail per event, a daily digest, or none.
+    notify: text('notify', { enum: ['each', 'digest', 'none'] })
+      .notNull()
+      .default('each'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     changeTxid: changeTxid(),

@@ -40,9 +40,44 @@ export const contactLabel = (data: ContactData) => contactName(data) || '(no nam
 
 /** What a contact search matches: first name, last name and e-mail address. */
 export const searchableText = (data: Record<string, string>) =>
-  [data[contactKeys.firstName], data[contactKeys.lastName], data[contactKeys.email]]
+  [
+    data[contactKeys.firstName],
+    data[contactKeys.lastName],
+    data[contactKeys.email],
+    phoneForms(data[contactKeys.phone]),
+  ]
     .filter(Boolean)
     .join(' ');
+
+/** Country codes whose national numbers are written with a leading 0 (Belgium and its neighbours). */
+const TRUNK_ZERO = ['32', '31', '33', '49', '44'];
+
+/**
+ * A phone number as search finds it, whatever way it is written: its digits (`32475123456`), and for an
+ * international number of a country that writes a leading 0 also the national form (`0475123456`).
+ * Migration 0051 computes the same for the contacts stored before.
+ */
+export function phoneForms(phone: string | undefined): string {
+  const written = phone?.trim() ?? '';
+  let digits = written.replace(/\D/g, '');
+  if (!digits) return '';
+  if (written.startsWith('00')) digits = digits.slice(2);
+  const international = written.startsWith('+') || written.startsWith('00');
+  const cc = international ? TRUNK_ZERO.find((c) => digits.startsWith(c)) : undefined;
+  return cc ? `${digits} 0${digits.slice(cc.length)}` : digits;
+}
+
+/**
+ * What a search typed as a phone number (`0475 12 34 56`, `+32 475/12.34.56`) looks for: its digits as one
+ * word, so that they match however the number was written; other searches are left as typed.
+ */
+export function searchOfPhone(search: string): string {
+  const t = search.trim();
+  if (!/^[\d\s+()./-]+$/.test(t)) return search;
+  const digits = t.replace(/\D/g, '');
+  if (digits.length < 4) return search;
+  return t.startsWith('00') ? digits.slice(2) : digits;
+}
 
 /** A person's details (from a setup, a campaign form) as contact data: only the fields given. */
 export function contactDataOf(person: {

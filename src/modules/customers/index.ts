@@ -8,6 +8,7 @@ export {
   contactLabel,
   contactName,
   contactPhone,
+  searchOfPhone,
 } from './contact-fields';
 export {
   contactByEmail,
@@ -20,5 +21,11 @@ export {
 
 export { customerRoutes } from './customers.router';
 export { Customer } from './customers.schemas';
-export { getCustomer, getCustomersById, listCustomers } from './customers.service';
+export {
+  createCustomer,
+  getCustomer,
+  getCustomersById,
+  listCustomers,
+  updateCustomer,
+} from './customers.service';
 export { seedContacts } from './seed.service';

@@ -1,51 +1,44 @@
 import { sessionRequestStatuses } from '../../db/schema/enums';
+import { deskViews } from '../../i18n/desk';
+import { actionWords } from '../../i18n/desk-action';
 import type { FileStorage } from '../../platform/files/storage';
 import type { Routes } from '../../platform/http/routes';
 import type { RequestContext } from '../../platform/kernel/context';
 import { AppError } from '../../platform/kernel/errors';
 import { idParam } from '../../platform/kernel/schemas';
 import { z } from '../../platform/kernel/zod';
-import { contactLabel, getCustomersById } from '../customers';
 import { listQuestionLists } from '../questionlists';
 import {
   deactivateSessionRequest,
   getSessionRequest,
   listSessionRequests,
   reopenSessionRequest,
+  resendInvitation,
   type SessionRequestDeps,
 } from '../sessionrequests';
 import { listSessions } from '../sessions';
 import { contactPageRoutes } from './contacts.router';
-import type { DeskDeps } from './desk.service';
-import { deskFrame, deskPage, PAGE_SIZE, pageParam } from './desk-pages';
-import { actionPage, actionsPage } from './pages/desk.pages';
+import { type DeskDeps, peopleOf } from './desk.service';
+import { contactNames, deskFrame, deskPage, PAGE_SIZE, pageParam } from './desk-pages';
+import { deskFilterOf } from './desk-views';
+import { actionPage } from './pages/action.pages';
+import { actionsPage } from './pages/desk.pages';
+import { settingsRoutes } from './settings.router';
 
 export type DeskPageDeps = DeskDeps & SessionRequestDeps & { storage: FileStorage };
 
 const tags = ['Staff pages: actions'];
 const ActionParams = z.object({ id: idParam('id') });
 
-const notices: Record<string, string> = {
-  withdrawn: 'The action was withdrawn: its link no longer works.',
-  reopened: 'The action is open again.',
-};
+type Done = 'withdrawn' | 'reopened' | 'resent';
+const dones: readonly string[] = ['withdrawn', 'reopened', 'resent'];
 
 /** The advisers' everyday pages: actions (list, filter, search, one action), then contacts. */
 export function deskPageRoutes(routes: Routes, deps: DeskPageDeps): void {
   actionListRoutes(routes, deps);
   actionRoutes(routes, deps);
   contactPageRoutes(routes, deps);
-}
-
-/** The contacts' names by id, in one query (a page of actions names up to 25). */
-async function names(deps: DeskPageDeps, ctx: RequestContext, ids: string[]) {
-  const found = await getCustomersById(deps, ctx, ids);
-  const out: Record<string, string> = {};
-  for (const id of ids) {
-    const c = found.get(id);
-    out[id] = c ? contactLabel(c.data) : '(deleted contact)';
-  }
-  return out;
+  settingsRoutes(routes, deps);
 }
 
 /** The actions' list: newest first, filtered by status, searched by contact or document. */
@@ -59,92 +52,99 @@ function actionListRoutes(routes: Routes, deps: DeskPageDeps): void {
       permission: 'read',
       query: z.object({
         status: z.enum(sessionRequestStatuses).or(z.literal('')).optional(),
+        view: z.enum(deskViews).or(z.literal('')).optional(),
+        mine: z.literal('1').or(z.literal('')).optional(),
         q: z.string().max(200).optional(),
         page: pageParam,
       }),
-      statuses: { 200: 'The list', 303: 'Not signed in', 400: 'An unknown status' },
+      statuses: { 200: 'The list', 303: 'Not signed in', 400: 'An unknown status or view' },
     },
     async ({ ctx, query, csrf }) => {
       const status = query.status || undefined;
+      const view = query.view || undefined;
+      const mine = query.mine === '1';
       const q = query.q?.trim() || undefined;
       const list = await listSessionRequests(deps, ctx, {
         status,
         search: q,
         page: query.page,
         limit: PAGE_SIZE,
+        desk: deskFilterOf(view, ctx, mine),
       });
-      const who = await names(
+      const frame = await deskFrame(deps, ctx, csrf());
+      const who = await contactNames(
         deps,
         ctx,
         list.sessionRequests.flatMap((a) => (a.customerId ? [a.customerId] : [])),
+        frame.lang,
       );
       return {
         status: 200,
-        html: actionsPage(await deskFrame(deps, ctx, csrf()), {
-          rows: list.sessionRequests.map((a) => ({
-            ...a,
-            contact: a.customerId ? (who[a.customerId] ?? '') : 'Campaign',
-          })),
+        html: actionsPage(frame, {
+          rows: list.sessionRequests.map((a) => ({ ...a, contact: who(a.customerId) })),
           total: list.total,
           page: query.page,
           limit: PAGE_SIZE,
-          status,
-          q,
+          filter: { status, view, mine, q },
         }),
       };
     },
   );
 }
 
-/** One action's page: status, history, answers, documents, with a notice or the refusal of a change. */
+/** One action's page: status, timeline, answers, documents, with a notice or the refusal of a change. */
 async function showAction(
   deps: DeskPageDeps,
   ctx: RequestContext,
   id: string,
   csrf: string,
-  extra: { status?: number; notice?: string; error?: string } = {},
+  extra: { status?: number; done?: Done; error?: string } = {},
 ) {
   const action = await getSessionRequest(deps, ctx, id);
   const templates = await listQuestionLists(deps, ctx, true);
-  const who = await names(deps, ctx, [
-    ...(action.customerId ? [action.customerId] : []),
-    ...action.signers.map((s) => s.customerId),
-  ]);
+  const frame = await deskFrame(deps, ctx, csrf);
+  const ids = [...(action.customerId ? [action.customerId] : []), ...action.signers.map((s) => s.customerId)];
+  const who = await contactNames(deps, ctx, ids, frame.lang);
   const sessions = await listSessions(deps, ctx, { sessionRequestId: id, page: 1, limit: 20 });
   return {
     status: extra.status ?? 200,
-    html: actionPage(await deskFrame(deps, ctx, csrf), {
+    html: actionPage(frame, {
       action,
-      contact: action.customerId ? { id: action.customerId, name: who[action.customerId] ?? '' } : null,
-      signerNames: who,
+      contact: action.customerId ? { id: action.customerId, name: who(action.customerId) } : null,
+      signerNames: Object.fromEntries(ids.map((c) => [c, who(c)])),
+      people: await peopleOf(deps, ctx),
       templateNames: action.questionListIds.map((t) => templates.find((x) => x._id === t)?.name ?? t),
       sessions: [...sessions.sessions].sort((a, b) => b.version - a.version),
-      notice: extra.notice,
+      notice: extra.done ? actionWords[frame.lang].notices[extra.done] : undefined,
       error: extra.error,
       canChange: ctx.permissions.has('update'),
     }),
   };
 }
 
-/** One action's page and its changes: withdraw it, reopen it. */
+const doneOf = { withdraw: 'withdrawn', reopen: 'reopened', resend: 'resent' } as const;
+
+/** One action's page and its changes: withdraw it, reopen it, send its invitation again. */
 function actionRoutes(routes: Routes, deps: DeskPageDeps): void {
   routes.staffPage(
     {
       ...deskPage,
       tags,
       path: '/staff/actions/{id}',
-      summary: 'One action: status, history, notifications, answers, documents; reopen and withdraw',
+      summary: 'One action: status, timeline, messages, answers, documents; resend, reopen and withdraw',
       permission: 'read',
       params: ActionParams,
       query: z.object({ done: z.string().max(20).optional() }),
       statuses: { 200: 'The action', 303: 'Not signed in', 404: 'Unknown action' },
     },
     async ({ ctx, params, query, csrf }) =>
-      showAction(deps, ctx, params.id, csrf(), { notice: notices[query.done ?? ''] }),
+      showAction(deps, ctx, params.id, csrf(), {
+        done: dones.includes(query.done ?? '') ? (query.done as Done) : undefined,
+      }),
   );
 
   const change = (
-    path: 'withdraw' | 'reopen',
+    path: 'withdraw' | 'reopen' | 'resend',
     summary: string,
     run: (ctx: RequestContext, id: string, form: { email?: string }) => Promise<unknown>,
   ) =>
@@ -168,7 +168,7 @@ function actionRoutes(routes: Routes, deps: DeskPageDeps): void {
         try {
           await run(ctx, params.id, form);
           return {
-            redirect: `/staff/actions/${params.id}?done=${path === 'withdraw' ? 'withdrawn' : 'reopened'}`,
+            redirect: `/staff/actions/${params.id}?done=${doneOf[path]}`,
           };
         } catch (err) {
           if (err instanceof AppError && (err.status === 409 || err.status === 400)) {
@@ -178,6 +178,9 @@ function actionRoutes(routes: Routes, deps: DeskPageDeps): void {
         }
       },
     );
+  change('resend', 'Send the invitation again (form post), now, to whoever has not answered', (ctx, id) =>
+    resendInvitation(deps, ctx, id),
+  );
   change('withdraw', 'Withdraw an action (form post): its link stops working', (ctx, id) =>
     deactivateSessionRequest(deps, ctx, id),
   );

@@ -4,7 +4,7 @@ import { z } from '../../platform/kernel/zod';
 import { staffErrorPage } from '../../platform/web/staff-layout';
 import { type AuditDeps, ListAuditEventsQuery, listAuditEvents } from '../audit';
 import { listUsers } from '../organisations';
-import { staffUserOf } from './desk.service';
+import { type DeskDeps, staffFrameOf } from './desk.service';
 import { auditPage } from './pages/audit.pages';
 
 const text = (max: number) =>
@@ -31,7 +31,7 @@ const AuditPageQuery = z.object({
 });
 
 /** Integrations → Audit trail: the organisation's audit trail for its administrators. */
-export function auditPageRoutes(routes: Routes, deps: AuditDeps): void {
+export function auditPageRoutes(routes: Routes, deps: AuditDeps & DeskDeps): void {
   routes.staffPage(
     {
       path: '/staff/audit',
@@ -84,17 +84,14 @@ export function auditPageRoutes(routes: Routes, deps: AuditDeps): void {
       ).toString();
       return {
         status: 200,
-        html: auditPage(
-          { me: await staffUserOf(deps, ctx), csrf: csrf() },
-          {
-            events: page.events,
-            names: new Map(users.users.map((u) => [u._id, u.name])),
-            filter: shown,
-            query: kept,
-            nextCursor: page.nextCursor,
-            older: query.startingAfter !== undefined,
-          },
-        ),
+        html: auditPage(await staffFrameOf(deps, ctx, csrf()), {
+          events: page.events,
+          names: new Map(users.users.map((u) => [u._id, u.name])),
+          filter: shown,
+          query: kept,
+          nextCursor: page.nextCursor,
+          older: query.startingAfter !== undefined,
+        }),
       };
     },
   );

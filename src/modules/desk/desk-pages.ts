@@ -1,9 +1,12 @@
 // What the advisers' everyday staff pages share (actions, contacts): their route options, the frame around
 // each page, and the paging of their lists.
+import { deskWords } from '../../i18n/desk';
+import type { Language } from '../../i18n/languages';
 import type { RequestContext } from '../../platform/kernel/context';
 import { z } from '../../platform/kernel/zod';
-import { type StaffPageFrame, staffErrorPage } from '../../platform/web/staff-layout';
-import { type DeskDeps, staffUserOf } from './desk.service';
+import { staffErrorPage } from '../../platform/web/staff-layout';
+import { contactLabel, getCustomersById } from '../customers';
+import { type DeskDeps, staffFrameOf } from './desk.service';
 
 /** The route options every everyday page declares (each adds its tag and permission). */
 export const deskPage = { audience: 'staff' as const, errorPage: staffErrorPage };
@@ -18,12 +21,24 @@ export const pageParam = z
   .optional()
   .transform((p) => Math.min(Math.max(Number.parseInt(p ?? '1', 10) || 1, 1), 100_000));
 
-/** The signed-in staff user and the CSRF token, as every desk page (everyday or administrators') shows them. */
-export const deskFrame = async (
+/** The frame of a desk page (everyday or administrators'): see staffFrameOf. */
+export const deskFrame = staffFrameOf;
+
+/**
+ * The contacts' names by id, in one query (a page names up to 25): a function from an action's contact
+ * id to its name — "Campaign" when the action has none, "(deleted contact)" when it is gone.
+ */
+export async function contactNames(
   deps: DeskDeps,
   ctx: RequestContext,
-  csrf: string,
-): Promise<StaffPageFrame> => ({
-  me: await staffUserOf(deps, ctx),
-  csrf,
-});
+  ids: string[],
+  lang: Language,
+): Promise<(id: string | null | undefined) => string> {
+  const w = deskWords[lang].actions;
+  const found = await getCustomersById(deps, ctx, ids);
+  return (id) => {
+    if (!id) return w.campaign;
+    const c = found.get(id);
+    return c ? contactLabel(c.data) : w.deletedContact;
+  };
+}

@@ -3,6 +3,6 @@
 export { deskPageRoutes } from './actions.router';
 export { auditPageRoutes } from './audit.router';
 export { deskRoutes } from './desk.router';
-export { staffUserOf } from './desk.service';
+export { staffFrameOf } from './desk.service';
 export { providerPageRoutes } from './providers.router';
 export { userPageRoutes } from './users.router';

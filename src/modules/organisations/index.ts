@@ -30,6 +30,7 @@ export {
   otherActiveAdministrators,
   provisionUser,
   setUserPassword,
+  setUserPreferences,
   userByEmail,
   userById,
 } from './users.service';

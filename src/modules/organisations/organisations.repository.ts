@@ -85,7 +85,13 @@ export function userRepository(q: Tx, ctx: RequestContext) {
     async insert(
       row: Omit<
         UserRow,
-        'organisationId' | 'authVersion' | 'passwordHash' | 'passwordChangedAt' | 'sessionsEndedAt'
+        | 'organisationId'
+        | 'authVersion'
+        | 'passwordHash'
+        | 'passwordChangedAt'
+        | 'sessionsEndedAt'
+        | 'language'
+        | 'notify'
       >,
     ): Promise<UserRow> {
       const [created] = await q
@@ -248,4 +254,19 @@ export function organisationRepository(q: Tx, ctx: RequestContext) {
         .where(eq(organisations.id, ctx.organisationId));
     },
   };
+}
+
+/** A user's own settings on the desk: they change nothing the user may do (no auth_version bump). */
+export async function updateUserPreferences(
+  q: Tx,
+  ctx: RequestContext,
+  id: string,
+  change: Partial<Pick<UserRow, 'language' | 'notify' | 'updatedAt'>>,
+): Promise<UserRow | undefined> {
+  const [row] = await q
+    .update(users)
+    .set(change)
+    .where(and(eq(users.organisationId, ctx.organisationId), eq(users.id, id)))
+    .returning();
+  return row;
 }

@@ -1,6 +1,6 @@
 import type { Tx } from '../../platform/db/database';
 import type { RequestContext } from '../../platform/kernel/context';
-import { type UserRow, userRepository } from './organisations.repository';
+import { type UserRow, updateUserPreferences, userRepository } from './organisations.repository';
 
 // What other modules read and change of the organisation's users (staff and service users), in their
 // transaction: sign-in, password set-up, single sign-on and its directory sync, OAuth, incidents.
@@ -63,6 +63,16 @@ export function changeUser(
   change: Partial<Pick<UserRow, 'name' | 'groups' | 'status' | 'updatedAt'>>,
 ): Promise<UserRow | undefined> {
   return userRepository(tx, ctx).update(id, change);
+}
+
+/** Sets a user's own desk settings: the pages' language (null: the browser's) and their notifications. */
+export function setUserPreferences(
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  change: Partial<Pick<UserRow, 'language' | 'notify'>>,
+): Promise<UserRow | undefined> {
+  return updateUserPreferences(tx, ctx, id, { ...change, updatedAt: ctx.at });
 }
 
 /** Sets (or, with null, removes) a user's password hash. */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { jobs, type SessionRequestStatus, sessionRequestEvents, sessionRequests } from '../../db/schema';
 import { type Queryable, type Row, rowMapper } from '../../platform/db/database';
 import { cappedCount, keysetColumnsOf, keysetSql, settled } from '../../platform/db/keyset';
@@ -15,6 +15,44 @@ export interface SessionRequestFilter {
   updatedSince?: Date;
   /** Words that must all be in the contact's name or e-mail, or all in the document's title. */
   search?: string;
+  /** The desk's views (not offered by the API): see DeskFilter. */
+  desk?: DeskFilter;
+}
+
+/** What the adviser's desk narrows its lists by ("what needs me"), on top of the API's filters. */
+export interface DeskFilter {
+  /** Any of these statuses. */
+  statuses?: SessionRequestStatus[];
+  /** Made by this user. */
+  createdBy?: string;
+  /** Still open and ending before this moment. */
+  expiringBefore?: Date;
+  /** Completed since this moment. */
+  completedSince?: Date;
+  /** Closed (declined, withdrawn, expired) since this moment. */
+  closedSince?: Date;
+  /** An invitation or reminder that could not be delivered (its job failed). */
+  failedDelivery?: boolean;
+}
+
+function deskWhere(ctx: RequestContext, d: DeskFilter | undefined): SQL | undefined {
+  if (!d) return undefined;
+  return and(
+    d.statuses ? inArray(sessionRequests.status, d.statuses) : undefined,
+    d.createdBy ? eq(sessionRequests.createdBy, d.createdBy) : undefined,
+    d.expiringBefore
+      ? and(
+          inArray(sessionRequests.status, ['created', 'sent', 'opened', 'reopened']),
+          lt(sessionRequests.expiresAt, d.expiringBefore),
+        )
+      : undefined,
+    d.completedSince ? gte(sessionRequests.completedAt, d.completedSince) : undefined,
+    d.closedSince ? gte(sessionRequests.closedAt, d.closedSince) : undefined,
+    d.failedDelivery
+      ? sql`EXISTS (SELECT 1 FROM jobs j WHERE j.organisation_id = ${ctx.organisationId}::uuid
+              AND j.subject_id = ${sessionRequests.id} AND j.kind = 'notification' AND j.status = 'failed')`
+      : undefined,
+  );
 }
 
 export const eventFromRaw = rowMapper(sessionRequestEvents);
@@ -28,6 +66,7 @@ function whereOf(ctx: RequestContext, f: SessionRequestFilter): SQL | undefined 
     f.type ? eq(sessionRequests.type, f.type) : undefined,
     f.updatedSince ? gte(sessionRequests.updatedAt, f.updatedSince) : undefined,
     searchOf(ctx, f.search),
+    deskWhere(ctx, f.desk),
   );
 }
 

@@ -1,5 +1,6 @@
 // The sessionrequests module's public entry: what other modules may use.
 
+export type { DeskFilter } from './action-reads.repository';
 export { actionById, actionOfCode, changeSigner, saveActionDraft, signersOf } from './actions.service';
 export { createSessionRequestIn } from './create.service';
 export { expiryHandler, notificationHandler } from './sessionrequests.jobs';
@@ -19,6 +20,7 @@ export {
   listSessionRequests,
   openSessionRequest,
   reopenSessionRequest,
+  resendInvitation,
   type SessionRequestDeps,
 } from './sessionrequests.service';
 export {

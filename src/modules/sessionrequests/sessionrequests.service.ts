@@ -1,3 +1,4 @@
+import { auditRepository } from '../../platform/audit/audit.repository';
 import { type Database, isoTimestamp, type Row, type Tx } from '../../platform/db/database';
 import { batchInTenant, inTenant } from '../../platform/db/tenant';
 import type { FileStorage } from '../../platform/files/storage';
@@ -11,6 +12,7 @@ import { iso } from '../../platform/kernel/schemas';
 import { keysetOf, keysetPage, SYNC_TOTAL_CAP } from '../../platform/lists/cursor';
 import { contactById } from '../customers';
 import {
+  type DeskFilter,
   eventFromRaw,
   jobFromRaw,
   sessionRequestStatements,
@@ -37,6 +39,7 @@ import {
   toDetail,
   toSessionRequest,
 } from './sessionrequests.view';
+import { signerRepository } from './signers.repository';
 
 export interface SessionRequestDeps {
   database: Database;
@@ -56,7 +59,7 @@ const notFound = () => new NotFound('Session request not found');
 export async function listSessionRequests(
   deps: SessionRequestDeps,
   ctx: RequestContext,
-  query: ListSessionRequestsQuery,
+  query: ListSessionRequestsQuery & { desk?: DeskFilter },
 ) {
   if (query.customerId !== undefined && !isId(query.customerId))
     throw BadRequest.field('customerId', 'is not a valid contact id', 'query');
@@ -70,7 +73,7 @@ export async function listSessionRequests(
   };
   const keyset = byOffset ? null : keysetOf('sessionrequests', query, bound);
   const since = keyset?.since ?? (byOffset ? new Date(query.updatedSince as string) : undefined);
-  const filter = { ...bound, updatedSince: since };
+  const filter = { ...bound, updatedSince: since, desk: query.desk };
   // A walk by cursor counts up to a cap (each of its pages would otherwise count every matching row).
   const cap = keyset ? SYNC_TOTAL_CAP : undefined;
   const statements = sessionRequestStatements(deps.database.db, ctx);
@@ -202,6 +205,51 @@ export function deactivateSessionRequest(deps: SessionRequestDeps, ctx: RequestC
   return transitionAndRead(deps, ctx, id, (tx) =>
     applyTransition(deps, tx, ctx, id, 'deactivate', actorOf(ctx)),
   );
+}
+
+/**
+ * Sends the invitation again, now, on the action's channels (no new reminders): to the contact, or on a
+ * signing action to each signer who was invited and has not yet signed or declined. Refused (409, named)
+ * when the action is closed or sends no messages.
+ */
+export async function resendInvitation(deps: SessionRequestDeps, ctx: RequestContext, id: string) {
+  return transitionAndRead(deps, ctx, id, async (tx) => {
+    const found = await sessionRequestRepository(tx, ctx).find(id, { forUpdate: true });
+    if (!found) throw notFound();
+    if (!['sent', 'opened', 'reopened'].includes(found.status))
+      throw Conflict.state(
+        `Cannot send the invitation of a ${found.status} action again`,
+        'status',
+        found.status,
+      );
+    if (!found.notifyEmail && !found.notifySms)
+      throw Conflict.state(
+        'The action sends no messages (neither e-mail nor SMS): share its link yourself',
+        'notificationEmail',
+        'off',
+      );
+    const channels = { email: found.notifyEmail, sms: found.notifySms };
+    const now = deps.clock.now();
+    const signing = found.type === 'quicksign' || found.type === 'multisigning';
+    const to = signing
+      ? (await signerRepository(tx, ctx).ofAction(id))
+          .filter((g) => g.status === 'pending' && g.invitedAt)
+          .map((g) => g.id)
+      : [undefined];
+    const jobs = to.flatMap((signerId) =>
+      notificationJobs(id, channels, 'invitation', undefined, now, signerId),
+    );
+    await jobRepository(tx, ctx).enqueue(jobs, now);
+    await auditRepository(tx, ctx).record({
+      action: 'session_request.invitation_resent',
+      targetType: 'session_request',
+      targetId: id,
+      summary: {
+        signerIds: to.filter(Boolean),
+        channels: (['email', 'sms'] as const).filter((c) => channels[c]),
+      },
+    });
+  });
 }
 
 /** Marks a created or sent action opened: the contact opened the link (in the caller's transaction). */

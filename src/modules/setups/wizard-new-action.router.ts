@@ -1,6 +1,6 @@
 import type { Routes } from '../../platform/http/routes';
 import { z } from '../../platform/kernel/zod';
-import { contactEmail, contactLabel, listCustomers } from '../customers';
+import { contactEmail, contactLabel, getCustomersById, listCustomers, searchOfPhone } from '../customers';
 import { actionWizard, contactStep, sentPage } from './pages/wizard.pages';
 import { ActionForm, actionValues, choiceOf, many, readOptions } from './wizard.forms';
 import { sendActions, sentActions } from './wizard.service';
@@ -52,17 +52,28 @@ export function newActionWizardRoutes(routes: Routes, deps: DocumentRouteDeps): 
         };
       }
       const q = query.q?.trim() ?? '';
-      const found = await listCustomers(deps, ctx, { search: q || undefined, page: 1, limit: 25 });
+      const found = await listCustomers(deps, ctx, {
+        search: q ? searchOfPhone(q) : undefined,
+        page: 1,
+        limit: 25,
+      });
+      // Contacts already ticked (one just added from here) come first, ticked.
+      const ticked = [...(await getCustomersById(deps, ctx, query.contact)).values()];
+      const pick = (c: (typeof ticked)[number], checked: boolean) => ({
+        id: c._id,
+        name: contactLabel(c.data),
+        email: contactEmail(c.data) ?? '',
+        checked,
+      });
       return {
         status: 200,
         html: contactStep(frame, {
           q,
           total: found.total,
-          found: found.customers.map((c) => ({
-            id: c._id,
-            name: contactLabel(c.data),
-            email: contactEmail(c.data) ?? '',
-          })),
+          found: [
+            ...ticked.map((c) => pick(c, true)),
+            ...found.customers.filter((c) => !query.contact.includes(c._id)).map((c) => pick(c, false)),
+          ],
         }),
       };
     },

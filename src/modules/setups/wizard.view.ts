@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../platform/kernel/context';
 import { AppError } from '../../platform/kernel/errors';
-import { type StaffPageFrame, type StaffUser, staffErrorPage } from '../../platform/web/staff-layout';
+import { type StaffPageFrame, staffErrorPage } from '../../platform/web/staff-layout';
 import { contactEmail, contactLabel, contactPhone, getCustomer, getCustomersById } from '../customers';
 import type { DocumentPreviews } from '../files';
 import { listQuestionLists } from '../questionlists';
@@ -15,7 +15,7 @@ export const tags = ['Staff pages: the wizard (deep links)'];
 export interface WizardRouteDeps extends WizardDeps {
   previews: DocumentPreviews;
   /** The signed-in user as the page frame shows them. */
-  staffUserOf(ctx: RequestContext): Promise<StaffUser>;
+  staffFrameOf(ctx: RequestContext, csrf: string): Promise<StaffPageFrame>;
 }
 
 /** What every wizard page declares: a staff page that needs the `create` permission. */
@@ -31,10 +31,7 @@ export const frameOf = async (
   deps: WizardRouteDeps,
   ctx: RequestContext,
   csrf: string,
-): Promise<StaffPageFrame> => ({
-  me: await deps.staffUserOf(ctx),
-  csrf,
-});
+): Promise<StaffPageFrame> => deps.staffFrameOf(ctx, csrf);
 
 /** A setup that cannot be opened: its own clear page (410 used or expired, 404 unknown or not ours). */
 export const setupProblem = async (

@@ -21,6 +21,7 @@ export const formParser = express.urlencoded({ extended: false, limit: '200kb', 
 export const originOf = (req: Request): Origin => ({
   requestId: String(req.id),
   address: clientAddress(req),
+  languages: req.headers['accept-language'] ? req.acceptsLanguages() : [],
 });
 
 /** True when the request carries a body (a length above 0, or chunked). */

@@ -73,10 +73,12 @@ export function clientContext(
   return { ...systemContext(organisationId, at, label), acting };
 }
 
-/** The request being served: its id and the client's address. */
+/** The request being served: its id, the client's address and the languages its browser asks for. */
 export interface Origin {
   requestId: string;
   address: string | null;
+  /** Accept-Language's tags, most wanted first (empty: none asked for). */
+  languages?: string[];
 }
 
 const origin = new AsyncLocalStorage<Origin>();
@@ -89,6 +91,9 @@ const origin = new AsyncLocalStorage<Origin>();
 export function servingRequest<T>(from: Origin, fn: () => T): T {
   return origin.run(from, fn);
 }
+
+/** The languages the browser of the request being served asks for, most wanted first. */
+export const requestLanguages = (): string[] => origin.getStore()?.languages ?? [];
 
 /**
  * Context for a contact on their action link: the link is the credential; what they may do is decided

@@ -1,3 +1,6 @@
+import { staffDateTime } from '../../i18n/dates';
+import type { Language } from '../../i18n/languages';
+import { staffWords } from '../../i18n/staff';
 import { htmlDocument } from './document-layout';
 import { type Html, html } from './html';
 
@@ -35,23 +38,36 @@ legend{font-weight:600;margin-bottom:.3rem}
 .choice input{width:1.25rem;height:1.25rem;margin:0;flex:none}
 .choice label{font-weight:400}
 .secret{font-family:ui-monospace,monospace;font-size:1.05rem;word-break:break-all;background:#fff8e1;border:2px solid #b06000;border-radius:6px;padding:.75rem}
+@media (max-width:40rem){table.stack thead{position:absolute;left:-9999px}table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}table.stack tr{border-bottom:1px solid #d0d4da;padding:.5rem 0}table.stack td{border:0;padding:.15rem 0}table.stack td[data-label]::before{content:attr(data-label) ": ";font-weight:600}}
 @media (min-width:48rem){main{margin:1.5rem auto;border-radius:8px;padding:1.5rem 2rem;min-height:auto}}
 `;
 
 /** The hidden field that carries a staff form's CSRF token. */
 export const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
 
-export type StaffArea = 'actions' | 'contacts' | 'users' | 'integrations' | 'audit';
+export type StaffArea = 'home' | 'actions' | 'contacts' | 'users' | 'integrations' | 'audit' | 'settings';
 
 export interface StaffUser {
   name: string;
   administrator: boolean;
 }
 
-/** What every signed-in staff page is drawn with: who is signed in, and the page's CSRF token. */
+/**
+ * What every signed-in staff page is drawn with: who is signed in, the page's CSRF token, the user's
+ * language and the organisation's time zone (every time on the page is shown in it, named).
+ */
 export interface StaffPageFrame {
   me: StaffUser;
   csrf: string;
+  lang: Language;
+  zone: string;
+}
+
+/** A moment on a staff page: in the organisation's zone, named; the exact instant for machines. */
+export function when(f: Pick<StaffPageFrame, 'lang' | 'zone'>, at: Date | string | null | undefined): Html {
+  if (!at) return html`${staffWords[f.lang].none}`;
+  const d = at instanceof Date ? at : new Date(at);
+  return html`<time datetime="${d.toISOString()}" title="${f.zone}">${staffDateTime(d, f.lang, f.zone)}</time>`;
 }
 
 /** A staff page's outcome line: a notice (announced politely) and an error (announced at once). */
@@ -65,6 +81,8 @@ export interface StaffFrame {
   body: Html;
   /** Signed in: the navigation, the user's name and the sign-out form (with the page's CSRF token). */
   user?: StaffUser & { csrf: string };
+  /** The page's language (English when not given: pages before sign-in). */
+  lang?: Language;
   area?: StaffArea;
   narrow?: boolean;
   /** Rules of this page only. */
@@ -72,23 +90,28 @@ export interface StaffFrame {
   script?: { nonce: string; code: Html };
 }
 
+/** A signed-in page's frame fields from the page frame: the user, their language. */
+export const framed = (f: StaffPageFrame) => ({ user: { ...f.me, csrf: f.csrf }, lang: f.lang });
+
 export function staffLayout(f: StaffFrame): string {
+  const lang = f.lang ?? 'en';
+  const w = staffWords[lang];
   const link = (area: StaffArea, href: string, label: string) =>
     html`<li><a href="${href}"${f.area === area ? html` aria-current="page"` : ''}>${label}</a></li>`;
   const bar = f.user
     ? html`<header class="bar"><div class="in"><a class="brand" href="/staff">ActionDesk</a>
-<nav aria-label="Main"><ul>${link('actions', '/staff/actions', 'Actions')}${link('contacts', '/staff/contacts', 'Contacts')}${
+<nav aria-label="${w.mainNav}"><ul>${link('home', '/staff', w.nav.home)}${link('actions', '/staff/actions', w.nav.actions)}${link('contacts', '/staff/contacts', w.nav.contacts)}${
         f.user.administrator
-          ? html`${link('users', '/staff/users', 'Users')}${link('integrations', '/staff/integrations', 'Integrations')}${link('audit', '/staff/audit', 'Audit trail')}`
+          ? html`${link('users', '/staff/users', w.nav.users)}${link('integrations', '/staff/integrations', w.nav.integrations)}${link('audit', '/staff/audit', w.nav.audit)}`
           : ''
       }</ul></nav>
-<div class="me"><span>${f.user.name}</span><form method="post" action="/signout"><input type="hidden" name="_csrf" value="${f.user.csrf}"><button type="submit">Sign out</button></form></div></div></header>`
+<div class="me"><a href="/staff/settings"${f.area === 'settings' ? html` aria-current="page"` : ''} title="${w.settings}">${f.user.name}</a><form method="post" action="/signout"><input type="hidden" name="_csrf" value="${f.user.csrf}"><button type="submit">${w.signOut}</button></form></div></div></header>`
     : html`<header class="bar"><div class="in"><span class="brand">ActionDesk</span></div></header>`;
   return htmlDocument({
-    lang: 'en',
+    lang,
     title: `${f.title} · ActionDesk`,
     css: staffCss + (f.css ?? ''),
-    body: html`<a class="skip" href="#main">Skip to content</a>
+    body: html`<a class="skip" href="#main">${w.skip}</a>
 ${bar}
 <main id="main"${f.narrow ? html` class="narrow"` : ''}>
 ${f.body}
@@ -97,21 +120,13 @@ ${f.body}
   });
 }
 
-const errorTitles: Record<number, string> = {
-  400: 'Something in the form is not right',
-  403: 'Not allowed',
-  404: 'Not found',
-  410: 'No longer available',
-  413: 'Too large',
-  429: 'Too many attempts',
-};
-
 /** The page for an error on a staff page. */
 export function staffErrorPage(status: number, message: string): string {
-  const title = errorTitles[status] ?? 'Something went wrong';
+  const w = staffWords.en;
+  const title = w.errors[status] ?? w.errors.other;
   return staffLayout({
     title,
     narrow: true,
-    body: html`<h1>${title}</h1><p>${message}</p><p><a href="/staff">Back to ActionDesk</a></p>`,
+    body: html`<h1>${title}</h1><p>${message}</p><p><a href="/staff">${w.back}</a></p>`,
   });
 }

@@ -232,6 +232,7 @@ export interface ContactPick {
   id: string;
   name: string;
   email: string;
+  checked?: boolean;
 }
 
 /** `/sessionrequests/new`: the contact step — search, tick, next. */
@@ -246,10 +247,10 @@ export function contactStep(
 ${steps(['Contacts', 'Templates and notifications', 'Sent'], 0)}
 <form method="get" action="/sessionrequests/new" role="search">
 <div class="field"><label for="q">Find contacts by name, e-mail or reference</label><input type="search" id="q" name="q" value="${v.q}"></div>
-<div class="row"><button type="submit">Search</button></div></form>
+<div class="row"><button type="submit">Search</button><a href="/staff/contacts/new?from=send">Not there? Add a new contact</a></div></form>
 <form method="get" action="/sessionrequests/new">
 <fieldset><legend>${v.q ? `Contacts matching “${v.q}” (${v.total})` : `Contacts (${v.total})`}</legend>
-${v.found.length ? v.found.map((c, i) => html`<div class="choice"><input type="checkbox" id="c-${i}" name="contact" value="${c.id}"><label for="c-${i}">${c.name} — ${c.email}</label></div>`) : html`<p>No contact found.</p>`}
+${v.found.length ? v.found.map((c, i) => html`<div class="choice"><input type="checkbox" id="c-${i}" name="contact" value="${c.id}"${c.checked ? html` checked` : ''}><label for="c-${i}">${c.name} — ${c.email}</label></div>`) : html`<p>No contact found.</p>`}
 </fieldset>
 <div class="row"><button type="submit" class="primary" name="step" value="options">Next: templates and notifications</button>
 <button type="submit" name="step" value="document">Next: a document to sign</button></div></form>`,

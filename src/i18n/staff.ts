@@ -1,0 +1,192 @@
+// The staff pages' shared words in each language: the frame (navigation, sign-out, errors), paging, and the
+// names of statuses and kinds that every desk page shows. Each page's own words are beside it
+// (src/i18n/desk.ts and the like); the staff user's language is chosen on their settings page, the
+// browser's by default.
+import type { SessionRequestStatus } from '../db/schema/enums';
+import { type Language, languages } from './languages';
+
+export interface StaffWords {
+  skip: string;
+  mainNav: string;
+  nav: {
+    home: string;
+    actions: string;
+    contacts: string;
+    users: string;
+    integrations: string;
+    audit: string;
+  };
+  settings: string;
+  signOut: string;
+  previous: string;
+  next: string;
+  pages: string;
+  pageOf: (page: number, pages: number) => string;
+  statuses: Record<SessionRequestStatus, string>;
+  kinds: Record<'qlist' | 'multisigning' | 'quicksign' | 'campaign', string>;
+  signerStatuses: Record<'pending' | 'signed' | 'declined', string>;
+  channels: Record<'email' | 'sms', string>;
+  errors: Record<number, string> & { other: string };
+  back: string;
+  none: string;
+}
+
+export const staffWords: Record<Language, StaffWords> = {
+  en: {
+    skip: 'Skip to content',
+    mainNav: 'Main',
+    nav: {
+      home: 'Start',
+      actions: 'Actions',
+      contacts: 'Contacts',
+      users: 'Users',
+      integrations: 'Integrations',
+      audit: 'Audit trail',
+    },
+    settings: 'Settings',
+    signOut: 'Sign out',
+    previous: 'Previous',
+    next: 'Next',
+    pages: 'Pages',
+    pageOf: (p, n) => `Page ${p} of ${n}`,
+    statuses: {
+      created: 'Not sent yet',
+      sent: 'Sent',
+      opened: 'Opened',
+      completed: 'Completed',
+      reopened: 'Reopened',
+      deactivated: 'Withdrawn',
+      expired: 'Expired',
+      declined: 'Declined',
+    },
+    kinds: {
+      qlist: 'Questionnaire',
+      multisigning: 'Questionnaire and signing',
+      quicksign: 'Document to sign',
+      campaign: 'Campaign link',
+    },
+    signerStatuses: { pending: 'Waiting', signed: 'Signed', declined: 'Declined' },
+    channels: { email: 'e-mail', sms: 'SMS' },
+    errors: {
+      400: 'Something in the form is not right',
+      403: 'Not allowed',
+      404: 'Not found',
+      409: 'Not possible now',
+      410: 'No longer available',
+      413: 'Too large',
+      429: 'Too many attempts',
+      other: 'Something went wrong',
+    },
+    back: 'Back to ActionDesk',
+    none: '—',
+  },
+  nl: {
+    skip: 'Naar de inhoud',
+    mainNav: 'Hoofdmenu',
+    nav: {
+      home: 'Start',
+      actions: 'Acties',
+      contacts: 'Contacten',
+      users: 'Gebruikers',
+      integrations: 'Koppelingen',
+      audit: 'Logboek',
+    },
+    settings: 'Instellingen',
+    signOut: 'Afmelden',
+    previous: 'Vorige',
+    next: 'Volgende',
+    pages: 'Pagina’s',
+    pageOf: (p, n) => `Pagina ${p} van ${n}`,
+    statuses: {
+      created: 'Nog niet verstuurd',
+      sent: 'Verstuurd',
+      opened: 'Geopend',
+      completed: 'Voltooid',
+      reopened: 'Heropend',
+      deactivated: 'Ingetrokken',
+      expired: 'Verlopen',
+      declined: 'Geweigerd',
+    },
+    kinds: {
+      qlist: 'Vragenlijst',
+      multisigning: 'Vragenlijst en ondertekening',
+      quicksign: 'Te ondertekenen document',
+      campaign: 'Campagnelink',
+    },
+    signerStatuses: { pending: 'Wacht', signed: 'Ondertekend', declined: 'Geweigerd' },
+    channels: { email: 'e-mail', sms: 'sms' },
+    errors: {
+      400: 'Er klopt iets niet in het formulier',
+      403: 'Niet toegestaan',
+      404: 'Niet gevonden',
+      409: 'Nu niet mogelijk',
+      410: 'Niet meer beschikbaar',
+      413: 'Te groot',
+      429: 'Te veel pogingen',
+      other: 'Er ging iets mis',
+    },
+    back: 'Terug naar ActionDesk',
+    none: '—',
+  },
+  fr: {
+    skip: 'Aller au contenu',
+    mainNav: 'Menu principal',
+    nav: {
+      home: 'Accueil',
+      actions: 'Actions',
+      contacts: 'Contacts',
+      users: 'Utilisateurs',
+      integrations: 'Intégrations',
+      audit: 'Journal d’audit',
+    },
+    settings: 'Paramètres',
+    signOut: 'Se déconnecter',
+    previous: 'Précédente',
+    next: 'Suivante',
+    pages: 'Pages',
+    pageOf: (p, n) => `Page ${p} sur ${n}`,
+    statuses: {
+      created: 'Pas encore envoyée',
+      sent: 'Envoyée',
+      opened: 'Ouverte',
+      completed: 'Terminée',
+      reopened: 'Rouverte',
+      deactivated: 'Retirée',
+      expired: 'Expirée',
+      declined: 'Refusée',
+    },
+    kinds: {
+      qlist: 'Questionnaire',
+      multisigning: 'Questionnaire et signature',
+      quicksign: 'Document à signer',
+      campaign: 'Lien de campagne',
+    },
+    signerStatuses: { pending: 'En attente', signed: 'Signé', declined: 'Refusé' },
+    channels: { email: 'e-mail', sms: 'SMS' },
+    errors: {
+      400: 'Quelque chose ne va pas dans le formulaire',
+      403: 'Non autorisé',
+      404: 'Introuvable',
+      409: 'Impossible pour le moment',
+      410: 'Plus disponible',
+      413: 'Trop volumineux',
+      429: 'Trop de tentatives',
+      other: 'Une erreur s’est produite',
+    },
+    back: 'Retour à ActionDesk',
+    none: '—',
+  },
+};
+
+/**
+ * The staff pages' language: the user's choice, else the first of ours the browser asks for
+ * (Accept-Language tags in its order of preference, `nl-BE` counting as `nl`), else English.
+ */
+export function staffLanguage(chosen: Language | null | undefined, browser: readonly string[]): Language {
+  if (chosen) return chosen;
+  for (const tag of browser) {
+    const primary = tag.toLowerCase().split('-')[0] ?? '';
+    if ((languages as readonly string[]).includes(primary)) return primary as Language;
+  }
+  return 'en';
+}
