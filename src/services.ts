@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import { DocumentPreviews } from './modules/files';
+import { adviserNotices } from './modules/sessionrequests';
 import { OidcClient } from './modules/sso';
 import { deliverEventsByWebhook } from './modules/webhooks';
 import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
@@ -137,6 +138,6 @@ export function createServices(
   };
   registerJobHandlers(services);
   // Events are recorded by the platform, which cannot import the webhooks module: it is handed the fan-out.
-  deliverEventsByWebhook();
+  deliverEventsByWebhook(adviserNotices(config.timeZone));
   return services;
 }

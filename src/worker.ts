@@ -3,6 +3,10 @@ import { passwordLinkHandler, passwordLinkJob } from './modules/accounts';
 import { type DocumentPreviews, filePagesHandler, filePagesJob } from './modules/files';
 import { sessionReportHandler, sessionReportJob } from './modules/respondent';
 import {
+  adviserDigestHandler,
+  adviserDigestJob,
+  adviserNoticeHandler,
+  adviserNoticeJob,
   expiryHandler,
   expiryJobType,
   notificationHandler,
@@ -68,6 +72,9 @@ export function registerJobHandlers(services: JobServices): void {
       sms,
     }),
   );
+  const notices = { database, clock, mailer, baseUrl: config.baseUrl };
+  worker.register(adviserNoticeJob, adviserNoticeHandler(notices));
+  worker.register(adviserDigestJob, adviserDigestHandler(notices));
   worker.register(filePagesJob, filePagesHandler({ database, previews: services.previews }));
   worker.register(expiryJobType, expiryHandler({ database, clock, baseUrl: config.baseUrl }));
   worker.register(

@@ -2,6 +2,13 @@
 
 export type { DeskFilter } from './action-reads.repository';
 export { actionById, actionOfCode, changeSigner, saveActionDraft, signersOf } from './actions.service';
+export {
+  adviserDigestHandler,
+  adviserDigestJob,
+  adviserNoticeHandler,
+  adviserNoticeJob,
+  adviserNotices,
+} from './adviser-notices.jobs';
 export { createSessionRequestIn } from './create.service';
 export { expiryHandler, notificationHandler } from './sessionrequests.jobs';
 export { isOpen } from './sessionrequests.lifecycle';

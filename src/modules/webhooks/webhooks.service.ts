@@ -2,7 +2,7 @@ import { auditRepository } from '../../platform/audit/audit.repository';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
-import { fanOutEventsTo } from '../../platform/events/fan-out';
+import { type EventFanOut, fanOutEventsTo } from '../../platform/events/fan-out';
 import type { JobSignal } from '../../platform/jobs/job';
 import { jobRepository } from '../../platform/jobs/jobs.repository';
 import type { Clock } from '../../platform/kernel/clock';
@@ -313,8 +313,9 @@ export async function redeliver(deps: WebhookDeps, ctx: RequestContext, delivery
 
 /**
  * Makes every event this process records fan out to the organisation's webhooks, in the statement that
- * records it (fan-out.repository.ts). The composition root calls it once.
+ * records it (fan-out.repository.ts), and to what `others` add (the advisers' notices). The composition
+ * root calls it once.
  */
-export function deliverEventsByWebhook(): void {
-  fanOutEventsTo(webhookFanOut);
+export function deliverEventsByWebhook(...others: EventFanOut[]): void {
+  fanOutEventsTo((recorded) => [...webhookFanOut(recorded), ...others.flatMap((f) => f(recorded))]);
 }

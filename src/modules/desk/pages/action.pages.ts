@@ -38,12 +38,14 @@ function actorName(v: ActionPageView, w: ActionWords, actor: string, userId: str
 
 /** The action's story, oldest first: status changes, each signer's steps and each message. */
 export function timelineOf(v: ActionPageView, lang: StaffPageFrame['lang']): { at: string; text: string }[] {
+  // At the same moment, what people did comes before what it led to (the last signature, then complete).
+  const last = new Set(['completed', 'declined', 'expired']);
   const w = actionWords[lang];
   const channels = staffWords[lang].channels;
   const a = v.action;
   const signing = a.signers.length > 0;
   const contact = v.contact?.name ?? '';
-  const items: { at: string; text: string }[] = [];
+  const items: { at: string; text: string; after?: boolean }[] = [];
   for (const c of a.history) {
     const who = actorName(v, w, c.actor, c.userId);
     const text = {
@@ -56,7 +58,7 @@ export function timelineOf(v: ActionPageView, lang: StaffPageFrame['lang']): { a
       expired: w.story.expired,
       declined: signing ? null : w.story.declined(contact),
     }[c.to];
-    if (text) items.push({ at: c.at, text });
+    if (text) items.push({ at: c.at, text, after: last.has(c.to) });
   }
   const title = a.document?.title ?? '';
   for (const g of a.signers) {
@@ -76,7 +78,9 @@ export function timelineOf(v: ActionPageView, lang: StaffPageFrame['lang']): { a
     else if (m.status === 'pending')
       items.push({ at: m.scheduledFor, text: w.story.messagePlanned(...args) });
   }
-  return items.sort((x, y) => x.at.localeCompare(y.at));
+  return items
+    .sort((x, y) => x.at.localeCompare(y.at) || Number(x.after ?? false) - Number(y.after ?? false))
+    .map(({ at, text }) => ({ at, text }));
 }
 
 function buttons(f: StaffPageFrame, v: ActionPageView, w: ActionWords): Html {
@@ -113,6 +117,7 @@ ol.timeline li{position:relative;padding:.35rem 0 .35rem 1.1rem}
 ol.timeline li::before{content:"";position:absolute;left:-.45rem;top:.75rem;width:.6rem;height:.6rem;border-radius:50%;background:#12355b}
 ol.timeline time{display:block;color:#44474f;font-size:.9rem}
 ul.files{padding-left:1.2rem}
+dl.facts code{overflow-wrap:anywhere;word-break:break-all}
 `;
 
 export function actionPage(f: StaffPageFrame, v: ActionPageView): string {
