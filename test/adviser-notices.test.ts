@@ -3,6 +3,7 @@ import { createContact, createOrg, createUserWithKey, type TestOrg } from './sup
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer } from './support/peers';
 import { createReportTemplate, submitAsContact } from './support/submissions';
+import { until } from './support/until';
 
 // The adviser's e-mails about the actions they sent (issue 30, item 3): one per event, a daily digest, or
 // none, as each user chose; made in the transaction that records the event.
@@ -21,12 +22,6 @@ afterAll(async () => {
   await h.close();
   await smtp.close();
 });
-
-async function until(check: () => boolean) {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setImmediate(r));
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
-  expect(check()).toBe(true);
-}
 
 /** An adviser with their own key (what they send is theirs) and their notice settings. */
 async function adviser(notify: 'each' | 'digest' | 'none', language: 'nl' | 'fr' | 'en' | null) {

@@ -7,6 +7,7 @@ import { createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer } from './support/peers';
 import { STAFF_PASSWORD, staffUser } from './support/staff';
+import { until } from './support/until';
 
 // The adviser's whole journey on the desk, as the issue puts it: sign in, add a contact, upload a PDF,
 // send it to two signers one after the other, follow it to completion on the action's page, and get the
@@ -35,13 +36,6 @@ afterAll(async () => {
   await h.close();
   await smtp.close();
 });
-
-/** Waits (bounded) for a condition the SMTP server reaches on its own time. */
-async function until(check: () => boolean) {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setImmediate(r));
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
-  expect(check()).toBe(true);
-}
 
 /** Signs on a signer's own link as their phone would: a code by e-mail, then a typed signature. */
 async function signAs(url: string, name: string) {

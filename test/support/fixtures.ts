@@ -182,3 +182,19 @@ export function completeAsContact(h: Harness, organisationId: string, actionId: 
     completeSessionRequest(h, tx, ctx, actionId, { actor: 'contact', userId: null }),
   );
 }
+
+/**
+ * Sets what a user hears of the actions they send (users.notify): tests that count the contacts' mail
+ * turn the notices of the organisation's administrator (who sends their actions) off.
+ */
+export async function setNotices(
+  h: Harness,
+  org: TestOrg,
+  userId: string,
+  notify: 'each' | 'digest' | 'none',
+) {
+  await h.database.db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT set_config('app.organisation_id', ${org.organisationId}, true)`);
+    await tx.execute(sql`UPDATE users SET notify = ${notify} WHERE id = ${userId}::uuid`);
+  });
+}

@@ -102,7 +102,7 @@ export const CustomerList = z
 export const ListCustomersQuery = z.object({
   search: z.string().max(200).optional().meta({
     description:
-      'Words matched (case- and accent-insensitive) in first name, last name and e-mail; all must match',
+      'Words matched (case- and accent-insensitive) in first name, last name, e-mail and the phone number’s digits (also in national form: 0475…); all must match',
   }),
   portfolioId: idFilter('Only contacts of this portfolio').optional(),
   thirdpartyId: z
