@@ -66,6 +66,39 @@ export function contactPageRoutes(routes: Routes, deps: DeskDeps & SessionReques
     },
   );
 
+  // The form first: `/staff/contacts/new` is not a contact's id.
+  contactFormRoutes(routes, deps);
+  routes.staffPage(
+    {
+      ...deskPage,
+      tags,
+      path: '/staff/contacts/{id}',
+      summary: 'A contact: details and actions',
+      permission: 'read',
+      params: Id,
+      query: z.object({ done: z.enum(['created', 'saved']).optional() }),
+      statuses: { 200: 'The contact', 303: 'Not signed in', 404: 'Unknown contact' },
+    },
+    async ({ ctx, params, query, csrf }) => {
+      const contact = await getCustomer(deps, ctx, params.id);
+      const actions = await listSessionRequests(deps, ctx, { customerId: contact._id, page: 1, limit: 50 });
+      const frame = await deskFrame(deps, ctx, csrf());
+      const w = contactWords[frame.lang].form;
+      return {
+        status: 200,
+        html: contactPage(frame, {
+          contact,
+          actions: actions.sessionRequests,
+          notice: query.done === 'created' ? w.created : query.done === 'saved' ? w.saved : undefined,
+          canChange: ctx.permissions.has('update'),
+        }),
+      };
+    },
+  );
+}
+
+/** The form that adds a contact (from the send flow too) or changes one. */
+function contactFormRoutes(routes: Routes, deps: DeskDeps & SessionRequestDeps): void {
   routes.staffPage(
     {
       ...deskPage,
@@ -123,34 +156,6 @@ export function contactPageRoutes(routes: Routes, deps: DeskDeps & SessionReques
       } catch (err) {
         return refuse(409, problemOfRefusal(err, values, frame.lang));
       }
-    },
-  );
-
-  routes.staffPage(
-    {
-      ...deskPage,
-      tags,
-      path: '/staff/contacts/{id}',
-      summary: 'A contact: details and actions',
-      permission: 'read',
-      params: Id,
-      query: z.object({ done: z.enum(['created', 'saved']).optional() }),
-      statuses: { 200: 'The contact', 303: 'Not signed in', 404: 'Unknown contact' },
-    },
-    async ({ ctx, params, query, csrf }) => {
-      const contact = await getCustomer(deps, ctx, params.id);
-      const actions = await listSessionRequests(deps, ctx, { customerId: contact._id, page: 1, limit: 50 });
-      const frame = await deskFrame(deps, ctx, csrf());
-      const w = contactWords[frame.lang].form;
-      return {
-        status: 200,
-        html: contactPage(frame, {
-          contact,
-          actions: actions.sessionRequests,
-          notice: query.done === 'created' ? w.created : query.done === 'saved' ? w.saved : undefined,
-          canChange: ctx.permissions.has('update'),
-        }),
-      };
     },
   );
 

@@ -64,7 +64,7 @@ export function adviserNoticeHandler(
     const facts = await inTenant(deps.database, ctx, async (tx) => {
       const user = await userById(tx, ctx, job.payload.userId);
       const action = await sessionRequestRepository(tx, ctx).find(job.subjectId ?? '');
-      if (!user || user.status !== 'active' || user.notify !== 'each' || !action) return null;
+      if (user?.status !== 'active' || user.notify !== 'each' || !action) return null;
       const contact = action.customerId ? await contactById(tx, ctx, action.customerId) : undefined;
       return { user, action, contact, organisation: await organisationName(tx, ctx) };
     });
@@ -109,7 +109,7 @@ export function adviserDigestHandler(
     const ctx = systemContext(job.organisationId, now, job.kind);
     const facts = await inTenant(deps.database, ctx, async (tx) => {
       const user = await userById(tx, ctx, job.subjectId ?? '');
-      if (!user || user.status !== 'active' || user.notify !== 'digest') return null;
+      if (user?.status !== 'active' || user.notify !== 'digest') return null;
       const rows = await queryRows<Record<string, unknown>>(
         tx,
         digestStatement(ctx, user.id, new Date(now.getTime() - DAY), new Date(now.getTime() + 1)),
