@@ -13,6 +13,9 @@ export const sessionRequestStatuses = [
 ] as const;
 export type SessionRequestStatus = (typeof sessionRequestStatuses)[number];
 export const languages = ['nl', 'fr', 'en'] as const;
+/** What a staff user hears of the actions they send: an e-mail per event, a daily digest, or nothing. */
+export const notifyChoices = ['each', 'digest', 'none'] as const;
+export type NotifyChoice = (typeof notifyChoices)[number];
 export type Language = (typeof languages)[number];
 export const jobStatuses = ['pending', 'running', 'done', 'failed', 'cancelled'] as const;
 export type JobStatus = (typeof jobStatuses)[number];

@@ -12,7 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { changeTxid, ts } from './columns';
-import { languages } from './enums';
+import { languages, notifyChoices } from './enums';
 
 export const organisations = pgTable('organisations', {
   id: uuid('id').primaryKey(),
@@ -48,9 +48,7 @@ export const users = pgTable(
     // The staff pages' language the user chose; null: their browser's (Accept-Language).
     language: text('language', { enum: languages }),
     // Adviser notifications about their actions: an e-mail per event, a daily digest, or none.
-    notify: text('notify', { enum: ['each', 'digest', 'none'] })
-      .notNull()
-      .default('each'),
+    notify: text('notify', { enum: notifyChoices }).notNull().default('each'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     changeTxid: changeTxid(),

@@ -30,8 +30,10 @@ export type DeskPageDeps = DeskDeps & SessionRequestDeps & { storage: FileStorag
 const tags = ['Staff pages: actions'];
 const ActionParams = z.object({ id: idParam('id') });
 
-type Done = 'withdrawn' | 'reopened' | 'resent';
-const dones: readonly string[] = ['withdrawn', 'reopened', 'resent'];
+/** What each change is called in the address it comes back to (`?done=`), which names its notice. */
+const doneOf = { withdraw: 'withdrawn', reopen: 'reopened', resend: 'resent' } as const;
+type Done = (typeof doneOf)[keyof typeof doneOf];
+const dones: readonly string[] = Object.values(doneOf);
 
 /** The advisers' everyday pages: actions (list, filter, search, one action), then contacts. */
 export function deskPageRoutes(routes: Routes, deps: DeskPageDeps): void {
@@ -121,8 +123,6 @@ async function showAction(
     }),
   };
 }
-
-const doneOf = { withdraw: 'withdrawn', reopen: 'reopened', resend: 'resent' } as const;
 
 /** One action's page and its changes: withdraw it, reopen it, send its invitation again. */
 function actionRoutes(routes: Routes, deps: DeskPageDeps): void {

@@ -2,7 +2,7 @@
 // actions' list all of one. Both read them through the same filters.
 import type { DeskView } from '../../i18n/desk';
 import type { RequestContext } from '../../platform/kernel/context';
-import type { DeskFilter } from '../sessionrequests';
+import { awaitingStatuses, type DeskFilter } from '../sessionrequests';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -15,7 +15,7 @@ export function deskFilterOf(view: DeskView | undefined, ctx: RequestContext, mi
   const scope: DeskFilter = mine && ctx.userId ? { createdBy: ctx.userId } : {};
   switch (view) {
     case 'waiting':
-      return { ...scope, statuses: ['sent', 'opened', 'reopened'] };
+      return { ...scope, statuses: [...awaitingStatuses] };
     case 'expiring':
       return { ...scope, expiringBefore: new Date(now + EXPIRING_WITHIN_DAYS * DAY) };
     case 'declined':

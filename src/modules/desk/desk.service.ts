@@ -1,3 +1,4 @@
+import type { NotifyChoice } from '../../db/schema/enums';
 import type { Language } from '../../i18n/languages';
 import { staffLanguage } from '../../i18n/staff';
 import type { Database } from '../../platform/db/database';
@@ -51,7 +52,7 @@ export async function settingsOf(deps: DeskDeps, ctx: RequestContext) {
 export async function saveSettings(
   deps: DeskDeps,
   ctx: RequestContext,
-  change: { language: Language | null; notify: 'each' | 'digest' | 'none' },
+  change: { language: Language | null; notify: NotifyChoice },
 ): Promise<void> {
   await inTenant(deps.database, ctx, (tx) => setUserPreferences(tx, ctx, ctx.userId ?? '', change));
 }

@@ -1,3 +1,4 @@
+import { notifyChoices } from '../../db/schema/enums';
 import { languages } from '../../i18n/languages';
 import type { Routes } from '../../platform/http/routes';
 import { requestLanguages } from '../../platform/kernel/context';
@@ -44,7 +45,7 @@ export function settingsRoutes(routes: Routes, deps: DeskDeps): void {
       form: z.object({
         _csrf: z.string().max(300),
         language: z.enum(languages).or(z.literal('')).optional(),
-        notify: z.enum(['each', 'digest', 'none']).optional(),
+        notify: z.enum(notifyChoices).optional(),
       }),
       statuses: { 303: 'Saved: back to the settings', 400: 'An unknown language or choice' },
     },

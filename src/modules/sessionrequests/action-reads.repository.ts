@@ -6,6 +6,7 @@ import type { RequestContext } from '../../platform/kernel/context';
 import { escapeLike, foldForSearch } from '../../platform/kernel/text';
 import type { Keyset } from '../../platform/lists/cursor';
 import { offsetOf, type Page } from '../../platform/lists/pagination';
+import { openStatuses } from './sessionrequests.lifecycle';
 import { type SessionRequestRow, sessionRequestFromRaw } from './sessionrequests.repository';
 
 export interface SessionRequestFilter {
@@ -42,7 +43,7 @@ function deskWhere(ctx: RequestContext, d: DeskFilter | undefined): SQL | undefi
     d.createdBy ? eq(sessionRequests.createdBy, d.createdBy) : undefined,
     d.expiringBefore
       ? and(
-          inArray(sessionRequests.status, ['created', 'sent', 'opened', 'reopened']),
+          inArray(sessionRequests.status, [...openStatuses]),
           lt(sessionRequests.expiresAt, d.expiringBefore),
         )
       : undefined,

@@ -15,6 +15,7 @@ import { mailLayout } from '../../platform/outbound/mail-layout';
 import { contactById, contactLabel } from '../customers';
 import { organisationName, userById } from '../organisations';
 import { adviserFanOut, digestStatement, NOTICE_EVENTS, type NoticeRow } from './adviser-notices.repository';
+import { isSigningType } from './sessionrequests.lifecycle';
 import { sessionRequestRepository } from './sessionrequests.repository';
 
 /** One e-mail to the adviser who sent the action, about one of its events (NOTICE_EVENTS). */
@@ -40,16 +41,10 @@ export interface AdviserNoticeDeps {
 
 const DAY = 86_400_000;
 
-/** What happened, as the notice words it. */
-function kindOf(status: string, type: string, signing: boolean): NoticeKind | null {
-  if (type === 'sessionrequest.completed' || status === 'completed')
-    return signing ? 'allSigned' : 'completed';
-  if (type === 'sessionrequest.declined' || status === 'declined') return 'declined';
-  if (type === 'sessionrequest.expired' || status === 'expired') return 'expired';
-  return null;
+/** What happened, as the notice words it: the status the action is in, on a signing action "everyone signed". */
+function kindOf(status: 'completed' | 'declined' | 'expired', type: string): NoticeKind {
+  return status === 'completed' && isSigningType(type) ? 'allSigned' : status;
 }
-
-const isSigning = (type: string) => type === 'quicksign' || type === 'multisigning';
 
 /**
  * E-mails the adviser who sent the action that it completed (everyone signed), was declined or expired,
@@ -68,11 +63,11 @@ export function adviserNoticeHandler(
       const contact = action.customerId ? await contactById(tx, ctx, action.customerId) : undefined;
       return { user, action, contact, organisation: await organisationName(tx, ctx) };
     });
-    if (!facts || !NOTICE_EVENTS.includes(job.payload.type)) return undefined;
+    const status = NOTICE_EVENTS[job.payload.type];
+    if (!facts || !status) return undefined;
     const lang = facts.user.language ?? 'en';
     const w = noticeWords[lang];
-    const kind = kindOf('', job.payload.type, isSigning(facts.action.type));
-    if (!kind) return undefined;
+    const kind = kindOf(status, facts.action.type);
     const what = facts.action.document?.title ?? staffWords[lang].kinds[facts.action.type];
     const who = facts.contact ? contactLabel(facts.contact.data) : deskWords[lang].actions.campaign;
     const url = `${deps.baseUrl}/staff/actions/${facts.action.id}`;
@@ -110,7 +105,7 @@ export function adviserDigestHandler(
     const facts = await inTenant(deps.database, ctx, async (tx) => {
       const user = await userById(tx, ctx, job.subjectId ?? '');
       if (user?.status !== 'active' || user.notify !== 'digest') return null;
-      const rows = await queryRows<Record<string, unknown>>(
+      const rows = await queryRows<NoticeRow>(
         tx,
         digestStatement(ctx, user.id, new Date(now.getTime() - DAY), new Date(now.getTime() + 1)),
       );
@@ -119,9 +114,8 @@ export function adviserDigestHandler(
     if (!facts || facts.rows.length === 0) return undefined;
     const lang = facts.user.language ?? 'en';
     const w = noticeWords[lang];
-    const lines = facts.rows.map((raw) => {
-      const r = raw as unknown as NoticeRow & { contact_data: Record<string, string> | null };
-      const kind = kindOf(r.status, '', isSigning(r.type)) ?? 'completed';
+    const lines = facts.rows.map((r) => {
+      const kind = kindOf(r.status, r.type);
       const what = r.title ?? staffWords[lang].kinds[r.type as 'qlist'];
       const who = r.contact_data ? contactLabel(r.contact_data) : deskWords[lang].actions.campaign;
       return `• ${w.sentence[kind](what, who)}\n  ${deps.baseUrl}/staff/actions/${r.id}`;
@@ -148,4 +142,4 @@ export function adviserDigestHandler(
 
 /** The advisers' notices as recorded events fan out to them (the digest's hour in `timeZone`). */
 export const adviserNotices = (timeZone: string): EventFanOut =>
-  adviserFanOut({ notice: adviserNoticeJob.kind, digest: adviserDigestJob.kind }, timeZone);
+  adviserFanOut({ notice: adviserNoticeJob, digest: adviserDigestJob }, timeZone);

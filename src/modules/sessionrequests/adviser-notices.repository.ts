@@ -2,12 +2,15 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { EventFanOut } from '../../platform/events/fan-out';
 import type { RequestContext } from '../../platform/kernel/context';
 
-/** The events an adviser hears of about an action they sent: it completed (or everyone signed), was declined, expired. */
-export const NOTICE_EVENTS = [
-  'sessionrequest.completed',
-  'sessionrequest.declined',
-  'sessionrequest.expired',
-];
+/**
+ * The events an adviser hears of about an action they sent, and the status each leaves it in: it
+ * completed (on a signing action: everyone signed), was declined, expired.
+ */
+export const NOTICE_EVENTS: Record<string, 'completed' | 'declined' | 'expired'> = {
+  'sessionrequest.completed': 'completed',
+  'sessionrequest.declined': 'declined',
+  'sessionrequest.expired': 'expired',
+};
 
 /** The local hour the daily digest goes out at, in the organisation's time zone. */
 export const DIGEST_HOUR = 7;
@@ -18,7 +21,10 @@ export const DIGEST_HOUR = 7;
  * by an active staff user, an `adviser-notice` job per event when they want each, or — when they want a
  * digest — one `adviser-digest` job for them at the next 07:00 in `timeZone`, unless one is waiting.
  */
-export function adviserFanOut(kinds: { notice: string; digest: string }, timeZone: string): EventFanOut {
+export function adviserFanOut(
+  jobs: Record<'notice' | 'digest', { kind: string; maxAttempts: number }>,
+  timeZone: string,
+): EventFanOut {
   return (recorded: SQL): SQL[] => [
     sql`fan_out_adviser_targets AS (
       SELECT e.id AS event_id, e.organisation_id, e.type, e.subject_id, e.created_at, u.id AS user_id, u.notify
@@ -26,41 +32,42 @@ export function adviserFanOut(kinds: { notice: string; digest: string }, timeZon
         JOIN session_requests s ON s.organisation_id = e.organisation_id AND s.id = e.subject_id
         JOIN users u ON u.organisation_id = s.organisation_id AND u.id = s.created_by
        WHERE e.type IN (${sql.join(
-         NOTICE_EVENTS.map((t) => sql`${t}`),
+         Object.keys(NOTICE_EVENTS).map((t) => sql`${t}`),
          sql`, `,
        )})
          AND u.kind = 'staff' AND u.status = 'active' AND u.notify <> 'none')`,
     sql`fan_out_adviser_notices AS (
       INSERT INTO jobs (id, organisation_id, kind, subject_id, payload, status, run_at, max_attempts, created_at)
-      SELECT gen_random_uuid(), t.organisation_id, ${kinds.notice}::text, t.subject_id,
-             jsonb_build_object('type', t.type, 'userId', t.user_id), 'pending', t.created_at, 8, t.created_at
+      SELECT gen_random_uuid(), t.organisation_id, ${jobs.notice.kind}::text, t.subject_id,
+             jsonb_build_object('type', t.type, 'userId', t.user_id), 'pending', t.created_at,
+             ${jobs.notice.maxAttempts}::integer, t.created_at
         FROM fan_out_adviser_targets t
        WHERE t.notify = 'each'
       RETURNING id)`,
     sql`fan_out_adviser_digests AS (
       INSERT INTO jobs (id, organisation_id, kind, subject_id, payload, status, run_at, max_attempts, created_at)
-      SELECT DISTINCT ON (t.user_id) gen_random_uuid(), t.organisation_id, ${kinds.digest}::text, t.user_id,
+      SELECT DISTINCT ON (t.user_id) gen_random_uuid(), t.organisation_id, ${jobs.digest.kind}::text, t.user_id,
              '{}'::jsonb, 'pending',
              (date_trunc('day', t.created_at AT TIME ZONE ${timeZone}::text)
                + CASE WHEN (t.created_at AT TIME ZONE ${timeZone}::text)::time < make_time(${DIGEST_HOUR}::int, 0, 0)
                       THEN interval '0 days' ELSE interval '1 day' END
                + make_interval(hours => ${DIGEST_HOUR}::int)) AT TIME ZONE ${timeZone}::text,
-             8, t.created_at
+             ${jobs.digest.maxAttempts}::integer, t.created_at
         FROM fan_out_adviser_targets t
        WHERE t.notify = 'digest'
          AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.organisation_id = t.organisation_id
-                            AND j.subject_id = t.user_id AND j.kind = ${kinds.digest}::text AND j.status = 'pending')
+                            AND j.subject_id = t.user_id AND j.kind = ${jobs.digest.kind}::text AND j.status = 'pending')
       RETURNING id)`,
   ];
 }
 
-/** An action as a notice names it. */
+/** An action as the digest names it: a row of digestStatement, as it comes back. */
 export interface NoticeRow {
   id: string;
   type: string;
-  status: string;
+  status: 'completed' | 'declined' | 'expired';
   title: string | null;
-  contactData: Record<string, string> | null;
+  contact_data: Record<string, string> | null;
   at: string;
 }
 

@@ -19,6 +19,7 @@ import {
   chooseLanguage,
   Problems,
 } from './sessionrequests.checks';
+import { isSigningType } from './sessionrequests.lifecycle';
 import {
   actorOf,
   type Prerequisites,
@@ -128,7 +129,7 @@ function newSigners(signerIds: string[], sessionRequestId: string, code: string,
 
 /** Whether the action is signed, the contacts who sign (in order), and the action's contact. */
 function partiesOf(input: CreateSessionRequest) {
-  const signing = input.type === 'quicksign' || input.type === 'multisigning';
+  const signing = isSigningType(input.type);
   const signerIds = signing ? signerIdsOf(input) : [];
   return { signing, signerIds, customerId: signing ? (signerIds[0] ?? null) : (input.customerId ?? null) };
 }

@@ -11,7 +11,7 @@ export {
 } from './adviser-notices.jobs';
 export { createSessionRequestIn } from './create.service';
 export { expiryHandler, notificationHandler } from './sessionrequests.jobs';
-export { isOpen } from './sessionrequests.lifecycle';
+export { awaitingStatuses, isAwaiting, isOpen, isSigningType } from './sessionrequests.lifecycle';
 export type { ActionHit, SessionRequestRow } from './sessionrequests.repository';
 export { sessionRequestRoutes } from './sessionrequests.router';
 export {

@@ -8,6 +8,7 @@ import { smsNumber } from '../../platform/outbound/phone';
 import { contactEmail, contactPhone } from '../customers';
 import { lockSignableFile } from '../files';
 import { sharedLanguages } from '../questionlists';
+import { isSigningType } from './sessionrequests.lifecycle';
 import type { TemplateFacts } from './sessionrequests.repository';
 import type { CreateSessionRequest } from './sessionrequests.schemas';
 import type { Channels } from './sessionrequests.view';
@@ -51,7 +52,7 @@ export function checkShape(
   problems: Problems,
 ): void {
   const lists = input.questionListIds ?? [];
-  const signing = input.type === 'quicksign' || input.type === 'multisigning';
+  const signing = isSigningType(input.type);
   if (input.customerIds !== undefined) {
     if (!signing)
       problems.add(

@@ -1,7 +1,10 @@
 import type { SessionRequestStatus } from '../../db/schema';
 
 /** States in which the link works and the contact can still answer. */
-const openStatuses: readonly SessionRequestStatus[] = ['created', 'sent', 'opened', 'reopened'];
+export const openStatuses: readonly SessionRequestStatus[] = ['created', 'sent', 'opened', 'reopened'];
+
+/** Open states in which the invitation went out and the contact has not yet answered: they are awaited. */
+export const awaitingStatuses: readonly SessionRequestStatus[] = ['sent', 'opened', 'reopened'];
 
 export type Transition = 'open' | 'complete' | 'reopen' | 'deactivate' | 'expire' | 'decline';
 
@@ -19,6 +22,12 @@ export const transitions: Record<
 };
 
 export const isOpen = (status: SessionRequestStatus): boolean => openStatuses.includes(status);
+
+/** Whether the contact is awaited: the invitation went out, no answer yet (see awaitingStatuses). */
+export const isAwaiting = (status: SessionRequestStatus): boolean => awaitingStatuses.includes(status);
+
+/** Whether an action of this type is signed (quick-signing, or a questionnaire then signing). */
+export const isSigningType = (type: string): boolean => type === 'quicksign' || type === 'multisigning';
 
 const refusal: Record<Transition, string> = {
   open: 'only a created or sent action can be opened',

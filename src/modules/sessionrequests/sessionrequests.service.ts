@@ -19,6 +19,7 @@ import {
   signerSummariesFromRaw,
 } from './action-reads.repository';
 import { checkExpiry, checkReachable, checkReminders, Problems } from './sessionrequests.checks';
+import { isAwaiting, isSigningType } from './sessionrequests.lifecycle';
 import {
   type Actor,
   actorOf,
@@ -164,7 +165,7 @@ export async function reopenSessionRequest(
   return transitionAndRead(deps, ctx, id, async (tx) => {
     const found = await sessionRequestRepository(tx, ctx).find(id);
     if (!found) throw notFound();
-    if (found.type === 'quicksign' || found.type === 'multisigning')
+    if (isSigningType(found.type))
       throw Conflict.state(
         `Cannot reopen a ${found.type} action: its document is signed and sealed; create a new action to sign again`,
         'type',
@@ -216,7 +217,7 @@ export async function resendInvitation(deps: SessionRequestDeps, ctx: RequestCon
   return transitionAndRead(deps, ctx, id, async (tx) => {
     const found = await sessionRequestRepository(tx, ctx).find(id, { forUpdate: true });
     if (!found) throw notFound();
-    if (!['sent', 'opened', 'reopened'].includes(found.status))
+    if (!isAwaiting(found.status))
       throw Conflict.state(
         `Cannot send the invitation of a ${found.status} action again`,
         'status',
@@ -230,7 +231,7 @@ export async function resendInvitation(deps: SessionRequestDeps, ctx: RequestCon
       );
     const channels = { email: found.notifyEmail, sms: found.notifySms };
     const now = deps.clock.now();
-    const signing = found.type === 'quicksign' || found.type === 'multisigning';
+    const signing = isSigningType(found.type);
     const to = signing
       ? (await signerRepository(tx, ctx).ofAction(id))
           .filter((g) => g.status === 'pending' && g.invitedAt)

@@ -10,7 +10,7 @@ import {
   staffLayout,
   when,
 } from '../../../platform/web/staff-layout';
-import type { SessionRequestDetail } from '../../sessionrequests';
+import { isAwaiting, isOpen, type SessionRequestDetail } from '../../sessionrequests';
 import type { Session } from '../../sessions';
 
 export interface ActionPageView {
@@ -25,8 +25,6 @@ export interface ActionPageView {
   error?: string;
   canChange: boolean;
 }
-
-const OPEN = ['sent', 'opened', 'reopened'];
 
 /** Who did something, as a sentence names them: the person, "An integration", or ActionDesk. */
 function actorName(v: ActionPageView, w: ActionWords, actor: string, userId: string | null): string {
@@ -88,11 +86,11 @@ function buttons(f: StaffPageFrame, v: ActionPageView, w: ActionWords): Html {
   if (!v.canChange) return html``;
   const sends = a.notificationEmail.send || a.notificationSms.send;
   return html`<div class="row">${
-    OPEN.includes(a.status) && sends
+    isAwaiting(a.status) && sends
       ? html`<form method="post" action="/staff/actions/${a._id}/resend">${csrfField(f.csrf)}<button type="submit" aria-describedby="resend-hint">${w.resend}</button> <span class="hint" id="resend-hint">${w.resendHint}</span></form>`
       : ''
   }${
-    a.status === 'created' || OPEN.includes(a.status)
+    isOpen(a.status)
       ? html`<form method="post" action="/staff/actions/${a._id}/withdraw">${csrfField(f.csrf)}<button type="submit" class="danger" data-confirm="${w.withdrawConfirm}">${w.withdraw}</button></form>`
       : ''
   }${

@@ -111,18 +111,12 @@ export function contactFormPage(f: StaffPageFrame, v: ContactFormView): string {
     ? `/staff/contacts/${v.id}/edit`
     : `/staff/contacts/new${v.fromSend ? '?from=send' : ''}`;
   const listed = Object.entries(v.problems) as [keyof ContactFormValues | 'form', string][];
-  const field = (
-    name: keyof ContactFormValues,
-    label: string,
-    type: string,
-    autocomplete: string,
-    hint?: string,
-  ): Html => {
+  const field = (name: keyof ContactFormValues, label: string, type: string, hint?: string): Html => {
     const problem = v.problems[name];
     const described = [hint ? `${name}-hint` : '', problem ? `${name}-error` : ''].filter(Boolean).join(' ');
     return html`<div class="field"><label for="${name}">${label}</label>${hint ? html`<p class="hint" id="${name}-hint">${hint}</p>` : ''}${
       problem ? html`<p class="error" id="${name}-error">${problem}</p>` : ''
-    }<input type="${type}" id="${name}" name="${name}" value="${v.values[name]}" autocomplete="${autocomplete}" maxlength="500"${
+    }<input type="${type}" id="${name}" name="${name}" value="${v.values[name]}" autocomplete="off" maxlength="500"${
       described ? html` aria-describedby="${described}"` : ''
     }${problem ? html` aria-invalid="true"` : ''}></div>`;
   };
@@ -141,11 +135,11 @@ ${
     : ''
 }
 <form method="post" action="${action}" novalidate>${csrfField(f.csrf)}
-${field('firstName', w.firstName, 'text', 'off')}
-${field('lastName', w.lastName, 'text', 'off')}
-${field('email', w.email, 'email', 'off')}
-${field('phone', w.phone, 'tel', 'off', w.phoneHint)}
-${field('reference', w.reference, 'text', 'off', w.referenceHint)}
+${field('firstName', w.firstName, 'text')}
+${field('lastName', w.lastName, 'text')}
+${field('email', w.email, 'email')}
+${field('phone', w.phone, 'tel', w.phoneHint)}
+${field('reference', w.reference, 'text', w.referenceHint)}
 <div class="row"><button type="submit" class="primary">${v.id ? w.save : v.fromSend ? w.createAndSend : w.create}</button><a href="${v.id ? `/staff/contacts/${v.id}` : '/staff/contacts'}">${w.cancel}</a></div>
 </form>`,
   });

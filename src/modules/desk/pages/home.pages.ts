@@ -3,14 +3,10 @@ import { staffWords } from '../../../i18n/staff';
 import { type Html, html } from '../../../platform/web/html';
 import { framed, type StaffPageFrame, staffLayout, when } from '../../../platform/web/staff-layout';
 import type { SessionRequest } from '../../sessionrequests';
-
-/** An action as the start page lists it: with its contact's name. */
-export interface HomeRow extends SessionRequest {
-  contact: string;
-}
+import type { ActionRowView } from './desk.pages';
 
 export interface HomeView {
-  groups: Record<DeskView, { rows: HomeRow[]; total: number }>;
+  groups: Record<DeskView, { rows: ActionRowView[]; total: number }>;
   mine: boolean;
 }
 

@@ -1,14 +1,13 @@
+import { type NotifyChoice, notifyChoices } from '../../../db/schema/enums';
 import { deskWords } from '../../../i18n/desk';
 import { type Language, languageNames, languages } from '../../../i18n/languages';
 import { staffLanguage } from '../../../i18n/staff';
 import { html } from '../../../platform/web/html';
 import { csrfField, framed, type StaffPageFrame, staffLayout } from '../../../platform/web/staff-layout';
 
-export type Notify = 'each' | 'digest' | 'none';
-
 export interface SettingsView {
   language: Language | null;
-  notify: Notify;
+  notify: NotifyChoice;
   /** The browser's languages, for the "as my browser asks" choice. */
   browser: readonly string[];
   saved: boolean;
@@ -18,7 +17,7 @@ export function settingsPage(f: StaffPageFrame, v: SettingsView): string {
   const w = deskWords[f.lang].settings;
   const radio = (name: string, id: string, value: string, checked: boolean, label: string) =>
     html`<div class="choice"><input type="radio" id="${id}" name="${name}" value="${value}"${checked ? html` checked` : ''}><label for="${id}">${label}</label></div>`;
-  const notifyLabels: Record<Notify, string> = {
+  const notifyLabels: Record<NotifyChoice, string> = {
     each: w.notifyEach,
     digest: w.notifyDigest,
     none: w.notifyNone,
@@ -36,7 +35,7 @@ ${radio('language', 'language-browser', '', v.language === null, w.browser(langu
 ${languages.map((l) => radio('language', `language-${l}`, l, v.language === l, languageNames[l]))}
 <p class="hint">${w.zone(f.zone)}</p></fieldset>
 <fieldset class="field"><legend>${w.notify}</legend><p class="hint" id="notify-hint">${w.notifyHint}</p>
-${(['each', 'digest', 'none'] as const).map((n) => radio('notify', `notify-${n}`, n, v.notify === n, notifyLabels[n]))}
+${notifyChoices.map((n) => radio('notify', `notify-${n}`, n, v.notify === n, notifyLabels[n]))}
 </fieldset>
 <button type="submit" class="primary">${w.save}</button></form>`,
   });
