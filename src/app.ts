@@ -6,9 +6,11 @@ import {
   auditPageRoutes,
   deskPageRoutes,
   deskRoutes,
+  oauthClientPageRoutes,
   providerPageRoutes,
   staffFrameOf,
   userPageRoutes,
+  webhookPageRoutes,
 } from './modules/desk';
 import { eventRoutes, registerEventWebhooks } from './modules/events';
 import { fileDownloadRoutes, fileRoutes } from './modules/files';
@@ -78,6 +80,11 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   app.use(browser.middleware);
 
   const { registry, limits, routesOn } = routeKit(services, browser.web, options.checkResponses);
+  const webhookDeps = {
+    policy: services.webhookPolicy,
+    http: new SafeHttpClient({ ...services.webhookPolicy, keepAlive: false }),
+    timeoutMs: config.webhooks.timeoutMs,
+  };
   const root = Router();
   const api = Router();
   const pages = routesOn(root, '');
@@ -99,6 +106,8 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   accountRoutes(pages, routes, services);
   deskRoutes(pages, services);
   userPageRoutes(pages, services);
+  oauthClientPageRoutes(pages, { ...services, ...webhookDeps });
+  webhookPageRoutes(pages, { ...services, ...webhookDeps });
 
   // The API (/api/v1), with the staff pages that share its modules.
   customerRoutes(routes, services);
@@ -125,12 +134,6 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   });
   deskPageRoutes(pages, services);
   eventRoutes(routes, services);
-  const webhookApiHttp = new SafeHttpClient({ ...services.webhookPolicy, keepAlive: false });
-  const webhookDeps = {
-    policy: services.webhookPolicy,
-    http: webhookApiHttp,
-    timeoutMs: config.webhooks.timeoutMs,
-  };
   webhookRoutes(routes, { ...services, ...webhookDeps });
   registerEventWebhooks(registry);
   openapiRoutes(routes, registry, baseUrl);

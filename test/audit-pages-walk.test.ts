@@ -3,7 +3,7 @@ import request, { type Response } from 'supertest';
 import { samplePdf } from './support/binary';
 import { basicAuth, completeAsContact, createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
-import { startSmtpServer } from './support/peers';
+import { startSmtpServer, startWebhookReceiver } from './support/peers';
 import { csrfIn, hiddenFields, signedIn, staffUser } from './support/staff';
 import { createReportTemplate } from './support/submissions';
 
@@ -15,6 +15,7 @@ import { createReportTemplate } from './support/submissions';
 let h: Harness;
 let org: TestOrg;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 type Agent = ReturnType<typeof request.agent>;
 let admin: Agent;
 let adminEmail: string;
@@ -22,7 +23,14 @@ let paulaKey: string;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  h = await startHarness({ SMTP_URL: smtp.url, MAIL_FROM: 'desk@example.test' });
+  h = await startHarness({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'desk@example.test',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    WEBHOOK_TIMEOUT_SECONDS: '1',
+  });
+  receiver = await startWebhookReceiver(() => h.clock.now());
   org = await createOrg(h, 'Kantoor Pagina');
   const me = await staffUser(h, org, ['administrator'], 'Paula Admin');
   adminEmail = me.email;
@@ -34,6 +42,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
   await smtp.close();
+  await receiver.close();
 });
 
 /** Page posts that change no record of the organisation, and why. */
@@ -244,6 +253,62 @@ const scenarios: [string, () => Promise<Response>][] = [
         admin,
         `/staff/integrations/clients/${ids.client}`,
         `/staff/integrations/clients/${ids.client}/enable`,
+      ),
+  ],
+  [
+    'POST /staff/integrations/webhooks',
+    async () => {
+      const res = await formPost(admin, '/staff/integrations', '/staff/integrations/webhooks', [
+        ['url', receiver.url],
+        ['events', 'customer.created'],
+      ]);
+      ids.webhook = /webhooks\/([0-9a-f-]{36})\/test/.exec(res.text)?.[1] ?? '';
+      return res;
+    },
+  ],
+  [
+    'POST /staff/integrations/webhooks/{webhookId}',
+    () =>
+      formPost(
+        admin,
+        `/staff/integrations/webhooks/${ids.webhook}`,
+        `/staff/integrations/webhooks/${ids.webhook}`,
+        [
+          ['url', receiver.url],
+          ['description', 'CRM'],
+          ['events', '*'],
+        ],
+      ),
+  ],
+  ...(['test', 'rotate', 'disable', 'enable'] as const).map(
+    (step) =>
+      [
+        `POST /staff/integrations/webhooks/{webhookId}/${step}`,
+        () =>
+          formPost(
+            admin,
+            `/staff/integrations/webhooks/${ids.webhook}`,
+            `/staff/integrations/webhooks/${ids.webhook}/${step}`,
+          ),
+      ] as [string, () => Promise<Response>],
+  ),
+  [
+    'POST /staff/integrations/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
+    async () => {
+      await createContact(h, org, { Voornaam: 'Hooked' });
+      await h.jobs.drain();
+      const page = await admin.get(`/staff/integrations/webhooks/${ids.webhook}`);
+      const to = /action="(\/staff\/integrations\/webhooks\/[^"]+\/redeliver)"/.exec(page.text)![1]!;
+      return formPost(admin, `/staff/integrations/webhooks/${ids.webhook}`, to);
+    },
+  ],
+  [
+    'POST /staff/integrations/webhooks/{webhookId}/delete',
+    () =>
+      formPost(
+        admin,
+        `/staff/integrations/webhooks/${ids.webhook}`,
+        `/staff/integrations/webhooks/${ids.webhook}/delete`,
       ),
   ],
   [

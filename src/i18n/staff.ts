@@ -29,6 +29,12 @@ export interface StaffWords {
   errors: Record<number, string> & { other: string };
   back: string;
   none: string;
+  /** Above the problems of a refused form. */
+  problems: string;
+  /** A secret shown once: the warning, the copy button and what it says once done. */
+  copyNow: string;
+  copy: string;
+  copied: string;
 }
 
 export const staffWords: Record<Language, StaffWords> = {
@@ -79,6 +85,10 @@ export const staffWords: Record<Language, StaffWords> = {
     },
     back: 'Back to ActionDesk',
     none: '—',
+    problems: 'Please check',
+    copyNow: 'Copy it now: it is shown only this once.',
+    copy: 'Copy',
+    copied: 'Copied',
   },
   nl: {
     skip: 'Naar de inhoud',
@@ -127,6 +137,10 @@ export const staffWords: Record<Language, StaffWords> = {
     },
     back: 'Terug naar ActionDesk',
     none: '—',
+    problems: 'Kijk dit even na',
+    copyNow: 'Kopieer het nu: het wordt maar deze ene keer getoond.',
+    copy: 'Kopiëren',
+    copied: 'Gekopieerd',
   },
   fr: {
     skip: 'Aller au contenu',
@@ -175,6 +189,10 @@ export const staffWords: Record<Language, StaffWords> = {
     },
     back: 'Retour à ActionDesk',
     none: '—',
+    problems: 'Veuillez vérifier',
+    copyNow: 'Copiez-le maintenant : il n’est affiché que cette seule fois.',
+    copy: 'Copier',
+    copied: 'Copié',
   },
 };
 

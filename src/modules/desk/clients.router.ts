@@ -1,3 +1,5 @@
+import type { ClientNotice } from '../../i18n/desk-integrations';
+import { webhookWords } from '../../i18n/desk-webhooks';
 import type { Routes } from '../../platform/http/routes';
 import { fieldPath } from '../../platform/http/validation';
 import type { RequestContext } from '../../platform/kernel/context';
@@ -13,60 +15,63 @@ import {
   rotateSecret,
   setClientDisabled,
 } from '../oauth';
+import { listWebhooks, type WebhookDeps } from '../webhooks';
 import { adminPage, checkboxList, csrfInput, DoneQuery, refusalMessage } from './admin-pages';
 import type { DeskDeps } from './desk.service';
 import { deskFrame } from './desk-pages';
-import { clientPage, type IntegrationsView, integrationsPage } from './pages/admin.pages';
+import { clientPage, type IntegrationsView, integrationsPage } from './pages/integrations.pages';
+
+type Deps = DeskDeps & WebhookDeps;
+
+const clientNotices: readonly ClientNotice[] = ['disabled', 'enabled'];
+const tokenNotices: readonly ClientNotice[] = ['revoked', 'revoked-all'];
 
 const ClientParams = z.object({ clientId: idParam('clientId') });
 
-const clientNotices: Record<string, string> = {
-  disabled: 'The client is disabled: it gets no tokens.',
-  enabled: 'The client is enabled again.',
-};
-
-const tokenNotices: Record<string, string> = {
-  revoked: 'The token was revoked (a refresh token with everything its consent issued).',
-  'revoked-all': 'All the client’s tokens were revoked.',
-};
-
 /**
- * Integrations → OAuth clients (administrators): register a client, give it a new secret, see and revoke
- * its tokens, disable and enable it.
+ * The Integrations pages (administrators). OAuth clients: register a client, give it a new secret, see and
+ * revoke its tokens, disable and enable it. Webhooks: webhooks.router.ts.
  */
-export function oauthClientPageRoutes(routes: Routes, deps: DeskDeps): void {
+export function oauthClientPageRoutes(routes: Routes, deps: Deps): void {
   integrationsPageRoutes(routes, deps);
   clientTokenRoutes(routes, deps);
   clientSwitchRoutes(routes, deps);
 }
 
-/** The Integrations page: its clients, with a notice, a refusal's problems or a secret shown once. */
-async function showIntegrations(
-  deps: DeskDeps,
+/** The Integrations page: clients and webhooks, with a notice, a refusal's problems or a secret shown once. */
+export async function showIntegrations(
+  deps: Deps,
   ctx: RequestContext,
   token: string,
-  extra: { status?: number } & Omit<IntegrationsView, 'clients'> = {},
+  extra: { status?: number } & Omit<IntegrationsView, 'clients' | 'webhooks'> = {},
 ) {
   const { clients } = await listClients(deps, ctx);
+  const { webhooks } = await listWebhooks(deps, ctx, { limit: 100 });
   const { status, ...rest } = extra;
   return {
     status: status ?? 200,
-    html: integrationsPage(await deskFrame(deps, ctx, token), { clients, ...rest }),
+    html: integrationsPage(await deskFrame(deps, ctx, token), { clients, webhooks, ...rest }),
   };
 }
 
 /** The Integrations page and the posts that answer with it: register a client, rotate its secret. */
-function integrationsPageRoutes(routes: Routes, deps: DeskDeps): void {
+function integrationsPageRoutes(routes: Routes, deps: Deps): void {
   routes.staffPage(
     {
       ...adminPage,
       path: '/staff/integrations',
-      summary: 'Integrations: OAuth client applications (and, to come, sign-in providers)',
+      summary: 'Integrations: OAuth client applications, webhooks, the way to the sign-in providers',
       query: DoneQuery,
       statuses: { 200: 'The page', 303: 'Not signed in', 403: 'Not an administrator' },
     },
     async ({ ctx, csrf: token, query }) =>
-      showIntegrations(deps, ctx, token(), { notice: clientNotices[query.done ?? ''] }),
+      showIntegrations(deps, ctx, token(), {
+        notice: clientNotices.find((n) => n === query.done),
+        said:
+          query.done === 'webhook-deleted'
+            ? webhookWords[(await deskFrame(deps, ctx, '')).lang].list.notices.deleted
+            : undefined,
+      }),
   );
 
   routes.staffPage(
@@ -106,7 +111,7 @@ function integrationsPageRoutes(routes: Routes, deps: DeskDeps): void {
         const made = await createClient(deps, ctx, parsed.data);
         return showIntegrations(deps, ctx, token(), {
           status: 201,
-          notice: 'The client was registered.',
+          notice: 'registered',
           secret: made.clientSecret
             ? { name: made.name, clientId: made.clientId, clientSecret: made.clientSecret }
             : undefined,
@@ -137,7 +142,7 @@ function integrationsPageRoutes(routes: Routes, deps: DeskDeps): void {
         const client = (await listClients(deps, ctx)).clients.find((c) => c._id === params.clientId);
         const rotated = await rotateSecret(deps, ctx, params.clientId);
         return showIntegrations(deps, ctx, token(), {
-          notice: 'The client has a new secret; the old one no longer works.',
+          notice: 'rotated',
           secret: {
             name: client?.name ?? '',
             clientId: rotated.clientId,
@@ -153,7 +158,7 @@ function integrationsPageRoutes(routes: Routes, deps: DeskDeps): void {
 }
 
 /** A client's page with its live tokens, and the posts that revoke one token or all of them. */
-function clientTokenRoutes(routes: Routes, deps: DeskDeps): void {
+function clientTokenRoutes(routes: Routes, deps: Deps): void {
   routes.staffPage(
     {
       ...adminPage,
@@ -173,7 +178,7 @@ function clientTokenRoutes(routes: Routes, deps: DeskDeps): void {
           client,
           tokens,
           total,
-          notice: tokenNotices[query.done ?? ''],
+          notice: tokenNotices.find((n) => n === query.done),
         }),
       };
     },
@@ -211,7 +216,7 @@ function clientTokenRoutes(routes: Routes, deps: DeskDeps): void {
 }
 
 /** Disable a client (it gets no tokens) or enable it again: back to the Integrations page. */
-function clientSwitchRoutes(routes: Routes, deps: DeskDeps): void {
+function clientSwitchRoutes(routes: Routes, deps: Deps): void {
   for (const [action, disabled] of [
     ['disable', true],
     ['enable', false],

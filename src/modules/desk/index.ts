@@ -2,7 +2,9 @@
 
 export { deskPageRoutes } from './actions.router';
 export { auditPageRoutes } from './audit.router';
+export { oauthClientPageRoutes } from './clients.router';
 export { deskRoutes } from './desk.router';
 export { staffFrameOf } from './desk.service';
 export { providerPageRoutes } from './providers.router';
 export { userPageRoutes } from './users.router';
+export { webhookPageRoutes } from './webhooks.router';

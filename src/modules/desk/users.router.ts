@@ -17,7 +17,6 @@ import {
   updateUser,
 } from '../organisations';
 import { adminPage, checkboxList, csrfInput, DoneQuery, refusalMessage } from './admin-pages';
-import { oauthClientPageRoutes } from './clients.router';
 import type { DeskDeps } from './desk.service';
 import { deskFrame } from './desk-pages';
 import { userPage, usersPage } from './pages/admin.pages';
@@ -51,7 +50,6 @@ export function userPageRoutes(routes: Routes, deps: UserPageDeps): void {
   userListRoutes(routes, deps);
   userRoutes(routes, deps);
   apiKeyRoutes(routes, deps);
-  oauthClientPageRoutes(routes, deps);
 }
 
 /** The users' list and the form to add one. */

@@ -7,4 +7,23 @@ export {
   webhookDisabledNoticeJob,
 } from './webhooks.delivery';
 export { webhookRoutes } from './webhooks.router';
-export { deliverEventsByWebhook } from './webhooks.service';
+export {
+  ListDeliveriesQuery,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookTestResult,
+  webhookBodiesFor,
+} from './webhooks.schemas';
+export {
+  createWebhook,
+  deleteWebhook,
+  deliverEventsByWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  redeliver,
+  rotateWebhookSecret,
+  testWebhook,
+  updateWebhook,
+  type WebhookDeps,
+} from './webhooks.service';

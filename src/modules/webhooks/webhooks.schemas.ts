@@ -154,6 +154,7 @@ export const WebhookTestResult = z
     request: SentRequest,
   })
   .meta({ id: 'WebhookTestResult' });
+export type WebhookTestResult = z.infer<typeof WebhookTestResult>;
 
 export const WebhookDelivery = z
   .object({

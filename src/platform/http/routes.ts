@@ -359,7 +359,14 @@ export class Routes {
  * with `data-confirm` (every destructive one: withdraw, revoke, deactivate, remove) first asks, in the
  * browser's own dialog, with the text naming the consequence; cancelled, nothing is sent.
  */
-const FORM_GUARD = `document.addEventListener('submit',function(e){var f=e.target,b=e.submitter;if(e.defaultPrevented)return;if(b&&b.getAttribute('data-confirm')&&!f.dataset.sent&&!window.confirm(b.getAttribute('data-confirm'))){e.preventDefault();return}if(f.dataset.sent){e.preventDefault();return}f.dataset.sent='1';setTimeout(function(){delete f.dataset.sent},5000)});addEventListener('pageshow',function(){document.querySelectorAll('form[data-sent]').forEach(function(f){delete f.dataset.sent})});`;
+/**
+ * A secret shown once has a copy button (`data-copy` names the element to copy): the script shows it,
+ * copies the text, says so in the live region beside it; where the clipboard is not offered (a page
+ * not served over https), it selects the text for the user to copy.
+ */
+const COPY_BUTTONS = `document.querySelectorAll('button[data-copy]').forEach(function(b){var t=document.getElementById(b.getAttribute('data-copy'));if(!t)return;b.hidden=false;b.addEventListener('click',function(){var said=b.nextElementSibling,done=function(){if(said)said.textContent=b.getAttribute('data-copied')};window.getSelection().selectAllChildren(t);if(navigator.clipboard&&window.isSecureContext)navigator.clipboard.writeText(t.textContent.trim()).then(done,function(){});})});`;
+
+const FORM_GUARD = `document.addEventListener('submit',function(e){var f=e.target,b=e.submitter;if(e.defaultPrevented)return;if(b&&b.getAttribute('data-confirm')&&!f.dataset.sent&&!window.confirm(b.getAttribute('data-confirm'))){e.preventDefault();return}if(f.dataset.sent){e.preventDefault();return}f.dataset.sent='1';setTimeout(function(){delete f.dataset.sent},5000)});addEventListener('pageshow',function(){document.querySelectorAll('form[data-sent]').forEach(function(f){delete f.dataset.sent})});${COPY_BUTTONS}`;
 
 /** A page with a form that posts gets the guard above (run with the response's nonce). */
 function withFormGuard(html: string, nonce: string): string {

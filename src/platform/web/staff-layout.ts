@@ -29,8 +29,8 @@ th{font-size:.95rem;color:#44474f}
 .row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;margin:1rem 0}
 .status{display:inline-block;padding:.1rem .5rem;border-radius:1rem;background:#e8eaed;font-size:.9rem}
 .pager{display:flex;gap:1rem;margin:1rem 0}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem}
-dl.facts dt{font-weight:600}dl.facts dd{margin:0}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.35rem 1rem}
+dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
 fieldset{border:0;padding:0;margin:1rem 0}
 legend{font-weight:600;margin-bottom:.3rem}
 .choice{display:flex;align-items:center;gap:.5rem;padding:.3rem 0}
@@ -75,6 +75,30 @@ export const pageNotices = (notice?: string, error?: string): Html =>
   html`${notice ? html`<p class="notice" role="status">${notice}</p>` : ''}${
     error ? html`<div class="summary" role="alert"><p class="error">${error}</p></div>` : ''
   }`;
+
+/** The problems of a refused form, all at once, announced. */
+export const problemList = (
+  f: Pick<StaffPageFrame, 'lang'>,
+  problems: readonly string[] | undefined,
+): Html =>
+  problems?.length
+    ? html`<div class="summary" role="alert"><h2>${staffWords[f.lang].problems}</h2><ul>${problems.map((p) => html`<li class="error">${p}</li>`)}</ul></div>`
+    : html``;
+
+/**
+ * A secret shown this once (an API key, an OAuth client's or a webhook's secret): what it is, the
+ * warning, the value, and a copy button (shown by the page's script; without script the value is
+ * there to select).
+ */
+export function secretBox(
+  f: Pick<StaffPageFrame, 'lang'>,
+  id: string,
+  title: Html | string,
+  value: string,
+): Html {
+  const w = staffWords[f.lang];
+  return html`<div class="notice" role="status"><p><strong>${title}</strong> — ${w.copyNow}</p><p class="secret" id="${id}">${value}</p><p class="row"><button type="button" data-copy="${id}" data-copied="${w.copied}" hidden>${w.copy}</button><span class="copied" aria-live="polite"></span></p></div>`;
+}
 
 export interface StaffFrame {
   title: string;
