@@ -16,7 +16,7 @@ import {
   tenantRows,
 } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
-import { startHttpReceiver, startSmtpServer } from './support/peers';
+import { linksIn, startHttpReceiver, startSmtpServer } from './support/peers';
 
 const DAY = 86_400_000;
 let h: Harness;
@@ -35,11 +35,12 @@ beforeAll(async () => {
     SMS_PROVIDER_URL: sms.url,
     SMS_PROVIDER_TOKEN: 'sms-secret',
     BASE_URL: 'https://desk.example.test',
+    TIME_ZONE: 'Europe/Brussels',
   });
   org = await createOrg(h, 'Kantoor Peeters');
   // The tests count the contact's mail: the administrator who sends the actions asks for no notices.
   await setNotices(h, org, org.adminId, 'none');
-  template = await createTemplate(h, org);
+  template = await createTemplate(h, org, { name: 'Intake 2026' });
   contact = await createContact(h, org, {
     Voornaam: 'Marie',
     Email: 'marie@example.test',
@@ -97,7 +98,7 @@ describe('invitations', () => {
     const mail = smtp.received[0]!;
     expect(mail.to).toEqual(['marie@example.test']);
     expect(mail.from).toBe('desk@peeters.test');
-    expect(mail.subject).toBe('Kantoor Peeters: er staat een actie voor u klaar');
+    expect(mail.subject).toBe('Kantoor Peeters vraagt u «Intake 2026» in te vullen');
     expect(mail.text).toContain(`https://desk.example.test/action/${res.body.code}`);
     expect(mail.text).toContain('Beste Marie,');
     expect(mail.text).toContain('Tot binnenkort!');
@@ -137,18 +138,57 @@ describe('invitations', () => {
     // The two messages are sent side by side: their order is not fixed.
     const leads = smtp.received.map((m) => m.text.split('\n\n')[1]).sort();
     expect(leads).toEqual([
-      'Kantoor Peeters vraagt u een vragenlijst in te vullen.',
-      'Test user (Kantoor Peeters) vraagt u een vragenlijst in te vullen.',
+      'Kantoor Peeters vraagt u «Intake 2026» in te vullen.',
+      'Test user (Kantoor Peeters) vraagt u «Intake 2026» in te vullen.',
     ]);
+  });
+
+  it('when an adviser’s invitation with an expiry is mailed, then it reads as the product: a text and an HTML part, the organisation on top, the questionnaire by name, one button to the link, the expiry in local time after it, the adviser in the signature', async () => {
+    const adviser = await createUserWithKey(h, org, ['adviser']);
+    const res = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', adviser.key)
+      .send({
+        type: 'qlist',
+        customerId: contact,
+        questionListIds: [template],
+        expiresAt: '2026-03-20T17:00:00Z',
+        notificationEmail: { send: true },
+      });
+    expect(res.status).toBe(201);
+    await h.jobs.drain();
+    const mail = smtp.received[0]!;
+    const url = `https://desk.example.test/action/${res.body.code}`;
+    expect(mail.contentType).toBe('multipart/alternative');
+    const lead = 'Test user (Kantoor Peeters) vraagt u «Intake 2026» in te vullen.';
+    const expiry = 'De link is geldig tot 20 maart 2026 om 18:00.'; // 17:00 UTC, in Brussels
+    // The HTML: the organisation on top, the lead as the preview, then one button, then the expiry.
+    expect(mail.html).toMatch(/<td style="[^"]*font-weight:700[^"]*">Kantoor Peeters<\/td>/);
+    expect(mail.html).toContain(`<div style="display:none;max-height:0;overflow:hidden">${lead}</div>`);
+    expect(linksIn(mail.html)).toEqual([url]);
+    expect(mail.html).toContain('>Vragenlijst openen</a>');
+    expect(mail.html.indexOf(expiry)).toBeGreaterThan(mail.html.indexOf(`href="${url}"`));
+    expect(mail.html).toContain('Met vriendelijke groeten,<br>Test user<br>Kantoor Peeters');
+    // The text part says the same, the link written out.
+    expect(mail.text).toBe(
+      [
+        'Beste Marie,',
+        lead,
+        `Vragenlijst openen:\n${url}`,
+        expiry,
+        'Met vriendelijke groeten,\nTest user\nKantoor Peeters',
+      ].join('\n\n'),
+    );
   });
 
   it('when the action is in French with an expiry, then the message is French and names the expiry', async () => {
     await create({ notificationEmail: { send: true }, language: 'fr', expiresAt: '2026-03-20T17:00:00Z' });
     await h.jobs.drain();
-    expect(smtp.received[0]?.subject).toBe('Kantoor Peeters : une action vous attend');
-    expect(smtp.received[0]?.text).toContain('Le lien est valable jusqu’au 20 mars 2026');
+    expect(smtp.received[0]?.subject).toBe('Kantoor Peeters vous invite à compléter « Intake 2026 »');
+    expect(smtp.received[0]?.text).toContain('Le lien est valable jusqu’au 20 mars 2026 à 18:00.');
     // « inviter à » (never « invite de »)
-    expect(smtp.received[0]?.text).toContain('vous invite à compléter un questionnaire.');
+    expect(smtp.received[0]?.text).toContain('vous invite à compléter « Intake 2026 ».');
   });
 
   it('when an SMS invitation is asked, then the provider receives it with the token, the number and the link', async () => {
@@ -399,19 +439,21 @@ describe('reminders', () => {
       reminderSchedule: { reminder1Days: 2, reminder2Days: 5 },
     });
     await h.jobs.drain();
-    expect(smtp.received.map((m) => m.subject)).toEqual(['Kantoor Peeters: er staat een actie voor u klaar']);
+    expect(smtp.received.map((m) => m.subject)).toEqual([
+      'Kantoor Peeters vraagt u «Intake 2026» in te vullen',
+    ]);
     h.clock.advance(2 * DAY - 1000);
     expect(await h.jobs.drain()).toBe(0);
     h.clock.advance(1000);
     await h.jobs.drain();
     expect(smtp.received.map((m) => m.subject).at(-1)).toBe(
-      'Herinnering: Kantoor Peeters wacht nog op uw antwoord',
+      'Herinnering: Kantoor Peeters vraagt u nog «Intake 2026» in te vullen',
     );
     expect(sms.received).toHaveLength(2);
     h.clock.advance(3 * DAY);
     await h.jobs.drain();
     expect(smtp.received.map((m) => m.subject).at(-1)).toBe(
-      'Laatste herinnering: Kantoor Peeters wacht nog op uw antwoord',
+      'Laatste herinnering: Kantoor Peeters vraagt u nog «Intake 2026» in te vullen',
     );
     expect(smtp.received).toHaveLength(3);
     expect(sms.received).toHaveLength(3);
@@ -468,10 +510,15 @@ describe('reminders', () => {
       .send({ notificationEmail: { send: true }, reminderSchedule: { reminder1Days: 1 } });
     expect(reopened.status).toBe(200);
     await h.jobs.drain();
-    expect(smtp.received.at(-1)?.subject).toBe('Kantoor Peeters: uw dossier is heropend');
+    expect(smtp.received.at(-1)?.subject).toBe('Kantoor Peeters heeft «Intake 2026» heropend');
+    expect(smtp.received.at(-1)?.text).toContain(
+      '(Kantoor Peeters) heeft «Intake 2026» heropend zodat u uw antwoorden kunt aanvullen of corrigeren.',
+    );
     h.clock.advance(DAY);
     await h.jobs.drain();
-    expect(smtp.received.at(-1)?.subject).toBe('Herinnering: Kantoor Peeters wacht nog op uw antwoord');
+    expect(smtp.received.at(-1)?.subject).toBe(
+      'Herinnering: Kantoor Peeters vraagt u nog «Intake 2026» in te vullen',
+    );
     expect(smtp.received).toHaveLength(3);
   });
 });

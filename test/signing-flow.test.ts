@@ -14,7 +14,7 @@ import { generateSealKey } from '../src/platform/signing/certificate';
 import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
 import { createContact, createOrg, setNotices, type TestOrg, untilSettled } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
-import { startSmtpServer } from './support/peers';
+import { linksIn, startSmtpServer } from './support/peers';
 import { createReportTemplate, submitAsContact, submittedSession } from './support/submissions';
 import { until } from './support/until';
 
@@ -152,6 +152,14 @@ describe('quicksign: the signer’s way through', () => {
       }),
     ]);
     await h.jobs.drain(); // the invitation
+    // The invitation names the document, with one button to the signer's link and the link in its text part.
+    const invitation = smtp.received[0]!;
+    expect(invitation.subject).toBe('Kantoor Łukasz asks you to sign “Mandate 2026”');
+    expect(invitation.contentType).toBe('multipart/alternative');
+    expect(invitation.text).toContain('(Kantoor Łukasz) asks you to sign “Mandate 2026”.');
+    expect(invitation.text).toContain(`Open the document:\n${action.body.url}`);
+    expect(linksIn(invitation.html)).toEqual([action.body.url]);
+    expect(invitation.html).toContain('>Open the document</a>');
     const browser = signerBrowser(action.code);
 
     const first = await browser.page();
@@ -173,6 +181,12 @@ describe('quicksign: the signer’s way through', () => {
     expect(mail.to).toEqual(['lukasz@example.test']);
     expect(mail.subject).toContain(code);
     expect(mail.text).toContain('valid for 10 minutes');
+    // The code's e-mail: in the layout, the code large in the HTML and on its own in the text; no button.
+    expect(mail.contentType).toBe('multipart/alternative');
+    expect(mail.text).toContain(`Use this code to sign “Mandate 2026” from Kantoor Łukasz:\n\n${code}\n\n`);
+    expect(mail.html).toMatch(new RegExp(`<p style="[^"]*font-size:32px[^"]*">${code}</p>`));
+    expect(mail.html).toMatch(/<td style="[^"]*font-weight:700[^"]*">Kantoor Łukasz<\/td>/);
+    expect(linksIn(mail.html)).toEqual([]);
     const waiting = await browser.page();
     expect(waiting.text).toContain('We sent a code by e-mail (l•••@example.test)');
     expect(waiting.text).toContain('autocomplete="one-time-code"');
@@ -717,7 +731,7 @@ describe('multisigning: a questionnaire, then several signers in order', () => {
     ]);
     await h.jobs.drain();
     expect(smtp.received.map((m) => m.to[0])).toEqual(['lukasz.z@example.test']);
-    expect(smtp.received[0]!.text).toContain('een vragenlijst in te vullen en te ondertekenen');
+    expect(smtp.received[0]!.text).toMatch(/ vraagt u «Intake [^»]+» in te vullen en te ondertekenen\./);
     expect(smtp.received[0]!.text).toContain(res.body.url);
 
     const later = signerBrowser(codeOf(two!.url));

@@ -2,9 +2,10 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
 import { launchBrowser, seriousA11yViolations } from './support/browser';
-import { createContact, createOrg, type TestOrg } from './support/fixtures';
+import { createContact, createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
-import { startSmtpServer } from './support/peers';
+import { linksIn, startSmtpServer } from './support/peers';
+import { until } from './support/until';
 
 let h: Harness;
 let browser: Browser;
@@ -221,5 +222,57 @@ describe('signing in a real browser', () => {
     await page.keyboard.press('Enter');
     await page.getByText('U hebt ondertekend op').waitFor();
     await context.close();
+  });
+
+  it('when an adviser’s Dutch invitation to sign is mailed, then its HTML reads well at a phone’s and a laptop’s width, one button in view', async () => {
+    const adviser = await createUserWithKey(h, org, ['adviser'], 'staff', 'Sofie Claeys');
+    const contact = await createContact(h, org, {
+      Voornaam: 'Jan',
+      Achternaam: 'Peeters',
+      Email: 'jan.peeters@example.test',
+    });
+    const upload = await h
+      .api()
+      .post('/api/v1/files')
+      .set('x-api-key', adviser.key)
+      .attach('file', await samplePdf('Mandaat', 2), 'mandaat.pdf');
+    const res = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', adviser.key)
+      .send({
+        type: 'quicksign',
+        customerId: contact,
+        document: { fileId: upload.body._id, title: 'Mandaat 2026' },
+        language: 'nl',
+        message: 'Zoals besproken: het mandaat voor het beheer van uw beleggingen. Bel gerust bij vragen.',
+        expiresAt: '2026-12-18T16:00:00Z',
+        notificationEmail: { send: true },
+      });
+    expect(res.status).toBe(201);
+    await h.jobs.drain();
+    await until(() => smtp.received.some((m) => m.to.includes('jan.peeters@example.test')));
+    const mail = smtp.received.find((m) => m.to.includes('jan.peeters@example.test'))!;
+    expect(mail.subject).toBe('Kantoor Peeters vraagt u «Mandaat 2026» te ondertekenen');
+    for (const [size, shot] of [
+      [phone, 'invitation-email-phone.png'],
+      [{ viewport: { width: 800, height: 540 } }, 'invitation-email-laptop.png'],
+    ] as const) {
+      const context = await browser.newContext(size);
+      const page = await context.newPage();
+      await page.setContent(mail.html);
+      const button = page.getByRole('link', { name: 'Document openen' });
+      await expect(button.getAttribute('href')).resolves.toBe(res.body.url);
+      expect(linksIn(mail.html)).toHaveLength(1);
+      // Nothing wider than the window, and the button shows without scrolling.
+      await expect(page.evaluate<boolean>('document.body.scrollWidth <= innerWidth')).resolves.toBe(true);
+      await expect(inView(page, 'a')).resolves.toBe(true);
+      await expect(
+        page.getByText('De link is geldig tot 18 december 2026 om 17:00.').isVisible(),
+      ).resolves.toBe(true);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.screenshot({ path: path.join(shots, shot), fullPage: true });
+      await context.close();
+    }
   });
 });

@@ -9,12 +9,18 @@ export type MessagePurpose = 'invitation' | 'reminder1' | 'reminder2' | 'reopene
 
 /** The invitation, reminder and reopening messages' wording in one language. */
 export interface MessageTexts {
-  /** What the contact is asked to do, as the lead and the SMS word it. */
+  /** What the contact is asked to do, as the SMS (and an e-mail about nothing by name) words it. */
   task: Record<MessageKind, string>;
-  subject: Record<MessagePurpose, (org: string, task: string) => string>;
+  /** The same, naming what (the quoted names, `quote`): the e-mail's lead and subject. */
+  named: Record<MessageKind, (what: string) => string>;
+  /** A document's or questionnaire's name, quoted as the language does. */
+  quote: (name: string) => string;
+  /** `what`: the quoted names (null when there are none: the subject then names nothing). */
+  subject: Record<MessagePurpose, (org: string, task: string, what: string | null) => string>;
   greeting: (name: string | null) => string;
-  lead: Record<MessagePurpose, (who: string, task: string) => string>;
-  open: string;
+  lead: Record<MessagePurpose, (who: string, task: string, what: string | null) => string>;
+  /** The e-mail's one button. */
+  button: Record<MessageKind, string>;
   until: (date: string) => string;
   regards: string;
   sms: (org: string, task: string, url: string) => string;
@@ -27,21 +33,37 @@ export const messageTexts: Record<Language, MessageTexts> = {
       signature: 'een document te ondertekenen',
       questionnaireAndSignature: 'een vragenlijst in te vullen en te ondertekenen',
     },
+    named: {
+      questionnaire: (what) => `${what} in te vullen`,
+      signature: (what) => `${what} te ondertekenen`,
+      questionnaireAndSignature: (what) => `${what} in te vullen en te ondertekenen`,
+    },
+    quote: (name) => `«${name}»`,
     subject: {
-      invitation: (org) => `${org}: er staat een actie voor u klaar`,
-      reminder1: (org) => `Herinnering: ${org} wacht nog op uw antwoord`,
-      reminder2: (org) => `Laatste herinnering: ${org} wacht nog op uw antwoord`,
-      reopened: (org) => `${org}: uw dossier is heropend`,
+      invitation: (org, task, what) =>
+        what ? `${org} vraagt u ${task}` : `${org}: er staat een actie voor u klaar`,
+      reminder1: (org, task, what) =>
+        what ? `Herinnering: ${org} vraagt u nog ${task}` : `Herinnering: ${org} wacht nog op uw antwoord`,
+      reminder2: (org, task, what) =>
+        what
+          ? `Laatste herinnering: ${org} vraagt u nog ${task}`
+          : `Laatste herinnering: ${org} wacht nog op uw antwoord`,
+      reopened: (org, _task, what) =>
+        what ? `${org} heeft ${what} heropend` : `${org}: uw dossier is heropend`,
     },
     greeting: (n) => (n ? `Beste ${n},` : 'Beste,'),
     lead: {
       invitation: (who, task) => `${who} vraagt u ${task}.`,
       reminder1: (who, task) => `${who} herinnert u eraan ${task}.`,
       reminder2: (who, task) => `${who} herinnert u er nog een laatste keer aan ${task}.`,
-      reopened: (who) =>
-        `${who} heeft uw dossier heropend zodat u uw antwoorden kunt aanvullen of corrigeren.`,
+      reopened: (who, _task, what) =>
+        `${who} heeft ${what ?? 'uw dossier'} heropend zodat u uw antwoorden kunt aanvullen of corrigeren.`,
     },
-    open: 'Open deze link:',
+    button: {
+      questionnaire: 'Vragenlijst openen',
+      signature: 'Document openen',
+      questionnaireAndSignature: 'Vragenlijst openen',
+    },
     until: (d) => `De link is geldig tot ${d}.`,
     regards: 'Met vriendelijke groeten,',
     sms: (org, task, url) => `${org} vraagt u ${task}: ${url}`,
@@ -53,21 +75,39 @@ export const messageTexts: Record<Language, MessageTexts> = {
       signature: 'signer un document',
       questionnaireAndSignature: 'compléter et signer un questionnaire',
     },
+    named: {
+      questionnaire: (what) => `compléter ${what}`,
+      signature: (what) => `signer ${what}`,
+      questionnaireAndSignature: (what) => `compléter et signer ${what}`,
+    },
+    quote: (name) => `« ${name} »`,
     subject: {
-      invitation: (org) => `${org} : une action vous attend`,
-      reminder1: (org) => `Rappel : ${org} attend encore votre réponse`,
-      reminder2: (org) => `Dernier rappel : ${org} attend encore votre réponse`,
-      reopened: (org) => `${org} : votre dossier a été rouvert`,
+      invitation: (org, task, what) =>
+        what ? `${org} vous invite à ${task}` : `${org} : une action vous attend`,
+      reminder1: (org, task, what) =>
+        what
+          ? `Rappel : ${org} vous invite toujours à ${task}`
+          : `Rappel : ${org} attend encore votre réponse`,
+      reminder2: (org, task, what) =>
+        what
+          ? `Dernier rappel : ${org} vous invite toujours à ${task}`
+          : `Dernier rappel : ${org} attend encore votre réponse`,
+      reopened: (org, _task, what) =>
+        what ? `${org} a rouvert ${what}` : `${org} : votre dossier a été rouvert`,
     },
     greeting: (n) => (n ? `Bonjour ${n},` : 'Bonjour,'),
     lead: {
       invitation: (who, task) => `${who} vous invite à ${task}.`,
       reminder1: (who, task) => `${who} vous rappelle de ${task}.`,
       reminder2: (who, task) => `${who} vous rappelle une dernière fois de ${task}.`,
-      reopened: (who) =>
-        `${who} a rouvert votre dossier pour que vous puissiez compléter ou corriger vos réponses.`,
+      reopened: (who, _task, what) =>
+        `${who} a rouvert ${what ?? 'votre dossier'} pour que vous puissiez compléter ou corriger vos réponses.`,
     },
-    open: 'Ouvrez ce lien :',
+    button: {
+      questionnaire: 'Ouvrir le questionnaire',
+      signature: 'Ouvrir le document',
+      questionnaireAndSignature: 'Ouvrir le questionnaire',
+    },
     until: (d) => `Le lien est valable jusqu’au ${d}.`,
     regards: 'Cordialement,',
     sms: (org, task, url) => `${org} vous invite à ${task} : ${url}`,
@@ -78,20 +118,37 @@ export const messageTexts: Record<Language, MessageTexts> = {
       signature: 'to sign a document',
       questionnaireAndSignature: 'to fill in and sign a questionnaire',
     },
+    named: {
+      questionnaire: (what) => `to fill in ${what}`,
+      signature: (what) => `to sign ${what}`,
+      questionnaireAndSignature: (what) => `to fill in and sign ${what}`,
+    },
+    quote: (name) => `“${name}”`,
     subject: {
-      invitation: (org) => `${org}: an action is waiting for you`,
-      reminder1: (org) => `Reminder: ${org} is waiting for your answer`,
-      reminder2: (org) => `Last reminder: ${org} is waiting for your answer`,
-      reopened: (org) => `${org}: your file has been reopened`,
+      invitation: (org, task, what) =>
+        what ? `${org} asks you ${task}` : `${org}: an action is waiting for you`,
+      reminder1: (org, task, what) =>
+        what ? `Reminder: ${org} still asks you ${task}` : `Reminder: ${org} is waiting for your answer`,
+      reminder2: (org, task, what) =>
+        what
+          ? `Last reminder: ${org} still asks you ${task}`
+          : `Last reminder: ${org} is waiting for your answer`,
+      reopened: (org, _task, what) =>
+        what ? `${org} has reopened ${what}` : `${org}: your file has been reopened`,
     },
     greeting: (n) => (n ? `Dear ${n},` : 'Hello,'),
     lead: {
       invitation: (who, task) => `${who} asks you ${task}.`,
       reminder1: (who, task) => `${who} reminds you ${task}.`,
       reminder2: (who, task) => `${who} reminds you one last time ${task}.`,
-      reopened: (who) => `${who} has reopened your file so that you can complete or correct your answers.`,
+      reopened: (who, _task, what) =>
+        `${who} has reopened ${what ?? 'your file'} so that you can complete or correct your answers.`,
     },
-    open: 'Open this link:',
+    button: {
+      questionnaire: 'Open the questionnaire',
+      signature: 'Open the document',
+      questionnaireAndSignature: 'Open the questionnaire',
+    },
     until: (d) => `The link is valid until ${d}.`,
     regards: 'Kind regards,',
     sms: (org, task, url) => `${org} asks you ${task}: ${url}`,

@@ -36,11 +36,12 @@ export async function createUserWithKey(
   org: TestOrg,
   groups: Group[],
   kind: 'staff' | 'service' = 'staff',
+  name = 'Test user',
 ) {
   const ctx = systemContext(org.organisationId, h.clock.now());
   const user = await createUser(h, ctx, {
     email: `${unique()}@example.test`,
-    name: 'Test user',
+    name,
     kind,
     groups,
   });

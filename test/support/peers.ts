@@ -11,9 +11,15 @@ export interface ReceivedMail {
   html: string;
   /** The Message-ID header, as sent. */
   messageId: string;
+  /** The message's own Content-Type (`multipart/alternative`: a text part and an HTML part). */
+  contentType: string;
   /** The files sent with it, as the mail parser read them. */
   attachments: { filename: string; contentType: string; content: Buffer }[];
 }
+
+/** The addresses an e-mail's HTML links to, in order (its `<a href>`s). */
+export const linksIn = (html: string): string[] =>
+  [...html.matchAll(/<a\b[^>]*\bhref="([^"]*)"/g)].map((m) => m[1] ?? '');
 
 /** A real SMTP server on 127.0.0.1: keeps what it receives, and refuses the next N deliveries when told. */
 export async function startSmtpServer() {
@@ -40,6 +46,7 @@ export async function startSmtpServer() {
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : '',
             messageId: mail.messageId ?? '',
+            contentType: (mail.headers.get('content-type') as { value?: string } | undefined)?.value ?? '',
             attachments: mail.attachments.map((a) => ({
               filename: a.filename ?? '',
               contentType: a.contentType,

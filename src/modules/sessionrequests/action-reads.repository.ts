@@ -213,7 +213,8 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
     /**
      * What a message about the action needs: the action, the contact's data (the signer's, when the
      * message goes to a signer), organisation and adviser — the person who made it, never an
-     * integration's service account (a CRM's key): the message then speaks for the organisation.
+     * integration's service account (a CRM's key): the message then speaks for the organisation —
+     * and its templates' names, in the action's order (a template since deleted is left out).
      */
     forMessage(id: string, signerId: string | null = null): SQL {
       // CASE, not coalesce(…): row-level security lets only the first be an index condition.
@@ -222,6 +223,10 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
                                  AND c.id = CASE WHEN g.customer_id IS NULL THEN s.customer_id
                                                  ELSE g.customer_id END) AS customer_data,
                         o.name AS organisation_name, u.name AS adviser_name,
+                        (SELECT json_agg(l.name ORDER BY array_position(s.question_list_ids, l.id))
+                           FROM question_lists l
+                          WHERE l.organisation_id = s.organisation_id
+                            AND l.id = ANY (s.question_list_ids)) AS template_names,
                         g.id AS signer_id, g.code AS signer_code, g.status AS signer_status,
                         g.position AS signer_position
           FROM session_requests s
@@ -235,10 +240,12 @@ export function sessionRequestStatements(q: Queryable, ctx: RequestContext) {
   };
 }
 
-/** Reads a `forMessage` row. */
+/** Reads a `forMessage` row; `names`: what the action is about, by name (its document, else its templates). */
 export function messageFactsFromRaw(raw: Record<string, unknown>) {
+  const row = sessionRequestFromRaw(raw);
   return {
-    row: sessionRequestFromRaw(raw),
+    row,
+    names: row.document ? [row.document.title] : ((raw.template_names as string[] | null) ?? []),
     customer: (raw.customer_data as Record<string, string> | null) ?? null,
     organisation: String(raw.organisation_name ?? ''),
     adviser: (raw.adviser_name as string | null) ?? null,

@@ -1,7 +1,7 @@
 import { longDateTime } from '../../i18n/dates';
 import type { Language } from '../../i18n/languages';
 import { type MessageKind, messageTexts } from '../../i18n/messages';
-import { escapeHtml } from '../../platform/web/html';
+import { mailLayout } from '../../platform/outbound/mail-layout';
 import type { Purpose } from './sessionrequests.view';
 
 export interface MessageInput {
@@ -11,6 +11,8 @@ export interface MessageInput {
   organisation: string;
   adviser: string | null;
   firstName: string | null;
+  /** What the action is about, by name: its document's title, or its questionnaires' names. */
+  names: string[];
   message: string | null;
   url: string;
   expiresAt: Date | null;
@@ -24,37 +26,30 @@ export interface ComposedMessage {
   sms: string;
 }
 
-/** The invitation, reminder or reopening message in the action's language, as e-mail (text + HTML) and SMS. */
+/**
+ * The invitation, reminder or reopening message in the action's language, as e-mail (the mail layout:
+ * HTML and the same as plain text) and SMS. The e-mail names what the action is about; the SMS stays short.
+ */
 export function composeMessage(m: MessageInput): ComposedMessage {
   const w = messageTexts[m.language];
-  const task = w.task[m.kind];
+  const what =
+    m.names.length > 0 ? new Intl.ListFormat(m.language).format(m.names.map((n) => w.quote(n))) : null;
+  const task = what ? w.named[m.kind](what) : w.task[m.kind];
   const who = m.adviser ? `${m.adviser} (${m.organisation})` : m.organisation;
   const until = m.expiresAt ? w.until(longDateTime(m.expiresAt, m.language, m.timeZone)) : null;
   const signature = [m.adviser, m.organisation].filter(Boolean) as string[];
-  const paragraphs = [
-    w.greeting(m.firstName),
-    w.lead[m.purpose](who, task),
-    ...(m.message ? [m.message] : []),
-  ];
-  const text = [
-    ...paragraphs,
-    `${w.open}\n${m.url}`,
-    ...(until ? [until] : []),
-    `${w.regards}\n${signature.join('\n')}`,
-  ].join('\n\n');
-  const p = (s: string) => `<p>${escapeHtml(s).replace(/\n/g, '<br>')}</p>`;
-  const html = [
-    `<!doctype html><html lang="${m.language}"><body style="font-family:sans-serif;line-height:1.5">`,
-    ...paragraphs.map(p),
-    `<p><a href="${escapeHtml(m.url)}">${escapeHtml(m.url)}</a></p>`,
-    ...(until ? [p(until)] : []),
-    p(`${w.regards}\n${signature.join('\n')}`),
-    '</body></html>',
-  ].join('\n');
+  const lead = w.lead[m.purpose](who, task, what);
+  const body = mailLayout({
+    language: m.language,
+    from: m.organisation,
+    preview: lead,
+    paragraphs: [w.greeting(m.firstName), lead, ...(m.message ? [m.message] : [])],
+    button: { label: w.button[m.kind], url: m.url },
+    after: [...(until ? [until] : []), `${w.regards}\n${signature.join('\n')}`],
+  });
   return {
-    subject: w.subject[m.purpose](m.organisation, task),
-    text,
-    html,
-    sms: w.sms(m.organisation, task, m.url),
+    subject: w.subject[m.purpose](m.organisation, task, what),
+    ...body,
+    sms: w.sms(m.organisation, w.task[m.kind], m.url),
   };
 }

@@ -65,6 +65,7 @@ export function notificationHandler(deps: NotificationDeps): JobHandler<Notifica
       organisation: found.organisation,
       adviser: found.adviser,
       firstName: contactFirstName(customer),
+      names: found.names,
       message: row.message,
       url: `${deps.baseUrl}/action/${signer?.code ?? row.code}`,
       expiresAt: row.expiresAt,

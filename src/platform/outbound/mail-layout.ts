@@ -12,22 +12,38 @@ export interface MailLayoutInput {
   preview?: string;
   /** Paragraphs before the button (plain text; line breaks are kept). */
   paragraphs: string[];
+  /** One short thing shown large after the paragraphs, such as a one-time code. */
+  highlight?: string;
   /** The one thing to do, as a button (and its address in the text part). */
   button?: { label: string; url: string };
   /** Paragraphs after the button: an expiry date, a signature. */
   after?: string[];
   /** Small print at the bottom. */
   footer?: string;
+  /** The sender's look; absent, the product's own. */
+  brand?: MailBrand;
 }
+
+export interface MailBrand {
+  /** The button's colour, `#rrggbb` (anything else is ignored); white text must read on it. */
+  colour?: string;
+}
+
+const PRODUCT_COLOUR = '#0b57d0';
 
 const p = (s: string, style = 'margin:0 0 16px') =>
   `<p style="${style}">${escapeHtml(s).replace(/\n/g, '<br>')}</p>`;
 
 /** The message as HTML and as plain text, saying the same. */
 export function mailLayout(m: MailLayoutInput): { html: string; text: string } {
+  const colour = /^#[0-9a-f]{6}$/i.test(m.brand?.colour ?? '') ? m.brand?.colour : PRODUCT_COLOUR;
   const button = m.button
-    ? `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:8px 0 24px"><tr><td style="border-radius:6px;background:#0b57d0"><a href="${escapeHtml(m.button.url)}" style="display:inline-block;padding:12px 22px;color:#ffffff;font-weight:600;text-decoration:none;border-radius:6px">${escapeHtml(m.button.label)}</a></td></tr></table>`
+    ? `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:8px 0 24px"><tr><td style="border-radius:6px;background:${colour}"><a href="${escapeHtml(m.button.url)}" style="display:inline-block;padding:12px 22px;color:#ffffff;font-weight:600;text-decoration:none;border-radius:6px">${escapeHtml(m.button.label)}</a></td></tr></table>`
     : '';
+  const highlight =
+    m.highlight === undefined
+      ? ''
+      : `<p style="margin:0 0 16px;padding:12px 10px 12px 16px;display:inline-block;background:#f5f6f8;border-radius:6px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:32px;font-weight:700;letter-spacing:.2em;line-height:1.2">${escapeHtml(m.highlight)}</p>`;
   const html = [
     `<!doctype html><html lang="${escapeHtml(m.language)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(m.from)}</title></head>`,
     '<body style="margin:0;padding:0;background:#f5f6f8">',
@@ -37,6 +53,7 @@ export function mailLayout(m: MailLayoutInput): { html: string; text: string } {
     `<tr><td style="padding:20px 28px;border-bottom:1px solid #d0d4da;font-weight:700;font-size:18px">${escapeHtml(m.from)}</td></tr>`,
     '<tr><td style="padding:24px 28px">',
     ...m.paragraphs.map((s) => p(s)),
+    highlight,
     button,
     ...(m.after ?? []).map((s) => p(s)),
     '</td></tr>',
@@ -47,6 +64,7 @@ export function mailLayout(m: MailLayoutInput): { html: string; text: string } {
   ].join('\n');
   const text = [
     ...m.paragraphs,
+    ...(m.highlight === undefined ? [] : [m.highlight]),
     ...(m.button ? [`${m.button.label}:\n${m.button.url}`] : []),
     ...(m.after ?? []),
     ...(m.footer ? [`--\n${m.footer}`] : []),
