@@ -62,3 +62,29 @@ export function utcMinute(at: Date | string | null | undefined): string {
 export function utcDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
+
+/** The first moment of `day` (`2026-03-02`) in `timeZone`: where a staff page's "from" date starts. */
+export function dayStartIn(day: string, timeZone: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const guess = Date.UTC(y, m - 1, d);
+  // The zone's offset at a moment: its wall clock read as UTC, less the moment.
+  const offset = (at: number) => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      })
+        .formatToParts(new Date(at))
+        .map((p) => [p.type, Number(p.value)]),
+    ) as Record<string, number>;
+    return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour, parts.minute, parts.second) - at;
+  };
+  const first = guess - offset(guess);
+  return new Date(guess - offset(first));
+}

@@ -2,6 +2,8 @@
 // words that Dutch says otherwise, and English's commonest small words.
 import { deskWords } from '../../src/i18n/desk';
 import { actionWords } from '../../src/i18n/desk-action';
+import { auditWords } from '../../src/i18n/desk-audit';
+import { sentenceWords } from '../../src/i18n/desk-audit-sentences';
 import { contactWords } from '../../src/i18n/desk-contacts';
 import { integrationWords } from '../../src/i18n/desk-integrations';
 import { webhookWords } from '../../src/i18n/desk-webhooks';
@@ -43,6 +45,8 @@ function englishPhrases(): string[] {
   walk(contactWords.en, contactWords.nl);
   walk(integrationWords.en, integrationWords.nl);
   walk(webhookWords.en, webhookWords.nl);
+  walk(auditWords.en, auditWords.nl);
+  walk(sentenceWords.en, sentenceWords.nl);
   return [...out];
 }
 

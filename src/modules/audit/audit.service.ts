@@ -32,8 +32,16 @@ export function toAuditEvent(row: AuditRow): AuditEvent {
   };
 }
 
-/** The organisation's audit trail, newest first, a page at a time (a keyset cursor). */
-export async function listAuditEvents(deps: AuditDeps, ctx: RequestContext, query: ListAuditEventsQuery) {
+/**
+ * The organisation's audit trail, newest first, a page at a time (a keyset cursor). The staff pages
+ * may also narrow it to `targetIds` (an action with its signers and answers).
+ */
+export async function listAuditEvents(
+  deps: AuditDeps,
+  ctx: RequestContext,
+  query: ListAuditEventsQuery,
+  about?: { targetIds: readonly string[] },
+) {
   if (query.actorUserId !== undefined && !isId(query.actorUserId))
     return { events: [], hasMore: false, nextCursor: null };
   const since = eitherOf(query, 'since', 'updatedSince')?.value;
@@ -48,6 +56,7 @@ export async function listAuditEvents(deps: AuditDeps, ctx: RequestContext, quer
     const rows = await audit.list({
       targetType: query.targetType,
       targetId: query.targetId,
+      targetIds: about?.targetIds,
       action: query.action,
       actorUserId: query.actorUserId,
       actorType: query.actorType,

@@ -9,6 +9,11 @@ export {
   adviserNoticeJob,
   adviserNotices,
 } from './adviser-notices.jobs';
+export {
+  type AuditSubjects,
+  auditScopeOf,
+  auditSubjectsOf,
+} from './audit-subjects.service';
 export { createSessionRequestIn } from './create.service';
 export { expiryHandler, notificationHandler } from './sessionrequests.jobs';
 export { awaitingStatuses, isAwaiting, isOpen, isSigningType } from './sessionrequests.lifecycle';

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { auditEvents } from '../../db/schema/audit';
 import type { Tx } from '../db/database';
 import type { RequestContext } from '../kernel/context';
@@ -83,6 +83,8 @@ export function auditRepository(q: Tx, ctx: RequestContext) {
     async list(filter: {
       targetType?: string;
       targetId?: string;
+      /** Only changes of these things (an action with its signers and answers, a contact with theirs). */
+      targetIds?: readonly string[];
       action?: string;
       actorUserId?: string;
       actorType?: AuditRow['actorType'];
@@ -97,6 +99,10 @@ export function auditRepository(q: Tx, ctx: RequestContext) {
       const where: SQL[] = [org];
       if (filter.targetType) where.push(eq(auditEvents.targetType, filter.targetType));
       if (filter.targetId) where.push(eq(auditEvents.targetId, filter.targetId));
+      if (filter.targetIds)
+        where.push(
+          filter.targetIds.length ? inArray(auditEvents.targetId, [...filter.targetIds]) : sql`false`,
+        );
       if (filter.action) where.push(eq(auditEvents.action, filter.action));
       if (filter.actorUserId) where.push(eq(auditEvents.actorUserId, filter.actorUserId));
       if (filter.actorLabel) where.push(eq(auditEvents.actorLabel, filter.actorLabel));

@@ -153,6 +153,7 @@ ${
 ${results(f, v, w)}
 <h2>${w.timeline}</h2>
 <ol class="timeline">${timelineOf(v, f.lang).map((e) => html`<li>${when(f, e.at)}${e.text}</li>`)}</ol>
+${f.me.administrator ? html`<p><a href="/staff/audit?action=${a._id}">${staffWords[f.lang].nav.audit}</a></p>` : ''}
 <h2>${w.messages}</h2>
 ${
   a.notifications.length

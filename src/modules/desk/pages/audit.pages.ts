@@ -1,76 +1,33 @@
-import { utcMinute } from '../../../i18n/dates';
-import { type Html, html } from '../../../platform/web/html';
-import { type StaffPageFrame, staffLayout } from '../../../platform/web/staff-layout';
+import { auditWords } from '../../../i18n/desk-audit';
+import { type Html, html, joinHtml } from '../../../platform/web/html';
+import { framed, type StaffPageFrame, staffLayout, when } from '../../../platform/web/staff-layout';
 import type { AuditEvent } from '../../audit';
+import type { Part, StoryLine } from '../audit-story';
 
 /** The filters of the audit page, as given (and shown again in its form). */
 export interface AuditFilter {
+  person?: string;
   actorType?: string;
   targetType?: string;
-  action?: string;
   since?: string;
   until?: string;
   requestId?: string;
+  contact?: string;
+  action?: string;
 }
 
 export interface AuditPageView {
-  events: AuditEvent[];
-  /** Display names of the users who acted. */
-  names: Map<string, string>;
+  lines: { event: AuditEvent; story: StoryLine }[];
+  /** The people to filter by. */
+  people: { id: string; name: string }[];
+  /** The contact's or action's name when the trail is narrowed to one. */
+  about?: { contact?: string; action?: string };
   filter: AuditFilter;
   /** The filters as a query string (for the next page's link). */
   query: string;
   nextCursor: string | null;
   /** Not the first page: a link back to the newest. */
   older: boolean;
-}
-
-const actorTypes: [string, string][] = [
-  ['user', 'A staff user (browser)'],
-  ['api_key', 'An API key'],
-  ['oauth_client', 'An application (OAuth)'],
-  ['contact', 'A contact (action link)'],
-  ['system', 'The system'],
-];
-
-const targetTypes: [string, string][] = [
-  ['customer', 'Contacts'],
-  ['portfolio', 'Portfolios'],
-  ['session_request', 'Actions'],
-  ['session', 'Answers'],
-  ['signer', 'Signers'],
-  ['question_list', 'Questionnaire templates'],
-  ['file', 'Files'],
-  ['setup', 'Deep-link setups'],
-  ['webhook', 'Webhooks'],
-  ['webhook_delivery', 'Webhook deliveries'],
-  ['user', 'Users'],
-  ['api_key', 'API keys'],
-  ['password_token', 'Password links'],
-  ['oauth_client', 'OAuth clients'],
-  ['oauth_token', 'OAuth tokens'],
-  ['sso_provider', 'Sign-in providers'],
-  ['sso_identity', 'Sign-in identities'],
-  ['organisation', 'The organisation'],
-  ['campaign_visitor', 'Campaign visitors'],
-];
-
-/** Where a target can be looked at on the staff pages. */
-function targetLink(type: string, id: string): string | null {
-  switch (type) {
-    case 'customer':
-      return `/staff/contacts/${id}`;
-    case 'session_request':
-      return `/staff/actions/${id}`;
-    case 'user':
-      return `/staff/users/${id}`;
-    case 'oauth_client':
-      return `/staff/integrations/clients/${id}`;
-    case 'sso_provider':
-      return `/staff/integrations/providers/${id}`;
-    default:
-      return null;
-  }
 }
 
 const clip = (text: string, max = 80) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -106,59 +63,61 @@ function changesText(summary: Record<string, unknown>): string {
     .join('; ');
 }
 
-function who(e: AuditEvent, names: Map<string, string>): string {
-  const name = e.actor.userId ? (names.get(e.actor.userId) ?? 'a removed user') : null;
-  switch (e.actor.type) {
-    case 'api_key':
-      return `${name ?? 'a user'} (API key)`;
-    case 'oauth_client':
-      return `${name ?? 'a user'} (an application)`;
-    case 'contact':
-      return 'the contact';
-    case 'system':
-      return name ?? (e.actor.label ? `the system (${e.actor.label})` : 'the system');
-    default:
-      return name ?? 'a user';
-  }
-}
-
 const option = (value: string, label: string, chosen: string | undefined) =>
   html`<option value="${value}"${chosen === value ? html` selected` : ''}>${label}</option>`;
 
-/** Integrations → Audit trail: who changed what, when, from where; filters; a page at a time. */
-export function auditPage(f: StaffPageFrame, v: AuditPageView): string {
-  const rows: Html[] = v.events.map((e) => {
-    const link = targetLink(e.target.type, e.target.id);
-    const label = `${e.target.type} ${e.target.id.slice(0, 8)}`;
-    const target = link
-      ? html`<a href="${link}" title="${e.target.id}">${label}</a>`
-      : html`<span title="${e.target.id}">${label}</span>`;
-    return html`<tr><td>${utcMinute(e.at)}</td><td>${who(e, v.names)}</td><td><code>${e.action}</code> ${target}</td><td>${changesText(e.summary)}</td><td>${e.address ?? '—'}</td><td><code>${e.requestId ?? '—'}</code></td></tr>`;
+const partHtml = (p: Part): Html => (p.href ? html`<a href="${p.href}">${p.text}</a>` : html`${p.text}`);
+
+/** A sentence's template with its parts in place (linked), the first letter up. */
+function sentence(line: StoryLine): Html {
+  const pieces = line.template.split(/(\{who\}|\{what\})/).map((piece, i) => {
+    if (piece === '{who}') return partHtml(line.who);
+    if (piece === '{what}') return line.what ? partHtml(line.what) : html``;
+    const text = (i === 0 ? piece.charAt(0).toUpperCase() + piece.slice(1) : piece).replace(/ {2,}/g, ' ');
+    return html`${text}`;
   });
+  return joinHtml(pieces, '');
+}
+
+/** Integrations → Audit trail: each change as a sentence, its details behind it; filters; a page at a time. */
+export function auditPage(f: StaffPageFrame, v: AuditPageView): string {
+  const w = auditWords[f.lang];
+  const filter = v.filter;
+  const rows: Html[] = v.lines.map(({ event: e, story }) => {
+    const fields = changesText(e.summary);
+    return html`<tr><td data-label="${w.when}">${when(f, e.at)}</td><td>${sentence(story)}.<details><summary>${w.details}</summary><dl class="facts"><dt>${w.change}</dt><dd><code>${e.action}</code></dd>${
+      fields ? html`<dt>${w.fields}</dt><dd>${fields}</dd>` : ''
+    }<dt>${w.address}</dt><dd>${e.address ?? '—'}</dd><dt>${w.request}</dt><dd><code>${e.requestId ?? '—'}</code></dd></dl></details></td></tr>`;
+  });
+  const scope = (name: 'contact' | 'action', label: string, shown: string | undefined) =>
+    filter[name]
+      ? html`<p class="notice" role="status">${label}: <strong>${shown ?? ''}</strong> <a href="/staff/audit">${w.removeFilter}</a></p><input type="hidden" name="${name}" value="${filter[name]}">`
+      : '';
   return staffLayout({
-    title: 'Audit trail',
+    ...framed(f),
+    title: w.title,
     area: 'audit',
-    user: { ...f.me, csrf: f.csrf },
-    css: '.scroll{overflow-x:auto}.scroll table{min-width:44rem}td code{font-size:.85em;word-break:break-all}.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}.filters label{display:block;font-weight:600}',
-    body: html`<h1>Audit trail</h1>
-<p>Every change to the organisation’s records: who made it (a user in the browser, an API key, an application, a contact or the system), what changed (the fields, never a secret or a contact’s answers), when, from which address, and under which request id. The same trail is at <code>GET /api/v1/audit-events</code>.</p>
-<form method="get" action="/staff/audit" class="filters" aria-label="Filter the audit trail">
-<div><label for="actorType">Who</label><select id="actorType" name="actorType">${option('', 'Anyone', v.filter.actorType)}${actorTypes.map(([value, label]) => option(value, label, v.filter.actorType))}</select></div>
-<div><label for="targetType">What</label><select id="targetType" name="targetType">${option('', 'Everything', v.filter.targetType)}${targetTypes.map(([value, label]) => option(value, label, v.filter.targetType))}</select></div>
-<div><label for="action">Action</label><input id="action" name="action" type="text" value="${v.filter.action ?? ''}" placeholder="customer.updated" size="18"></div>
-<div><label for="since">From (UTC)</label><input id="since" name="since" type="date" value="${v.filter.since ?? ''}"></div>
-<div><label for="until">To (UTC)</label><input id="until" name="until" type="date" value="${v.filter.until ?? ''}"></div>
-<div><label for="requestId">Request id</label><input id="requestId" name="requestId" type="text" value="${v.filter.requestId ?? ''}" size="20"></div>
-<div><button type="submit">Show</button></div>
+    css: '.filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}.filters label{display:block;font-weight:600}.filters p.notice{flex-basis:100%;margin:0}details{margin-top:.25rem}details dl.facts{font-size:.9rem;margin:.5rem 0}',
+    body: html`<h1>${w.title}</h1>
+<p>${w.intro}</p>
+<form method="get" action="/staff/audit" class="filters" aria-label="${w.filterLabel}">
+${scope('contact', w.onlyContact, v.about?.contact)}${scope('action', w.onlyAction, v.about?.action)}
+<div><label for="person">${w.person}</label><select id="person" name="person">${option('', w.anyone, filter.person)}${v.people.map((p) => option(p.id, p.name, filter.person))}</select></div>
+<div><label for="actorType">${w.way}</label><select id="actorType" name="actorType">${option('', w.anyWay, filter.actorType)}${Object.entries(w.ways).map(([value, label]) => option(value, label, filter.actorType))}</select></div>
+<div><label for="targetType">${w.kind}</label><select id="targetType" name="targetType">${option('', w.everything, filter.targetType)}${Object.entries(w.kinds).map(([value, label]) => option(value, label, filter.targetType))}</select></div>
+<div><label for="since">${w.from}</label><input id="since" name="since" type="date" value="${filter.since ?? ''}"></div>
+<div><label for="until">${w.to}</label><input id="until" name="until" type="date" value="${filter.until ?? ''}"></div>
+<div><label for="requestId">${w.requestId}</label><input id="requestId" name="requestId" type="text" value="${filter.requestId ?? ''}" size="20"></div>
+<div><button type="submit">${w.show}</button></div>
 </form>
 ${
   rows.length
-    ? html`<div class="scroll" role="region" aria-label="Changes, newest first" tabindex="0"><table><caption class="skip">Changes, newest first</caption><thead><tr><th scope="col">When (UTC)</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">Changes</th><th scope="col">Address</th><th scope="col">Request</th></tr></thead><tbody>${rows}</tbody></table></div>`
-    : html`<p role="status">No change recorded${v.query ? ' with these filters' : ''}.</p>`
+    ? html`<table class="stack"><caption class="skip">${w.caption}</caption><thead><tr><th scope="col">${w.when}</th><th scope="col">${w.change}</th></tr></thead><tbody>${rows}</tbody></table>`
+    : html`<p role="status">${v.query ? w.noneFiltered : w.none}</p>`
 }
-<nav aria-label="Pages of the audit trail"><p>${v.older ? html`<a href="/staff/audit${v.query ? `?${v.query}` : ''}">Newest</a> ` : ''}${
+<nav aria-label="${w.pages}"><p>${v.older ? html`<a href="/staff/audit${v.query ? `?${v.query}` : ''}">${w.newest}</a> ` : ''}${
       v.nextCursor
-        ? html`<a href="/staff/audit?${v.query ? `${v.query}&` : ''}startingAfter=${v.nextCursor}">Older changes →</a>`
+        ? html`<a href="/staff/audit?${v.query ? `${v.query}&` : ''}startingAfter=${v.nextCursor}">${w.older}</a>`
         : ''
     }</p></nav>`,
   });

@@ -66,7 +66,7 @@ export function contactPage(
     body: html`<p><a href="/staff/contacts">${w.back}</a></p>
 <h1>${nameOf(c.data)}</h1>
 ${v.notice ? html`<p class="notice" role="status">${v.notice}</p>` : ''}
-<div class="row">${v.canChange ? html`<a class="button primary" href="/sessionrequests/new?contact=${c._id}&step=options">${w.send}</a><a class="button" href="/staff/contacts/${c._id}/edit">${w.edit}</a>` : ''}</div>
+<div class="row">${v.canChange ? html`<a class="button primary" href="/sessionrequests/new?contact=${c._id}&step=options">${w.send}</a><a class="button" href="/staff/contacts/${c._id}/edit">${w.edit}</a>` : ''}${f.me.administrator ? html`<a class="button" href="/staff/audit?contact=${c._id}">${staffWords[f.lang].nav.audit}</a>` : ''}</div>
 <h2>${w.data}</h2>
 <dl class="facts">${c.thirdpartyId ? html`<dt>${w.reference}</dt><dd>${c.thirdpartyId}</dd>` : ''}${Object.entries(
       c.data,

@@ -1,0 +1,231 @@
+// The audit trail's sentences in each language ("Sofie Claeys signed ‘Mandaat 2026’"). A sentence is
+// a template: {who} is replaced by who acted, {what} by the record's name (linked where the desk shows
+// it), {noun} by what kind of record it is.
+import type { Language } from './languages';
+
+export interface SentenceWords {
+  actors: {
+    system: string;
+    contact: string;
+    removedUser: string;
+    apiKey: (name: string) => string;
+    app: (name: string) => string;
+  };
+  quote: (title: string) => string;
+  deletedContact: string;
+  /** Each kind of record, with its article: "the contact". */
+  nouns: Record<string, string>;
+  created: string;
+  updated: string;
+  deleted: string;
+  /** Sentences for what a row's change alone does not say: keyed by action, or action and new status. */
+  said: Record<string, string>;
+}
+
+const en: SentenceWords = {
+  actors: {
+    system: 'ActionDesk',
+    contact: 'The contact',
+    removedUser: 'A removed user',
+    apiKey: (name) => `${name} (API key)`,
+    app: (name) => `${name} (application)`,
+  },
+  quote: (title) => `‘${title}’`,
+  deletedContact: 'a deleted contact',
+  nouns: {
+    customer: 'the contact',
+    portfolio: 'the portfolio',
+    session_request: 'the action',
+    session: 'the answers to',
+    signer: 'a signer of',
+    question_list: 'the questionnaire template',
+    file: 'the document',
+    setup: 'a deep link',
+    webhook: 'the webhook',
+    webhook_delivery: 'a webhook message',
+    user: 'the user',
+    api_key: 'the API key',
+    password_token: 'a password link',
+    oauth_client: 'the application',
+    oauth_token: 'a token',
+    oauth_code: 'an authorisation',
+    sso_provider: 'the sign-in provider',
+    sso_identity: 'a sign-in identity',
+    organisation: 'the organisation’s settings',
+    campaign_visitor: 'a campaign visitor',
+  },
+  created: '{who} added {noun} {what}',
+  updated: '{who} changed {noun} {what}',
+  deleted: '{who} deleted {noun} {what}',
+  said: {
+    'session_request.created': '{who} created the action {what}',
+    'session_request.sent': '{who} sent the action {what}',
+    'session_request.opened': '{who} opened {what}',
+    'session_request.completed': 'The action {what} was completed',
+    'session_request.reopened': '{who} reopened the action {what}',
+    'session_request.deactivated': '{who} withdrew the action {what}',
+    'session_request.expired': 'The action {what} expired',
+    'session_request.declined': '{who} declined {what}',
+    'session_request.invitation_resent': '{who} sent the invitation for {what} again',
+    'signer.created': '{who} added a signer to {what}',
+    'signer.signed': '{who} signed {what}',
+    'signer.declined': '{who} declined to sign {what}',
+    'signer.codeHash': '{who} received a code to sign {what}',
+    'signer.openedAt': '{who} opened {what} to sign it',
+    'signer.invitedAt': '{who} invited a signer of {what}',
+    'session.created': '{who} answered {what}',
+    'session.updated': '{who} changed the answers to {what}',
+    'user.signed_in': '{who} signed in',
+    'user.signed_out': '{who} signed out',
+    'user.break_glass_sign_in': '{who} signed in with a password while single sign-on is required',
+    'user.deactivated': '{who} deactivated the user {what}',
+    'user.active': '{who} reactivated the user {what}',
+    'api_key.revokedAt': '{who} revoked the API key {what}',
+    'webhook.tested': '{who} sent a test message to the webhook {what}',
+    'webhook_delivery.redelivered': '{who} sent a webhook message again',
+    'sso_provider.sync_requested': '{who} synchronised the sign-in provider {what}',
+    'organisation.updated': '{who} changed the organisation’s settings',
+    'organisation.created': '{who} created the organisation {what}',
+    'customer.seeded': '{who} added sample contacts',
+  },
+};
+
+const nl: SentenceWords = {
+  actors: {
+    system: 'ActionDesk',
+    contact: 'Het contact',
+    removedUser: 'Een verwijderde gebruiker',
+    apiKey: (name) => `${name} (API-sleutel)`,
+    app: (name) => `${name} (toepassing)`,
+  },
+  quote: (title) => `‘${title}’`,
+  deletedContact: 'een verwijderd contact',
+  nouns: {
+    customer: 'het contact',
+    portfolio: 'de portefeuille',
+    session_request: 'de actie',
+    session: 'de antwoorden op',
+    signer: 'een ondertekenaar van',
+    question_list: 'het vragenlijstsjabloon',
+    file: 'het document',
+    setup: 'een deeplink',
+    webhook: 'de webhook',
+    webhook_delivery: 'een webhookbericht',
+    user: 'de gebruiker',
+    api_key: 'de API-sleutel',
+    password_token: 'een wachtwoordlink',
+    oauth_client: 'de toepassing',
+    oauth_token: 'een token',
+    oauth_code: 'een machtiging',
+    sso_provider: 'de aanmeldingsdienst',
+    sso_identity: 'een aanmeldingsidentiteit',
+    organisation: 'de instellingen van de organisatie',
+    campaign_visitor: 'een campagnebezoeker',
+  },
+  created: '{who} heeft {noun} {what} toegevoegd',
+  updated: '{who} heeft {noun} {what} gewijzigd',
+  deleted: '{who} heeft {noun} {what} verwijderd',
+  said: {
+    'session_request.created': '{who} heeft de actie {what} aangemaakt',
+    'session_request.sent': '{who} heeft de actie {what} verstuurd',
+    'session_request.opened': '{who} heeft {what} geopend',
+    'session_request.completed': 'De actie {what} is afgerond',
+    'session_request.reopened': '{who} heeft de actie {what} heropend',
+    'session_request.deactivated': '{who} heeft de actie {what} ingetrokken',
+    'session_request.expired': 'De actie {what} is verlopen',
+    'session_request.declined': '{who} heeft {what} geweigerd',
+    'session_request.invitation_resent': '{who} heeft de uitnodiging voor {what} opnieuw verstuurd',
+    'signer.created': '{who} heeft een ondertekenaar toegevoegd aan {what}',
+    'signer.signed': '{who} heeft {what} ondertekend',
+    'signer.declined': '{who} heeft geweigerd {what} te ondertekenen',
+    'signer.codeHash': '{who} heeft een code gekregen om {what} te ondertekenen',
+    'signer.openedAt': '{who} heeft {what} geopend om te ondertekenen',
+    'signer.invitedAt': '{who} heeft een ondertekenaar van {what} uitgenodigd',
+    'session.created': '{who} heeft {what} beantwoord',
+    'session.updated': '{who} heeft de antwoorden op {what} gewijzigd',
+    'user.signed_in': '{who} heeft zich aangemeld',
+    'user.signed_out': '{who} heeft zich afgemeld',
+    'user.break_glass_sign_in':
+      '{who} heeft zich met een wachtwoord aangemeld terwijl eenmalige aanmelding verplicht is',
+    'user.deactivated': '{who} heeft de gebruiker {what} gedeactiveerd',
+    'user.active': '{who} heeft de gebruiker {what} opnieuw geactiveerd',
+    'api_key.revokedAt': '{who} heeft de API-sleutel {what} ingetrokken',
+    'webhook.tested': '{who} heeft een testbericht naar de webhook {what} gestuurd',
+    'webhook_delivery.redelivered': '{who} heeft een webhookbericht opnieuw gestuurd',
+    'sso_provider.sync_requested': '{who} heeft de aanmeldingsdienst {what} gesynchroniseerd',
+    'organisation.updated': '{who} heeft de instellingen van de organisatie gewijzigd',
+    'organisation.created': '{who} heeft de organisatie {what} aangemaakt',
+    'customer.seeded': '{who} heeft voorbeeldcontacten toegevoegd',
+  },
+};
+
+const fr: SentenceWords = {
+  actors: {
+    system: 'ActionDesk',
+    contact: 'Le contact',
+    removedUser: 'Un utilisateur supprimé',
+    apiKey: (name) => `${name} (clé d’API)`,
+    app: (name) => `${name} (application)`,
+  },
+  quote: (title) => `« ${title} »`,
+  deletedContact: 'un contact supprimé',
+  nouns: {
+    customer: 'le contact',
+    portfolio: 'le portefeuille',
+    session_request: 'l’action',
+    session: 'les réponses à',
+    signer: 'un signataire de',
+    question_list: 'le modèle de questionnaire',
+    file: 'le document',
+    setup: 'un lien profond',
+    webhook: 'le webhook',
+    webhook_delivery: 'un message de webhook',
+    user: 'l’utilisateur',
+    api_key: 'la clé d’API',
+    password_token: 'un lien de mot de passe',
+    oauth_client: 'l’application',
+    oauth_token: 'un jeton',
+    oauth_code: 'une autorisation',
+    sso_provider: 'le service de connexion',
+    sso_identity: 'une identité de connexion',
+    organisation: 'les réglages de l’organisation',
+    campaign_visitor: 'un visiteur de campagne',
+  },
+  created: '{who} a ajouté {noun} {what}',
+  updated: '{who} a modifié {noun} {what}',
+  deleted: '{who} a supprimé {noun} {what}',
+  said: {
+    'session_request.created': '{who} a créé l’action {what}',
+    'session_request.sent': '{who} a envoyé l’action {what}',
+    'session_request.opened': '{who} a ouvert {what}',
+    'session_request.completed': 'L’action {what} est terminée',
+    'session_request.reopened': '{who} a rouvert l’action {what}',
+    'session_request.deactivated': '{who} a retiré l’action {what}',
+    'session_request.expired': 'L’action {what} a expiré',
+    'session_request.declined': '{who} a refusé {what}',
+    'session_request.invitation_resent': '{who} a renvoyé l’invitation pour {what}',
+    'signer.created': '{who} a ajouté un signataire à {what}',
+    'signer.signed': '{who} a signé {what}',
+    'signer.declined': '{who} a refusé de signer {what}',
+    'signer.codeHash': '{who} a reçu un code pour signer {what}',
+    'signer.openedAt': '{who} a ouvert {what} pour le signer',
+    'signer.invitedAt': '{who} a invité un signataire de {what}',
+    'session.created': '{who} a répondu à {what}',
+    'session.updated': '{who} a modifié les réponses à {what}',
+    'user.signed_in': '{who} s’est connecté',
+    'user.signed_out': '{who} s’est déconnecté',
+    'user.break_glass_sign_in':
+      '{who} s’est connecté avec un mot de passe alors que la connexion unique est obligatoire',
+    'user.deactivated': '{who} a désactivé l’utilisateur {what}',
+    'user.active': '{who} a réactivé l’utilisateur {what}',
+    'api_key.revokedAt': '{who} a révoqué la clé d’API {what}',
+    'webhook.tested': '{who} a envoyé un message de test au webhook {what}',
+    'webhook_delivery.redelivered': '{who} a renvoyé un message de webhook',
+    'sso_provider.sync_requested': '{who} a synchronisé le service de connexion {what}',
+    'organisation.updated': '{who} a modifié les réglages de l’organisation',
+    'organisation.created': '{who} a créé l’organisation {what}',
+    'customer.seeded': '{who} a ajouté des contacts d’exemple',
+  },
+};
+
+export const sentenceWords: Record<Language, SentenceWords> = { en, nl, fr };
