@@ -9,6 +9,7 @@ import {
   adviserNoticeJob,
   expiryHandler,
   expiryJobType,
+  notDeliveredNotice,
   notificationHandler,
   notificationJob,
 } from './modules/sessionrequests';
@@ -71,6 +72,8 @@ export function registerJobHandlers(services: JobServices): void {
       mailer,
       sms,
     }),
+    // The action's sender hears of an invitation or reminder that could not be delivered.
+    { onGiveUp: notDeliveredNotice(config.timeZone) },
   );
   const notices = { database, clock, mailer, baseUrl: config.baseUrl };
   worker.register(adviserNoticeJob, adviserNoticeHandler(notices));

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../src/platform/db/database';
 import { inTenant } from '../src/platform/db/tenant';
+import { PermanentJobError } from '../src/platform/jobs/job';
 import { defineJob, JobPayloadError } from '../src/platform/jobs/job-type';
 import { claimDueJobs, jobRepository, type NewJob } from '../src/platform/jobs/jobs.repository';
 import { JobWorker } from '../src/platform/jobs/worker';
@@ -195,5 +196,102 @@ describe('claims lost with the database', () => {
     await claimDueJobs(h.database.db, h.clock.now(), 10, 120, 'another-worker');
     expect(await mine.reconcile()).toEqual([]);
     expect(await jobRows()).toMatchObject([{ status: 'running', attempts: 1 }]);
+  });
+});
+
+describe('giving up', () => {
+  // Fails every attempt; tried twice, the second attempt at once.
+  const doomed = defineJob({
+    kind: 'test-doomed',
+    payload: z.strictObject({ name: z.string() }),
+    maxAttempts: 2,
+    timeoutMs: 5_000,
+    retryDelayMs: () => 0,
+  });
+  const told = (name: string) =>
+    greet.job({ subjectId: null, payload: { name, times: 1 }, runAt: new Date('2030-01-01T00:00:00Z') });
+
+  it('when a job’s last attempt fails, then its give-up hook runs once, in the transaction that records the failure, with the error; a failed attempt that is retried calls nothing', async () => {
+    await enqueue([doomed.job({ subjectId: null, payload: { name: 'An' }, runAt: h.clock.now() })]);
+    const calls: unknown[] = [];
+    const worker = workerWith();
+    worker.register(
+      doomed,
+      async () => {
+        throw new Error('relay down');
+      },
+      {
+        onGiveUp: async (tx, ctx, job, error) => {
+          // The failure is already written in this transaction: the hook's writes commit with it.
+          const [self] = await queryRows<{ status: string }>(
+            tx,
+            sql`SELECT status FROM jobs WHERE id = ${job.id}::uuid`,
+          );
+          calls.push({ name: job.payload.name, attempt: job.attempt, error, status: self?.status });
+          await jobRepository(tx, ctx).enqueue([told(job.payload.name)], ctx.at);
+        },
+      },
+    );
+    expect(await worker.drain()).toBe(2);
+    expect(calls).toEqual([{ name: 'An', attempt: 2, error: 'relay down', status: 'failed' }]);
+    expect(await jobRows()).toEqual([
+      expect.objectContaining({
+        kind: 'test-doomed',
+        status: 'failed',
+        attempts: 2,
+        last_error: 'relay down',
+      }),
+      expect.objectContaining({ kind: 'test-greet', status: 'pending', attempts: 0 }),
+    ]);
+  });
+
+  it('when the job’s lease was taken over before it failed, then its hook does not run', async () => {
+    await enqueue([doomed.job({ subjectId: null, payload: { name: 'Bo' }, runAt: h.clock.now() })]);
+    let called = false;
+    const worker = workerWith();
+    worker.register(
+      doomed,
+      async (job) => {
+        // Another worker's claim after this one's lease ended (a stalled attempt).
+        await inTenant(h.database, ctx(), (tx) =>
+          tx.execute(sql`UPDATE jobs SET lease_token = gen_random_uuid() WHERE id = ${job.id}::uuid`),
+        );
+        throw new PermanentJobError('no address');
+      },
+      {
+        onGiveUp: async () => {
+          called = true;
+        },
+      },
+    );
+    await worker.drain();
+    expect(called).toBe(false);
+    expect(await jobRows()).toEqual([expect.objectContaining({ status: 'running', attempts: 1 })]);
+  });
+
+  it('when the hook itself fails, then its writes are rolled back and the failure is recorded alone, so the job does not run on', async () => {
+    await enqueue([doomed.job({ subjectId: null, payload: { name: 'Cas' }, runAt: h.clock.now() })]);
+    const worker = workerWith();
+    worker.register(
+      doomed,
+      async () => {
+        throw new PermanentJobError('no address');
+      },
+      {
+        onGiveUp: async (tx, ctx, job) => {
+          await jobRepository(tx, ctx).enqueue([told(job.payload.name)], ctx.at);
+          throw new Error('a bug in the hook');
+        },
+      },
+    );
+    expect(await worker.drain()).toBe(1);
+    expect(await jobRows()).toEqual([
+      expect.objectContaining({
+        kind: 'test-doomed',
+        status: 'failed',
+        attempts: 1,
+        last_error: 'no address',
+      }),
+    ]);
   });
 });

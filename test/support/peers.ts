@@ -26,10 +26,18 @@ export async function startSmtpServer() {
   const received: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   let refusals = 0;
+  const unknown = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!unknown.has(address.address.toLowerCase())) return callback();
+      const err = Object.assign(new Error('5.1.1 Recipient address rejected: User unknown'), {
+        responseCode: 550,
+      });
+      callback(err);
+    },
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((mail) => {
@@ -64,8 +72,13 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    /** Refuses the next `n` messages for now (451): a relay that is busy. */
     refuseNext(n: number) {
       refusals = n;
+    },
+    /** Refuses `address` for good (550 5.1.1 at RCPT TO): a mailbox that does not exist, a bounce. */
+    refuseRecipient(address: string) {
+      unknown.add(address.toLowerCase());
     },
     /** Resolves once `count` messages have arrived in total. */
     async waitFor(count: number): Promise<void> {

@@ -8,6 +8,7 @@ export {
   adviserNoticeHandler,
   adviserNoticeJob,
   adviserNotices,
+  notDeliveredNotice,
 } from './adviser-notices.jobs';
 export {
   type AuditSubjects,

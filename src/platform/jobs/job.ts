@@ -1,3 +1,5 @@
+import type { Tx } from '../db/database';
+import type { RequestContext } from '../kernel/context';
 import { JobPayloadError } from './job-type';
 
 // What a job is to its handler: the claimed job, the outcomes a handler answers, the errors that steer
@@ -71,6 +73,18 @@ export type JobHandler<P = unknown> = (
   job: ClaimedJob<P>,
   signal: AbortSignal,
 ) => Promise<JobCancelled | JobSettled | undefined>;
+
+/**
+ * Writes what a job's final failure causes (e.g. telling whoever waits on its message that it was not
+ * delivered), in the transaction that records the failure: both commit together, or neither does. Called
+ * once per job, with its payload checked and the error it failed with; never on a retry.
+ */
+export type GiveUpHook<P = unknown> = (
+  tx: Tx,
+  ctx: RequestContext,
+  job: ClaimedJob<P>,
+  error: string,
+) => Promise<void>;
 
 class JobTimeoutError extends Error {
   override name = 'JobTimeoutError';

@@ -4,7 +4,7 @@ import { inTenant } from '../db/tenant';
 import type { Clock } from '../kernel/clock';
 import { systemContext } from '../kernel/context';
 import { OutboundRefused } from '../outbound/safe-http';
-import type { ClaimedJob } from './job';
+import { type ClaimedJob, PermanentJobError } from './job';
 import { jobRepository } from './jobs.repository';
 
 interface SendingDeps {
@@ -43,7 +43,8 @@ export async function beginSending(deps: SendingDeps, job: ClaimedJob): Promise<
 /**
  * Sends a job's message once per attempt: beginSending first; when the peer answers with a refusal (an
  * SMTP reply code, a provider's error status) the message certainly did not leave, so the mark is taken
- * back and `sends` counts only attempts whose message may have gone.
+ * back and `sends` counts only attempts whose message may have gone. A refusal for good (refusedForGood)
+ * fails the job at once: trying again cannot help.
  */
 export async function sendOnce<T>(deps: SendingDeps, job: ClaimedJob, send: () => Promise<T>): Promise<T> {
   await beginSending(deps, job);
@@ -54,6 +55,7 @@ export async function sendOnce<T>(deps: SendingDeps, job: ClaimedJob, send: () =
       // Not taken back (the database is away): counted as a send that may have gone, the safe side.
       await onJob(deps, job, (jobs) => jobs.refusedSend(job.id, job.leaseToken)).catch(() => undefined);
     }
+    if (refusedForGood(err)) throw new PermanentJobError((err as Error).message, { cause: err });
     throw err;
   }
 }
@@ -63,6 +65,18 @@ function wasRefused(err: unknown): boolean {
   if (err instanceof OutboundRefused) return true;
   const code = (err as { responseCode?: unknown } | null)?.responseCode;
   return typeof code === 'number' && code >= 400;
+}
+
+/**
+ * The SMTP server refused the recipient or the message itself with a permanent reply (5xx, RFC 5321 4.2.1;
+ * nodemailer's `permanent`, which leaves out 503, a mere command out of sequence): a bounce such as
+ * "550 5.1.1 no such user". Refusals of the session (our sender address, our credentials) are not the
+ * message's fault and are retried, as is everything else, so that a mistake in the settings can be put
+ * right before the messages waiting run out of attempts.
+ */
+function refusedForGood(err: unknown): boolean {
+  const e = err as { permanent?: unknown; command?: unknown } | null;
+  return e?.permanent === true && (e.command === 'RCPT TO' || e.command === 'DATA');
 }
 
 /**

@@ -2,9 +2,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Database, Subscription } from '../db/database';
 import { isDatabaseUnavailable } from '../db/errors';
-import { batchInTenant, inTenant } from '../db/tenant';
+import { inTenant } from '../db/tenant';
 import type { Clock } from '../kernel/clock';
-import { coalescer } from '../kernel/coalesce';
 import { systemContext } from '../kernel/context';
 import type { z } from '../kernel/zod';
 import { type Logger, withLogFields } from '../ops/logger';
@@ -13,16 +12,17 @@ import {
   type ClaimedJob,
   claimedJob,
   failedAttempt,
+  type GiveUpHook,
   type JobHandler,
   JobInterrupted,
   type JobSignal,
   PermanentJobError,
-  pause,
   withTimeout,
 } from './job';
 import type { JobType } from './job-type';
 import type { SettleItem } from './jobs.repository';
-import { claimDueJobs, jobRepository, releaseUnheld, settleStatement } from './jobs.repository';
+import { claimDueJobs, jobRepository, releaseUnheld } from './jobs.repository';
+import { type GivingUp, JobOutcomes } from './outcomes';
 
 /** A claimed job while it runs: `stop` interrupts it when the worker stops before it finishes. */
 interface InFlight {
@@ -31,8 +31,6 @@ interface InFlight {
 }
 
 const WAKE_GATHER_MS = 20;
-/** Waits before recording an outcome again while the database cannot be reached (about 30 s in all). */
-const SETTLE_RETRY_MS = [250, 500, 1_000, 2_000, 4_000, 8_000, 15_000];
 /** Where the database announces jobs that are due now (a trigger on jobs, migration 0034). */
 const JOBS_CHANNEL = 'actiondesk_jobs';
 /** Slots freed within this window are filled by one claim (fewer, larger claims under load). */
@@ -53,6 +51,7 @@ interface WorkerOptions {
 interface Registered {
   type: JobType;
   handler: JobHandler;
+  onGiveUp?: GiveUpHook;
 }
 
 /**
@@ -67,18 +66,8 @@ export class JobWorker implements JobSignal {
   readonly name = randomUUID();
   /** Set when a claim or an outcome may have been lost with the database: reconcile() runs first. */
   private unsure = false;
-  /**
-   * Records a job's outcome as soon as it is known. Outcomes known in the same turn of the event loop
-   * are recorded together, one statement and one round trip per organisation; answers whether the
-   * job's lease was still ours.
-   */
-  private readonly settle = coalescer<SettleItem, boolean>(async (organisationId, items) => {
-    const ctx = systemContext(organisationId, this.clock.now(), 'job worker');
-    const statement = settleStatement(items);
-    const [rows = []] = await batchInTenant(this.database, ctx, [statement], { writes: true });
-    const settled = new Set(rows.map((r) => r.id as string));
-    return items.map((i) => settled.has(i.id));
-  });
+  /** Records a job's outcome as soon as it is known (see JobOutcomes). */
+  private readonly outcomes: JobOutcomes;
   private timer: NodeJS.Timeout | undefined;
   private subscription: Subscription | undefined;
   private running: Promise<void> | undefined;
@@ -97,11 +86,24 @@ export class JobWorker implements JobSignal {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly options: WorkerOptions,
-  ) {}
+  ) {
+    this.outcomes = new JobOutcomes(database, clock, logger);
+  }
 
-  /** Runs jobs of `type` with `handler`; their payloads reach it checked against the type's schema. */
-  register<S extends z.ZodType>(type: JobType<S>, handler: JobHandler<z.output<S>>): void {
-    this.handlers.set(type.kind, { type, handler: handler as JobHandler });
+  /**
+   * Runs jobs of `type` with `handler`; their payloads reach it checked against the type's schema.
+   * `onGiveUp` writes what a job's final failure causes, in the transaction that records it.
+   */
+  register<S extends z.ZodType>(
+    type: JobType<S>,
+    handler: JobHandler<z.output<S>>,
+    hooks: { onGiveUp?: GiveUpHook<z.output<S>> } = {},
+  ): void {
+    this.handlers.set(type.kind, {
+      type,
+      handler: handler as JobHandler,
+      onGiveUp: hooks.onGiveUp as GiveUpHook | undefined,
+    });
   }
 
   private get concurrency(): number {
@@ -181,9 +183,12 @@ export class JobWorker implements JobSignal {
       error: string | null;
       runAt?: Date;
     };
+    // Set once the payload is checked: a job whose payload its type refuses causes nothing when it fails.
+    let givingUp: GivingUp | undefined;
     try {
       if (!registered) throw new PermanentJobError(`no handler for job kind ${job.kind}`);
       const payload = registered.type.read(job.payload);
+      if (registered.onGiveUp) givingUp = { job: { ...job, payload }, onGiveUp: registered.onGiveUp };
       const result = await withTimeout(
         registered.type.timeoutMs,
         (signal) => registered.handler({ ...job, payload }, signal),
@@ -218,34 +223,14 @@ export class JobWorker implements JobSignal {
       runAt: outcome.status === 'pending' ? (outcome.runAt ?? now) : null,
       finishedAt: outcome.status === 'pending' ? null : now,
     };
-    const settled = await this.settleThrough(job.organisationId, item, stopping).catch((err: unknown) => {
+    const recorded = this.outcomes.record(job.organisationId, item, stopping, givingUp);
+    const settled = await recorded.catch((err: unknown) => {
       if (isDatabaseUnavailable(err)) this.unsure = true;
       log().error({ err }, 'recording the job outcome failed; it runs again when its lease ends');
       return true;
     });
     if (!settled) log().warn('the job’s lease was lost before its outcome was recorded');
     else if (outcome.status === 'done' && this.logger.isLevelEnabled('debug')) log().debug('job done');
-  }
-
-  /**
-   * Records an outcome; while the database cannot be reached, tries again for about half a minute
-   * (unless the worker is told to stop), so that a short outage does not make a finished job run again
-   * when its lease ends.
-   */
-  private async settleThrough(
-    organisationId: string,
-    item: SettleItem,
-    stopping: AbortSignal,
-  ): Promise<boolean> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.settle(organisationId, item);
-      } catch (err) {
-        const wait = SETTLE_RETRY_MS[attempt];
-        if (wait === undefined || stopping.aborted || !isDatabaseUnavailable(err)) throw err;
-        await pause(wait, stopping);
-      }
-    }
   }
 
   /**
