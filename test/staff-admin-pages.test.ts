@@ -62,7 +62,10 @@ describe('administrators’ pages', () => {
     const dangers = [...again.text.matchAll(/<button[^>]*class="danger"[^>]*>/g)].map((m) => m[0]);
     expect(dangers.length).toBeGreaterThanOrEqual(2); // deactivate, revoke
     expect(dangers.filter((b) => !/data-confirm="[^"]{20,}"/.test(b))).toEqual([]);
-    expect(again.text).toMatch(/<td>\d{4}-\d\d-\d\d \d\d:\d\d<\/td><td>active<\/td>/);
+    // Used once: when, in the organisation's zone, and still active.
+    expect(again.text).toMatch(
+      /<td data-label="Last used"><time datetime="[^"]+" title="[^"]+">[^<]+<\/time><\/td><td data-label="Status">active<\/td>/,
+    );
 
     const revokePath = /action="([^"]+\/revoke)"/.exec(again.text)?.[1];
     const revoked = await admin

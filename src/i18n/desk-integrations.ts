@@ -110,7 +110,7 @@ const en: IntegrationWords = {
     expires: 'Expires',
     lastUsed: 'Last used',
     revoke: 'Revoke',
-    revokeLabel: (kind, user, issued) => `Revoke the ${kind.toLowerCase()} of ${user} issued ${issued}`,
+    revokeLabel: (kind, user, issued) => `Revoke the ${kind} of ${user} issued ${issued}`,
     confirmRevoke: (user) =>
       `Revoke this token of ${user}? The application using it is refused from now on, until they grant access again.`,
     revokeAll: 'Revoke all its tokens',
@@ -175,7 +175,7 @@ const nl: IntegrationWords = {
     expires: 'Vervalt',
     lastUsed: 'Laatst gebruikt',
     revoke: 'Intrekken',
-    revokeLabel: (kind, user, issued) => `Het ${kind.toLowerCase()} van ${user} van ${issued} intrekken`,
+    revokeLabel: (kind, user, issued) => `Het ${kind} van ${user} van ${issued} intrekken`,
     confirmRevoke: (user) =>
       `Dit token van ${user} intrekken? De toepassing die het gebruikt wordt vanaf nu geweigerd, tot opnieuw toegang gegeven wordt.`,
     revokeAll: 'Al haar tokens intrekken',
@@ -241,7 +241,7 @@ const fr: IntegrationWords = {
     expires: 'Expire',
     lastUsed: 'Dernière utilisation',
     revoke: 'Révoquer',
-    revokeLabel: (kind, user, issued) => `Révoquer le ${kind.toLowerCase()} de ${user} émis le ${issued}`,
+    revokeLabel: (kind, user, issued) => `Révoquer le ${kind} de ${user} émis le ${issued}`,
     confirmRevoke: (user) =>
       `Révoquer ce jeton de ${user} ? L’application qui l’utilise est refusée dès maintenant, jusqu’à un nouvel accord.`,
     revokeAll: 'Révoquer tous ses jetons',

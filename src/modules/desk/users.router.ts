@@ -1,3 +1,4 @@
+import { type UserNotice, type UserProblem, userWords } from '../../i18n/desk-users';
 import type { Routes } from '../../platform/http/routes';
 import type { RequestContext } from '../../platform/kernel/context';
 import { AppError } from '../../platform/kernel/errors';
@@ -26,18 +27,33 @@ type UserPageDeps = DeskDeps & AccountsDeps;
 const UserParams = z.object({ userId: idParam('userId') });
 const KeyParams = z.object({ userId: idParam('userId'), keyId: idParam('keyId') });
 
-const done: Record<string, string> = {
-  created: 'The user was added.',
-  invited: 'The user was added and e-mailed a link to choose their password.',
-  'no-link': 'The user was added, but the password link could not be made: use “E-mail a password link”.',
-  groups: 'The groups were saved.',
-  active: 'The user is active again.',
-  deactivated:
-    'The user is deactivated and signed out of every browser: their sessions and keys stop working at once.',
-  link: 'A link to choose a password is on its way.',
-  'signed-out': 'The user is signed out of every browser: each goes to the sign-in page on its next click.',
-  revoked: 'The key was revoked: it stops working at once.',
-};
+const notices: readonly UserNotice[] = [
+  'created',
+  'invited',
+  'no-link',
+  'groups',
+  'active',
+  'deactivated',
+  'link',
+  'signed-out',
+  'revoked',
+];
+
+/** A form's refusal, named in the page's words. */
+class FormProblem extends AppError {
+  constructor(readonly problem: UserProblem) {
+    super(400, problem);
+  }
+}
+
+/** A refusal as the page shows it: the form's own in its words, a service's as it says it. */
+async function refusalOn(deps: UserPageDeps, ctx: RequestContext, err: unknown) {
+  if (err instanceof FormProblem) {
+    const { lang } = await deskFrame(deps, ctx, '');
+    return { status: 400, message: userWords[lang].problems[err.problem] };
+  }
+  return refusalMessage(err);
+}
 
 const groupsOf = (given: string[]): Group[] =>
   given.filter((g): g is Group => (allGroups as readonly string[]).includes(g));
@@ -70,7 +86,9 @@ function userListRoutes(routes: Routes, deps: UserPageDeps): void {
       const { users } = await listUsers(deps, ctx);
       return {
         status: 200,
-        html: usersPage(await deskFrame(deps, ctx, token()), users, { notice: done[query.done ?? ''] }),
+        html: usersPage(await deskFrame(deps, ctx, token()), users, {
+          notice: notices.find((n) => n === query.done),
+        }),
       };
     },
   );
@@ -101,11 +119,10 @@ function userListRoutes(routes: Routes, deps: UserPageDeps): void {
       try {
         const name = form.name.trim();
         const email = form.email.trim();
-        if (!name) throw new AppError(400, 'Give the user’s name');
-        if (!z.email().safeParse(email).success)
-          throw new AppError(400, 'Give an e-mail address, like name@example.com');
+        if (!name) throw new FormProblem('name');
+        if (!z.email().safeParse(email).success) throw new FormProblem('email');
         const picked = groupsOf(form.groups);
-        if (picked.length === 0) throw new AppError(400, 'Choose at least one group');
+        if (picked.length === 0) throw new FormProblem('groups');
         const user = await createUser(deps, ctx, { name, email, kind: form.kind, groups: picked });
         if (form.invite !== 'yes' || user.kind !== 'staff')
           return { redirect: `/staff/users/${user._id}?done=created` };
@@ -116,7 +133,7 @@ function userListRoutes(routes: Routes, deps: UserPageDeps): void {
         );
         return { redirect: `/staff/users/${user._id}?done=${invited ? 'invited' : 'no-link'}` };
       } catch (err) {
-        const { status, message } = refusalMessage(err);
+        const { status, message } = await refusalOn(deps, ctx, err);
         const { users } = await listUsers(deps, ctx);
         return { status, html: usersPage(await deskFrame(deps, ctx, token()), users, { error: message }) };
       }
@@ -130,7 +147,12 @@ async function showUser(
   ctx: RequestContext,
   token: string,
   userId: string,
-  extra: { status?: number; notice?: string; error?: string; created?: { name: string; key: string } } = {},
+  extra: {
+    status?: number;
+    notice?: UserNotice;
+    error?: string;
+    created?: { name: string; key: string };
+  } = {},
 ) {
   const user = await getUser(deps, ctx, userId);
   const { apiKeys } = await listApiKeys(deps, ctx, { userId, includeRevoked: true });
@@ -157,7 +179,7 @@ function userRoutes(routes: Routes, deps: UserPageDeps): void {
       },
     },
     async ({ ctx, params, query, csrf: token }) =>
-      showUser(deps, ctx, token(), params.userId, { notice: done[query.done ?? ''] }),
+      showUser(deps, ctx, token(), params.userId, { notice: notices.find((n) => n === query.done) }),
   );
 
   /** A form post on a user's page: the change, then back to the page (or the page with the refusal). */
@@ -184,7 +206,7 @@ function userRoutes(routes: Routes, deps: UserPageDeps): void {
             redirect: `/staff/users/${params.userId}?done=${notice}#${path === 'groups' ? 'groups' : 'keys'}`,
           };
         } catch (err) {
-          const { status, message } = refusalMessage(err);
+          const { status, message } = await refusalOn(deps, ctx, err);
           return showUser(deps, ctx, token(), params.userId, { status, error: message });
         }
       },
@@ -196,7 +218,7 @@ function userRoutes(routes: Routes, deps: UserPageDeps): void {
     z.object({ _csrf: csrfInput, groups: checkboxList }),
     async (ctx, id, f) => {
       const picked = groupsOf(f.groups);
-      if (picked.length === 0) throw new AppError(400, 'Choose at least one group');
+      if (picked.length === 0) throw new FormProblem('groups');
       await updateUser(deps, ctx, id, { groups: picked });
       return 'groups';
     },
@@ -249,7 +271,7 @@ function apiKeyRoutes(routes: Routes, deps: UserPageDeps): void {
       if (!name || name.length > 200) {
         return showUser(deps, ctx, token(), params.userId, {
           status: 400,
-          error: 'Give the key a name of at most 200 characters',
+          error: userWords[(await deskFrame(deps, ctx, '')).lang].problems.keyName,
         });
       }
       const key = await createApiKey(deps, ctx, params.userId, name);
