@@ -2,6 +2,20 @@
 // offboarding — what other modules may use.
 
 export { bootstrapOrganisation } from './bootstrap.service';
+export { logoRoutes } from './brand.router';
+export type { BrandSettings, UpdateBrand } from './brand.schemas';
+export {
+  type BrandDeps,
+  brandRead,
+  getBrand,
+  type OrganisationBrand,
+  organisationBrand,
+  organisationLogo,
+  removeLogo,
+  setLogo,
+  updateBrand,
+} from './brand.service';
+export { receiveLogo } from './brand.upload';
 export { organisationApiLimit } from './limits.service';
 export { deleteOrganisation, exportOrganisation, OffboardingError } from './offboarding.service';
 export type { UserRow } from './organisations.repository';
