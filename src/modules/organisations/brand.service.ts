@@ -6,6 +6,7 @@ import type { Clock } from '../../platform/kernel/clock';
 import { type RequestContext, systemContext } from '../../platform/kernel/context';
 import { NotFound } from '../../platform/kernel/errors';
 import { isId } from '../../platform/kernel/ids';
+import type { MailBrand } from '../../platform/outbound/mail-layout';
 import { readableOnWhite } from '../../platform/web/colour';
 import {
   type BrandChange,
@@ -66,6 +67,24 @@ export const brandRead = {
   of: (ctx: RequestContext, rows: Row[] | undefined): OrganisationBrand =>
     brandOf(ctx, brandFromRaw(rows?.[0])),
 };
+
+/**
+ * What a message to contacts carries of the brand: the e-mail's look (mailLayout's `from` and `brand`),
+ * its sender (MailMessage's `sender`) and the SMS sender id (SmsMessage's `from`).
+ */
+export function messageBrand(brand: OrganisationBrand, baseUrl: string) {
+  return {
+    from: brand.name,
+    look: {
+      ...(brand.colour ? { colour: brand.colour } : {}),
+      ...(brand.logoPath ? { logoUrl: `${baseUrl}${brand.logoPath}` } : {}),
+    } satisfies MailBrand,
+    sender: { name: brand.mailSenderName, replyTo: brand.mailReplyTo },
+    smsFrom: brand.smsSender,
+  };
+}
+
+export type MessageBrand = ReturnType<typeof messageBrand>;
 
 /** The logo's type and bytes, for a document that shows it; null when there is none. */
 export async function organisationLogo(

@@ -8,6 +8,8 @@ export {
   type BrandDeps,
   brandRead,
   getBrand,
+  type MessageBrand,
+  messageBrand,
   type OrganisationBrand,
   organisationBrand,
   organisationLogo,
