@@ -5,8 +5,8 @@ import { type Harness, startHarness } from './support/harness';
 import { linksIn, type ReceivedMail, startHttpReceiver, startSmtpServer } from './support/peers';
 import { until } from './support/until';
 
-// The organisation's brand where contacts meet it: every e-mail and SMS to them (this file, over a real
-// SMTP server and a real HTTP receiver as the SMS provider).
+// The organisation's brand where contacts meet it: every e-mail and SMS to them (over a real SMTP server
+// and a real HTTP receiver as the SMS provider), their pages, and whether declining needs a code.
 
 let h: Harness;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -83,18 +83,28 @@ async function quicksign(o: TestOrg, email: string) {
   return res.body.code as string;
 }
 
+const statusOf = async (o: TestOrg, code: string) => {
+  const res = await h.api().get(`/api/v1/sessionrequests?limit=100`).set('x-api-key', o.adminKey);
+  return (res.body.sessionRequests as { code: string; status: string }[]).find((a) => a.code === code)
+    ?.status;
+};
+
 /** A signer's browser on their link: its cookies, the page's CSRF token, and the page's form posts. */
 function signerBrowser(code: string) {
   const agent = request.agent(h.server);
   let csrf = '';
   const page = async (query = '') => {
     const res = await agent.get(`/action/${code}?lang=en${query}`);
-    csrf = /name="_csrf" value="([^"]+)"/.exec(res.text)?.[1] ?? csrf;
+    // From the page's form, or (a page without a form) from the cookie it set.
+    csrf =
+      /name="_csrf" value="([^"]+)"/.exec(res.text)?.[1] ??
+      /adk_csrf=([^;]+)/.exec(String(res.headers['set-cookie'] ?? ''))?.[1] ??
+      csrf;
     return res;
   };
-  const post = (path: string, fields: [string, string][]) =>
+  const post = (path: string, fields: [string, string][], lang = 'en') =>
     agent
-      .post(`/action/${code}${path}?lang=en`)
+      .post(`/action/${code}${path}?lang=${lang}`)
       .type('form')
       .send(new URLSearchParams([['_csrf', csrf], ...fields]).toString());
   return { agent, page, post };
@@ -187,5 +197,80 @@ describe('the brand in the messages to contacts', () => {
     expect(mail.subject).toContain('Peeters Advies');
     expect(topOf(mail)).toContain('>Peeters Advies');
     expect(topOf(mail)).toContain(`src="http://localhost:3000${logoUrl}"`);
+  });
+});
+
+describe('the brand on the contact’s pages', () => {
+  it('when a contact opens their link, then the header shows the brand’s logo and name, and buttons and links its colour', async () => {
+    const code = await quicksign(org, 'pagina@example.test');
+    const page = await request(h.server).get(`/action/${code}?lang=en`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(
+      `<header><img class="logo" src="${logoUrl}" alt="" height="48"><p class="org">Peeters Advies</p>`,
+    );
+    expect(page.text).toContain('<title>Mandate — Peeters Advies</title>');
+    expect(page.text).toContain('button.primary,.button.primary{background:#1a5e20;color:#fff}');
+    expect(page.text).toContain('a{color:#1a5e20}');
+    expect(page.text).not.toContain('Kantoor Peeters BV');
+    // The page's policy loads images from this site only: the logo is here.
+    expect(page.headers['content-security-policy']).toContain("img-src 'self'");
+    const logo = await request(h.server).get(logoUrl);
+    expect([logo.status, logo.headers['content-type']]).toEqual([200, 'image/png']);
+  });
+
+  it('when the organisation has no brand, then the page shows its name in the product’s look', async () => {
+    const page = await request(h.server).get(
+      `/action/${await quicksign(plain, 'plain@example.test')}?lang=en`,
+    );
+    expect(page.text).toContain('<header><p class="org">Kantoor Zonder Merk</p>');
+    expect(page.text).not.toContain('class="logo"');
+    expect(page.text).not.toContain(':focus-visible{outline-color:');
+  });
+});
+
+describe('declining, with and without a code', () => {
+  it('when the organisation does not require a code, then a signer declines without one', async () => {
+    const code = await quicksign(plain, 'weiger@example.test');
+    const signer = signerBrowser(code);
+    const form = await signer.page('&step=decline');
+    expect(form.text).toContain('name="reason"');
+    const res = await signer.post('/decline', [['reason', 'The amount is wrong']]);
+    expect(res.status).toBe(303);
+    expect(await statusOf(plain, code)).toBe('declined');
+  });
+
+  it('when the organisation requires a code, then declining is refused in the signer’s language until this browser confirmed one', async () => {
+    const strict = await createOrg(h, 'Kantoor Streng');
+    await setNotices(h, strict, strict.adminId, 'none');
+    const set = await h
+      .api()
+      .patch('/api/v1/admin/organisation/brand')
+      .set('x-api-key', strict.adminKey)
+      .send({ requireCodeToDecline: true });
+    expect(set.body.requireCodeToDecline).toBe(true);
+    const code = await quicksign(strict, 'streng@example.test');
+    const signer = signerBrowser(code);
+
+    const page = await signer.page('&step=decline');
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('name="reason"');
+    expect(page.text).toContain('To decline, first confirm with a one-time code that it is you');
+    const refused = await signer.post('/decline', [['reason', 'Not for me']]);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('role="alert"');
+    expect(refused.text).toContain('To decline, first confirm with a one-time code that it is you');
+    const dutch = await signer.post('/decline', [['reason', 'Niet voor mij']], 'nl');
+    expect(dutch.status).toBe(400);
+    expect(dutch.text).toContain('Om te weigeren bevestigt u eerst met een eenmalige code dat u het bent');
+    expect(await statusOf(strict, code)).not.toBe('declined');
+
+    const mail = await codeMail(signer);
+    const otp = /\b(\d{6})\b/.exec(mail.text)?.[1] ?? '';
+    expect((await signer.post('/sign/verify', [['code', otp]])).status).toBe(303);
+    const after = await signer.page('&step=decline');
+    expect(after.text).toContain('name="reason"');
+    const declined = await signer.post('/decline', [['reason', 'Not for me']]);
+    expect(declined.status).toBe(303);
+    expect(await statusOf(strict, code)).toBe('declined');
   });
 });
