@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { samplePdf, samplePng } from './support/binary';
+import { asBuffer, pdfText, samplePdf, samplePng } from './support/binary';
 import { createContact, createOrg, createTemplate, setNotices, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { linksIn, type ReceivedMail, startHttpReceiver, startSmtpServer } from './support/peers';
@@ -197,6 +197,44 @@ describe('the brand in the messages to contacts', () => {
     expect(mail.subject).toContain('Peeters Advies');
     expect(topOf(mail)).toContain('>Peeters Advies');
     expect(topOf(mail)).toContain(`src="http://localhost:3000${logoUrl}"`);
+  });
+});
+
+describe('the brand on the signed document', () => {
+  it('when every signer has signed, then the signature page shows the brand’s logo and name, the audit trail the brand beside the organisation, and the copy comes in the brand', async () => {
+    const code = await quicksign(org, 'tekenaar@example.test');
+    const signer = signerBrowser(code);
+    const mail = await codeMail(signer);
+    const otp = /\b(\d{6})\b/.exec(mail.text)?.[1] ?? '';
+    expect((await signer.post('/sign/verify', [['code', otp]])).status).toBe(303);
+    await signer.page();
+    const signed = await signer.post('/sign', [
+      ['mark', 'typed'],
+      ['typedName', 'Sien Peeters'],
+      ['consent', 'yes'],
+    ]);
+    expect(signed.status).toBe(303);
+    await h.jobs.drain();
+    await until(async () => smtp.received.some((m) => m.subject.startsWith('Your signed copy')));
+
+    const file = await asBuffer(signer.agent.get(`/action/${code}/signed`));
+    expect(file.status).toBe(200);
+    const pdf = file.body as Buffer;
+    const text = await pdfText(pdf);
+    const audit = text.indexOf('Audit trail');
+    expect(audit).toBeGreaterThan(0);
+    // The signature page: the brand on top, before the signatures.
+    expect(text.slice(0, audit)).toMatch(/Peeters Advies\s+Signatures/);
+    // The audit trail: the organisation's own name, and the one its contacts see.
+    expect(text.slice(audit)).toContain('Organisation: Kantoor Peeters BV');
+    expect(text.slice(audit)).toContain('Name shown to contacts: Peeters Advies');
+    // The logo is drawn (the original and a typed signature have no image).
+    expect(pdf.toString('latin1')).toMatch(/\/Subtype \/Image/);
+
+    const copy = smtp.received.find((m) => m.subject.startsWith('Your signed copy'))!;
+    expect(copy.fromHeader.name).toBe('Peeters Advies');
+    expect(copy.replyTo).toBe('klanten@peeters.test');
+    expect(topOf(copy)).toContain('>Peeters Advies');
   });
 });
 

@@ -19,6 +19,7 @@ export {
 } from './brand.service';
 export { receiveLogo } from './brand.upload';
 export { organisationApiLimit } from './limits.service';
+export { embedLogo, type LogoType } from './logo';
 export { deleteOrganisation, exportOrganisation, OffboardingError } from './offboarding.service';
 export type { UserRow } from './organisations.repository';
 export { adminRoutes } from './organisations.router';

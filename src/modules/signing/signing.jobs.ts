@@ -19,7 +19,7 @@ import type { SmsSender } from '../../platform/outbound/sms';
 import type { SealKeySource } from '../../platform/signing/seal-key';
 import { contactById, contactEmail, contactPhone } from '../customers';
 import { fileById, recordGeneratedPdf } from '../files';
-import { messageBrand, organisationBrand, organisationName } from '../organisations';
+import { messageBrand, organisationBrand, organisationLogo, organisationName } from '../organisations';
 import { templateVersions } from '../questionlists';
 import {
   actionById,
@@ -189,7 +189,8 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
       if (!action) return null;
       const signers = await signersOf(tx, ctx, action.id);
       const organisation = await organisationName(tx, ctx);
-      return { action, signers, organisation, document: await documentToSign(tx, ctx, action) };
+      const brand = { name: (await organisationBrand(tx, ctx)).name, logo: await organisationLogo(tx, ctx) };
+      return { action, signers, organisation, brand, document: await documentToSign(tx, ctx, action) };
     });
     if (!facts) return { cancelled: 'the action no longer exists' };
     const { action, signers } = facts;
@@ -204,6 +205,7 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
       original,
       title: facts.document.title,
       organisation: facts.organisation,
+      brand: facts.brand,
       actionId: action.id,
       language: action.language,
       timeZone: deps.timeZone,
