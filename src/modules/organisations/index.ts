@@ -3,7 +3,7 @@
 
 export { bootstrapOrganisation } from './bootstrap.service';
 export { logoRoutes } from './brand.router';
-export type { BrandSettings, UpdateBrand } from './brand.schemas';
+export { BrandSettings, UpdateBrand } from './brand.schemas';
 export {
   type BrandDeps,
   brandRead,
