@@ -23,7 +23,7 @@ import {
   tokenRoutes,
 } from './modules/oauth';
 import { apiReferenceRoutes, openapiRoutes } from './modules/openapi';
-import { adminRoutes, organisationApiLimit } from './modules/organisations';
+import { adminRoutes, logoRoutes, organisationApiLimit } from './modules/organisations';
 import { portfolioRoutes } from './modules/portfolios';
 import { questionListRoutes } from './modules/questionlists';
 import { respondentRoutes } from './modules/respondent';
@@ -101,6 +101,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
     newVisitors: limits.counter('new_visitors', counters.newVisitors),
   });
   fileDownloadRoutes(pages, services);
+  logoRoutes(pages, services);
   oauthMetadataRoutes(pages, baseUrl);
   apiReferenceRoutes(root);
   accountRoutes(pages, routes, services);

@@ -86,7 +86,15 @@ export function registerJobHandlers(services: JobServices): void {
   );
   worker.register(
     signingCodeJob,
-    signingCodeHandler({ database, clock, box, mailer, sms, phoneRegion: config.phoneRegion }),
+    signingCodeHandler({
+      database,
+      clock,
+      box,
+      mailer,
+      sms,
+      phoneRegion: config.phoneRegion,
+      baseUrl: config.baseUrl,
+    }),
   );
   worker.register(
     signingFinaliseJob,

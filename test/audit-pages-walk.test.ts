@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import request, { type Response } from 'supertest';
-import { samplePdf } from './support/binary';
+import { samplePdf, samplePng } from './support/binary';
 import { basicAuth, completeAsContact, createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer, startWebhookReceiver } from './support/peers';
@@ -549,6 +549,27 @@ const scenarios: [string, () => Promise<Response>][] = [
         ['language', 'fr'],
         ['notify', 'none'],
       ]),
+  ],
+  [
+    'POST /staff/settings/organisation',
+    () =>
+      formPost(admin, '/staff/settings/organisation', '/staff/settings/organisation', [
+        ['brandName', 'Pagina Advies'],
+        ['colour', '#1a5e20'],
+        ['requireCodeToDecline', 'yes'],
+      ]),
+  ],
+  [
+    'POST /staff/settings/organisation/logo',
+    async () => {
+      const page = await admin.get('/staff/settings/organisation');
+      const to = /action="(\/staff\/settings\/organisation\/logo\?[^"]+)"/.exec(page.text)![1]!;
+      return admin.post(to.replace(/&amp;/g, '&')).attach('file', await samplePng(8, 8), 'logo.png');
+    },
+  ],
+  [
+    'POST /staff/settings/organisation/logo/delete',
+    () => formPost(admin, '/staff/settings/organisation', '/staff/settings/organisation/logo/delete'),
   ],
   [
     'POST /action/{code}',

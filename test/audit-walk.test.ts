@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
-import { samplePdf } from './support/binary';
+import { samplePdf, samplePng } from './support/binary';
 import {
   basicAuth,
   completeAsContact,
@@ -71,6 +71,19 @@ const scenarios: [string, () => Promise<Response>][] = [
   [
     'PATCH /api/v1/admin/rate-limits',
     () => as('patch', '/api/v1/admin/rate-limits').send({ apiPerMinute: 5000 }),
+  ],
+  [
+    'PATCH /api/v1/admin/organisation/brand',
+    () => as('patch', '/api/v1/admin/organisation/brand').send({ brandName: 'Walk', colour: '#1a5e20' }),
+  ],
+  [
+    'PUT /api/v1/admin/organisation/brand/logo',
+    async () =>
+      as('put', '/api/v1/admin/organisation/brand/logo').attach('file', await samplePng(8, 8), 'logo.png'),
+  ],
+  [
+    'DELETE /api/v1/admin/organisation/brand/logo',
+    () => as('delete', '/api/v1/admin/organisation/brand/logo'),
   ],
   [
     'POST /api/v1/admin/users',

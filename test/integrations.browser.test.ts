@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { samplePdf, samplePng } from './support/binary';
 import { launchBrowser, seriousA11yViolations } from './support/browser';
 import { createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
@@ -80,5 +81,56 @@ describe('webhooks on the Integrations page, in a browser', () => {
     expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     expect(await seriousA11yViolations(phone)).toEqual([]);
     await phone.screenshot({ path: path.join(shots, 'staff-webhook-phone.png'), fullPage: true });
+  });
+});
+
+describe('the organisation’s brand, in a browser', () => {
+  it('when an administrator sets a light colour and a logo, then the organisation page and the contact’s page in that brand pass axe', async () => {
+    const admin = await staffUser(h, org, ['administrator'], 'Bea Admin');
+    const page = await signedInPage(admin.email, '/staff/settings/organisation', 1280, 900);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByLabel('Name shown to contacts').fill('Haak & Zonen');
+    // Too light for white text: contacts see it darkened, so the pages stay readable.
+    await page.getByLabel('Colour of buttons and links').fill('#ffcc00');
+    await Promise.all([
+      page.waitForURL('**/staff/settings/organisation?done=saved'),
+      page.getByRole('button', { name: 'Save' }).click(),
+    ]);
+    const logo = await samplePng(120, 40, (x) => (x < 60 ? [255, 204, 0] : [18, 53, 91]));
+    await page.setInputFiles('#file', { name: 'logo.png', mimeType: 'image/png', buffer: logo });
+    await Promise.all([
+      page.waitForURL('**/staff/settings/organisation?done=logo#logo'),
+      page.getByRole('button', { name: 'Upload the logo' }).click(),
+    ]);
+    expect(await page.locator('.preview .org').textContent()).toBe('Haak & Zonen');
+    expect(await page.evaluate<number>(`document.querySelector('.preview img.logo').naturalWidth`)).toBe(120);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, 'staff-organisation-laptop.png'), fullPage: true });
+
+    const contact = await createContact(h, org, { Voornaam: 'Mila', Email: 'mila.brand@example.test' });
+    const file = await h
+      .api()
+      .post('/api/v1/files')
+      .set('x-api-key', org.adminKey)
+      .attach('file', await samplePdf('Mandate'), 'mandate.pdf');
+    const action = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', org.adminKey)
+      .send({
+        type: 'quicksign',
+        customerId: contact,
+        document: { fileId: file.body._id, title: 'Mandate' },
+        language: 'en',
+      });
+    const phone = await (
+      await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+    ).newPage();
+    await phone.goto(`${h.baseUrl}/action/${action.body.code}?lang=en`);
+    expect(await phone.locator('header .org').textContent()).toBe('Haak & Zonen');
+    // The logo loads under the page's content security policy (images from this site only).
+    expect(await phone.evaluate<number>(`document.querySelector('header img.logo').naturalWidth`)).toBe(120);
+    expect(await seriousA11yViolations(phone)).toEqual([]);
+    await phone.screenshot({ path: path.join(shots, 'contact-brand-phone.png'), fullPage: true });
   });
 });

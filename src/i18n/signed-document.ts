@@ -14,6 +14,8 @@ export interface SignedDocumentTexts {
   pages: string;
   action: string;
   organisation: string;
+  /** The name the organisation's contacts know it by (its brand), when it is not its own name. */
+  shownAs: string;
   signer: string;
   email: string;
   phone: string;
@@ -47,6 +49,7 @@ export const signedDocumentTexts: Record<Language, SignedDocumentTexts> = {
     pages: 'Pagina’s in het origineel',
     action: 'Actie',
     organisation: 'Organisatie',
+    shownAs: 'Naam voor klanten',
     signer: 'Ondertekenaar',
     email: 'E-mail',
     phone: 'Telefoon',
@@ -86,6 +89,7 @@ export const signedDocumentTexts: Record<Language, SignedDocumentTexts> = {
     pages: 'Pages de l’original',
     action: 'Action',
     organisation: 'Organisation',
+    shownAs: 'Nom pour les clients',
     signer: 'Signataire',
     email: 'E-mail',
     phone: 'Téléphone',
@@ -125,6 +129,7 @@ export const signedDocumentTexts: Record<Language, SignedDocumentTexts> = {
     pages: 'Pages in the original',
     action: 'Action',
     organisation: 'Organisation',
+    shownAs: 'Name shown to contacts',
     signer: 'Signer',
     email: 'E-mail',
     phone: 'Phone',

@@ -18,6 +18,7 @@ export type SigningProblem =
   | 'name-too-long'
   | 'no-reason'
   | 'reason-too-long'
+  | 'decline-needs-code'
   | 'closed';
 
 export interface SigningTexts {
@@ -152,6 +153,8 @@ export const signingTexts: Record<Language, SigningTexts> = {
       'name-too-long': 'Uw naam mag hoogstens 100 tekens lang zijn.',
       'no-reason': 'Geef een reden.',
       'reason-too-long': 'De reden mag hoogstens 1000 tekens lang zijn.',
+      'decline-needs-code':
+        'Om te weigeren bevestigt u eerst met een eenmalige code dat u het bent, net als om te ondertekenen. Ga terug naar het document en vraag een code.',
       closed: 'Dit document kan niet meer ondertekend worden.',
     },
     triesLeft: (n) => `Nog ${n} ${n === 1 ? 'poging' : 'pogingen'}.`,
@@ -229,6 +232,8 @@ export const signingTexts: Record<Language, SigningTexts> = {
       'name-too-long': 'Votre nom ne peut dépasser 100 caractères.',
       'no-reason': 'Indiquez une raison.',
       'reason-too-long': 'La raison ne peut dépasser 1000 caractères.',
+      'decline-needs-code':
+        'Pour refuser, confirmez d’abord que c’est bien vous avec un code à usage unique, comme pour signer. Revenez au document et demandez un code.',
       closed: 'Ce document ne peut plus être signé.',
     },
     triesLeft: (n) => `Encore ${n} essai${n === 1 ? '' : 's'}.`,
@@ -305,6 +310,8 @@ export const signingTexts: Record<Language, SigningTexts> = {
       'name-too-long': 'Your name can be at most 100 characters long.',
       'no-reason': 'Give a reason.',
       'reason-too-long': 'The reason can be at most 1000 characters long.',
+      'decline-needs-code':
+        'To decline, first confirm with a one-time code that it is you, as you would to sign. Go back to the document and ask for a code.',
       closed: 'This document can no longer be signed.',
     },
     triesLeft: (n) => `${n} ${n === 1 ? 'try' : 'tries'} left.`,

@@ -56,3 +56,44 @@ export function flipByte(pdf: Buffer, needle: string): Buffer {
   copy[at] = copy[at]! ^ 0x01;
   return copy;
 }
+
+/** A real PNG (8-bit RGB, no filter): `pixel` gives each pixel's colour; written with node's zlib. */
+export async function samplePng(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => [number, number, number] = () => [11, 87, 208],
+): Promise<Buffer> {
+  const zlib = await import('node:zlib');
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows: Buffer[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 3);
+    for (let x = 0; x < width; x++) row.set(pixel(x, y), 1 + x * 3);
+    rows.push(row);
+  }
+  return Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A real JPEG: a PDF page with `text`, drawn small by poppler's pdftoppm. */
+export async function sampleJpeg(text: string): Promise<Buffer> {
+  const { execFileSync } = await import('node:child_process');
+  return execFileSync('pdftoppm', ['-jpeg', '-r', '12', '-singlefile', '-'], {
+    input: await samplePdf(text),
+  });
+}

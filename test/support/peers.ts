@@ -4,7 +4,12 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
+  /** The envelope's sender (MAIL FROM). */
   from: string;
+  /** The From header as sent: display name and address (`"Peeters Advies" <desk@…>`). */
+  fromHeader: { name: string; address: string };
+  /** The Reply-To header's address, or '' without one. */
+  replyTo: string;
   to: string[];
   subject: string;
   text: string;
@@ -49,6 +54,11 @@ export async function startSmtpServer() {
           }
           received.push({
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            fromHeader: {
+              name: mail.from?.value[0]?.name ?? '',
+              address: mail.from?.value[0]?.address ?? '',
+            },
+            replyTo: mail.replyTo?.value[0]?.address ?? '',
             to: session.envelope.rcptTo.map((r) => r.address),
             subject: mail.subject ?? '',
             text: mail.text ?? '',

@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { changeTxid, ts } from './columns';
+import { bytea, changeTxid, ts } from './columns';
 import { languages, notifyChoices } from './enums';
 
 export const organisations = pgTable('organisations', {
@@ -21,6 +21,36 @@ export const organisations = pgTable('organisations', {
   passwordSignIn: boolean('password_sign_in').notNull().default(true),
   /** Requests per minute allowed to each of its API keys, OAuth clients and staff users; null: the default. */
   apiRateLimit: integer('api_rate_limit'),
+  createdAt: ts('created_at').notNull(),
+  // The organisation's own face to its contacts (issue 30): on their pages, in every e-mail and SMS,
+  // on the signature page of a signed document. Null: the organisation's name, the product's look.
+  /** The name contacts see; null: `name`. */
+  brandName: text('brand_name'),
+  /** The colour of buttons and links, `#rrggbb` (lower case); darkened where white text would not read. */
+  brandColour: text('brand_colour'),
+  /** The display name of the e-mails' From (the address stays MAIL_FROM). */
+  mailSenderName: text('mail_sender_name'),
+  /** Where contacts' replies to e-mails go. */
+  mailReplyTo: text('mail_reply_to'),
+  /** The SMS sender id (up to 11 letters, digits and spaces), where the provider allows one. */
+  smsSender: text('sms_sender'),
+  /** A signer confirms a one-time code before declining too, not only before signing. */
+  requireCodeToDecline: boolean('require_code_to_decline').notNull().default(false),
+});
+
+/**
+ * The organisation's logo (PNG or JPEG, at most 200 KB), apart from its row so that reading the
+ * organisation never reads the image. `id` is random and new with every upload: the logo's public,
+ * cacheable address (`/logos/{organisationId}/{id}`) cannot be guessed, and changes with the image.
+ */
+export const organisationLogos = pgTable('organisation_logos', {
+  organisationId: uuid('organisation_id')
+    .primaryKey()
+    .references(() => organisations.id, { onDelete: 'cascade' }),
+  id: text('id').notNull(),
+  contentType: text('content_type', { enum: ['image/png', 'image/jpeg'] }).notNull(),
+  size: integer('size').notNull(),
+  bytes: bytea('bytes').notNull(),
   createdAt: ts('created_at').notNull(),
 });
 

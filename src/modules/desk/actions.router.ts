@@ -21,6 +21,7 @@ import { contactPageRoutes } from './contacts.router';
 import { type DeskDeps, peopleOf } from './desk.service';
 import { contactNames, deskFrame, deskPage, PAGE_SIZE, pageParam } from './desk-pages';
 import { deskFilterOf } from './desk-views';
+import { organisationPageRoutes } from './organisation.router';
 import { actionPage } from './pages/action.pages';
 import { actionsPage } from './pages/desk.pages';
 import { settingsRoutes } from './settings.router';
@@ -35,12 +36,16 @@ const doneOf = { withdraw: 'withdrawn', reopen: 'reopened', resend: 'resent' } a
 type Done = (typeof doneOf)[keyof typeof doneOf];
 const dones: readonly string[] = Object.values(doneOf);
 
-/** The advisers' everyday pages: actions (list, filter, search, one action), then contacts. */
+/**
+ * The advisers' everyday pages: actions (list, filter, search, one action), then contacts, the user's
+ * settings and (administrators) the organisation's.
+ */
 export function deskPageRoutes(routes: Routes, deps: DeskPageDeps): void {
   actionListRoutes(routes, deps);
   actionRoutes(routes, deps);
   contactPageRoutes(routes, deps);
   settingsRoutes(routes, deps);
+  organisationPageRoutes(routes, deps);
 }
 
 /** The actions' list: newest first, filtered by status, searched by contact or document. */

@@ -2,7 +2,24 @@
 // offboarding — what other modules may use.
 
 export { bootstrapOrganisation } from './bootstrap.service';
+export { logoRoutes } from './brand.router';
+export { BrandSettings, UpdateBrand } from './brand.schemas';
+export {
+  type BrandDeps,
+  brandRead,
+  getBrand,
+  type MessageBrand,
+  messageBrand,
+  type OrganisationBrand,
+  organisationBrand,
+  organisationLogo,
+  removeLogo,
+  setLogo,
+  updateBrand,
+} from './brand.service';
+export { receiveLogo } from './brand.upload';
 export { organisationApiLimit } from './limits.service';
+export { embedLogo, type LogoType } from './logo';
 export { deleteOrganisation, exportOrganisation, OffboardingError } from './offboarding.service';
 export type { UserRow } from './organisations.repository';
 export { adminRoutes } from './organisations.router';

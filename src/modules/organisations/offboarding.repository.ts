@@ -10,6 +10,7 @@ import { queryRows, type Tx } from '../../platform/db/database';
  */
 export const EXPORTED_TABLES: readonly { table: string; drop: readonly string[] }[] = [
   { table: 'organisations', drop: [] },
+  { table: 'organisation_logos', drop: [] },
   { table: 'users', drop: ['password_hash', 'change_txid'] },
   { table: 'api_keys', drop: ['secret_hash', 'change_txid'] },
   { table: 'portfolios', drop: ['change_txid'] },

@@ -1,13 +1,15 @@
 import type { RateLimits } from '../../platform/http/rate-limit';
 import type { Routes } from '../../platform/http/routes';
 import { apiKeyRoutes } from './apikeys.router';
+import { brandRoutes } from './brand.router';
 import { rateLimitRoutes } from './limits.router';
 import type { AdminDeps } from './organisations.service';
 import { userRoutes } from './users.router';
 
-/** The administrators' API of the organisation: rate limits, users, API keys (in this order). */
+/** The administrators' API of the organisation: rate limits, brand, users, API keys (in this order). */
 export function adminRoutes(routes: Routes, deps: AdminDeps & { limits: RateLimits }): void {
   rateLimitRoutes(routes, deps);
+  brandRoutes(routes, deps);
   userRoutes(routes, deps);
   apiKeyRoutes(routes, deps);
 }

@@ -5,7 +5,7 @@ import { inTenant } from '../../platform/db/tenant';
 import type { FileStorage } from '../../platform/files/storage';
 import type { Clock } from '../../platform/kernel/clock';
 import { contactContext, type RequestContext } from '../../platform/kernel/context';
-import { organisationName } from '../organisations';
+import { organisationBrand } from '../organisations';
 import type { Language } from '../questionlists';
 import { sharedLanguages } from '../questionlists';
 import {
@@ -145,11 +145,13 @@ async function inAction<T>(
     // The action's own session (not a campaign visitor's): submitted answers, and whether their
     // documents are still being made.
     const session = action.type !== 'campaign' ? await sessionOfAction(tx, ctx, action.id) : undefined;
+    const brand = await organisationBrand(tx, ctx);
     const view: OpenAction = {
       outcome: 'ok',
       action,
       visitor,
-      organisation: await organisationName(tx, ctx),
+      organisation: brand.name,
+      brand,
       parts,
       steps: stepsOf(parts),
       // The language switcher offers what every template of the action supports.

@@ -1,3 +1,4 @@
+import type { OrganisationBrand } from '../organisations';
 import type { Language, Section } from '../questionlists';
 import type { SessionRequestRow, SignerRow } from '../sessionrequests';
 import type { SessionRow } from '../sessions';
@@ -26,7 +27,10 @@ export interface OpenAction {
   action: SessionRequestRow;
   /** A campaign's visitor, once this browser has given a name and e-mail; never set for other actions. */
   visitor?: VisitorRow;
+  /** The organisation by the name its contacts see (its brand name, else its name). */
   organisation: string;
+  /** The organisation's face to its contacts: colour, logo, and whether declining needs a code. */
+  brand: OrganisationBrand;
   parts: QuestionnairePart[];
   steps: Step[];
   languages: Language[];

@@ -8,6 +8,7 @@ import { signingFinaliseJob } from '../signing';
 import { CONTACT, type Respondent, respondentLanguage, trailClient } from './respondent.service';
 import {
   browserVerified,
+  declineNeedsCode,
   type SigningDeps,
   type SigningResult,
   signerContact,
@@ -146,7 +147,10 @@ export function sign(
   });
 }
 
-/** Declines for the signer, with a reason: the action is closed as declined for everyone. */
+/**
+ * Declines for the signer, with a reason: the action is closed as declined for everyone. When the
+ * organisation requires it (`requireCodeToDecline`), only from a browser that confirmed the signer's code.
+ */
 export function decline(
   deps: SigningDeps,
   rawCode: string,
@@ -155,9 +159,13 @@ export function decline(
 ): Promise<SigningResult> {
   return withSigner(deps, rawCode, respondent, async (tx, ctx, view, signer, out) => {
     const now = deps.clock.now();
-    // The link is the signer's own: declining needs no code (as with the peers), but the trail says
-    // whether this browser had confirmed one, with its address and user agent.
+    // The link is the signer's own: declining needs no code (as with the peers) unless the organisation
+    // asks for one; the trail says whether this browser had confirmed one, with its address and user agent.
     const codeConfirmed = Boolean(signer.codeVerifiedAt && browserVerified(signer, respondent, now));
+    if (declineNeedsCode(view, signer, respondent, now)) {
+      out.problem = 'decline-needs-code';
+      return;
+    }
     const text = reason.trim();
     if (!text) {
       out.problem = 'no-reason';

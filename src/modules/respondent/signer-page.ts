@@ -6,6 +6,7 @@ import { declinePage, signedDonePage, signingPage, signingWaitPage } from './pag
 import type { OpenAction } from './respondent.view';
 import { consentText } from './signature';
 import {
+  declineNeedsCode,
   maskAddress,
   type SigningDeps,
   type SigningFacts,
@@ -68,9 +69,12 @@ async function signingPageFor(
   const doc = facts.document;
   if (!doc) throw new NotFound('The document to sign is gone');
   const title = doc.title;
-  const stage = signingStage(view, kit.respondentOf(page.req), deps.clock.now());
+  const respondent = kit.respondentOf(page.req);
+  const stage = signingStage(view, respondent, deps.clock.now());
   if (page.query.step === 'decline' && view.signer?.status === 'pending')
-    return declinePage(view, ctx, title);
+    return declinePage(view, ctx, title, {
+      needsCode: declineNeedsCode(view, view.signer, respondent, deps.clock.now()),
+    });
   const preview = await deps.previews.factsOf(doc);
   const { contact } = facts;
   return signingPage({

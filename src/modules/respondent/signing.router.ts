@@ -55,7 +55,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       path: '/action/{code}/decline',
       summary: 'Signing: decline to sign, with a reason (form post)',
       description:
-        'Fields: `_csrf`, `reason` (1–1000 characters). No code is needed: the link is the signer’s own, and the decline is recorded with this browser’s address and user agent, and whether it had confirmed a code. The signer is declined and the action closes as `declined` for every signer (events `signature.declined`, then `sessionrequest.declined`); pending messages are cancelled and the link then answers 410.',
+        'Fields: `_csrf`, `reason` (1–1000 characters). No code is needed (the link is the signer’s own) unless the organisation requires one (`requireCodeToDecline` of its brand): then only a browser that confirmed the signer’s one-time code may decline (else 400, the page saying to ask for a code). The decline is recorded with this browser’s address and user agent, and whether it had confirmed a code. The signer is declined and the action closes as `declined` for every signer (events `signature.declined`, then `sessionrequest.declined`); pending messages are cancelled and the link then answers 410.',
       tags,
       params,
       audience: 'contact',
@@ -65,7 +65,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
       errorPage,
       statuses: {
         303: 'Declined',
-        400: 'No reason, or one that is too long',
+        400: 'No reason, one that is too long, or the organisation requires a confirmed code first',
         403: 'Form expired (CSRF)',
         404: 'Unknown code',
         410: 'Withdrawn, expired or declined',
@@ -82,6 +82,7 @@ export function signingRoutes(routes: Routes, deps: SigningRouteDeps, kit: PageK
         return declinePage(result.view, ctx, signingTitleOf(result.view), {
           problem: result.problem,
           reason,
+          needsCode: result.problem === 'decline-needs-code',
         });
       return { redirect: `/action/${ctx.code}?lang=${ctx.lang}#${RESULT}` };
     },

@@ -47,6 +47,21 @@ export function browserVerified(signer: SignerRow, respondent: Respondent, now: 
   );
 }
 
+/**
+ * Whether declining needs a code first: the organisation asks for one (`requireCodeToDecline`) and this
+ * browser has not confirmed the signer's code.
+ */
+export function declineNeedsCode(
+  view: OpenAction,
+  signer: SignerRow,
+  respondent: Respondent,
+  now: Date,
+): boolean {
+  return (
+    view.brand.requireCodeToDecline && !(signer.codeVerifiedAt && browserVerified(signer, respondent, now))
+  );
+}
+
 /** The earlier signer this one waits for (sequential order), if any. */
 export function waitingFor(view: OpenAction, signer: SignerRow): SignerRow | undefined {
   if (view.action.signingOrder !== 'sequential') return undefined;

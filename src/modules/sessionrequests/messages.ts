@@ -1,7 +1,7 @@
 import { longDateTime } from '../../i18n/dates';
 import type { Language } from '../../i18n/languages';
 import { type MessageKind, messageTexts } from '../../i18n/messages';
-import { mailLayout } from '../../platform/outbound/mail-layout';
+import { type MailBrand, mailLayout } from '../../platform/outbound/mail-layout';
 import type { Purpose } from './sessionrequests.view';
 
 export interface MessageInput {
@@ -17,6 +17,8 @@ export interface MessageInput {
   url: string;
   expiresAt: Date | null;
   timeZone: string;
+  /** The organisation's look in the e-mail (its colour, its logo); absent: the product's. */
+  look?: MailBrand;
 }
 
 export interface ComposedMessage {
@@ -46,6 +48,7 @@ export function composeMessage(m: MessageInput): ComposedMessage {
     paragraphs: [w.greeting(m.firstName), lead, ...(m.message ? [m.message] : [])],
     button: { label: w.button[m.kind], url: m.url },
     after: [...(until ? [until] : []), `${w.regards}\n${signature.join('\n')}`],
+    ...(m.look ? { brand: m.look } : {}),
   });
   return {
     subject: w.subject[m.purpose](m.organisation, task, what),

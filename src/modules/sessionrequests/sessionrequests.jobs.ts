@@ -9,6 +9,7 @@ import type { Mailer } from '../../platform/outbound/mail';
 import { smsNumber } from '../../platform/outbound/phone';
 import type { SmsSender } from '../../platform/outbound/sms';
 import { contactEmail, contactFirstName, contactPhone } from '../customers';
+import { brandRead, messageBrand } from '../organisations';
 import { messageFactsFromRaw, sessionRequestStatements } from './action-reads.repository';
 import { composeMessage } from './messages';
 import { isOpen } from './sessionrequests.lifecycle';
@@ -27,14 +28,19 @@ export interface NotificationDeps {
   sms: SmsSender;
 }
 
-/** Reads what the message needs in one round trip, in the job's organisation; null when the action is gone. */
+/**
+ * Reads what the message needs in one round trip, in the job's organisation: the action's facts and the
+ * organisation's brand; null when the action is gone.
+ */
 async function loadForMessage(deps: NotificationDeps, job: ClaimedJob, signerId: string | null) {
   const ctx = systemContext(job.organisationId, deps.clock.now(), job.kind);
   if (!job.subjectId || !isId(job.subjectId) || (signerId !== null && !isId(signerId))) return null;
-  const [[raw] = []] = await batchInTenant(deps.database, ctx, [
+  const [[raw] = [], brand] = await batchInTenant(deps.database, ctx, [
     sessionRequestStatements(deps.database.db, ctx).forMessage(job.subjectId, signerId),
+    brandRead.statement(ctx),
   ]);
-  return raw ? messageFactsFromRaw(raw) : null;
+  if (!raw) return null;
+  return { ...messageFactsFromRaw(raw), brand: messageBrand(brandRead.of(ctx, brand), deps.baseUrl) };
 }
 
 /**
@@ -47,7 +53,7 @@ export function notificationHandler(deps: NotificationDeps): JobHandler<Notifica
     const payload = job.payload;
     const found = await loadForMessage(deps, job, payload.signerId ?? null);
     if (!found) return { cancelled: 'the action no longer exists' };
-    const { row, customer, signer } = found;
+    const { row, customer, signer, brand } = found;
     if (payload.signerId && !signer) return { cancelled: 'the signer no longer exists' };
     if (signer && signer.status !== 'pending') return { cancelled: `the signer has ${signer.status}` };
     if (!isOpen(row.status)) return { cancelled: `the action is ${row.status}` };
@@ -62,7 +68,7 @@ export function notificationHandler(deps: NotificationDeps): JobHandler<Notifica
           : row.type === 'multisigning'
             ? 'questionnaireAndSignature'
             : 'questionnaire',
-      organisation: found.organisation,
+      organisation: brand.from,
       adviser: found.adviser,
       firstName: contactFirstName(customer),
       names: found.names,
@@ -70,13 +76,21 @@ export function notificationHandler(deps: NotificationDeps): JobHandler<Notifica
       url: `${deps.baseUrl}/action/${signer?.code ?? row.code}`,
       expiresAt: row.expiresAt,
       timeZone: deps.timeZone,
+      look: brand.look,
     });
     const key = messageKey(job);
     if (payload.channel === 'email') {
       const to = contactEmail(customer);
       if (!to) throw new PermanentJobError('the contact has no e-mail address (data.Email)');
       await sendOnce(deps, job, () =>
-        deps.mailer.send({ key, to, subject: message.subject, text: message.text, html: message.html }),
+        deps.mailer.send({
+          key,
+          to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+          sender: brand.sender,
+        }),
       );
     } else {
       const phone = contactPhone(customer);
@@ -84,7 +98,9 @@ export function notificationHandler(deps: NotificationDeps): JobHandler<Notifica
       const to = smsNumber(phone, deps.phoneRegion);
       if ('problem' in to)
         throw new PermanentJobError(`the contact’s phone number (data.Telefoon) ${to.problem}`);
-      await sendOnce(deps, job, () => deps.sms.send({ key, to: to.number, text: message.sms }));
+      await sendOnce(deps, job, () =>
+        deps.sms.send({ key, to: to.number, text: message.sms, from: brand.smsFrom }),
+      );
     }
     return undefined;
   };

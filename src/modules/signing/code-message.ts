@@ -1,6 +1,6 @@
 import { codeMessageTexts } from '../../i18n/code-messages';
 import type { Language } from '../../i18n/languages';
-import { mailLayout } from '../../platform/outbound/mail-layout';
+import { type MailBrand, mailLayout } from '../../platform/outbound/mail-layout';
 
 export interface CodeMessageInput {
   language: Language;
@@ -8,6 +8,8 @@ export interface CodeMessageInput {
   organisation: string;
   title: string;
   minutes: number;
+  /** The organisation's look in the e-mail (its colour, its logo); absent: the product's. */
+  look?: MailBrand;
 }
 
 /** The one-time code message, as e-mail (the mail layout, the code large; text and HTML) and SMS. */
@@ -21,6 +23,7 @@ export function composeCodeMessage(m: CodeMessageInput) {
     paragraphs: [lead],
     highlight: m.code,
     after: [w.valid(m.minutes), w.ignore],
+    ...(m.look ? { brand: m.look } : {}),
   });
   return {
     subject: w.subject(m.code, m.organisation),

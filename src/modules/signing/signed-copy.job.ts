@@ -16,7 +16,7 @@ import { smsNumber } from '../../platform/outbound/phone';
 import type { SmsSender } from '../../platform/outbound/sms';
 import { contactById, contactEmail, contactFirstName, contactPhone } from '../customers';
 import { fileById } from '../files';
-import { organisationName } from '../organisations';
+import { messageBrand, organisationBrand } from '../organisations';
 import { actionById, signersOf } from '../sessionrequests';
 import { sessionOfAction } from '../sessions';
 
@@ -62,11 +62,12 @@ export function signedCopyHandler(deps: SignedCopyDeps): JobHandler<z.output<typ
         signer,
         file,
         contact: contact?.data ?? null,
-        organisation: await organisationName(tx, ctx),
+        brand: messageBrand(await organisationBrand(tx, ctx), deps.baseUrl),
       };
     });
     if (!facts) return { cancelled: 'the action is not completed, or the signer or document is gone' };
-    const { signer, file, organisation } = facts;
+    const { signer, file, brand } = facts;
+    const organisation = brand.from;
     const signedIn = signer.evidence?.language ?? '';
     const language = isLanguage(signedIn) ? signedIn : facts.action.language;
     const w = signedCopyTexts[language];
@@ -79,7 +80,12 @@ export function signedCopyHandler(deps: SignedCopyDeps): JobHandler<z.output<typ
       if (!number || 'problem' in number)
         return { cancelled: 'the signer has no e-mail address or mobile number' };
       await sendOnce(deps, job, () =>
-        deps.sms.send({ key: messageKey(job), to: number.number, text: w.sms(title, organisation, url) }),
+        deps.sms.send({
+          key: messageKey(job),
+          to: number.number,
+          text: w.sms(title, organisation, url),
+          from: brand.smsFrom,
+        }),
       );
       return undefined;
     }
@@ -95,6 +101,7 @@ export function signedCopyHandler(deps: SignedCopyDeps): JobHandler<z.output<typ
       ],
       ...(attach ? {} : { button: { label: w.button, url } }),
       after: [w.keep, organisation],
+      brand: brand.look,
     });
     const attachments = attach
       ? [
@@ -111,6 +118,7 @@ export function signedCopyHandler(deps: SignedCopyDeps): JobHandler<z.output<typ
         to,
         subject: w.subject(title, organisation),
         ...body,
+        sender: brand.sender,
         ...(attachments ? { attachments } : {}),
       }),
     );

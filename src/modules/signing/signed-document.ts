@@ -13,6 +13,7 @@ import {
 import { documentFonts } from '../../platform/signing/fonts';
 import { fontkit, pdfLib } from '../../platform/signing/pdf-libraries';
 import { addSignature } from '../../platform/signing/seal';
+import { embedLogo, type LogoType } from '../organisations';
 import { MARGIN, muted, PageWriter, printable } from './page-writer';
 
 export interface SignedBy {
@@ -31,7 +32,10 @@ export interface SignedBy {
 export interface SignedDocumentInput {
   original: Uint8Array;
   title: string;
+  /** The organisation's own name (the audit trail, the seal's location). */
   organisation: string;
+  /** What its contacts know it by: the name (and logo) on top of the signature page. */
+  brand?: { name: string; logo: { contentType: LogoType; bytes: Uint8Array } | null };
   actionId: string;
   language: Language;
   timeZone: string;
@@ -46,6 +50,25 @@ interface Pages {
   when: (at: Date) => string;
 }
 
+/** The organisation as its contacts know it, on top of the signature page: its logo, then its name. */
+async function writeBrand(out: PageWriter, doc: PDFDocument, input: SignedDocumentInput): Promise<void> {
+  const brand = input.brand;
+  if (!brand) return;
+  if (brand.logo) {
+    const image = await embedLogo(doc, brand.logo.contentType, brand.logo.bytes);
+    const scale = Math.min(40 / image.height, 180 / image.width, 1);
+    out.page.drawImage(image, {
+      x: MARGIN,
+      y: out.y - image.height * scale,
+      width: image.width * scale,
+      height: image.height * scale,
+    });
+    out.space(image.height * scale + 6);
+  }
+  out.text(printable(brand.name), { size: 14, bold: true });
+  out.space(10);
+}
+
 /** The signature page: each signer's drawn or typed signature, name and time, and how they confirmed. */
 async function writeSignatures(
   out: PageWriter,
@@ -54,6 +77,7 @@ async function writeSignatures(
   input: SignedDocumentInput,
   { w, when }: Pages,
 ): Promise<void> {
+  await writeBrand(out, doc, input);
   out.text(w.signatures, { size: 18, bold: true });
   out.text(`${w.document}: ${printable(input.title)}`, { color: muted() });
   out.space(12);
@@ -112,6 +136,8 @@ function writeAuditTrail(
   out.space(6);
   out.field(w.document, printable(input.title));
   out.field(w.organisation, printable(input.organisation));
+  if (input.brand && input.brand.name !== input.organisation)
+    out.field(w.shownAs, printable(input.brand.name));
   out.field(w.action, input.actionId);
   out.field(w.pages, String(originalPages));
   out.field(w.sha256, createHash('sha256').update(input.original).digest('hex'));

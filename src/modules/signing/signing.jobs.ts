@@ -19,7 +19,7 @@ import type { SmsSender } from '../../platform/outbound/sms';
 import type { SealKeySource } from '../../platform/signing/seal-key';
 import { contactById, contactEmail, contactPhone } from '../customers';
 import { fileById, recordGeneratedPdf } from '../files';
-import { organisationName } from '../organisations';
+import { messageBrand, organisationBrand, organisationLogo, organisationName } from '../organisations';
 import { templateVersions } from '../questionlists';
 import {
   actionById,
@@ -76,6 +76,8 @@ export interface CodeDeps {
   mailer: Mailer;
   sms: SmsSender;
   phoneRegion: string;
+  /** For the organisation's logo in the e-mail. */
+  baseUrl: string;
 }
 
 /**
@@ -93,7 +95,7 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
       const signer = (await signersOf(tx, ctx, action.id)).find((s) => s.id === signerId);
       if (!signer) return null;
       const customer = await contactById(tx, ctx, signer.customerId);
-      const organisation = await organisationName(tx, ctx);
+      const brand = messageBrand(await organisationBrand(tx, ctx), deps.baseUrl);
       const templates = action.document
         ? []
         : await templateVersions(tx, ctx, action.questionListIds, action.questionListVersions);
@@ -101,10 +103,10 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
         action,
         templates.map((t) => t.name),
       );
-      return { action, signer, customer: customer?.data ?? null, organisation, title };
+      return { action, signer, customer: customer?.data ?? null, brand, title };
     });
     if (!facts) return { cancelled: 'the action or signer no longer exists' };
-    const { action, signer } = facts;
+    const { action, signer, brand } = facts;
     if (!isOpen(action.status)) return { cancelled: `the action is ${action.status}` };
     const now = deps.clock.now();
     if (
@@ -117,9 +119,10 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
     const message = composeCodeMessage({
       language: job.payload.language ?? action.language,
       code,
-      organisation: facts.organisation,
-      title: facts.title || facts.organisation,
+      organisation: brand.from,
+      title: facts.title || brand.from,
       minutes: CODE_MINUTES,
+      look: brand.look,
     });
     if (channel === 'email') {
       const to = contactEmail(facts.customer);
@@ -131,6 +134,7 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
           subject: message.subject,
           text: message.text,
           html: message.html,
+          sender: brand.sender,
         }),
       );
     } else {
@@ -138,7 +142,7 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
       if ('problem' in to)
         throw new PermanentJobError(`the signer’s phone number (data.Telefoon) ${to.problem}`);
       await sendOnce(deps, job, () =>
-        deps.sms.send({ key: messageKey(job), to: to.number, text: message.sms }),
+        deps.sms.send({ key: messageKey(job), to: to.number, text: message.sms, from: brand.smsFrom }),
       );
     }
     return undefined;
@@ -185,7 +189,8 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
       if (!action) return null;
       const signers = await signersOf(tx, ctx, action.id);
       const organisation = await organisationName(tx, ctx);
-      return { action, signers, organisation, document: await documentToSign(tx, ctx, action) };
+      const brand = { name: (await organisationBrand(tx, ctx)).name, logo: await organisationLogo(tx, ctx) };
+      return { action, signers, organisation, brand, document: await documentToSign(tx, ctx, action) };
     });
     if (!facts) return { cancelled: 'the action no longer exists' };
     const { action, signers } = facts;
@@ -200,6 +205,7 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
       original,
       title: facts.document.title,
       organisation: facts.organisation,
+      brand: facts.brand,
       actionId: action.id,
       language: action.language,
       timeZone: deps.timeZone,

@@ -88,7 +88,12 @@ export function documentRoute(
     [status]: spec.binary
       ? {
           description: spec.binary.description,
-          content: { [spec.binary.contentType]: { schema: { type: 'string', format: 'binary' } } },
+          content: Object.fromEntries(
+            [spec.binary.contentType, ...(spec.binary.alsoContentTypes ?? [])].map((type) => [
+              type,
+              { schema: { type: 'string', format: 'binary' } },
+            ]),
+          ),
         }
       : {
           description: spec.responseDescription ?? 'Success',

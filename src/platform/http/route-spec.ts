@@ -29,7 +29,12 @@ export interface RouteSpec<
   /** A multipart/form-data body with one file field, read by the handler from `req` (documented only). */
   multipart?: { field: string; description: string };
   /** A binary success response of this content type, written by the handler to `res` (documented only). */
-  binary?: { contentType: string; description: string };
+  binary?: {
+    contentType: string;
+    description: string;
+    /** Other types it may be sent as (an image that is a PNG or a JPEG). */
+    alsoContentTypes?: string[];
+  };
   /** Success status; 204 sends no body. */
   status?: 200 | 201 | 202 | 204;
   response?: R;

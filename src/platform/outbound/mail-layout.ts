@@ -1,8 +1,9 @@
+import { readableOnWhite } from '../web/colour';
 import { escapeHtml } from '../web/html';
 
 // The look of every e-mail to a contact: one narrow column that mail clients render alike (a table,
-// inline styles, no images needed), the sender's name on top, one clear button, and the same words as a
-// plain-text part for clients that show no HTML.
+// inline styles, no image needed: a logo is extra), the sender's name on top, one clear button in the
+// sender's colour, and the same words as a plain-text part for clients that show no HTML.
 
 export interface MailLayoutInput {
   language: string;
@@ -25,8 +26,10 @@ export interface MailLayoutInput {
 }
 
 export interface MailBrand {
-  /** The button's colour, `#rrggbb` (anything else is ignored); white text must read on it. */
+  /** The button's colour, `#rrggbb` (anything else is ignored); darkened where white text would not read. */
   colour?: string;
+  /** The sender's logo (an absolute https or http address), shown above its name. */
+  logoUrl?: string;
 }
 
 const PRODUCT_COLOUR = '#0b57d0';
@@ -36,7 +39,11 @@ const p = (s: string, style = 'margin:0 0 16px') =>
 
 /** The message as HTML and as plain text, saying the same. */
 export function mailLayout(m: MailLayoutInput): { html: string; text: string } {
-  const colour = /^#[0-9a-f]{6}$/i.test(m.brand?.colour ?? '') ? m.brand?.colour : PRODUCT_COLOUR;
+  const colour = readableOnWhite(m.brand?.colour) ?? PRODUCT_COLOUR;
+  // The name is written beside it, so the image itself says nothing more (alt="").
+  const logo = m.brand?.logoUrl
+    ? `<img src="${escapeHtml(m.brand.logoUrl)}" alt="" height="40" style="display:block;height:40px;width:auto;max-width:240px;border:0;margin:0 0 10px">`
+    : '';
   const button = m.button
     ? `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:8px 0 24px"><tr><td style="border-radius:6px;background:${colour}"><a href="${escapeHtml(m.button.url)}" style="display:inline-block;padding:12px 22px;color:#ffffff;font-weight:600;text-decoration:none;border-radius:6px">${escapeHtml(m.button.label)}</a></td></tr></table>`
     : '';
@@ -50,7 +57,7 @@ export function mailLayout(m: MailLayoutInput): { html: string; text: string } {
     m.preview ? `<div style="display:none;max-height:0;overflow:hidden">${escapeHtml(m.preview)}</div>` : '',
     '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f5f6f8"><tr><td align="center" style="padding:24px 12px">',
     '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;font-size:16px;line-height:1.5;color:#1a1a1a">',
-    `<tr><td style="padding:20px 28px;border-bottom:1px solid #d0d4da;font-weight:700;font-size:18px">${escapeHtml(m.from)}</td></tr>`,
+    `<tr><td style="padding:20px 28px;border-bottom:1px solid #d0d4da;font-weight:700;font-size:18px">${logo}${escapeHtml(m.from)}</td></tr>`,
     '<tr><td style="padding:24px 28px">',
     ...m.paragraphs.map((s) => p(s)),
     highlight,

@@ -17,6 +17,11 @@ export interface MailMessage {
   html: string;
   /** Files sent with the message (a signer's signed copy). */
   attachments?: { filename: string; content: Buffer; contentType: string }[];
+  /**
+   * The organisation's own sender: the display name of `From` (its address stays MAIL_FROM, which the
+   * relay is set up to send as) and where replies go. Absent or null: MAIL_FROM as it is, no Reply-To.
+   */
+  sender?: { name?: string | null; replyTo?: string | null };
 }
 
 /** Sends e-mail; throws when the message was not accepted (the job queue retries). */
@@ -29,8 +34,9 @@ export interface Mailer {
 /** SMTP through nodemailer, or, with no SMTP_URL, .eml files in DATA_DIR/outbox (logged). */
 export function createMailer(config: Config['mail'], logger: Logger): Mailer {
   // What both transports send: the sender, and the Message-ID the message's key makes.
-  const mail = ({ key, ...m }: MailMessage) => ({
-    from: config.from,
+  const mail = ({ key, sender, ...m }: MailMessage) => ({
+    from: sender?.name ? { name: sender.name, address: addressOf(config.from) } : config.from,
+    ...(sender?.replyTo ? { replyTo: sender.replyTo } : {}),
     messageId: messageIdOf(key, config.from),
     ...m,
   });
@@ -64,6 +70,11 @@ export function createMailer(config: Config['mail'], logger: Logger): Mailer {
     },
     close: () => transport.close(),
   };
+}
+
+/** The address of MAIL_FROM, without its display name (`Kantoor <desk@kantoor.test>` → desk@kantoor.test). */
+export function addressOf(from: string): string {
+  return /<([^<>]+)>\s*$/.exec(from)?.[1]?.trim() ?? from.trim();
 }
 
 /** `<key@domain>`, the domain taken from the sender's address (MAIL_FROM). */

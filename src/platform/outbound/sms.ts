@@ -8,6 +8,8 @@ export interface SmsMessage {
   key: string;
   to: string;
   text: string;
+  /** The organisation's sender id (up to 11 letters, digits and spaces); absent or null: SMS_FROM. */
+  from?: string | null;
 }
 
 /** Sends SMS; throws when the provider did not accept the message (the job queue retries). */
@@ -17,7 +19,8 @@ export interface SmsSender {
 }
 
 /**
- * The generic JSON provider: POST {to, from, text} to SMS_PROVIDER_URL (bearer SMS_PROVIDER_TOKEN when
+ * The generic JSON provider: POST {to, from, text} to SMS_PROVIDER_URL (`from`: the organisation's sender
+ * id, else SMS_FROM) (bearer SMS_PROVIDER_TOKEN when
  * set); any 2xx is accepted, and an `id` or `messageId` in the answer is kept. Without a provider,
  * messages are written as .json files to DATA_DIR/outbox.
  */
@@ -28,7 +31,7 @@ export function createSmsSender(config: Config['sms'], logger: Logger): SmsSende
       kind: 'http',
       async send(m) {
         const res = await client.post(config.url, {
-          body: JSON.stringify({ to: m.to, from: config.from, text: m.text }),
+          body: JSON.stringify({ to: m.to, from: m.from || config.from, text: m.text }),
           headers: {
             'user-agent': 'ActionDesk',
             'idempotency-key': m.key,
@@ -48,7 +51,7 @@ export function createSmsSender(config: Config['sms'], logger: Logger): SmsSende
   return {
     kind: 'outbox',
     async send(m) {
-      const written = { key: m.key, to: m.to, from: config.from, text: m.text };
+      const written = { key: m.key, to: m.to, from: m.from || config.from, text: m.text };
       const file = await writeToOutbox(config.dir, 'sms.json', `${JSON.stringify(written, null, 2)}\n`);
       logger.info({ to: m.to, file }, 'SMS written to the outbox (no SMS_PROVIDER_URL)');
       return { messageId: null };

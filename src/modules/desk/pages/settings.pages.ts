@@ -1,5 +1,6 @@
 import { type NotifyChoice, notifyChoices } from '../../../db/schema/enums';
 import { deskWords } from '../../../i18n/desk';
+import { organisationWords } from '../../../i18n/desk-organisation';
 import { type Language, languageNames, languages } from '../../../i18n/languages';
 import { staffLanguage } from '../../../i18n/staff';
 import { html } from '../../../platform/web/html';
@@ -37,6 +38,10 @@ ${languages.map((l) => radio('language', `language-${l}`, l, v.language === l, l
 <fieldset class="field"><legend>${w.notify}</legend><p class="hint" id="notify-hint">${w.notifyHint}</p>
 ${notifyChoices.map((n) => radio('notify', `notify-${n}`, n, v.notify === n, notifyLabels[n]))}
 </fieldset>
-<button type="submit" class="primary">${w.save}</button></form>`,
+<button type="submit" class="primary">${w.save}</button></form>${
+      f.me.administrator
+        ? html`\n<p><a href="/staff/settings/organisation">${organisationWords[f.lang].link}</a></p>`
+        : ''
+    }`,
   });
 }

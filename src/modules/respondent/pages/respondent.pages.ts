@@ -20,6 +20,7 @@ import {
   readable,
 } from '../answers';
 import type { OpenAction, Step } from '../respondent.view';
+import { brandCss, brandLogo, type PageBrand } from './brand';
 
 export interface Page {
   status: number;
@@ -37,6 +38,7 @@ const css = `
 main{max-width:40rem;margin:0 auto;padding:1rem;background:#fff;min-height:100vh}
 header{border-bottom:1px solid #d0d4da;margin-bottom:1rem;padding-bottom:.5rem}
 .org{font-weight:700;font-size:1.25rem;margin:0}
+.logo{display:block;height:3rem;width:auto;max-width:14rem;margin:0 0 .35rem}
 nav.langs{font-size:.95rem;margin:.25rem 0}
 nav.langs a,nav.langs span{margin-right:.75rem}
 nav.langs span{font-weight:700}
@@ -79,27 +81,42 @@ const landingScript = `(function(){var e=location.hash==='#${RESULT}'&&document.
 /** The attributes of the element a page lands on (see RESULT). */
 export const landing = html` id="${RESULT}" tabindex="-1"`;
 
-/** The whole page, as the string sent to the browser. `script` is the body of an inline script. */
-export function layout(
-  lang: Language,
-  title: string,
-  body: Html,
-  nonce?: string,
-  script?: Html,
+/** How a page is drawn beyond its words: its script (with the nonce), reload, the organisation's look. */
+export interface PageOptions {
+  nonce?: string;
+  /** The body of the page's own inline script (run with `nonce`). */
+  script?: Html;
   /** Reload the page (one waiting for something made in the background). */
-  refresh?: { seconds: number; url: string },
-): string {
+  refresh?: { seconds: number; url: string };
+  /** The organisation's colour for buttons and links (readable on white) and its logo. */
+  brand?: PageBrand;
+}
+
+/** The whole page, as the string sent to the browser. */
+export function layout(lang: Language, title: string, body: Html, opts: PageOptions = {}): string {
+  const { nonce, script } = opts;
   return htmlDocument({
     lang,
     title,
-    css,
+    css: css + brandCss(opts.brand),
     body: html`<main>
 ${body}
 </main>`,
     script: nonce ? { nonce, code: trusted(landingScript + (script?.toString() ?? '')) } : undefined,
-    refresh,
+    refresh: opts.refresh,
   });
 }
+
+/** A page of an open action: with the response's nonce and the organisation's look. */
+export const drawn = (
+  view: OpenAction,
+  ctx: PageContext,
+  more: Omit<PageOptions, 'nonce' | 'brand'> = {},
+) => ({
+  nonce: ctx.nonce,
+  brand: view.brand,
+  ...more,
+});
 
 export function unknownPage(): Page {
   const body = joinHtml(
@@ -134,7 +151,7 @@ export function header(view: OpenAction, ctx: PageContext, t: RespondentTexts, h
             : html`<a href="/action/${ctx.code}?${here}lang=${l}" lang="${l}" hreflang="${l}">${languageNames[l]}</a>`,
         )}</nav>`
       : '';
-  return html`<header><p class="org">${view.organisation}</p>${langs}</header>`;
+  return html`<header>${brandLogo(view.brand)}<p class="org">${view.organisation}</p>${langs}</header>`;
 }
 
 export function donePage(view: OpenAction, ctx: PageContext): Page {
@@ -145,7 +162,7 @@ export function donePage(view: OpenAction, ctx: PageContext): Page {
       ctx.lang,
       view.organisation,
       html`${header(view, ctx, t)}<h1${landing}>${t.done[0]}</h1>\n<p>${t.done[1]}</p>`,
-      ctx.nonce,
+      drawn(view, ctx),
     ),
   };
 }
@@ -154,7 +171,9 @@ export function signPage(view: OpenAction, ctx: PageContext): Page {
   const t = respondentTexts[ctx.lang];
   return {
     status: 200,
-    html: layout(ctx.lang, view.organisation, html`${header(view, ctx, t)}<p>${t.sign}</p>`),
+    html: layout(ctx.lang, view.organisation, html`${header(view, ctx, t)}<p>${t.sign}</p>`, {
+      brand: view.brand,
+    }),
   };
 }
 
@@ -288,8 +307,7 @@ ${step.index > 0 ? html`<button type="submit" name="nav" value="back" class="bac
       ctx.lang,
       `${step.section.title[ctx.lang] ?? ''} — ${view.organisation}`,
       body,
-      ctx.nonce,
-      conditionScript,
+      drawn(view, ctx, { script: conditionScript }),
     ),
   };
 }
@@ -329,7 +347,7 @@ ${input('email', 'email', 'email')}
 </form>`;
   return {
     status: issues.size > 0 ? 400 : 200,
-    html: layout(ctx.lang, view.organisation, body, ctx.nonce),
+    html: layout(ctx.lang, view.organisation, body, drawn(view, ctx)),
   };
 }
 
@@ -357,7 +375,10 @@ ${sections}
 <input type="hidden" name="_csrf" value="${ctx.csrf}">
 <div class="actions"><button type="submit" class="primary">${t.submit}</button></div>
 </form>`;
-  return { status: 200, html: layout(ctx.lang, `${t.review} — ${view.organisation}`, body, ctx.nonce) };
+  return {
+    status: 200,
+    html: layout(ctx.lang, `${t.review} — ${view.organisation}`, body, drawn(view, ctx)),
+  };
 }
 
 /** The page for an error met before or outside the page's own answers (a malformed form, a body too large). */

@@ -3,7 +3,7 @@ import { respondentTexts } from '../../../i18n/respondent';
 import { signingTexts } from '../../../i18n/signing';
 import { type Html, html, trusted } from '../../../platform/web/html';
 import type { Channel, OpenAction, SigningProblem, SigningStage } from '../respondent.view';
-import { header, landing, layout, type Page, type PageContext, RESULT } from './respondent.pages';
+import { drawn, header, landing, layout, type Page, type PageContext, RESULT } from './respondent.pages';
 
 export interface DocumentPreview {
   title: string;
@@ -184,7 +184,12 @@ ${stageBody(input)}
   const status = input.problem && input.problem !== 'closed' ? 400 : 200;
   return {
     status,
-    html: layout(ctx.lang, `${input.document.title} — ${view.organisation}`, body, ctx.nonce, padScript),
+    html: layout(
+      ctx.lang,
+      `${input.document.title} — ${view.organisation}`,
+      body,
+      drawn(view, ctx, { script: padScript }),
+    ),
   };
 }
 
@@ -210,37 +215,42 @@ function signedPage(input: SigningPageInput): Page {
       ctx.lang,
       `${input.document.title} — ${view.organisation}`,
       body,
-      ctx.nonce,
-      undefined,
-      others > 0 ? undefined : reloadSoon(ctx),
+      drawn(view, ctx, others > 0 ? {} : { refresh: reloadSoon(ctx) }),
     ),
   };
 }
 
-/** Declining: a reason, then the action closes for every signer. */
+/**
+ * Declining: a reason, then the action closes for every signer. `needsCode`: the organisation requires
+ * a confirmed code first and this browser has none: the page says so and leads back to ask for one.
+ */
 export function declinePage(
   view: OpenAction,
   ctx: PageContext,
   title: string,
-  opts: { problem?: SigningProblem; reason?: string } = {},
+  opts: { problem?: SigningProblem; reason?: string; needsCode?: boolean } = {},
 ): Page {
   const t = signingTexts[ctx.lang];
   const r = respondentTexts[ctx.lang];
   const problem = opts.problem ? alertBox(ctx.lang, opts.problem) : '';
-  const body = html`${header(view, ctx, r, html`step=decline&`)}
-<p class="kicker">${title}</p>
-<h1${opts.problem ? '' : landing}>${t.declineHeading}</h1>
-<p>${t.declineIntro}</p>${problem}
-<form method="post" action="/action/${ctx.code}/decline?lang=${ctx.lang}#${RESULT}">
+  const back = html`<p><a href="/action/${ctx.code}?lang=${ctx.lang}">${t.backToDocument}</a></p>`;
+  const form = opts.needsCode
+    ? html`${opts.problem ? '' : html`<p class="notice" role="status">${t.problems['decline-needs-code']}</p>`}`
+    : html`<form method="post" action="/action/${ctx.code}/decline?lang=${ctx.lang}#${RESULT}">
 <input type="hidden" name="_csrf" value="${ctx.csrf}">
 <div class="question"><label for="reason">${t.reasonLabel} <span class="tag">(${r.required})</span></label>
 <textarea id="reason" name="reason" maxlength="1000" aria-required="true"${opts.problem ? html` aria-invalid="true" aria-describedby="problems"` : ''}>${opts.reason ?? ''}</textarea></div>
 <div class="actions"><button type="submit" class="primary">${t.declineButton}</button></div>
-</form>
-<p><a href="/action/${ctx.code}?lang=${ctx.lang}">${t.backToDocument}</a></p>`;
+</form>`;
+  const body = html`${header(view, ctx, r, html`step=decline&`)}
+<p class="kicker">${title}</p>
+<h1${opts.problem ? '' : landing}>${t.declineHeading}</h1>
+<p>${t.declineIntro}</p>${problem}
+${form}
+${back}`;
   return {
     status: opts.problem ? 400 : 200,
-    html: layout(ctx.lang, `${t.declineHeading} — ${view.organisation}`, body, ctx.nonce),
+    html: layout(ctx.lang, `${t.declineHeading} — ${view.organisation}`, body, drawn(view, ctx)),
   };
 }
 
@@ -265,9 +275,7 @@ export function signingWaitPage(
       ctx.lang,
       view.organisation,
       html`${header(view, ctx, r)}<p class="kicker">${t.kicker}</p><h1>${view.parts.map((p) => p.name).join(', ')}</h1>\n${alert}<p role="status"${problem ? '' : landing}>${text}</p>${refresh}`,
-      ctx.nonce,
-      undefined,
-      reason.kind === 'preparing' ? reloadSoon(ctx) : undefined,
+      drawn(view, ctx, reason.kind === 'preparing' ? { refresh: reloadSoon(ctx) } : {}),
     ),
   };
 }
@@ -285,7 +293,7 @@ export function signedDonePage(view: OpenAction, ctx: PageContext, downloadUrl?:
       ctx.lang,
       view.organisation,
       html`${header(view, ctx, r)}<h1${landing}>${t.completed[0]}</h1>\n<p>${t.completed[1]}</p>${download}`,
-      ctx.nonce,
+      drawn(view, ctx),
     ),
   };
 }
