@@ -50,6 +50,8 @@ const MASKED_ON_PURPOSE: Record<string, string> = {
   'signers.evidence': 'the signing evidence (addresses, devices): personal data',
   'signers.trail': 'the signing trail: personal data',
   'signers.decline_reason': 'a contact’s own words',
+  'organisation_logos.bytes':
+    'an image of up to 200 KB: recorded as set or replaced, not copied into the trail',
 };
 
 const looksSecret = (name: string, type: string) =>

@@ -382,7 +382,7 @@ describe('npm run cli -- org export and org delete', () => {
     expect(exported.status).toBe(0);
     expect(exported.stdout).toMatch(
       new RegExp(
-        `^Exported Farewell \\(${organisationId}\\) to ${target}: \\d+ rows in 22 tables, 0 files \\(0 bytes\\)\n$`,
+        `^Exported Farewell \\(${organisationId}\\) to ${target}: \\d+ rows in 23 tables, 0 files \\(0 bytes\\)\n$`,
       ),
     );
     const manifest = JSON.parse(fs.readFileSync(path.join(target, 'manifest.json'), 'utf8'));

@@ -31,6 +31,7 @@ afterAll(() => h.close());
 
 const tenantTables = [
   'organisations',
+  'organisation_logos',
   'users',
   'api_keys',
   'portfolios',
