@@ -1,5 +1,4 @@
 import type { ClientNotice } from '../../i18n/desk-integrations';
-import { webhookWords } from '../../i18n/desk-webhooks';
 import type { Routes } from '../../platform/http/routes';
 import { fieldPath } from '../../platform/http/validation';
 import type { RequestContext } from '../../platform/kernel/context';
@@ -67,10 +66,7 @@ function integrationsPageRoutes(routes: Routes, deps: Deps): void {
     async ({ ctx, csrf: token, query }) =>
       showIntegrations(deps, ctx, token(), {
         notice: clientNotices.find((n) => n === query.done),
-        said:
-          query.done === 'webhook-deleted'
-            ? webhookWords[(await deskFrame(deps, ctx, '')).lang].list.notices.deleted
-            : undefined,
+        webhookNotice: query.done === 'webhook-deleted' ? 'deleted' : undefined,
       }),
   );
 

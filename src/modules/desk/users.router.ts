@@ -1,4 +1,4 @@
-import { type UserNotice, type UserProblem, userWords } from '../../i18n/desk-users';
+import type { UserNotice, UserProblem } from '../../i18n/desk-users';
 import type { Routes } from '../../platform/http/routes';
 import type { RequestContext } from '../../platform/kernel/context';
 import { AppError } from '../../platform/kernel/errors';
@@ -46,13 +46,11 @@ class FormProblem extends AppError {
   }
 }
 
-/** A refusal as the page shows it: the form's own in its words, a service's as it says it. */
-async function refusalOn(deps: UserPageDeps, ctx: RequestContext, err: unknown) {
-  if (err instanceof FormProblem) {
-    const { lang } = await deskFrame(deps, ctx, '');
-    return { status: 400, message: userWords[lang].problems[err.problem] };
-  }
-  return refusalMessage(err);
+/** A refusal as the page shows it: the form's own by its name (the page says it), a service's as it says it. */
+function refusalOn(err: unknown): { status: number; error?: string; problem?: UserProblem } {
+  if (err instanceof FormProblem) return { status: 400, problem: err.problem };
+  const { status, message } = refusalMessage(err);
+  return { status, error: message };
 }
 
 const groupsOf = (given: string[]): Group[] =>
@@ -133,9 +131,9 @@ function userListRoutes(routes: Routes, deps: UserPageDeps): void {
         );
         return { redirect: `/staff/users/${user._id}?done=${invited ? 'invited' : 'no-link'}` };
       } catch (err) {
-        const { status, message } = await refusalOn(deps, ctx, err);
+        const { status, ...refusal } = refusalOn(err);
         const { users } = await listUsers(deps, ctx);
-        return { status, html: usersPage(await deskFrame(deps, ctx, token()), users, { error: message }) };
+        return { status, html: usersPage(await deskFrame(deps, ctx, token()), users, refusal) };
       }
     },
   );
@@ -151,6 +149,7 @@ async function showUser(
     status?: number;
     notice?: UserNotice;
     error?: string;
+    problem?: UserProblem;
     created?: { name: string; key: string };
   } = {},
 ) {
@@ -206,8 +205,7 @@ function userRoutes(routes: Routes, deps: UserPageDeps): void {
             redirect: `/staff/users/${params.userId}?done=${notice}#${path === 'groups' ? 'groups' : 'keys'}`,
           };
         } catch (err) {
-          const { status, message } = await refusalOn(deps, ctx, err);
-          return showUser(deps, ctx, token(), params.userId, { status, error: message });
+          return showUser(deps, ctx, token(), params.userId, refusalOn(err));
         }
       },
     );
@@ -271,7 +269,7 @@ function apiKeyRoutes(routes: Routes, deps: UserPageDeps): void {
       if (!name || name.length > 200) {
         return showUser(deps, ctx, token(), params.userId, {
           status: 400,
-          error: userWords[(await deskFrame(deps, ctx, '')).lang].problems.keyName,
+          problem: 'keyName',
         });
       }
       const key = await createApiKey(deps, ctx, params.userId, name);

@@ -1,11 +1,12 @@
-import { type WebhookNotice, webhookWords } from '../../i18n/desk-webhooks';
-import type { Language } from '../../i18n/languages';
+import type { WebhookNotice } from '../../i18n/desk-webhooks';
+import type { PageResult } from '../../platform/http/route-spec';
 import type { Routes } from '../../platform/http/routes';
 import type { RequestContext } from '../../platform/kernel/context';
 import { AppError } from '../../platform/kernel/errors';
 import { idParam } from '../../platform/kernel/schemas';
 import { z } from '../../platform/kernel/zod';
 import {
+  type CreateWebhook,
   createWebhook,
   deleteWebhook,
   getWebhook,
@@ -22,7 +23,12 @@ import { adminPage, csrfInput, refusalMessage } from './admin-pages';
 import { showIntegrations } from './clients.router';
 import type { DeskDeps } from './desk.service';
 import { deskFrame } from './desk-pages';
-import { type WebhookFormValues, type WebhookPageView, webhookPage } from './pages/webhooks.pages';
+import {
+  type WebhookFormValues,
+  type WebhookPageView,
+  type WebhookProblem,
+  webhookPage,
+} from './pages/webhooks.pages';
 
 type Deps = DeskDeps & WebhookDeps;
 
@@ -55,12 +61,14 @@ const valuesOf = (form: WebhookForm): WebhookFormValues => ({
   events: form.events.includes('*') ? ['*'] : form.events,
 });
 
-/** The form's problems in its own words (the address's refusal says why), or the body to send. */
-function checked(deps: Deps, lang: Language, v: WebhookFormValues) {
-  const w = webhookWords[lang].list;
-  const problems: string[] = [];
-  if (!v.url) problems.push(w.noAddress);
-  if (!v.events.length) problems.push(w.noEvents);
+/** The form's problems, said in the page's words (the address's refusal says why), or the body to send. */
+function checked(
+  deps: Deps,
+  v: WebhookFormValues,
+): { problems: WebhookProblem[]; body?: undefined } | { body: CreateWebhook } {
+  const problems: WebhookProblem[] = [];
+  if (!v.url) problems.push((w) => w.noAddress);
+  if (!v.events.length) problems.push((w) => w.noEvents);
   if (problems.length) return { problems };
   const parsed = webhookBodiesFor(deps.policy.allowHttp).create.safeParse({
     url: v.url,
@@ -69,17 +77,40 @@ function checked(deps: Deps, lang: Language, v: WebhookFormValues) {
   });
   if (parsed.success) return { body: parsed.data };
   return {
-    problems: parsed.error.issues.map((i) =>
-      i.path[0] === 'url' ? w.addressRefused(i.message) : i.path[0] === 'events' ? w.noEvents : i.message,
+    problems: parsed.error.issues.map(
+      (i) => (w) =>
+        i.path[0] === 'url' ? w.addressRefused(i.message) : i.path[0] === 'events' ? w.noEvents : i.message,
     ),
   };
 }
 
-/** A refused address (checked against where it resolves) in the form's words. */
-function addressProblem(lang: Language, err: unknown): string[] | undefined {
+/** A refused address (checked against where it resolves), said in the form's words. */
+function addressProblem(err: unknown): WebhookProblem[] | undefined {
   const detail =
     err instanceof AppError && err.status === 400 ? err.details?.find((d) => d.field === 'url') : undefined;
-  return detail ? [webhookWords[lang].list.addressRefused(detail.message)] : undefined;
+  return detail ? [(w) => w.addressRefused(detail.message)] : undefined;
+}
+
+/**
+ * The add and change forms' post: checked, then saved; a refusal (the form's, or the address's once it is
+ * resolved) goes back to the form with what was sent.
+ */
+async function savedOr<T>(
+  deps: Deps,
+  form: WebhookForm,
+  save: (body: CreateWebhook) => Promise<T>,
+  refused: (problems: WebhookProblem[], values: WebhookFormValues) => Promise<T>,
+): Promise<T> {
+  const values = valuesOf(form);
+  const result = checked(deps, values);
+  if (!result.body) return refused(result.problems, values);
+  try {
+    return await save(result.body);
+  } catch (err) {
+    const problems = addressProblem(err);
+    if (problems) return refused(problems, values);
+    throw err;
+  }
 }
 
 /** A webhook's page, with its messages (a page of them, maybe only in one status) and what just happened. */
@@ -151,23 +182,22 @@ function webhookReadRoutes(routes: Routes, deps: Deps): void {
       form: WebhookForm,
       statuses: { 201: 'Added: its page, with the secret shown once', 400: 'Refused (each problem named)' },
     },
-    async ({ ctx, form, csrf }) => {
-      const lang = (await deskFrame(deps, ctx, '')).lang;
-      const values = valuesOf(form);
-      const result = checked(deps, lang, values);
-      const refused = (problems: string[]) =>
-        showIntegrations(deps, ctx, csrf(), { status: 400, problems, webhookForm: values });
-      if (!result.body) return refused(result.problems);
-      try {
-        const made = await createWebhook(deps, ctx, result.body);
-        const { secret, ...webhook } = made;
-        return showWebhook(deps, ctx, csrf(), made._id, { status: 201, webhook, secret, notice: 'created' });
-      } catch (err) {
-        const problems = addressProblem(lang, err);
-        if (problems) return refused(problems);
-        throw err;
-      }
-    },
+    async ({ ctx, form, csrf }) =>
+      savedOr(
+        deps,
+        form,
+        async (body) => {
+          const { secret, ...webhook } = await createWebhook(deps, ctx, body);
+          return showWebhook(deps, ctx, csrf(), webhook._id, {
+            status: 201,
+            webhook,
+            secret,
+            notice: 'created',
+          });
+        },
+        (problems, webhookForm) =>
+          showIntegrations(deps, ctx, csrf(), { status: 400, problems, webhookForm }),
+      ),
   );
 }
 
@@ -189,23 +219,17 @@ function webhookChangeRoutes(routes: Routes, deps: Deps): void {
         404: 'Unknown webhook',
       },
     },
-    async ({ ctx, params, form, csrf }) => {
-      const lang = (await deskFrame(deps, ctx, '')).lang;
-      const values = valuesOf(form);
-      const result = checked(deps, lang, values);
-      const refused = (problems: string[]) =>
-        showWebhook(deps, ctx, csrf(), params.webhookId, { status: 400, problems, form: values });
-      if (!result.body) return refused(result.problems);
-      try {
-        const { url, events, description } = result.body;
-        await updateWebhook(deps, ctx, params.webhookId, { url, events, description: description ?? null });
-      } catch (err) {
-        const problems = addressProblem(lang, err);
-        if (problems) return refused(problems);
-        throw err;
-      }
-      return { redirect: `/staff/integrations/webhooks/${params.webhookId}?done=saved` };
-    },
+    async ({ ctx, params, form, csrf }) =>
+      savedOr<PageResult>(
+        deps,
+        form,
+        async ({ url, events, description }) => {
+          await updateWebhook(deps, ctx, params.webhookId, { url, events, description: description ?? null });
+          return { redirect: `/staff/integrations/webhooks/${params.webhookId}?done=saved` };
+        },
+        (problems, values) =>
+          showWebhook(deps, ctx, csrf(), params.webhookId, { status: 400, problems, form: values }),
+      ),
   );
   routes.staffPage(
     {

@@ -8,6 +8,7 @@ export {
 } from './webhooks.delivery';
 export { webhookRoutes } from './webhooks.router';
 export {
+  type CreateWebhook,
   ListDeliveriesQuery,
   type Webhook,
   type WebhookDelivery,

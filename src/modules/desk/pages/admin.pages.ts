@@ -1,4 +1,4 @@
-import { type UserNotice, userWords } from '../../../i18n/desk-users';
+import { type UserNotice, type UserProblem, userWords } from '../../../i18n/desk-users';
 import { groups } from '../../../platform/kernel/permissions';
 import { type Html, html } from '../../../platform/web/html';
 import {
@@ -26,7 +26,7 @@ const groupNames = (f: StaffPageFrame, list: readonly string[]) =>
 export function usersPage(
   f: StaffPageFrame,
   users: User[],
-  o: { notice?: UserNotice; error?: string } = {},
+  o: { notice?: UserNotice; error?: string; problem?: UserProblem } = {},
 ): string {
   const w = userWords[f.lang];
   return staffLayout({
@@ -34,7 +34,7 @@ export function usersPage(
     title: w.title,
     area: 'users',
     body: html`<h1>${w.title}</h1>
-${pageNotices(o.notice ? w.notices[o.notice] : undefined, o.error)}
+${pageNotices(o.notice ? w.notices[o.notice] : undefined, o.problem ? w.problems[o.problem] : o.error)}
 <table class="stack"><caption class="skip">${w.caption}</caption>
 <thead><tr><th scope="col">${w.name}</th><th scope="col">${w.email}</th><th scope="col">${w.kind}</th><th scope="col">${w.groups}</th><th scope="col">${w.status}</th></tr></thead>
 <tbody>${users.map(
@@ -62,6 +62,8 @@ export interface UserPageView {
   created?: { name: string; key: string };
   notice?: UserNotice;
   error?: string;
+  /** The form's own refusal, said in the page's words. */
+  problem?: UserProblem;
 }
 
 export function userPage(f: StaffPageFrame, v: UserPageView): string {
@@ -75,7 +77,7 @@ export function userPage(f: StaffPageFrame, v: UserPageView): string {
     area: 'users',
     body: html`<p><a href="/staff/users">${w.back}</a></p>
 <h1>${u.name}</h1>
-${pageNotices(v.notice ? w.notices[v.notice] : undefined, v.error)}
+${pageNotices(v.notice ? w.notices[v.notice] : undefined, v.problem ? w.problems[v.problem] : v.error)}
 <dl class="facts"><dt>${w.email}</dt><dd>${u.email}</dd><dt>${w.kind}</dt><dd>${w.kinds[u.kind]}</dd><dt>${w.status}</dt><dd><span class="status">${w.statuses[u.status] ?? u.status}</span></dd><dt>${w.created}</dt><dd>${when(f, u.createdAt)}</dd></dl>
 <div class="row">${u.status === 'active' ? post('status', w.deactivate, 'danger', html`<input type="hidden" name="status" value="deactivated">`, w.confirmDeactivate(u.name)) : post('status', w.reactivate, '', html`<input type="hidden" name="status" value="active">`)}${
       u.kind === 'staff' && u.status === 'active' ? post('password-link', w.passwordLink) : ''

@@ -1,5 +1,6 @@
 import { staffDateTime } from '../../../i18n/dates';
 import { type ClientNotice, integrationWords } from '../../../i18n/desk-integrations';
+import { type WebhookNotice, webhookWords } from '../../../i18n/desk-webhooks';
 import { html, joinHtml } from '../../../platform/web/html';
 import {
   csrfField,
@@ -12,7 +13,13 @@ import {
   when,
 } from '../../../platform/web/staff-layout';
 import type { ClientToken, OAuthClient } from '../../oauth';
-import { type WebhookFormValues, type WebhookRow, webhooksSection } from './webhooks.pages';
+import {
+  type WebhookFormValues,
+  type WebhookProblem,
+  type WebhookRow,
+  webhookProblems,
+  webhooksSection,
+} from './webhooks.pages';
 
 export interface IntegrationsView {
   clients: OAuthClient[];
@@ -20,9 +27,9 @@ export interface IntegrationsView {
   /** A client's secret just made (registration or rotation): shown this once. */
   secret?: { name: string; clientId: string; clientSecret: string };
   notice?: ClientNotice;
-  /** A notice already in the page's words (a webhook's). */
-  said?: string;
-  problems?: string[];
+  /** A webhook's notice (a webhook was deleted). */
+  webhookNotice?: WebhookNotice;
+  problems?: readonly (string | WebhookProblem)[];
   /** What the add-a-webhook form was sent with, when refused. */
   webhookForm?: WebhookFormValues;
 }
@@ -38,8 +45,8 @@ export function integrationsPage(f: StaffPageFrame, v: IntegrationsView): string
     title: w.title,
     area: 'integrations',
     body: html`<h1>${w.title}</h1>
-${pageNotices(v.said ?? (v.notice ? c.notices[v.notice] : undefined))}
-${problemList(f, v.problems)}
+${pageNotices(v.webhookNotice ? webhookWords[f.lang].list.notices[v.webhookNotice] : v.notice ? c.notices[v.notice] : undefined)}
+${problemList(f, webhookProblems(f, v.problems))}
 <h2 id="clients">${c.heading}</h2>
 <p>${c.intro} <a href="/staff/users">${c.usersLink}</a>.</p>
 ${v.secret ? secretBox(f, 'new-secret', html`${c.secretOf(v.secret.name)} (${c.clientId} <code>${v.secret.clientId}</code>)`, v.secret.clientSecret) : ''}

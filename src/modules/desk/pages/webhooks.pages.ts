@@ -1,5 +1,5 @@
 import { integrationWords } from '../../../i18n/desk-integrations';
-import { type WebhookNotice, webhookWords } from '../../../i18n/desk-webhooks';
+import { type WebhookNotice, type WebhookWords, webhookWords } from '../../../i18n/desk-webhooks';
 import { eventTypes } from '../../../platform/events/event-types';
 import { type Html, html } from '../../../platform/web/html';
 import {
@@ -15,6 +15,15 @@ import {
 import type { Webhook, WebhookDelivery, WebhookTestResult } from '../../webhooks';
 
 export type WebhookRow = Webhook;
+
+/** A problem of the webhook form, said in the page's words (the router does not know the language). */
+export type WebhookProblem = (w: WebhookWords['list']) => string;
+
+/** A page's problems in its words: a service's refusal as it says it, the form's own in the language. */
+export const webhookProblems = (
+  f: StaffPageFrame,
+  problems: readonly (string | WebhookProblem)[] | undefined,
+) => problems?.map((p) => (typeof p === 'string' ? p : p(webhookWords[f.lang].list)));
 
 /** What the add or change form shows: what was sent (refused) or the webhook as it is. */
 export interface WebhookFormValues {
@@ -89,7 +98,7 @@ export interface WebhookPageView {
   /** The signing secret just made (added, or a new one): shown this once. */
   secret?: string;
   notice?: WebhookNotice;
-  problems?: string[];
+  problems?: readonly (string | WebhookProblem)[];
   /** The answer to a test message just sent. */
   test?: WebhookTestResult;
   /** The change form as sent, when refused. */
@@ -140,7 +149,7 @@ export function webhookPage(f: StaffPageFrame, v: WebhookPageView): string {
     body: html`<p><a href="/staff/integrations#webhooks">${w.back}</a></p>
 <h1>${h.description || l.heading}</h1>
 ${pageNotices(v.notice ? l.notices[v.notice] : undefined)}
-${problemList(f, v.problems)}
+${problemList(f, webhookProblems(f, v.problems))}
 ${v.secret ? secretBox(f, 'new-secret', w.secretOf, v.secret) : ''}
 ${
   t
