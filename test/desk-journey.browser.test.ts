@@ -113,7 +113,7 @@ describe('the adviser’s desk, end to end', () => {
     await page.getByLabel(/One after the other/).check();
     await page.getByRole('button', { name: 'Send for signing' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sent' }).waitFor();
-    await page.getByRole('link', { name: 'quicksign action' }).click();
+    await page.getByRole('link', { name: 'Document to sign' }).click();
     await page.getByRole('heading', { level: 1 }).waitFor();
     const actionId = /\/staff\/actions\/([0-9a-f-]{36})/.exec(page.url())![1]!;
     // The signers sign in order; the adviser follows on the action's page.

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import request from 'supertest';
 import { actionWords } from '../src/i18n/desk-action';
+import { staffWords } from '../src/i18n/staff';
 import { samplePdf } from './support/binary';
 import { englishIn } from './support/english';
 import { createContact, createOrg, type TestOrg } from './support/fixtures';
@@ -225,6 +226,11 @@ describe('the desk’s start page, language and times', () => {
       `/staff/contacts/${c}/edit`,
       '/staff/contacts/new',
       '/staff/settings?done=saved',
+      // The send flow: contacts, options, the document step, what was sent.
+      '/sessionrequests/new',
+      `/sessionrequests/new?contact=${c}&step=options`,
+      `/sessionrequests/new?contact=${c}&step=document`,
+      `/sessionrequests/sent?id=${s._id}`,
     ]) {
       const page = await agent.get(path).set('Accept-Language', 'en-GB,en');
       expect({ path, status: page.status, lang: /<html lang="(\w+)">/.exec(page.text)?.[1] }).toEqual({
@@ -239,6 +245,33 @@ describe('the desk’s start page, language and times', () => {
         expect(t[2]).toMatch(/^\d{1,2} \w+\.? 2026, \d\d:\d\d (CET|CEST)$/);
       }
     }
+    // A refused send says every problem in the form's Dutch words.
+    const step = await agent.get(`/sessionrequests/new?contact=${c}&step=options`);
+    const refused = await agent
+      .post('/sessionrequests/new')
+      .type('form')
+      .send({
+        _csrf: csrfIn(step.text),
+        contact: c,
+        reminder1Days: '400',
+        expiresOn: 'morgen',
+      });
+    expect(refused.status).toBe(400);
+    expect(englishIn(refused.text)).toEqual([]);
+    for (const said of [
+      'Eerste herinnering: geef een aantal dagen van 1 tot 365',
+      'Link geldig tot: geef een datum zoals 2026-12-31',
+      'Uitnodiging versturen via: kies e-mail, sms of beide',
+    ])
+      expect(refused.text).toContain(`<li class="error">${said}</li>`);
+    const noTemplate = await agent
+      .post('/sessionrequests/new')
+      .type('form')
+      .send({ _csrf: csrfIn(step.text), contact: c, email: 'yes' });
+    expect(noTemplate.text).toContain(
+      '<li class="error">Vragenlijstsjablonen: kies minstens één sjabloon</li>',
+    );
+    expect(englishIn(noTemplate.text)).toEqual([]);
     const action = await agent.get(`/staff/actions/${s._id}`);
     expect(action.text).toContain('Te ondertekenen document voor <a href=');
     expect(action.text).toContain('Jana Wouters weigerde: “Het bedrag klopt niet”');
@@ -246,6 +279,38 @@ describe('the desk’s start page, language and times', () => {
     expect(back.text).toContain('id="language-nl" name="language" value="nl" checked');
     expect(back.text).toContain('id="notify-digest" name="notify" value="digest" checked');
     expect(back.text).toContain('Uw instellingen');
+  });
+
+  it('when a staff page meets an error, then its page speaks the browser’s language: the refusal’s own words in English, what the status means in Dutch and French', async () => {
+    const org = await createOrg(h);
+    const user = await staffUser(h, org, ['adviser'], 'Sofie Claeys');
+    const { agent } = await signedIn(h, user.email);
+    const missing = `/staff/actions/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`;
+
+    const dutch = await agent.get(missing).set('Accept-Language', 'nl-BE,nl;q=0.9');
+    expect(dutch.status).toBe(404);
+    expect(dutch.text).toContain('<html lang="nl">');
+    expect(dutch.text).toContain('<h1>Niet gevonden</h1>');
+    expect(dutch.text).toContain(staffWords.nl.errorTexts[404]);
+    expect(englishIn(dutch.text)).toEqual([]);
+
+    const english = await agent.get(missing).set('Accept-Language', 'en-GB');
+    expect(english.text).toContain('<html lang="en">');
+    expect(english.text).toContain('<h1>Not found</h1>');
+    expect(english.text).not.toContain(staffWords.en.errorTexts[404]);
+
+    // A form whose token went stale: the page says the form expired, in French.
+    const expired = await agent
+      .post('/staff/settings')
+      .set('Accept-Language', 'fr-BE,fr;q=0.9')
+      .type('form')
+      .send({ _csrf: 'stale', language: 'nl', notify: 'each' });
+    expect(expired.status).toBe(403);
+    expect(expired.text).toContain('<html lang="fr">');
+    expect(expired.text).toContain(`<h1>${staffWords.fr.errors[403]}</h1>`);
+    expect(expired.text).toContain(
+      'Ce formulaire a expiré. Revenez en arrière, rechargez la page et réessayez.',
+    );
   });
 
   it('when the language check reads a page in English, then it finds the English', () => {

@@ -330,7 +330,7 @@ describe('the adviser’s wizard in Chromium', () => {
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { level: 1, name: 'Sent' }).waitFor();
       const id = /\/staff\/actions\/([0-9a-f-]{36})/.exec(
-        (await page.getByRole('link', { name: 'quicksign action' }).getAttribute('href')) ?? '',
+        (await page.getByRole('link', { name: 'Document to sign' }).getAttribute('href')) ?? '',
       )![1]!;
       const action = await h.api().get(`/api/v1/sessionrequests/${id}`).set('x-api-key', org.adminKey);
       expect(action.body).toMatchObject({ type: 'quicksign', signingOrder: 'sequential' });

@@ -166,7 +166,9 @@ describe('quick-signing deep link', () => {
       .type('form')
       .send({ _csrf: csrfIn(page.text), sms: 'yes' });
     expect(sms.status).toBe(400);
-    expect(sms.text).toContain('class="error">notificationSms.send: the contact has no phone number');
+    // In the form's words, naming the signer (never the API's field names).
+    expect(sms.text).toContain('class="error">Zofia Wójcik: no mobile number for the SMS invitation</li>');
+    expect(sms.text).not.toContain('notificationSms');
     // Nothing was made: not even the contact the send would have created.
     const made = await h.api().get(`/api/v1/customers?thirdpartyId=${guid}`).set('x-api-key', org.adminKey);
     expect(made.body.customers).toEqual([]);
@@ -192,7 +194,9 @@ describe('quick-signing deep link', () => {
     const { agent: fresh } = await adviser();
     const page = await fresh.get(`/sessionrequests/quicksigningrequest/${setupId}`);
     expect(page.status).toBe(410);
-    expect(page.text).toMatch(/expired on \d{4}-/);
+    expect(page.text).toContain('<h1>This link can no longer be used</h1>');
+    // When, in the organisation's zone, named.
+    expect(page.text).toMatch(/It expired on <time datetime="\d{4}-[^"]+" title="Europe\/Brussels">/);
   });
 });
 
@@ -366,7 +370,8 @@ describe('action deep link', () => {
       .type('form')
       .send({ _csrf: csrfIn(page.text), email: 'yes' });
     expect(res.status).toBe(400);
-    expect(res.text).toContain('questionListIds: choose at least one template');
+    expect(res.text).toContain('Questionnaire templates: choose at least one template');
+    expect(res.text).not.toContain('questionListIds:');
     expect((await agent.get(link)).status).toBe(200);
   });
 });

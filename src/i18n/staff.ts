@@ -27,6 +27,8 @@ export interface StaffWords {
   signerStatuses: Record<'pending' | 'signed' | 'declined', string>;
   channels: Record<'email' | 'sms', string>;
   errors: Record<number, string> & { other: string };
+  /** What an error page says beneath its title (English pages say the refusal's own words instead). */
+  errorTexts: Record<number, string> & { other: string; expired: string };
   back: string;
   none: string;
   /** Above the problems of a refused form. */
@@ -83,6 +85,17 @@ export const staffWords: Record<Language, StaffWords> = {
       429: 'Too many attempts',
       other: 'Something went wrong',
     },
+    errorTexts: {
+      400: 'This page was sent something it cannot read. Go back and try again.',
+      403: 'Your account may not do this. Ask an administrator of your organisation if you need to.',
+      404: 'This page or what it shows does not exist, or it belongs to another organisation.',
+      409: 'This cannot be done in the state it is in now. Go back, reload the page and look again.',
+      410: 'This is no longer available.',
+      413: 'What was sent is larger than this service accepts.',
+      429: 'Too many attempts in a short time. Wait a minute and try again.',
+      other: 'Something went wrong on our side. Please try again later.',
+      expired: 'This form has expired. Go back, reload the page and try again.',
+    },
     back: 'Back to ActionDesk',
     none: '—',
     problems: 'Please check',
@@ -135,6 +148,17 @@ export const staffWords: Record<Language, StaffWords> = {
       429: 'Te veel pogingen',
       other: 'Er ging iets mis',
     },
+    errorTexts: {
+      400: 'Deze pagina kreeg iets toegestuurd dat ze niet kan lezen. Ga terug en probeer het opnieuw.',
+      403: 'Uw account mag dit niet doen. Vraag het zo nodig aan een beheerder van uw organisatie.',
+      404: 'Deze pagina of wat ze toont bestaat niet, of hoort bij een andere organisatie.',
+      409: 'Dit kan niet in de toestand waarin het nu is. Ga terug, laad de pagina opnieuw en kijk nog eens.',
+      410: 'Dit is niet meer beschikbaar.',
+      413: 'Wat u verstuurde is groter dan deze dienst aanvaardt.',
+      429: 'Te veel pogingen op korte tijd. Wacht een minuut en probeer het opnieuw.',
+      other: 'Er ging bij ons iets mis. Probeer het later opnieuw.',
+      expired: 'Dit formulier is verlopen. Ga terug, laad de pagina opnieuw en probeer het nog eens.',
+    },
     back: 'Terug naar ActionDesk',
     none: '—',
     problems: 'Kijk dit even na',
@@ -186,6 +210,17 @@ export const staffWords: Record<Language, StaffWords> = {
       413: 'Trop volumineux',
       429: 'Trop de tentatives',
       other: 'Une erreur s’est produite',
+    },
+    errorTexts: {
+      400: 'Cette page a reçu quelque chose qu’elle ne peut pas lire. Revenez en arrière et réessayez.',
+      403: 'Votre compte ne peut pas faire ceci. Demandez-le au besoin à un administrateur de votre organisation.',
+      404: 'Cette page ou ce qu’elle montre n’existe pas, ou appartient à une autre organisation.',
+      409: 'Ce n’est pas possible dans l’état actuel. Revenez en arrière, rechargez la page et regardez à nouveau.',
+      410: 'Ceci n’est plus disponible.',
+      413: 'Ce que vous avez envoyé dépasse la taille acceptée par ce service.',
+      429: 'Trop de tentatives en peu de temps. Attendez une minute et réessayez.',
+      other: 'Un problème est survenu de notre côté. Veuillez réessayer plus tard.',
+      expired: 'Ce formulaire a expiré. Revenez en arrière, rechargez la page et réessayez.',
     },
     back: 'Retour à ActionDesk',
     none: '—',

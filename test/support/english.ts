@@ -6,6 +6,8 @@ import { auditWords } from '../../src/i18n/desk-audit';
 import { sentenceWords } from '../../src/i18n/desk-audit-sentences';
 import { contactWords } from '../../src/i18n/desk-contacts';
 import { integrationWords } from '../../src/i18n/desk-integrations';
+import { sendWords } from '../../src/i18n/desk-send';
+import { sendProblemWords } from '../../src/i18n/desk-send-problems';
 import { userWords } from '../../src/i18n/desk-users';
 import { webhookWords } from '../../src/i18n/desk-webhooks';
 import { staffWords } from '../../src/i18n/staff';
@@ -49,6 +51,8 @@ function englishPhrases(): string[] {
   walk(userWords.en, userWords.nl);
   walk(auditWords.en, auditWords.nl);
   walk(sentenceWords.en, sentenceWords.nl);
+  walk(sendWords.en, sendWords.nl);
+  walk(sendProblemWords.en, sendProblemWords.nl);
   return [...out];
 }
 

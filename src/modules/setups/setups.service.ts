@@ -28,6 +28,17 @@ export interface SetupDeps {
 
 const notFound = (what: string) => new NotFound(`${what} not found`);
 
+/** A setup that was used or has expired: when, for the wizard's page to say it in the user's words. */
+export class SetupGone extends Gone {
+  constructor(
+    what: string,
+    readonly how: 'used' | 'expired',
+    readonly at: Date,
+  ) {
+    super(`${what} ${how === 'used' ? 'was used' : 'expired'} on ${iso(at)}: make a new one`);
+  }
+}
+
 /** A setup that can no longer be opened says why; one of another kind is not found. */
 export function usableSetup(
   row: SetupRow | undefined,
@@ -36,8 +47,8 @@ export function usableSetup(
   what: string,
 ): SetupRow {
   if (!row || row.kind !== kind) throw notFound(what);
-  if (row.usedAt) throw new Gone(`${what} was used on ${iso(row.usedAt)}: make a new one`);
-  if (row.expiresAt <= now) throw new Gone(`${what} expired on ${iso(row.expiresAt)}: make a new one`);
+  if (row.usedAt) throw new SetupGone(what, 'used', row.usedAt);
+  if (row.expiresAt <= now) throw new SetupGone(what, 'expired', row.expiresAt);
   return row;
 }
 

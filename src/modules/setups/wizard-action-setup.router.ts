@@ -31,14 +31,11 @@ async function actionView(
       changes: changes[i] ?? [],
       value: String(i),
       checked: checked ? checked.has(String(i)) : true,
-      name: [c.firstname, c.lastname].filter(Boolean).join(' ') || c.email || c.thirdpartyId || '(no name)',
+      name: [c.firstname, c.lastname].filter(Boolean).join(' ') || c.email || c.thirdpartyId || null,
       email: c.email,
       thirdpartyId: c.thirdpartyId,
       matched: c.contact?.by ?? null,
-      problem:
-        !c.contact && !c.email
-          ? `No contact has the reference ${c.thirdpartyId}, and there is no e-mail address to make one.`
-          : undefined,
+      unmatched: !c.contact && !c.email,
     })),
     peopleField: 'include' as const,
     templates: await templatesOf(deps, ctx),

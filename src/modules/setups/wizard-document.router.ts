@@ -1,3 +1,4 @@
+import type { SendProblem } from '../../i18n/desk-send-problems';
 import type { Routes } from '../../platform/http/routes';
 import type { RequestContext } from '../../platform/kernel/context';
 import { AppError } from '../../platform/kernel/errors';
@@ -16,17 +17,14 @@ export interface DocumentRouteDeps extends WizardRouteDeps {
   maxFileBytes: number;
 }
 
-/** The service's field names, as the document step's form words them. */
-const formWords: [RegExp, string][] = [
-  [/^document\.fileId: /, 'The PDF: '],
-  [/^document\.title: /, 'Title of the document: '],
-  [/^(customerIds|customerId|contacts)(\[\d+\])?: /, 'Signers: '],
-  [/^(notificationSms|notificationEmail)[^:]*: /, 'Send the invitation by: '],
-  [/^expiresAt: /, 'Link works until: '],
-  [/^reminderSchedule[^:]*: /, 'Reminders: '],
-];
-const inFormWords = (problems: string[]) =>
-  problems.map((p) => formWords.reduce((line, [field, words]) => line.replace(field, words), p));
+/** Why an upload was refused, in the step's words: too large, not a PDF, no file, or it did not arrive. */
+function uploadProblem(err: AppError, maxFileBytes: number): SendProblem {
+  if (err.status === 413) return { tooLarge: maxFileBytes };
+  const said = [err.message, ...(err.details ?? []).map((d) => d.message)].join(' ');
+  if (/not a PDF/.test(said)) return 'notPdf';
+  if (err.status !== 415 && /one file in this field is required/.test(said)) return 'noFile';
+  return 'notMultipart';
+}
 
 /** The document step, with the file when there is one. */
 export async function documentStepPage(
@@ -85,12 +83,11 @@ export function documentWizardRoutes(routes: Routes, deps: DocumentRouteDeps): v
         return { redirect: `/sessionrequests/new?${back.toString()}` };
       } catch (err) {
         if (!(err instanceof AppError) || err.status >= 500) throw err;
-        const problem = err.details?.length ? err.details.map((d) => d.message).join('; ') : err.message;
         return documentStepPage(
           deps,
           ctx,
           { csrf: csrf(), nonce, status: err.status },
-          { contactIds: query.contact, problems: [`The PDF: ${problem}`] },
+          { contactIds: query.contact, problems: [uploadProblem(err, deps.maxFileBytes)] },
         );
       }
     },
@@ -110,8 +107,8 @@ export function documentWizardRoutes(routes: Routes, deps: DocumentRouteDeps): v
     async ({ ctx, form, csrf, nonce }) => {
       const { options, values, problems } = readOptions(form);
       const title = form.title?.replace(/\s+/g, ' ').trim() ?? '';
-      if (!title) problems.unshift('Title of the document: give the document a name');
-      else if (title.length > 200) problems.unshift('Title of the document: at most 200 characters');
+      if (!title) problems.unshift('titleMissing');
+      else if (title.length > 200) problems.unshift('titleLong');
       // The signers in the order given (a place left empty or unreadable keeps the listed order).
       const positions = form.contact.map((_, i) => {
         const n = Number(form.position[i]);
@@ -134,7 +131,7 @@ export function documentWizardRoutes(routes: Routes, deps: DocumentRouteDeps): v
             }),
           );
         } catch (err) {
-          problems.push(...problemsOf(err));
+          problems.push(...problemsOf(err, ordered));
         }
       }
       return documentStepPage(
@@ -145,7 +142,7 @@ export function documentWizardRoutes(routes: Routes, deps: DocumentRouteDeps): v
           contactIds: form.contact,
           fileId: form.fileId,
           values: { ...values, title, sequential: signingOrder === 'sequential', positions },
-          problems: inFormWords(problems),
+          problems,
         },
       );
     },

@@ -96,7 +96,7 @@ export function newActionWizardRoutes(routes: Routes, deps: DocumentRouteDeps): 
         try {
           return sent(await sendActions(deps, ctx, { contactIds: form.contact }, choiceOf(form, options)));
         } catch (err) {
-          problems.push(...problemsOf(err));
+          problems.push(...problemsOf(err, form.contact));
         }
       }
       const people = await pickedPeople(deps, ctx, form.contact);
@@ -130,11 +130,7 @@ export function newActionWizardRoutes(routes: Routes, deps: DocumentRouteDeps): 
         status: 200,
         html: sentPage(
           await frameOf(deps, ctx, csrf()),
-          actions.map((a) => ({
-            id: a.id,
-            label: `${a.type} action`,
-            url: `${deps.baseUrl}/action/${a.code}`,
-          })),
+          actions.map((a) => ({ id: a.id, type: a.type, url: `${deps.baseUrl}/action/${a.code}` })),
         ),
       };
     },

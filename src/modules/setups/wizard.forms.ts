@@ -1,3 +1,4 @@
+import type { SendProblem, SendProblemKey } from '../../i18n/desk-send-problems';
 import { languages } from '../../i18n/languages';
 import { z } from '../../platform/kernel/zod';
 import type { OptionsValues } from './pages/wizard.pages';
@@ -53,23 +54,23 @@ export type ActionInput = z.output<typeof ActionForm>;
 export function readOptions(f: OptionsInput): {
   options: SendOptions;
   values: OptionsValues;
-  problems: string[];
+  problems: SendProblem[];
 } {
-  const problems: string[] = [];
-  const days = (raw: string | undefined, label: string) => {
+  const problems: SendProblem[] = [];
+  const days = (raw: string | undefined, problem: SendProblemKey) => {
     const text = raw?.trim() ?? '';
     if (!text) return undefined;
     const n = Number(text);
     if (!/^\d{1,3}$/.test(text) || n < 1 || n > 365) {
-      problems.push(`${label}: give a number of days from 1 to 365`);
+      problems.push(problem);
       return undefined;
     }
     return n;
   };
-  const reminder1Days = days(f.reminder1Days, 'First reminder');
-  const reminder2Days = days(f.reminder2Days, 'Second reminder');
+  const reminder1Days = days(f.reminder1Days, 'reminder1Days');
+  const reminder2Days = days(f.reminder2Days, 'reminder2Days');
   if (reminder1Days !== undefined && reminder2Days !== undefined && reminder2Days <= reminder1Days) {
-    problems.push('Second reminder: must come after the first');
+    problems.push('reminderOrder');
   }
   const expiresOn = f.expiresOn?.trim() || undefined;
   let expiresAt: string | undefined;
@@ -81,10 +82,10 @@ export function readOptions(f: OptionsInput): {
       !Number.isNaN(day.getTime()) &&
       day.toISOString().slice(0, 10) === expiresOn;
     if (ok) expiresAt = `${expiresOn}T23:59:59Z`;
-    else problems.push('Link works until: give a date such as 2026-12-31');
+    else problems.push('expiresOn');
   }
   const message = f.message?.trim() || undefined;
-  if (message && message.length > 2000) problems.push('Personal message: at most 2000 characters');
+  if (message && message.length > 2000) problems.push('messageLong');
   const options: SendOptions = {
     email: f.email === 'yes',
     sms: f.sms === 'yes',
@@ -95,7 +96,7 @@ export function readOptions(f: OptionsInput): {
     expiresAt,
     signatureLevel: f.signatureLevel,
   };
-  if (!options.email && !options.sms) problems.push('Send the invitation by: choose e-mail, SMS or both');
+  if (!options.email && !options.sms) problems.push('channels');
   const values: OptionsValues = {
     email: options.email,
     sms: options.sms,

@@ -1,3 +1,4 @@
+import type { SendField, SendProblem, SendProblemKey, SignerSays } from '../../i18n/desk-send-problems';
 import type { RequestContext } from '../../platform/kernel/context';
 import { AppError } from '../../platform/kernel/errors';
 import { type StaffPageFrame, staffErrorPage } from '../../platform/web/staff-layout';
@@ -5,6 +6,7 @@ import { contactEmail, contactLabel, contactPhone, getCustomer, getCustomersById
 import type { DocumentPreviews } from '../files';
 import { listQuestionLists } from '../questionlists';
 import { setupProblemPage } from './pages/wizard.pages';
+import { SetupGone } from './setups.service';
 import { dataChanges, type Person, type WizardDeps } from './wizard.service';
 
 // What the wizard's pages share: their declaration, the page frame, and the view models of contacts,
@@ -41,15 +43,13 @@ export const setupProblem = async (
   csrf: string,
 ) => {
   if (err instanceof AppError && (err.status === 404 || err.status === 410)) {
-    const title = err.status === 404 ? 'This link is not known here' : 'This link can no longer be used';
-    const text =
-      err.status === 404
-        ? 'It may belong to another organisation, or it was mistyped.'
-        : err.message.replace(/: make a new one$/, '.');
-    return {
-      status: err.status,
-      html: setupProblemPage(title, text, await frameOf(deps, ctx, csrf)),
-    };
+    const problem =
+      err instanceof SetupGone
+        ? err.how === 'used'
+          ? { used: err.at }
+          : { expired: err.at }
+        : { unknown: true as const };
+    return { status: err.status, html: setupProblemPage(await frameOf(deps, ctx, csrf), problem) };
   }
   throw err;
 };
@@ -94,12 +94,50 @@ export const pickedPeople = async (deps: WizardRouteDeps, ctx: RequestContext, i
   });
 };
 
-/** A service refusal (400 naming fields, 409) as lines for the page. */
-export function problemsOf(err: unknown): string[] {
-  if (err instanceof AppError && (err.status === 400 || err.status === 409)) {
-    return err.details?.length ? err.details.map((d) => `${d.field}: ${d.message}`) : [err.message];
-  }
-  throw err;
+/** The service's refusals the send flow has words for: its field, what it says, and the problem. */
+const known: [RegExp, RegExp, SendProblemKey | SignerSays][] = [
+  [/^(contacts|customerIds)$/, /at least one contact/, 'noContacts'],
+  [/^(contacts|customerIds)$/, /at most 10 signers/, 'tooManySigners'],
+  [/^questionListIds$/, /at least one template/, 'noTemplates'],
+  [/./, /no default portfolio/, 'noPortfolio'],
+  [/./, /is not a contact/, 'unknown'],
+  [/./, /has neither an e-mail address/, 'noWay'],
+  [/./, /has no e-mail address/, 'noEmail'],
+  [/./, /has no (mobile|phone) number/, 'noPhone'],
+  [/^notificationSms/, /phone number \(data\.Telefoon\)/, 'badPhone'],
+];
+const signerSays = new Set<string>(['noEmail', 'noPhone', 'badPhone', 'noWay', 'unknown']);
+
+/** The form's part a service field belongs to. */
+const partOf: [RegExp, SendField][] = [
+  [/^document\.fileId|^fileId/, 'file'],
+  [/^document\.title/, 'title'],
+  [/^(customerIds|customerId|contacts)/, 'signers'],
+  [/^notification/, 'channels'],
+  [/^expiresAt/, 'expires'],
+  [/^reminder/, 'reminders'],
+  [/^questionListIds/, 'templates'],
+];
+
+/**
+ * A service refusal (400 naming fields, 409) as the page's problems: the ones the flow has words for by
+ * name (a signer's by the contact's id: `ids` are the contacts in the order sent), others in the
+ * service's words against the form's part.
+ */
+export function problemsOf(err: unknown, ids: readonly string[] = []): SendProblem[] {
+  if (!(err instanceof AppError && (err.status === 400 || err.status === 409))) throw err;
+  if (!err.details?.length) return [{ field: null, text: err.message }];
+  return err.details.map((d): SendProblem => {
+    const unmatched = /^no contact has thirdpartyId (.*) and there is no e-mail/.exec(d.message);
+    if (unmatched) return { signer: unmatched[1] ?? '', says: 'unmatched' };
+    const hit = known.find(([field, says]) => field.test(d.field) && says.test(d.message))?.[2];
+    if (hit && signerSays.has(hit)) {
+      const at = /\[(\d+)\]/.exec(d.field)?.[1];
+      return { signer: ids[at === undefined ? 0 : Number(at)] ?? null, says: hit as SignerSays };
+    }
+    if (hit) return hit as SendProblemKey;
+    return { field: partOf.find(([field]) => field.test(d.field))?.[1] ?? null, text: d.message };
+  });
 }
 
 /** After a send: to the page listing the actions made. */
@@ -115,7 +153,7 @@ export const sendOrShowAgain = async (
   deps: WizardRouteDeps,
   ctx: RequestContext,
   csrf: () => string,
-  problems: string[],
+  problems: SendProblem[],
   send: () => Promise<string[]>,
   again: () => Promise<string>,
 ) => {

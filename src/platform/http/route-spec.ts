@@ -9,6 +9,12 @@ import type { SECRET_ALREADY_SHOWN } from './shown-once';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type AnySchema = z.ZodType;
 
+/** What an error page knows of its request besides the error: the browser's languages, an expired form. */
+export interface ErrorPageAbout {
+  languages: readonly string[];
+  expired?: boolean;
+}
+
 export interface RouteSpec<
   P extends AnySchema,
   Q extends AnySchema,
@@ -84,8 +90,11 @@ export interface PageSpec<P extends AnySchema, Q extends AnySchema, F extends An
    */
   documentForm?: false;
   statuses: Record<number, string>;
-  /** The HTML page for an error (bad form, body too large, unexpected): its status and plain message. */
-  errorPage: (status: number, message: string) => string;
+  /**
+   * The HTML page for an error (bad form, body too large, unexpected): its status, plain message, the
+   * browser's languages (most wanted first), and whether it is a form that expired (a stale CSRF token).
+   */
+  errorPage: (status: number, message: string, about: ErrorPageAbout) => string;
   /** The page when the CSRF token is missing or stale (default: a 403 error page). */
   csrfFailed?: () => { status: number; html: string };
   /**

@@ -250,7 +250,10 @@ export class Routes {
           if (csrf && !csrf.valid(req)) {
             const refused = spec.csrfFailed?.() ?? {
               status: 403,
-              html: spec.errorPage(403, 'This form has expired. Go back, reload the page and try again.'),
+              html: spec.errorPage(403, 'This form has expired. Go back, reload the page and try again.', {
+                languages: originOf(req).languages ?? [],
+                expired: true,
+              }),
             };
             sendPage(res, refused.status, refused.html);
             return;
@@ -281,7 +284,11 @@ export class Routes {
         const message =
           error.status >= 500 ? 'Something went wrong on our side. Please try again later.' : error.message;
         if (!res.locals.cspNonce) res.locals.cspNonce = randomBytes(16).toString('base64');
-        sendPage(res, error.status, spec.errorPage(error.status, message));
+        sendPage(
+          res,
+          error.status,
+          spec.errorPage(error.status, message, { languages: originOf(req).languages ?? [] }),
+        );
       },
     );
   }

@@ -1,6 +1,6 @@
 import { staffDateTime } from '../../i18n/dates';
 import type { Language } from '../../i18n/languages';
-import { staffWords } from '../../i18n/staff';
+import { staffLanguage, staffWords } from '../../i18n/staff';
 import { htmlDocument } from './document-layout';
 import { type Html, html } from './html';
 
@@ -144,13 +144,28 @@ ${f.body}
   });
 }
 
-/** The page for an error on a staff page. */
-export function staffErrorPage(status: number, message: string): string {
-  const w = staffWords.en;
+/**
+ * The page for an error on a staff page, in the browser's language (the error is met outside the page's
+ * own answer, before the user's chosen language is known). In English it says the refusal's own words;
+ * in Dutch and French what the status means.
+ */
+export function staffErrorPage(
+  status: number,
+  message: string,
+  about?: { languages: readonly string[]; expired?: boolean },
+): string {
+  const lang = staffLanguage(null, about?.languages ?? []);
+  const w = staffWords[lang];
   const title = w.errors[status] ?? w.errors.other;
+  const text = about?.expired
+    ? w.errorTexts.expired
+    : lang === 'en' && status < 500
+      ? message
+      : (w.errorTexts[status] ?? w.errorTexts.other);
   return staffLayout({
     title,
+    lang,
     narrow: true,
-    body: html`<h1>${title}</h1><p>${message}</p><p><a href="/staff">${w.back}</a></p>`,
+    body: html`<h1>${title}</h1><p>${text}</p><p><a href="/staff">${w.back}</a></p>`,
   });
 }

@@ -1,7 +1,9 @@
+import { sendWords } from '../../../i18n/desk-send';
+import type { SendProblem } from '../../../i18n/desk-send-problems';
 import { languages } from '../../../i18n/languages';
 import { type Html, html, trusted } from '../../../platform/web/html';
-import type { StaffPageFrame } from '../../../platform/web/staff-layout';
-import { defaults, errors, frame, type OptionsValues, optionsFields, steps } from './wizard.pages';
+import { csrfField, type StaffPageFrame } from '../../../platform/web/staff-layout';
+import { defaults, errors, frame, megabytes, type OptionsValues, optionsFields, steps } from './wizard.pages';
 
 // The desk's own quick-signing: the contacts picked, then a PDF uploaded here (dragged in or chosen),
 // its pages shown, the signers' order and the options, then sent.
@@ -12,7 +14,7 @@ export interface DocumentStepView {
   /** The uploaded PDF, once there is one. */
   file?: { id: string; fileName: string; size: number; pages: number; images: boolean };
   values?: OptionsValues & { title?: string; sequential?: boolean; positions?: number[] };
-  problems?: string[];
+  problems?: SendProblem[];
   qualified: boolean;
   maxFileBytes: number;
   nonce: string;
@@ -40,75 +42,75 @@ const dropScript =
 z.addEventListener('drop',function(e){e.preventDefault();if(!e.dataTransfer||!e.dataTransfer.files.length)return;i.files=e.dataTransfer.files;i.form.requestSubmit()});
 })();`);
 
-const megabytes = (bytes: number) =>
-  bytes < 1024 * 1024
-    ? `${Math.max(1, Math.round(bytes / 1024))} KB`
-    : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-
 function uploadForm(f: StaffPageFrame, v: DocumentStepView): Html {
+  const w = sendWords[f.lang];
   const query = new URLSearchParams([
     ['_csrf', f.csrf],
     ...v.people.map((p): [string, string] => ['contact', p.id]),
   ]);
   return html`<form method="post" action="/sessionrequests/new/upload?${query.toString()}" enctype="multipart/form-data">
-<div class="drop" id="drop"><label for="file">The PDF to sign</label>
+<div class="drop" id="drop"><label for="file">${w.pdfLabel}</label>
 <input type="file" id="file" name="file" accept="application/pdf,.pdf" required aria-describedby="file-hint">
-<p class="hint" id="file-hint">Drag the file onto this box, or choose it. A PDF of at most ${megabytes(v.maxFileBytes)}.</p></div>
-<div class="row"><button type="submit" class="primary">Upload and show the pages</button></div>
+<p class="hint" id="file-hint">${w.dropHint(megabytes(v.maxFileBytes))}</p></div>
+<div class="row"><button type="submit" class="primary">${w.upload}</button></div>
 </form>`;
 }
 
-function preview(v: DocumentStepView, file: NonNullable<DocumentStepView['file']>): Html {
+function preview(f: StaffPageFrame, v: DocumentStepView, file: NonNullable<DocumentStepView['file']>): Html {
+  const w = sendWords[f.lang];
   const shown = Math.min(file.pages, 24);
   const back = new URLSearchParams([
     ['step', 'document'],
     ...v.people.map((p): [string, string] => ['contact', p.id]),
   ]);
   return html`<section class="card" aria-labelledby="doc-h"><h2 id="doc-h">${file.fileName}</h2>
-<p>${file.pages} ${file.pages === 1 ? 'page' : 'pages'}, ${megabytes(file.size)}. <a href="/sessionrequests/new?${back.toString()}">Choose another file</a></p>
+<p>${w.pagesAndSize(file.pages, megabytes(file.size))} <a href="/sessionrequests/new?${back.toString()}">${w.chooseAnother}</a></p>
 ${
   file.images
-    ? html`<ol class="thumbs">${Array.from({ length: shown }, (_, i) => html`<li><img src="/staff/files/${file.id}/pages/${i + 1}" alt="Page ${i + 1} of ${file.pages}" width="550" height="778" loading="${i < 6 ? 'eager' : 'lazy'}">${i + 1}</li>`)}</ol>${file.pages > shown ? html`<p class="hint">The first ${shown} pages are shown.</p>` : ''}`
-    : html`<p class="hint">No preview can be drawn on this server; the signers see the download.</p>`
+    ? html`<ol class="thumbs">${Array.from({ length: shown }, (_, i) => html`<li><img src="/staff/files/${file.id}/pages/${i + 1}" alt="${w.pageOf(i + 1, file.pages)}" width="550" height="778" loading="${i < 6 ? 'eager' : 'lazy'}">${i + 1}</li>`)}</ol>${file.pages > shown ? html`<p class="hint">${w.firstShown(shown)}</p>` : ''}`
+    : html`<p class="hint">${w.noPreviewSigners}</p>`
 }</section>`;
 }
 
 function sendForm(f: StaffPageFrame, v: DocumentStepView, file: NonNullable<DocumentStepView['file']>): Html {
+  const w = sendWords[f.lang];
   const values = { ...defaults, ...(v.values ?? {}) };
   const title = values.title ?? file.fileName.replace(/\.pdf$/i, '');
   const several = v.people.length > 1;
   return html`<form method="post" action="/sessionrequests/new/document" novalidate>
-<input type="hidden" name="_csrf" value="${f.csrf}"><input type="hidden" name="fileId" value="${file.id}">
-<div class="field"><label for="title">Title of the document</label><input type="text" id="title" name="title" maxlength="200" value="${title}" aria-describedby="title-hint"><p class="hint" id="title-hint">The signers see it in the invitation, on the page and in the consent they give.</p></div>
-<fieldset><legend>${several ? 'Signers' : 'Signer'}</legend><ol class="signers">${v.people.map(
+${csrfField(f.csrf)}<input type="hidden" name="fileId" value="${file.id}">
+<div class="field"><label for="title">${w.titleLabel}</label><input type="text" id="title" name="title" maxlength="200" value="${title}" aria-describedby="title-hint"><p class="hint" id="title-hint">${w.titleHint}</p></div>
+<fieldset><legend>${several ? w.signers : w.signer}</legend><ol class="signers">${v.people.map(
     (p, i) =>
       html`<li><input type="hidden" name="contact" value="${p.id}"><span><strong>${p.name}</strong> — ${p.email}</span>${
         several
-          ? html`<div class="field"><label for="pos-${i}">Order<span class="skip"> of ${p.name}</span></label><input type="number" id="pos-${i}" name="position" min="1" max="${v.people.length}" inputmode="numeric" value="${v.values?.positions?.[i] ?? i + 1}"></div>`
+          ? html`<div class="field"><label for="pos-${i}">${w.order}<span class="skip">${w.orderOf(p.name)}</span></label><input type="number" id="pos-${i}" name="position" min="1" max="${v.people.length}" inputmode="numeric" value="${v.values?.positions?.[i] ?? i + 1}"></div>`
           : ''
       }</li>`,
   )}</ol>
 ${
   several
-    ? html`<div class="choice"><input type="radio" id="together" name="signingOrder" value="parallel"${values.sequential ? '' : html` checked`}><label for="together">All at once: everyone is invited now</label></div>
-<div class="choice"><input type="radio" id="sequential" name="signingOrder" value="sequential"${values.sequential ? html` checked` : ''}><label for="sequential">One after the other, in this order: each is invited when the one before has signed</label></div>`
+    ? html`<div class="choice"><input type="radio" id="together" name="signingOrder" value="parallel"${values.sequential ? '' : html` checked`}><label for="together">${w.allAtOnce}</label></div>
+<div class="choice"><input type="radio" id="sequential" name="signingOrder" value="sequential"${values.sequential ? html` checked` : ''}><label for="sequential">${w.inThisOrder}</label></div>`
     : ''
 }</fieldset>
-${optionsFields(values, { phone: v.people.some((p) => p.phone), languages: [...languages], signing: true, qualified: v.qualified })}
-<div class="row"><button type="submit" class="primary">Send for signing</button></div>
+${optionsFields(f, values, { phone: v.people.some((p) => p.phone), languages: [...languages], signing: true, qualified: v.qualified })}
+<div class="row"><button type="submit" class="primary">${w.sendForSigning}</button></div>
 </form>`;
 }
 
 /** `/sessionrequests/new?step=document`: the PDF (uploaded here), its pages, the signers and the options. */
 export function documentStep(f: StaffPageFrame, v: DocumentStepView): string {
+  const w = sendWords[f.lang];
   const file = v.file;
+  const nameOf = (id: string) => v.people.find((p) => p.id === id)?.name;
   return frame(
     f,
-    'Send a document to sign',
-    html`<h1>Send a document to sign</h1>
-${steps(['Contacts', 'Document and signers', 'Sent'], 1)}
-${errors(v.problems ?? [])}
-${file ? html`${preview(v, file)}\n${sendForm(f, v, file)}` : uploadForm(f, v)}`,
+    w.quickTitle,
+    html`<h1>${w.quickTitle}</h1>
+${steps(f, ['contacts', 'document', 'sent'], 1)}
+${errors(f, v.problems, nameOf)}
+${file ? html`${preview(f, v, file)}\n${sendForm(f, v, file)}` : uploadForm(f, v)}`,
     { css: documentCss, script: { nonce: v.nonce, code: dropScript } },
   );
 }
