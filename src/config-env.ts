@@ -61,6 +61,10 @@ export const envSchema = z.object({
     .string()
     .regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 512kb or 20mb')
     .default('20mb'),
+  SIGNED_COPY_ATTACH_MAX_SIZE: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 512kb or 5mb')
+    .default('5mb'),
   FILE_STORAGE: z.enum(['disk', 'database', 's3']).optional(),
   S3_ENDPOINT: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as https://s3.eu-west-1.amazonaws.com' })

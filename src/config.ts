@@ -57,6 +57,8 @@ export interface Config {
   readonly bodyLimit: string;
   /** Largest file accepted by POST /files, in bytes. */
   readonly maxFileBytes: number;
+  /** Largest signed copy e-mailed to a signer as an attachment, in bytes; a larger one goes as a link. */
+  readonly signedCopyAttachMaxBytes: number;
   /** Where file contents are stored (FILE_STORAGE; see docs/operations.md#files). */
   readonly files: FileStorageConfig;
   readonly authCacheTtlMs: number;
@@ -250,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     bodyLimit: e.BODY_LIMIT.toLowerCase(),
     maxFileBytes: bytesOf(e.MAX_FILE_SIZE),
+    signedCopyAttachMaxBytes: bytesOf(e.SIGNED_COPY_ATTACH_MAX_SIZE),
     files: Object.freeze(filesConfig(e, path.join(dataDir, 'files'))),
     authCacheTtlMs: e.AUTH_CACHE_TTL_SECONDS * 1000,
     trustProxy:

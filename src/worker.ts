@@ -117,6 +117,7 @@ export function registerJobHandlers(services: JobServices): void {
       sms,
       baseUrl: config.baseUrl,
       phoneRegion: config.phoneRegion,
+      attachMaxBytes: config.signedCopyAttachMaxBytes,
     }),
   );
   worker.register(

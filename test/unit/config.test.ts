@@ -14,6 +14,19 @@ describe('configuration', () => {
     expect(Object.isFrozen(c)).toBe(true);
   });
 
+  it('when SIGNED_COPY_ATTACH_MAX_SIZE is set, then signed copies up to it are attached; unset, up to 5 MB; a bad size is refused naming it', () => {
+    expect(loadConfig({}).signedCopyAttachMaxBytes).toBe(5 * 1024 * 1024);
+    expect(loadConfig({ SIGNED_COPY_ATTACH_MAX_SIZE: '1kb' }).signedCopyAttachMaxBytes).toBe(1024);
+    expect(loadConfig({ SIGNED_COPY_ATTACH_MAX_SIZE: '12MB' }).signedCopyAttachMaxBytes).toBe(
+      12 * 1024 * 1024,
+    );
+    expect(loadConfig({ SIGNED_COPY_ATTACH_MAX_SIZE: '0b' }).signedCopyAttachMaxBytes).toBe(0);
+    for (const size of ['5', '5 mb', '-1kb', '1.5mb', '2gb'])
+      expect(() => loadConfig({ SIGNED_COPY_ATTACH_MAX_SIZE: size })).toThrow(
+        /^Invalid configuration:\n {2}SIGNED_COPY_ATTACH_MAX_SIZE: must be a size such as 512kb or 5mb$/,
+      );
+  });
+
   it('when PORT is set, then BASE_URL follows it unless given', () => {
     expect(loadConfig({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
     expect(loadConfig({ PORT: '8080', BASE_URL: 'https://desk.example.com' }).baseUrl).toBe(

@@ -1,5 +1,5 @@
 // The signing module's public entry: what other modules may use.
-export { COPY_ATTACH_MAX_BYTES, signedCopyHandler, signedCopyJob } from './signed-copy.job';
+export { signedCopyHandler, signedCopyJob } from './signed-copy.job';
 export { buildSignedDocument } from './signed-document';
 export {
   CODE_MINUTES,

@@ -20,9 +20,6 @@ import { messageBrand, organisationBrand } from '../organisations';
 import { actionById, signersOf } from '../sessionrequests';
 import { sessionOfAction } from '../sessions';
 
-/** The largest signed copy sent as an attachment; a larger one is sent as a download link. */
-export const COPY_ATTACH_MAX_BYTES = 5 * 1024 * 1024;
-
 /** Sends one signer their copy of the sealed document, once the action is completed. */
 export const signedCopyJob = defineJob({
   kind: 'signed-copy',
@@ -39,12 +36,14 @@ export interface SignedCopyDeps {
   sms: SmsSender;
   baseUrl: string;
   phoneRegion: string;
+  /** The largest copy sent as an attachment (SIGNED_COPY_ATTACH_MAX_SIZE); a larger one goes as a link. */
+  attachMaxBytes: number;
 }
 
 /**
- * E-mails the signer their signed copy, in the language they signed in: attached up to 5 MB, else as a
- * link to their own copy (`/action/{code}/signed`). A signer with no e-mail address gets the link by
- * SMS. A copy for an action that is no longer completed (withdrawn, deleted) is not sent.
+ * E-mails the signer their signed copy, in the language they signed in: attached up to `attachMaxBytes`,
+ * else as a link to their own copy (`/action/{code}/signed`). A signer with no e-mail address gets the
+ * link by SMS. A copy for an action that is no longer completed (withdrawn, deleted) is not sent.
  */
 export function signedCopyHandler(deps: SignedCopyDeps): JobHandler<z.output<typeof signedCopyJob.payload>> {
   return async (job) => {
@@ -89,7 +88,7 @@ export function signedCopyHandler(deps: SignedCopyDeps): JobHandler<z.output<typ
       );
       return undefined;
     }
-    const attach = file.size <= COPY_ATTACH_MAX_BYTES;
+    const attach = file.size <= deps.attachMaxBytes;
     const body = mailLayout({
       language,
       from: organisation,
