@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { sentenceWords } from '../src/i18n/desk-audit-sentences';
 import { storyOf } from '../src/modules/desk/audit-story';
@@ -173,6 +175,22 @@ describe('the audit trail in sentences', () => {
       who: { text: 'A removed user' },
       what: { text: '‘Team Gent’' },
     });
+  });
+
+  it('when any table’s trigger records a change, then the sentence has a noun for its kind in every language', () => {
+    // The kinds the database records (each audited table's trigger names its kind) and those the code does.
+    const migrations = join(__dirname, '../src/db/migrations');
+    const kinds = new Set<string>(['webhook_delivery']);
+    for (const f of readdirSync(migrations).filter((n) => n.endsWith('.sql')))
+      for (const m of readFileSync(join(migrations, f), 'utf8').matchAll(
+        /actiondesk_audit_table\('\w+', '(\w+)'/g,
+      ))
+        kinds.add(m[1]!);
+    expect(kinds.size).toBeGreaterThan(15);
+    for (const lang of ['en', 'nl', 'fr'] as const) {
+      const missing = [...kinds].filter((k) => !sentenceWords[lang].nouns[k]);
+      expect({ lang, missing }).toEqual({ lang, missing: [] });
+    }
   });
 
   it('when a Dutch administrator reads the trail, then it is in Dutch sentences with no English left', async () => {
