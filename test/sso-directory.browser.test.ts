@@ -266,7 +266,7 @@ describe('directory synchronisation (Microsoft-type)', () => {
     expect(page.text).toMatch(/Bert Claes<\/a><\/td><td>Deactivated \(disabled in the directory\)/);
     expect(page.text).toMatch(/Carl Dewit<\/a><\/td><td>Deactivated \(not in the directory\)/);
     expect(page.text).toContain(
-      'Anna Jacobs</a></td><td>Updated: name: &quot;Anna&quot; → &quot;Anna Jacobs&quot;',
+      'Anna Jacobs</a></td><td>Updated: Name: &quot;Anna&quot; → &quot;Anna Jacobs&quot;',
     );
     expect(page.text).not.toContain(SECRET);
   });

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
+import { englishIn } from './support/english';
 import { createOrg, createUserWithKey, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
+import { csrfIn, signedIn, staffUser } from './support/staff';
 
 let h: Harness;
 let org: TestOrg;
@@ -204,5 +206,114 @@ describe('sign-in providers (spec 5.3)', () => {
       (await h.api().get(`/api/v1/admin/sso/providers/${made.body._id}`).set('x-api-key', org.adminKey))
         .status,
     ).toBe(404);
+  });
+
+  it('when a Dutch administrator opens the providers, a provider, the add form and a refused post, then no English is left and times carry the zone', async () => {
+    const dutch = await createOrg(h);
+    const admin = await staffUser(h, dutch, ['administrator'], 'Lies Peeters');
+    const { agent } = await signedIn(h, admin.email);
+    const settings = await agent.get('/staff/settings');
+    const saved = await agent
+      .post('/staff/settings')
+      .type('form')
+      .send({ _csrf: csrfIn(settings.text), language: 'nl', notify: 'none' });
+    expect(saved.status).toBe(303);
+    const csrf = csrfIn(settings.text);
+    const post = (path: string, fields: [string, string][]) =>
+      agent
+        .post(path)
+        .set('Accept-Language', 'en')
+        .type('form')
+        .send(new URLSearchParams([['_csrf', csrf], ...fields]).toString());
+
+    const empty = await agent.get('/staff/integrations/providers').set('Accept-Language', 'en');
+    expect(empty.text).toContain('<h1>Aanmeldingsdiensten</h1>');
+    expect(empty.text).toContain('<p>Nog geen aanmeldingsdienst.</p>');
+    expect(empty.text).toContain('<h2 id="add">Een aanmeldingsdienst toevoegen</h2>');
+    // Password sign-in cannot go off without an enabled provider: said in Dutch.
+    const noWayIn = await post('/staff/integrations/providers/password-sign-in', [['passwordSignIn', 'off']]);
+    expect(noWayIn.status).toBe(409);
+    expect(noWayIn.text).toContain(
+      '<li class="error">Schakel eerst een aanmeldingsdienst in: zonder wachtwoord melden medewerkers zich alleen via zo’n dienst aan.</li>',
+    );
+    // Refused: each problem in the form's words, never an API field name; what was typed is kept.
+    const refused = await post('/staff/integrations/providers', [
+      ['type', 'microsoft'],
+      ['clientId', 'contoso-app'],
+      ['clientSecret', SECRET],
+      ['jitGroup', 'adviser'],
+    ]);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('<h2>Kijk dit even na</h2>');
+    expect(refused.text).toContain(
+      '<li class="error">Directory-id (tenant): verplicht voor een dienst van het type Microsoft.</li>',
+    );
+    expect(refused.text).toContain(
+      'Onbekende gebruikers aanmaken: geef ook de toegelaten e-maildomeinen, zodat alleen adressen van die domeinen aangemaakt worden.',
+    );
+    expect(/<div class="summary"[\s\S]*?<\/div>/.exec(refused.text)?.[0]).not.toMatch(
+      /tenantId|jitGroup|is required/,
+    );
+    expect(refused.text).toContain('value="contoso-app"');
+
+    const added = await post('/staff/integrations/providers', [
+      ['type', 'microsoft'],
+      ['name', 'Contoso'],
+      ['tenantId', 'contoso.onmicrosoft.com'],
+      ['clientId', 'contoso-app'],
+      ['clientSecret', SECRET],
+      ['allowedDomains', 'contoso.be'],
+      ['jitGroup', 'adviser'],
+    ]);
+    expect(added.status).toBe(303);
+    const id = /providers\/([0-9a-f-]{36})\?done=created$/.exec(String(added.headers.location))![1];
+    h.clock.advance(60_000);
+    // The group mapping is written with the groups' Dutch names, and stored by their own.
+    const changed = await post(`/staff/integrations/providers/${id}`, [
+      ['name', 'Contoso'],
+      ['tenantId', 'contoso.onmicrosoft.com'],
+      ['clientId', 'contoso-app'],
+      ['allowedDomains', 'contoso.be'],
+      ['jitGroup', 'adviser'],
+      ['enabled', 'on'],
+      ['groupMapping', 'grp-a = Dossierbeheerder\ngrp-b = alleen lezen'],
+    ]);
+    expect(changed.status).toBe(303);
+    const stored = await h.api().get(`/api/v1/admin/sso/providers/${id}`).set('x-api-key', dutch.adminKey);
+    expect(stored.body.groupMapping).toEqual({ 'grp-a': 'file manager', 'grp-b': 'read-only' });
+
+    const pages = {
+      list: await agent.get('/staff/integrations/providers').set('Accept-Language', 'en'),
+      provider: await agent
+        .get(`/staff/integrations/providers/${id}?done=created`)
+        .set('Accept-Language', 'en'),
+      refused,
+      noWayIn,
+    };
+    for (const [name, page] of Object.entries(pages)) {
+      expect({ name, lang: /<html lang="(\w+)">/.exec(page.text)?.[1] }).toEqual({ name, lang: 'nl' });
+      expect({ name, english: englishIn(page.text) }).toEqual({ name, english: [] });
+      for (const t of page.text.matchAll(/<time datetime="[^"]+" title="([^"]+)">([^<]+)<\/time>/g)) {
+        expect(t[1]).toBe('Europe/Brussels');
+        expect(t[2]).toMatch(/^\d{1,2} \w+\.? \d{4}, \d\d:\d\d (CET|CEST)$/);
+      }
+    }
+    expect(pages.list.text).toContain('<td data-label="Status">ingeschakeld</td>');
+    const one = pages.provider.text;
+    expect(one).toContain('<p class="notice" role="status">De aanmeldingsdienst is toegevoegd.</p>');
+    expect(one).toContain('<dd>Type Microsoft (directory van Microsoft Entra ID)</dd>');
+    expect(one).toMatch(/<dd>bewaard op <time datetime="[^"]+" title="Europe\/Brussels">/);
+    expect(one).toContain('grp-a = dossierbeheerder\ngrp-b = alleen lezen</textarea>');
+    expect(one).toContain('<option value="adviser" selected>Ja, in de groep adviseur</option>');
+    expect(one).toContain(
+      'data-confirm="Contoso verwijderen? De knop verdwijnt en niemand meldt zich er nog mee aan; gebruikers houden hun account."',
+    );
+    expect(one).toContain('<p>Uit. Nog niet uitgevoerd.</p>');
+    expect(one).toContain(
+      'Gewijzigd: Ingeschakeld: nee → ja; Groepen koppelen: — → grp-a = dossierbeheerder, grp-b = alleen lezen',
+    );
+    expect(one).toContain('Clientgeheim ingesteld');
+    expect([...one.matchAll(/<time /g)].length).toBeGreaterThanOrEqual(3);
+    for (const page of Object.values(pages)) expect(page.text).not.toContain(SECRET);
   });
 });

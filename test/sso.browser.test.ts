@@ -365,7 +365,7 @@ describe('Integrations → OAuth Providers (staff pages)', () => {
     await page.getByLabel('Client ID').fill('claes-intranet');
     await page.getByLabel('Client secret').fill('intranet-secret-5544');
     await page.getByRole('button', { name: 'Add the provider' }).click();
-    expect(await problemText(page)).toContain('issuer: is required for an oidc provider');
+    expect(await problemText(page)).toContain('Issuer URL: required for another OpenID Connect provider.');
     expect(await page.getByLabel('Client ID').inputValue()).toBe('claes-intranet');
     expect(await page.getByLabel('Client secret').inputValue()).toBe('');
     await page.getByLabel('Issuer URL').fill(google.issuer);
@@ -381,8 +381,8 @@ describe('Integrations → OAuth Providers (staff pages)', () => {
     await page.getByRole('status').waitFor();
     const history = await page.locator('#history + table').innerText();
     expect(history).toContain('Added');
-    expect(history).toContain('enabled: false → true');
-    expect(history).toContain('clientSecret set');
+    expect(history).toContain('Enabled: no → yes');
+    expect(history).toContain('Client secret set');
     await page.screenshot({ path: path.join(shots, 'staff-sso-provider-laptop.png'), fullPage: true });
     expect(await page.content()).not.toContain('intranet-secret-5544');
     answers.push(await page.content());

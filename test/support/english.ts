@@ -6,6 +6,7 @@ import { auditWords } from '../../src/i18n/desk-audit';
 import { sentenceWords } from '../../src/i18n/desk-audit-sentences';
 import { contactWords } from '../../src/i18n/desk-contacts';
 import { integrationWords } from '../../src/i18n/desk-integrations';
+import { providerWords } from '../../src/i18n/desk-providers';
 import { sendWords } from '../../src/i18n/desk-send';
 import { sendProblemWords } from '../../src/i18n/desk-send-problems';
 import { userWords } from '../../src/i18n/desk-users';
@@ -48,6 +49,7 @@ function englishPhrases(): string[] {
   walk(contactWords.en, contactWords.nl);
   walk(integrationWords.en, integrationWords.nl);
   walk(webhookWords.en, webhookWords.nl);
+  walk(providerWords.en, providerWords.nl);
   walk(userWords.en, userWords.nl);
   walk(auditWords.en, auditWords.nl);
   walk(sentenceWords.en, sentenceWords.nl);

@@ -1,11 +1,14 @@
 // The sign-in provider form of Integrations → OAuth Providers: its fields, the admin API's input made from
-// them, and what the form shows again after a refusal.
+// them, what the form shows again after a refusal, and the refusal's problems by name (the page says them).
 
-import { fieldPath } from '../../platform/http/validation';
-import { AppError } from '../../platform/kernel/errors';
+import type { ProviderProblem } from '../../i18n/desk-providers';
+import { userWords } from '../../i18n/desk-users';
+import { languages } from '../../i18n/languages';
+import { AppError, type FieldError } from '../../platform/kernel/errors';
+import { groups } from '../../platform/kernel/permissions';
 import { z } from '../../platform/kernel/zod';
 import { csrfInput } from './admin-pages';
-import type { ProviderFormValues } from './pages/providers.pages';
+import type { ProviderFormValues, ProviderRefusal } from './pages/providers.pages';
 
 const field = (max: number) => z.string().max(max).optional();
 /** The add and change forms' fields, all optional text: the admin API's schemas judge them. */
@@ -37,6 +40,15 @@ const lines = (v: string | undefined) =>
     .map((l) => l.trim())
     .filter(Boolean);
 
+/** A group as typed in the mapping: its own name, or its name in any language of the pages. */
+function groupOf(typed: string): string {
+  const t = typed.trim().toLowerCase();
+  const found = groups.find(
+    (g) => g === t || languages.some((l) => userWords[l].groupNames[g]?.toLowerCase() === t),
+  );
+  return found ?? typed.trim();
+}
+
 /** `id = group` lines as a mapping (a line without `=` is kept whole, and refused by the schema). */
 function mappingOf(text: string | undefined): Record<string, string> {
   const mapping: Record<string, string> = Object.create(null);
@@ -44,7 +56,7 @@ function mappingOf(text: string | undefined): Record<string, string> {
     if (!line.trim()) continue;
     const at = line.indexOf('=');
     if (at < 0) mapping[line.trim()] = '';
-    else mapping[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+    else mapping[line.slice(0, at).trim()] = groupOf(line.slice(at + 1));
   }
   return mapping;
 }
@@ -87,17 +99,66 @@ export const valuesOf = (form: ProviderForm): ProviderFormValues => ({
   syncNames: form.syncNames === 'on',
 });
 
-/** The admin API schema's issues as the form's problems, each naming its field. */
-export const problemsOf = (issues: readonly { path: PropertyKey[]; message: string }[]) =>
-  issues.map((i) => `${fieldPath(i.path as (string | number)[]) || 'form'}: ${i.message}`);
+/** The groups just-in-time creation may choose: a refusal of one of these is for want of domains. */
+const jitGroups: readonly string[] = groups.filter((g) => g !== 'administrator');
 
-/** A service refusal shown on the page (400 with the fields named). */
-export function refusalProblems(err: unknown): { status: number; problems: string[] } {
-  if (err instanceof AppError && err.status < 500 && err.status !== 404) {
-    return {
-      status: err.status,
-      problems: err.details?.length ? err.details.map((d) => `${d.field}: ${d.message}`) : [err.message],
-    };
+/** Which problem an issue of the admin API's schema is, by its field and what the form holds. */
+function problemOf(field: string, form: ProviderForm, microsoft: boolean): ProviderProblem {
+  switch (field) {
+    case 'type':
+    case 'name':
+    case 'clientId':
+    case 'clientSecret':
+      return field;
+    case 'tenantId':
+      return !trimmed(form.tenantId) ? 'tenantRequired' : microsoft ? 'tenantId' : 'tenantOnlyMicrosoft';
+    case 'issuer':
+      return trimmed(form.issuer) ? 'issuer' : 'issuerRequired';
+    case 'allowedDomains':
+      return 'domains';
+    case 'jitGroup':
+      return jitGroups.includes(trimmed(form.jitGroup) ?? '') ? 'jitNeedsDomains' : 'jitGroup';
+    case 'directoryUrl':
+    case 'groupMapping':
+      return microsoft ? field : 'directoryOnlyMicrosoft';
+    case 'directorySync':
+    case 'syncNames':
+      return 'directoryOnlyMicrosoft';
+    default:
+      return 'form';
   }
-  throw err;
+}
+
+/** The admin API schema's issues as the form's problems, by name (each once): the page says them. */
+export function problemsOf(
+  issues: readonly { path: PropertyKey[] }[],
+  form: ProviderForm,
+  microsoft: boolean,
+): ProviderProblem[] {
+  return [...new Set(issues.map((i) => problemOf(String(i.path[0] ?? ''), form, microsoft)))];
+}
+
+/** A service's refusal of a field, by name; an address refused, with why. */
+function detailProblem(d: FieldError): ProviderRefusal {
+  if (d.field === 'issuer' || d.field === 'directoryUrl') return { refused: d.field, why: d.message };
+  if (d.field === 'tenantId') return 'tenantOnlyMicrosoft';
+  if (d.field === 'jitGroup' || d.field === 'allowedDomains') return 'jitNeedsDomains';
+  if (d.field === 'directorySync' || d.field === 'groupMapping' || d.field === 'syncNames')
+    return 'directoryOnlyMicrosoft';
+  return { said: `${d.field}: ${d.message}` };
+}
+
+/**
+ * A service refusal shown on the page: a field's by name (400), the state's as `conflict` names it (409:
+ * each post can meet one), anything else as the service says it.
+ */
+export function refusalProblems(
+  err: unknown,
+  conflict?: ProviderProblem,
+): { status: number; problems: ProviderRefusal[] } {
+  if (!(err instanceof AppError) || err.status >= 500 || err.status === 404) throw err;
+  if (err.status === 409 && conflict) return { status: 409, problems: [conflict] };
+  if (err.status === 400 && err.details?.length)
+    return { status: 400, problems: err.details.map(detailProblem) };
+  return { status: err.status, problems: [{ said: err.message }] };
 }

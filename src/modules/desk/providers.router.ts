@@ -1,3 +1,4 @@
+import type { ProviderNotice } from '../../i18n/desk-providers';
 import type { Routes } from '../../platform/http/routes';
 import type { RequestContext } from '../../platform/kernel/context';
 import { idParam } from '../../platform/kernel/schemas';
@@ -21,27 +22,24 @@ import {
 import { adminPage, csrfInput, DoneQuery } from './admin-pages';
 import type { DeskDeps } from './desk.service';
 import { deskFrame } from './desk-pages';
-import { type ProviderFormValues, providerPage, providersPage } from './pages/providers.pages';
+import { type ProviderPageExtra, providerPage, providersPage } from './pages/providers.pages';
 import { inputOf, ProviderForm, problemsOf, refusalProblems, valuesOf } from './providers.form';
 
 type ProviderPageDeps = DeskDeps & ProviderDeps & AuditDeps;
-/** What a provider page shows besides the provider(s): a notice, a refusal's problems, the form again. */
-type Extra = { status?: number; notice?: string; problems?: string[]; form?: ProviderFormValues };
+/** What a provider page shows besides the provider(s), and its status: a notice or a refusal's problems. */
+type Extra = ProviderPageExtra & { status?: number };
 
 const Params = z.object({ providerId: idParam('providerId') });
 
-const notices: Record<string, string> = {
-  created: 'The provider was added.',
-  saved: 'The changes were saved.',
-  deleted: 'The provider was removed.',
-  sync: 'Directory synchronisation will run in a moment: reload the page to see its outcome.',
-  'password-on': 'Password sign-in is on: staff may sign in with their password again.',
-  'password-off':
-    'Password sign-in is off: staff sign in through your providers; administrators keep their password.',
-};
-
-const noticeOf = (done: string | undefined) =>
-  done !== undefined && Object.hasOwn(notices, done) ? notices[done] : undefined;
+const notices: readonly ProviderNotice[] = [
+  'created',
+  'saved',
+  'deleted',
+  'sync',
+  'password-on',
+  'password-off',
+];
+const noticeOf = (done: string | undefined) => notices.find((n) => n === done);
 
 /** Integrations → OAuth Providers (spec 5.3): administrators set up staff single sign-on. */
 export function providerPageRoutes(routes: Routes, deps: ProviderPageDeps): void {
@@ -130,7 +128,7 @@ function providerListRoutes(routes: Routes, deps: ProviderPageDeps): void {
         await setSignInSettings(deps, ctx, { passwordSignIn: form.passwordSignIn === 'on' });
         return { redirect: `/staff/integrations/providers?done=password-${form.passwordSignIn}#password` };
       } catch (err) {
-        return showList(deps, ctx, token(), refusalProblems(err));
+        return showList(deps, ctx, token(), refusalProblems(err, 'noEnabledProvider'));
       }
     },
   );
@@ -152,7 +150,7 @@ function providerListRoutes(routes: Routes, deps: ProviderPageDeps): void {
       if (!parsed.success) {
         return showList(deps, ctx, token(), {
           status: 400,
-          problems: problemsOf(parsed.error.issues),
+          problems: problemsOf(parsed.error.issues, form, form.type === 'microsoft'),
           form: valuesOf(form),
         });
       }
@@ -204,7 +202,7 @@ function providerRoutes(routes: Routes, deps: ProviderPageDeps): void {
       if (!parsed.success) {
         return showOne(deps, ctx, token(), params.providerId, {
           status: 400,
-          problems: problemsOf(parsed.error.issues),
+          problems: problemsOf(parsed.error.issues, form, current.type === 'microsoft'),
           form: valuesOf(form),
         });
       }
@@ -213,7 +211,7 @@ function providerRoutes(routes: Routes, deps: ProviderPageDeps): void {
         return { redirect: `/staff/integrations/providers/${params.providerId}?done=saved` };
       } catch (err) {
         return showOne(deps, ctx, token(), params.providerId, {
-          ...refusalProblems(err),
+          ...refusalProblems(err, 'lastProvider'),
           form: valuesOf(form),
         });
       }
@@ -235,7 +233,7 @@ function providerRoutes(routes: Routes, deps: ProviderPageDeps): void {
         await requestSync(deps, ctx, params.providerId);
         return { redirect: `/staff/integrations/providers/${params.providerId}?done=sync#directory` };
       } catch (err) {
-        return showOne(deps, ctx, token(), params.providerId, refusalProblems(err));
+        return showOne(deps, ctx, token(), params.providerId, refusalProblems(err, 'syncOff'));
       }
     },
   );
@@ -258,7 +256,7 @@ function providerRoutes(routes: Routes, deps: ProviderPageDeps): void {
       try {
         await deleteProvider(deps, ctx, params.providerId);
       } catch (err) {
-        return showOne(deps, ctx, token(), params.providerId, refusalProblems(err));
+        return showOne(deps, ctx, token(), params.providerId, refusalProblems(err, 'lastProvider'));
       }
       return { redirect: '/staff/integrations/providers?done=deleted' };
     },

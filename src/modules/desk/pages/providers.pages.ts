@@ -1,20 +1,23 @@
-import { utcMinute } from '../../../i18n/dates';
-import { type Html, html, joinHtml } from '../../../platform/web/html';
-import { csrfField, type StaffPageFrame, staffLayout } from '../../../platform/web/staff-layout';
+import { integrationWords } from '../../../i18n/desk-integrations';
+import { type ProviderNotice, type ProviderProblem, providerWords } from '../../../i18n/desk-providers';
+import { groups } from '../../../platform/kernel/permissions';
+import { type Html, html } from '../../../platform/web/html';
+import {
+  csrfField,
+  framed,
+  pageNotices,
+  problemList,
+  type StaffPageFrame,
+  staffLayout,
+  when,
+} from '../../../platform/web/staff-layout';
 import type { AuditEvent } from '../../audit';
 import type { SsoProvider } from '../../sso';
+import { groupName, historySection, syncSection } from './provider-reports.pages';
 
-const typeNames: Record<string, string> = {
-  google: 'Google-type (Google Workspace)',
-  microsoft: 'Microsoft-type (Microsoft Entra ID directory)',
-  oidc: 'Another OpenID Connect provider',
-};
-const jitChoices = [
-  ['', 'Off: only users an administrator added'],
-  ['adviser', 'adviser'],
-  ['file manager', 'file manager'],
-  ['read-only', 'read-only'],
-] as const;
+const types = ['google', 'microsoft', 'oidc'] as const;
+/** The groups just-in-time creation may put a user in (never administrator). */
+const jitGroups = ['adviser', 'file manager', 'read-only'] as const;
 
 /** What the form showed, to show it again after a refusal (never the secret). */
 export interface ProviderFormValues {
@@ -28,160 +31,149 @@ export interface ProviderFormValues {
   jitGroup?: string;
   directorySync?: boolean;
   directoryUrl?: string;
-  /** One mapping a line: `directory group id = group`. */
+  /** One mapping a line: `directory group id = group` (the group in the page's language). */
   groupMapping?: string;
   syncNames?: boolean;
 }
 
-const problemsBox = (problems?: string[]) =>
-  problems?.length
-    ? html`<div class="summary" role="alert" id="problems" tabindex="-1"><h2>Please check</h2><ul>${problems.map((p) => html`<li class="error">${p}</li>`)}</ul></div>`
-    : '';
+/**
+ * A refusal as the router passes it: the form's or the service's by its name, an address refused with
+ * why (the address check's own words), or an unforeseen refusal as the service says it.
+ */
+export type ProviderRefusal =
+  | ProviderProblem
+  | { refused: 'issuer' | 'directoryUrl'; why: string }
+  | { said: string };
+
+/** What a provider page shows besides the provider(s): a notice, or a refusal with the form as sent. */
+export interface ProviderPageExtra {
+  notice?: ProviderNotice;
+  problems?: readonly ProviderRefusal[];
+  form?: ProviderFormValues;
+}
+
+/** The refusals in the page's words. */
+function problemsIn(f: StaffPageFrame, refusals: readonly ProviderRefusal[] | undefined) {
+  const w = providerWords[f.lang];
+  return refusals?.map((r) =>
+    typeof r === 'string'
+      ? w.problems[r]
+      : 'said' in r
+        ? r.said
+        : r.refused === 'issuer'
+          ? w.issuerRefused(r.why)
+          : w.directoryRefused(r.why),
+  );
+}
+
+/** The outcome lines of a page: a notice, or the refused form's problems. */
+const outcome = (f: StaffPageFrame, v: ProviderPageExtra) =>
+  html`${pageNotices(v.notice ? providerWords[f.lang].notices[v.notice] : undefined)}${problemList(f, problemsIn(f, v.problems))}`;
 
 /** The exact address to register at the provider, ready to copy. */
-const redirectBox = (redirectUri: string) =>
-  html`<div class="notice"><p><strong>Redirect address</strong> — register it exactly so at the provider (as the application’s redirect URI / reply URL):</p><p><code id="redirect-uri">${redirectUri}</code></p></div>`;
+function redirectBox(f: StaffPageFrame, redirectUri: string): Html {
+  const w = providerWords[f.lang].list;
+  return html`<div class="notice"><p><strong>${w.redirect}</strong> — ${w.redirectHow}</p><p><code id="redirect-uri">${redirectUri}</code></p></div>`;
+}
 
-function commonFields(prefix: string, v: ProviderFormValues, editing: boolean): Html {
-  return html`<div class="field"><label for="${prefix}-name">Button label</label><input type="text" id="${prefix}-name" name="name" maxlength="100" value="${v.name ?? ''}" aria-describedby="${prefix}-name-hint"><p class="hint" id="${prefix}-name-hint">The sign-in button reads “Sign in with” this. Empty: Google, Microsoft or Single sign-on.</p></div>
-<div class="field"><label for="${prefix}-tenant">Directory (tenant) id or domain — Microsoft-type only</label><input type="text" id="${prefix}-tenant" name="tenantId" maxlength="100" value="${v.tenantId ?? ''}" autocomplete="off" spellcheck="false"></div>
-<div class="field"><label for="${prefix}-issuer">Issuer URL — required for another provider; optional otherwise</label><input type="url" id="${prefix}-issuer" name="issuer" maxlength="500" value="${v.issuer ?? ''}" autocomplete="off" spellcheck="false"></div>
-<div class="field"><label for="${prefix}-client">Client ID</label><input type="text" id="${prefix}-client" name="clientId" maxlength="500" value="${v.clientId ?? ''}" autocomplete="off" spellcheck="false"${editing ? '' : html` required`}></div>
-<div class="field"><label for="${prefix}-secret">Client secret${editing ? ' — leave empty to keep the saved one' : ''}</label><input type="password" id="${prefix}-secret" name="clientSecret" maxlength="2000" autocomplete="new-password"${editing ? '' : html` required`} aria-describedby="${prefix}-secret-hint"><p class="hint" id="${prefix}-secret-hint">Stored encrypted. It is never shown again, here or anywhere.</p></div>
-<div class="field"><label for="${prefix}-domains">Allowed e-mail domains (one per line; empty: any)</label><textarea id="${prefix}-domains" name="allowedDomains" spellcheck="false">${v.allowedDomains ?? ''}</textarea></div>
-<div class="field"><label for="${prefix}-jit">Create unknown users on their first sign-in</label><select id="${prefix}-jit" name="jitGroup" aria-describedby="${prefix}-jit-hint">${jitChoices.map(
-    ([value, label]) =>
-      html`<option value="${value}"${(v.jitGroup ?? '') === value ? html` selected` : ''}>${value ? `Yes, in the group ${label}` : label}</option>`,
-  )}</select><p class="hint" id="${prefix}-jit-hint">Needs allowed domains: only addresses of those domains are created.</p></div>
-<div class="choice"><input type="checkbox" id="${prefix}-enabled" name="enabled" value="on"${v.enabled ? html` checked` : ''}> <label for="${prefix}-enabled">Enabled: its button shows on the sign-in page</label></div>`;
+function commonFields(f: StaffPageFrame, prefix: string, v: ProviderFormValues, editing: boolean): Html {
+  const w = providerWords[f.lang].form;
+  return html`<div class="field"><label for="${prefix}-name">${w.name}</label><input type="text" id="${prefix}-name" name="name" maxlength="100" value="${v.name ?? ''}" aria-describedby="${prefix}-name-hint"><p class="hint" id="${prefix}-name-hint">${w.nameHint}</p></div>
+<div class="field"><label for="${prefix}-tenant">${w.tenant}</label><input type="text" id="${prefix}-tenant" name="tenantId" maxlength="100" value="${v.tenantId ?? ''}" autocomplete="off" spellcheck="false"></div>
+<div class="field"><label for="${prefix}-issuer">${w.issuer}</label><input type="url" id="${prefix}-issuer" name="issuer" maxlength="500" value="${v.issuer ?? ''}" autocomplete="off" spellcheck="false"></div>
+<div class="field"><label for="${prefix}-client">${w.clientId}</label><input type="text" id="${prefix}-client" name="clientId" maxlength="500" value="${v.clientId ?? ''}" autocomplete="off" spellcheck="false"${editing ? '' : html` required`}></div>
+<div class="field"><label for="${prefix}-secret">${editing ? w.secretKeep : w.secret}</label><input type="password" id="${prefix}-secret" name="clientSecret" maxlength="2000" autocomplete="new-password"${editing ? '' : html` required`} aria-describedby="${prefix}-secret-hint"><p class="hint" id="${prefix}-secret-hint">${w.secretHint}</p></div>
+<div class="field"><label for="${prefix}-domains">${w.domains}</label><textarea id="${prefix}-domains" name="allowedDomains" spellcheck="false">${v.allowedDomains ?? ''}</textarea></div>
+<div class="field"><label for="${prefix}-jit">${w.jit}</label><select id="${prefix}-jit" name="jitGroup" aria-describedby="${prefix}-jit-hint">${[
+    '',
+    ...jitGroups,
+  ].map(
+    (value) =>
+      html`<option value="${value}"${(v.jitGroup ?? '') === value ? html` selected` : ''}>${value ? w.jitIn(groupName(f, value)) : w.jitOff}</option>`,
+  )}</select><p class="hint" id="${prefix}-jit-hint">${w.jitHint}</p></div>
+<div class="choice"><input type="checkbox" id="${prefix}-enabled" name="enabled" value="on"${v.enabled ? html` checked` : ''}> <label for="${prefix}-enabled">${w.enabled}</label></div>`;
+}
+
+/** The providers as a table: each one's button, kind, client ID, domains and status. */
+function providerTable(f: StaffPageFrame, providers: SsoProvider[]): Html {
+  const w = providerWords[f.lang].list;
+  const i = integrationWords[f.lang];
+  if (!providers.length) return html`<p>${w.none}</p>`;
+  return html`<table class="stack"><caption class="skip">${i.clients.providersHeading}</caption><thead><tr><th scope="col">${w.button}</th><th scope="col">${i.clients.kind}</th><th scope="col">${providerWords[f.lang].form.clientId}</th><th scope="col">${w.domains}</th><th scope="col">${i.clients.status}</th></tr></thead><tbody>${providers.map(
+    (p) =>
+      html`<tr><td><a href="/staff/integrations/providers/${p._id}">${p.name}</a></td><td data-label="${i.clients.kind}">${w.types[p.type]}</td><td data-label="${providerWords[f.lang].form.clientId}"><code>${p.clientId}</code></td><td data-label="${w.domains}">${p.allowedDomains.length ? p.allowedDomains.join(', ') : w.anyDomain}</td><td data-label="${i.clients.status}">${p.enabled ? w.enabled : w.disabled}</td></tr>`,
+  )}</tbody></table>`;
+}
+
+/** Password sign-in: on or off, and the button that switches it (off asks first). */
+function passwordSection(f: StaffPageFrame, on: boolean): Html {
+  const w = providerWords[f.lang].list;
+  return html`<h2 id="password">${w.password}</h2>
+<p>${on ? w.passwordOn : w.passwordOff}</p>
+<form method="post" action="/staff/integrations/providers/password-sign-in">${csrfField(f.csrf)}<input type="hidden" name="passwordSignIn" value="${on ? 'off' : 'on'}"><div class="row"><button type="submit"${on ? html` class="danger" data-confirm="${w.confirmSwitchOff}"` : ''}>${on ? w.switchOff : w.switchOn}</button></div></form>`;
 }
 
 /** Integrations → OAuth Providers: the organisation's sign-in providers and the form to add one. */
 export function providersPage(
   f: StaffPageFrame,
-  v: {
+  v: ProviderPageExtra & {
     providers: SsoProvider[];
     redirectUri: string;
-    notice?: string;
-    problems?: string[];
-    form?: ProviderFormValues;
     signInAddress: string;
     passwordSignIn: boolean;
   },
 ): string {
+  const w = providerWords[f.lang].list;
   const form = v.form ?? { type: 'google' };
   return staffLayout({
-    title: 'OAuth Providers',
+    ...framed(f),
+    title: w.title,
     area: 'integrations',
-    user: { ...f.me, csrf: f.csrf },
-    body: html`<p><a href="/staff/integrations">Integrations</a></p>
-<h1>OAuth Providers</h1>
-<p>Staff sign in with their work account at your identity provider. Create an OAuth 2.0 application there, register the redirect address below, and enter its client ID and secret here. Once enabled, its button appears on the sign-in page: for every address with an account here, and always on your organisation’s own sign-in address, <a href="${v.signInAddress}">${v.signInAddress}</a>.</p>
-${v.notice ? html`<p class="notice" role="status">${v.notice}</p>` : ''}
-${problemsBox(v.problems)}
-${redirectBox(v.redirectUri)}
-${
-  v.providers.length
-    ? html`<table><caption class="skip">Sign-in providers</caption><thead><tr><th scope="col">Button</th><th scope="col">Kind</th><th scope="col">Client ID</th><th scope="col">Domains</th><th scope="col">Status</th></tr></thead><tbody>${v.providers.map(
-        (p) =>
-          html`<tr><td><a href="/staff/integrations/providers/${p._id}">${p.name}</a></td><td>${typeNames[p.type] ?? p.type}</td><td><code>${p.clientId}</code></td><td>${p.allowedDomains.length ? p.allowedDomains.join(', ') : 'any'}</td><td>${p.enabled ? 'enabled' : 'disabled'}</td></tr>`,
-      )}</tbody></table>`
-    : html`<p>No provider yet.</p>`
-}
-<h2 id="password">Password sign-in</h2>
-<p>${
-      v.passwordSignIn
-        ? 'On: staff sign in with their password or with an enabled provider.'
-        : 'Off: staff sign in through an enabled provider. Administrators keep their password as a way in when single sign-on fails (each such sign-in is recorded in the audit trail).'
-    }</p>
-<form method="post" action="/staff/integrations/providers/password-sign-in">${csrfField(f.csrf)}<input type="hidden" name="passwordSignIn" value="${v.passwordSignIn ? 'off' : 'on'}"><div class="row"><button type="submit"${v.passwordSignIn ? html` class="danger" data-confirm="Switch password sign-in off? Staff then sign in only through a provider; administrators keep their password."` : ''}>${v.passwordSignIn ? 'Switch password sign-in off' : 'Switch password sign-in on'}</button></div></form>
-<h2>Add a provider</h2>
+    body: html`<p><a href="/staff/integrations">${integrationWords[f.lang].title}</a></p>
+<h1>${w.title}</h1>
+<p>${w.intro} <a href="${v.signInAddress}">${v.signInAddress}</a>.</p>
+${outcome(f, v)}
+${redirectBox(f, v.redirectUri)}
+${providerTable(f, v.providers)}
+${passwordSection(f, v.passwordSignIn)}
+<h2 id="add">${w.add}</h2>
 <form method="post" action="/staff/integrations/providers" novalidate>${csrfField(f.csrf)}
-<fieldset class="field"><legend>Kind</legend>${Object.entries(typeNames).map(
-      ([value, label]) =>
-        html`<div class="choice"><input type="radio" id="type-${value}" name="type" value="${value}"${form.type === value ? html` checked` : ''}> <label for="type-${value}">${label}</label></div>`,
+<fieldset class="field"><legend>${integrationWords[f.lang].clients.kind}</legend>${types.map(
+      (value) =>
+        html`<div class="choice"><input type="radio" id="type-${value}" name="type" value="${value}"${form.type === value ? html` checked` : ''}> <label for="type-${value}">${w.types[value]}</label></div>`,
     )}</fieldset>
-${commonFields('new', form, false)}
-<div class="row"><button type="submit" class="primary">Add the provider</button></div>
+${commonFields(f, 'new', form, false)}
+<div class="row"><button type="submit" class="primary">${w.addButton}</button></div>
 </form>`,
   });
 }
 
 /** Microsoft-type: directory synchronisation's settings (in the provider's form). */
-function directoryFields(v: ProviderFormValues): Html {
-  return html`<fieldset class="field"><legend>Directory synchronisation</legend>
-<div class="choice"><input type="checkbox" id="sync-on" name="directorySync" value="on"${v.directorySync ? html` checked` : ''}> <label for="sync-on">Read the directory on a schedule (DIRECTORY_SYNC_MINUTES, every hour by default): users removed or disabled there are deactivated here</label></div>
-<div class="choice"><input type="checkbox" id="sync-names" name="syncNames" value="on"${v.syncNames ? html` checked` : ''}> <label for="sync-names">Names follow the directory</label></div>
-<div class="field"><label for="sync-url">Microsoft Graph address (empty: https://graph.microsoft.com/v1.0)</label><input type="url" id="sync-url" name="directoryUrl" maxlength="500" value="${v.directoryUrl ?? ''}" spellcheck="false"></div>
-<div class="field"><label for="sync-groups">Group mapping: one a line, directory group id = group here (administrator, file manager, adviser, read-only)</label><textarea id="sync-groups" name="groupMapping" spellcheck="false">${v.groupMapping ?? ''}</textarea></div>
-<p class="hint">Only users linked to this provider or of its allowed domains are managed; the last active administrator is never deactivated; a run that would deactivate more than half of them changes nothing.</p></fieldset>`;
+function directoryFields(f: StaffPageFrame, v: ProviderFormValues): Html {
+  const w = providerWords[f.lang].directory;
+  const names = groups.map((g) => groupName(f, g)).join(', ');
+  return html`<fieldset class="field"><legend>${w.heading}</legend>
+<div class="choice"><input type="checkbox" id="sync-on" name="directorySync" value="on"${v.directorySync ? html` checked` : ''}> <label for="sync-on">${w.syncOn}</label></div>
+<div class="choice"><input type="checkbox" id="sync-names" name="syncNames" value="on"${v.syncNames ? html` checked` : ''}> <label for="sync-names">${w.syncNames}</label></div>
+<div class="field"><label for="sync-url">${w.url}</label><input type="url" id="sync-url" name="directoryUrl" maxlength="500" value="${v.directoryUrl ?? ''}" spellcheck="false"></div>
+<div class="field"><label for="sync-groups">${w.mapping(names)}</label><textarea id="sync-groups" name="groupMapping" spellcheck="false">${v.groupMapping ?? ''}</textarea></div>
+<p class="hint">${w.hint}</p></fieldset>`;
 }
-
-/** Microsoft-type: the last run of directory synchronisation, and a button to run it now. */
-function directorySection(
-  f: StaffPageFrame,
-  p: SsoProvider,
-  synced: AuditEvent[],
-  names: Map<string, string>,
-): Html {
-  const last = p.lastSync;
-  return html`<h2 id="directory">Directory synchronisation</h2>
-<p>${p.directorySync ? 'On' : 'Off'}. ${
-    p.lastSyncAt
-      ? last?.error
-        ? html`Last run ${utcMinute(p.lastSyncAt)}: nothing changed — ${last.error}`
-        : html`Last run ${utcMinute(p.lastSyncAt)}: ${String(last?.users ?? 0)} users in the directory, ${String(last?.deactivated ?? 0)} deactivated, ${String(last?.updated ?? 0)} updated${last?.skipped.length ? html` (not done: ${last.skipped.join('; ')})` : ''}.`
-      : 'It has not run yet.'
-  }</p>
-${p.directorySync ? html`<form method="post" action="/staff/integrations/providers/${p._id}/sync">${csrfField(f.csrf)}<div class="row"><button type="submit">Synchronise now</button></div></form>` : ''}
-${
-  synced.length
-    ? html`<table><caption>Latest changes to users</caption><thead><tr><th scope="col">When</th><th scope="col">User</th><th scope="col">What</th></tr></thead><tbody>${synced.map(
-        (e) =>
-          html`<tr><td>${utcMinute(e.at)}</td><td><a href="/staff/users/${e.target.id}">${names.get(e.target.id) ?? 'a removed user'}</a></td><td>${actionWords[e.action] ?? e.action}${typeof e.summary.reason === 'string' ? html` (${e.summary.reason})` : ''}${summaryText(e) ? html`: ${summaryText(e)}` : ''}</td></tr>`,
-      )}</tbody></table>`
-    : ''
-}`;
-}
-
-/** How a change reads in the history: the fields with before and after. */
-function summaryText(e: AuditEvent): string {
-  const changed = e.summary.changed as Record<string, { from?: unknown; to?: unknown } | string> | undefined;
-  if (!changed) return '';
-  return Object.entries(changed)
-    .map(([field, c]) =>
-      typeof c === 'string'
-        ? `${field} ${c}`
-        : c.from === null || c.from === undefined
-          ? `${field}: ${JSON.stringify(c.to ?? null)}`
-          : `${field}: ${JSON.stringify(c.from)} → ${JSON.stringify(c.to ?? null)}`,
-    )
-    .join('; ');
-}
-
-const actionWords: Record<string, string> = {
-  'user.deactivated': 'Deactivated',
-  'user.updated': 'Updated',
-  'sso_provider.created': 'Added',
-  'sso_provider.updated': 'Changed',
-  'sso_provider.deleted': 'Removed',
-};
 
 /** One provider: its settings to change, enable or remove, and its history (the audit trail). */
 export function providerPage(
   f: StaffPageFrame,
-  v: {
+  v: ProviderPageExtra & {
     provider: SsoProvider;
     history: AuditEvent[];
     /** The latest changes directory synchronisation made to users. */
     synced?: AuditEvent[];
     /** Display names of the users who made the changes. */
     names: Map<string, string>;
-    notice?: string;
-    problems?: string[];
-    form?: ProviderFormValues;
   },
 ): string {
+  const w = providerWords[f.lang];
+  const i = integrationWords[f.lang].clients;
   const p = v.provider;
   const form: ProviderFormValues = v.form ?? {
     name: p.name,
@@ -194,53 +186,28 @@ export function providerPage(
     directorySync: p.directorySync,
     directoryUrl: p.directoryUrl ?? '',
     groupMapping: Object.entries(p.groupMapping)
-      .map(([id, group]) => `${id} = ${group}`)
+      .map(([id, group]) => `${id} = ${groupName(f, group)}`)
       .join('\n'),
     syncNames: p.syncNames,
   };
-  const who = (e: AuditEvent) => {
-    const name = e.actor.userId
-      ? (v.names.get(e.actor.userId) ?? 'a removed user')
-      : (e.actor.label ?? 'the system');
-    return e.actor.type === 'api_key'
-      ? `${name} (API key)`
-      : e.actor.type === 'oauth_client'
-        ? `${name} (an application)`
-        : name;
-  };
   return staffLayout({
+    ...framed(f),
     title: p.name,
     area: 'integrations',
-    user: { ...f.me, csrf: f.csrf },
-    body: html`<p><a href="/staff/integrations/providers">OAuth Providers</a></p>
+    body: html`<p><a href="/staff/integrations/providers">${w.list.title}</a></p>
 <h1>${p.name}</h1>
-${v.notice ? html`<p class="notice" role="status">${v.notice}</p>` : ''}
-${problemsBox(v.problems)}
-<dl class="facts"><dt>Kind</dt><dd>${typeNames[p.type] ?? p.type}</dd><dt>Status</dt><dd>${p.enabled ? 'enabled' : 'disabled'}</dd><dt>Client secret</dt><dd>saved ${utcMinute(p.secretUpdatedAt)} (never shown)</dd></dl>
-${redirectBox(p.redirectUri)}
-<h2>Settings</h2>
+${outcome(f, v)}
+<dl class="facts"><dt>${i.kind}</dt><dd>${w.list.types[p.type]}</dd><dt>${i.status}</dt><dd>${p.enabled ? w.list.enabled : w.list.disabled}</dd><dt>${w.form.secret}</dt><dd>${w.page.savedAt} ${when(f, p.secretUpdatedAt)} ${w.page.neverShown}</dd></dl>
+${redirectBox(f, p.redirectUri)}
+<h2>${w.page.settings}</h2>
 <form method="post" action="/staff/integrations/providers/${p._id}" novalidate>${csrfField(f.csrf)}
-${commonFields('edit', form, true)}
-${p.type === 'microsoft' ? directoryFields(form) : ''}
-<div class="row"><button type="submit" class="primary">Save</button></div>
+${commonFields(f, 'edit', form, true)}
+${p.type === 'microsoft' ? directoryFields(f, form) : ''}
+<div class="row"><button type="submit" class="primary">${w.page.save}</button></div>
 </form>
-${p.type === 'microsoft' ? directorySection(f, p, v.synced ?? [], v.names) : ''}
-<h2>Remove</h2>
-<form method="post" action="/staff/integrations/providers/${p._id}/delete">${csrfField(f.csrf)}<p>Its button disappears and nobody signs in through it any more; users keep their accounts.</p><div class="row"><button type="submit" class="danger" data-confirm="Remove ${p.name}? Its button disappears and nobody signs in through it any more; users keep their accounts.">Remove ${p.name}</button></div></form>
-<h2 id="history">History</h2>
-${
-  v.history.length
-    ? html`<table><caption class="skip">Changes of ${p.name}</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th></tr></thead><tbody>${v.history.map(
-        (e) =>
-          html`<tr><td>${utcMinute(e.at)}</td><td>${who(e)}</td><td>${joinHtml(
-            [
-              html`${actionWords[e.action] ?? e.action}`,
-              ...(summaryText(e) ? [html`${summaryText(e)}`] : []),
-            ],
-            html`: `,
-          )}</td></tr>`,
-      )}</tbody></table>`
-    : html`<p>No change recorded.</p>`
-}`,
+${p.type === 'microsoft' ? syncSection(f, p, v.synced ?? [], v.names) : ''}
+<h2>${w.page.remove}</h2>
+<form method="post" action="/staff/integrations/providers/${p._id}/delete">${csrfField(f.csrf)}<p>${w.page.removeText}</p><div class="row"><button type="submit" class="danger" data-confirm="${w.page.confirmRemove(p.name)}">${w.page.removeButton(p.name)}</button></div></form>
+${historySection(f, p, v.history, v.names)}`,
   });
 }
