@@ -9,6 +9,8 @@ import { integrationWords } from '../../src/i18n/desk-integrations';
 import { userWords } from '../../src/i18n/desk-users';
 import { webhookWords } from '../../src/i18n/desk-webhooks';
 import { staffWords } from '../../src/i18n/staff';
+import { passwordWords } from '../../src/i18n/staff-password';
+import { signInWords } from '../../src/i18n/staff-signin';
 
 /** What a person reads on a page: its text and the words of its labels, titles and confirmations. */
 function readable(page: string): string {
@@ -49,6 +51,8 @@ function englishPhrases(): string[] {
   walk(userWords.en, userWords.nl);
   walk(auditWords.en, auditWords.nl);
   walk(sentenceWords.en, sentenceWords.nl);
+  walk(signInWords.en, signInWords.nl);
+  walk(passwordWords.en, passwordWords.nl);
   return [...out];
 }
 

@@ -86,7 +86,10 @@ export interface PageSpec<P extends AnySchema, Q extends AnySchema, F extends An
   statuses: Record<number, string>;
   /** The HTML page for an error (bad form, body too large, unexpected): its status and plain message. */
   errorPage: (status: number, message: string) => string;
-  /** The page when the CSRF token is missing or stale (default: a 403 error page). */
+  /**
+   * The page when the CSRF token is missing or stale (default: a 403 error page); it runs in the
+   * request's origin (requestLanguages() answers).
+   */
   csrfFailed?: () => { status: number; html: string };
   /**
    * A GET that starts something on the browser's behalf (a link carrying the page's token as `_csrf`):

@@ -144,11 +144,12 @@ ${f.body}
   });
 }
 
-/** The page for an error on a staff page. */
-export function staffErrorPage(status: number, message: string): string {
-  const w = staffWords.en;
+/** The page for an error on a staff page (in English unless the page knows the language). */
+export function staffErrorPage(status: number, message: string, lang: Language = 'en'): string {
+  const w = staffWords[lang];
   const title = w.errors[status] ?? w.errors.other;
   return staffLayout({
+    lang,
     title,
     narrow: true,
     body: html`<h1>${title}</h1><p>${message}</p><p><a href="/staff">${w.back}</a></p>`,
