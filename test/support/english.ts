@@ -12,6 +12,8 @@ import { sendProblemWords } from '../../src/i18n/desk-send-problems';
 import { userWords } from '../../src/i18n/desk-users';
 import { webhookWords } from '../../src/i18n/desk-webhooks';
 import { staffWords } from '../../src/i18n/staff';
+import { passwordWords } from '../../src/i18n/staff-password';
+import { signInWords } from '../../src/i18n/staff-signin';
 
 /** What a person reads on a page: its text and the words of its labels, titles and confirmations. */
 function readable(page: string): string {
@@ -55,6 +57,8 @@ function englishPhrases(): string[] {
   walk(sentenceWords.en, sentenceWords.nl);
   walk(sendWords.en, sendWords.nl);
   walk(sendProblemWords.en, sendProblemWords.nl);
+  walk(signInWords.en, signInWords.nl);
+  walk(passwordWords.en, passwordWords.nl);
   return [...out];
 }
 

@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { LinkProblem, PasswordRule } from '../../i18n/staff-password';
+import type { SignInRefusal } from '../../i18n/staff-signin';
 import { auditRepository } from '../../platform/audit/audit.repository';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database } from '../../platform/db/database';
@@ -20,7 +22,7 @@ import {
   signInFailureRepository,
 } from './accounts.repository';
 import { trustedDevice } from './devices';
-import { hashPassword, passwordMatches, passwordProblem } from './passwords';
+import { hashPassword, passwordMatches, passwordProblem, passwordRule } from './passwords';
 import { DEVICE_DISTRUST_AFTER, FREE_FAILURES, SIGN_IN_WINDOW_MS, waitFor } from './throttle';
 
 export interface AccountsDeps {
@@ -34,10 +36,8 @@ export interface AccountsDeps {
 export type SignInOutcome =
   | { kind: 'signed-in'; organisationId: string; userId: string; breakGlass: boolean }
   | { kind: 'choose'; organisations: { id: string; name: string }[] }
-  | { kind: 'refused'; message: string }
-  | { kind: 'limited'; retryAfterSeconds: number; message: string };
-
-const WRONG = 'The e-mail address or the password is not right.';
+  | { kind: 'refused'; refusal: SignInRefusal }
+  | { kind: 'limited'; retryAfterSeconds: number };
 
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
@@ -87,12 +87,7 @@ export async function signIn(
       );
   if (waitMs > 0) {
     await failures.remove(attempt);
-    const wait = Math.ceil(waitMs / 1000);
-    return {
-      kind: 'limited',
-      retryAfterSeconds: wait,
-      message: `Too many failed sign-ins. Try again in ${wait} second${wait === 1 ? '' : 's'}, or ask for a link to set a new password.`,
-    };
+    return { kind: 'limited', retryAfterSeconds: Math.ceil(waitMs / 1000) };
   }
   const matches = [];
   for (const candidate of candidates) {
@@ -106,18 +101,15 @@ export async function signIn(
   if (chosen.length > 0 && enabled.length === 0) {
     // Where password sign-in is off, a deactivated adviser's right password is a wrong one too.
     if (chosen.every((m) => !m.password_sign_in && !m.user_groups.includes('administrator')))
-      return { kind: 'refused', message: WRONG };
+      return { kind: 'refused', refusal: 'wrong' };
     await failures.remove(attempt);
-    return {
-      kind: 'refused',
-      message: 'This account has been deactivated. Ask an administrator of your organisation.',
-    };
+    return { kind: 'refused', refusal: 'deactivated' };
   }
   // Where the organisation switched password sign-in off, only its administrators may (break-glass).
   // Anyone else's right password is answered (and counted) exactly like a wrong one: the switch must
   // not turn sign-in into a way to test passwords.
   const active = enabled.filter((m) => m.password_sign_in || m.user_groups.includes('administrator'));
-  if (active.length === 0) return { kind: 'refused', message: WRONG };
+  if (active.length === 0) return { kind: 'refused', refusal: 'wrong' };
   await failures.remove(attempt);
   if (active.length > 1) {
     return {
@@ -243,7 +235,7 @@ export async function forgotPassword(deps: AccountsDeps, email: string): Promise
 
 export type LinkState =
   | { state: 'ok'; organisationId: string; userId: string; email: string; name: string }
-  | { state: 'unknown' | 'used' | 'expired' };
+  | { state: LinkProblem };
 
 async function linkOf(deps: AccountsDeps, token: string) {
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
@@ -278,27 +270,24 @@ export async function setPasswordWithLink(
   password: string,
 ): Promise<
   | { ok: true; organisationId: string; userId: string; signIn: boolean; breakGlass: boolean }
-  | { ok: false; problem: string; state?: LinkState['state'] }
+  | { ok: false; state: LinkProblem }
+  | { ok: false; rule: PasswordRule }
 > {
   const hit = await linkOf(deps, token);
-  if (!hit) return { ok: false, problem: 'This link is not valid.', state: 'unknown' };
+  if (!hit) return { ok: false, state: 'unknown' };
   const ctx = systemContext(hit.organisation_id, deps.clock.now(), 'password link');
   const passwordHashed = { value: '' };
   return inTenant(deps.database, ctx, async (tx) => {
     const tokens = passwordTokenRepository(tx, ctx);
     const row = await tokens.find(hit.token_id, { forUpdate: true });
     const now = deps.clock.now();
-    if (!row) return { ok: false as const, problem: 'This link is not valid.', state: 'unknown' as const };
-    if (row.usedAt)
-      return { ok: false as const, problem: 'This link has already been used.', state: 'used' as const };
-    if (row.expiresAt <= now)
-      return { ok: false as const, problem: 'This link has expired.', state: 'expired' as const };
+    if (!row) return { ok: false as const, state: 'unknown' as const };
+    if (row.usedAt) return { ok: false as const, state: 'used' as const };
+    if (row.expiresAt <= now) return { ok: false as const, state: 'expired' as const };
     const user = await userById(tx, ctx, row.userId, { forUpdate: true });
-    if (user?.status !== 'active') {
-      return { ok: false as const, problem: 'This link is not valid.', state: 'unknown' as const };
-    }
-    const problem = passwordProblem(password, user.email);
-    if (problem) return { ok: false as const, problem: `The password ${problem}.` };
+    if (user?.status !== 'active') return { ok: false as const, state: 'unknown' as const };
+    const rule = passwordRule(password, user.email);
+    if (rule) return { ok: false as const, rule };
     passwordHashed.value = await hashPassword(password);
     await setUserPassword(tx, ctx, user.id, passwordHashed.value, now);
     await tokens.use(row.id, now);

@@ -11,6 +11,11 @@ export {
   signInFailuresRetention,
 } from './accounts.service';
 export { rememberBrowser } from './devices';
-export { type SsoButton, signInPage, ssoChoicePage, ssoProblemPage } from './pages/account.pages';
-
-export { safeNext, staffAccountPage, staffHome } from './signin-pages.router';
+export {
+  noOrganisationPage,
+  type SsoButton,
+  signInPage,
+  ssoChoicePage,
+  ssoProblemPage,
+} from './pages/account.pages';
+export { browserLanguage, safeNext, staffAccountPage, staffHome } from './signin-pages.router';

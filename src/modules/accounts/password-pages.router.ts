@@ -1,10 +1,17 @@
+import type { PasswordProblem } from '../../i18n/staff-password';
 import type { Routes } from '../../platform/http/routes';
 import { z } from '../../platform/kernel/zod';
 import { ForgotForm, PasswordForm, TokenParams } from './accounts.schemas';
 import { forgotPassword, passwordLinkState, setPasswordWithLink } from './accounts.service';
 import { rememberBrowser } from './devices';
 import { forgotPasswordPage, linkProblemPage, setPasswordPage } from './pages/account.pages';
-import { type AccountPagesDeps, staffAccountPage, staffHome, startStaffSession } from './signin-pages.router';
+import {
+  type AccountPagesDeps,
+  browserLanguage,
+  staffAccountPage,
+  staffHome,
+  startStaffSession,
+} from './signin-pages.router';
 
 /** The least time a forgot-password answer takes, so that it does not tell which addresses exist. */
 const FORGOT_FLOOR_MS = 250;
@@ -18,7 +25,7 @@ export function passwordPageRoutes(routes: Routes, deps: AccountPagesDeps): void
       summary: 'Forgot-password page: asks for the e-mail address',
       statuses: { 200: 'The form' },
     },
-    async ({ csrf }) => ({ status: 200, html: forgotPasswordPage({ csrf: csrf() }) }),
+    async ({ csrf }) => ({ status: 200, html: forgotPasswordPage(browserLanguage(), { csrf: csrf() }) }),
   );
 
   routes.page(
@@ -34,16 +41,10 @@ export function passwordPageRoutes(routes: Routes, deps: AccountPagesDeps): void
       statuses: { 200: 'The link is on its way (if the account exists)', 400: 'Not an e-mail address' },
     },
     async ({ form, csrf }) => {
+      const lang = browserLanguage();
       const email = form.email.trim();
       if (!z.email().safeParse(email).success) {
-        return {
-          status: 400,
-          html: forgotPasswordPage({
-            csrf: csrf(),
-            email,
-            error: 'Give an e-mail address, like name@example.com.',
-          }),
-        };
+        return { status: 400, html: forgotPasswordPage(lang, { csrf: csrf(), email, problem: 'email' }) };
       }
       // The answer takes the same time whether or not the address has an account (a link is made and
       // queued only for one that has): at least FORGOT_FLOOR_MS, measured on the wall clock.
@@ -51,7 +52,7 @@ export function passwordPageRoutes(routes: Routes, deps: AccountPagesDeps): void
       await forgotPassword(deps, email);
       const rest = FORGOT_FLOOR_MS - (performance.now() - started);
       if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
-      return { status: 200, html: forgotPasswordPage({ csrf: csrf(), sent: true, email }) };
+      return { status: 200, html: forgotPasswordPage(lang, { csrf: csrf(), sentTo: email }) };
     },
   );
 
@@ -64,11 +65,17 @@ export function passwordPageRoutes(routes: Routes, deps: AccountPagesDeps): void
       statuses: { 200: 'The form', 404: 'Unknown link', 410: 'The link was used or has expired' },
     },
     async ({ params, csrf }) => {
+      const lang = browserLanguage();
       const state = await passwordLinkState(deps, params.token);
-      if (state.state !== 'ok') return linkProblemPage(state.state);
+      if (state.state !== 'ok') return linkProblemPage(lang, state.state);
       return {
         status: 200,
-        html: setPasswordPage({ csrf: csrf(), token: params.token, name: state.name, email: state.email }),
+        html: setPasswordPage(lang, {
+          csrf: csrf(),
+          token: params.token,
+          name: state.name,
+          email: state.email,
+        }),
       };
     },
   );
@@ -92,24 +99,22 @@ export function passwordPageRoutes(routes: Routes, deps: AccountPagesDeps): void
       },
     },
     async ({ params, form, req, res, csrf }) => {
+      const lang = browserLanguage();
       const state = await passwordLinkState(deps, params.token);
-      if (state.state !== 'ok') return linkProblemPage(state.state);
-      const retry = (error: string) => ({
+      if (state.state !== 'ok') return linkProblemPage(lang, state.state);
+      const retry = (problem: PasswordProblem) => ({
         status: 400,
-        html: setPasswordPage({
+        html: setPasswordPage(lang, {
           csrf: csrf(),
           token: params.token,
           name: state.name,
           email: state.email,
-          error,
+          problem,
         }),
       });
-      if (form.password !== form.confirm) return retry('The two passwords are not the same.');
+      if (form.password !== form.confirm) return retry('not-same');
       const result = await setPasswordWithLink(deps, params.token, form.password);
-      if (!result.ok) {
-        if (result.state && result.state !== 'ok') return linkProblemPage(result.state);
-        return retry(result.problem);
-      }
+      if (!result.ok) return 'state' in result ? linkProblemPage(lang, result.state) : retry(result.rule);
       if (!result.signIn) return { redirect: '/signin?ended=sso-only' };
       if (result.breakGlass) {
         req.log?.warn(

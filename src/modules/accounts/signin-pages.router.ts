@@ -1,14 +1,17 @@
 import type { Request } from 'express';
+import { staffLanguage } from '../../i18n/staff';
+import type { SignInNotice } from '../../i18n/staff-signin';
 import { clientAddress } from '../../platform/http/address';
 import { addressKey } from '../../platform/http/rate-limit';
 import type { Routes } from '../../platform/http/routes';
 import type { Clock } from '../../platform/kernel/clock';
+import { requestLanguages } from '../../platform/kernel/context';
 import { beginStaffSession, endStaffSession } from '../../platform/web/sessions';
 import { staffErrorPage } from '../../platform/web/staff-layout';
 import { SignInForm, SignInQuery } from './accounts.schemas';
 import { type AccountsDeps, signIn } from './accounts.service';
 import { deviceCookie, rememberBrowser } from './devices';
-import { signInPage } from './pages/account.pages';
+import { formExpiredPage, type SignInView, signInPage } from './pages/account.pages';
 import { DEVICE_DISTRUST_AFTER, FREE_FAILURES, MAX_WAIT_MS } from './throttle';
 
 /** What the staff account pages need: the use cases' dependencies and how cookies are served. */
@@ -17,14 +20,18 @@ export type AccountPagesDeps = AccountsDeps & {
   secureCookies: boolean;
 };
 
+/** The language of the pages before sign-in: the browser's (nobody is signed in to have chosen one). */
+export const browserLanguage = () => staffLanguage(null, requestLanguages());
+
 /**
  * What every staff sign-in page declares (password and single sign-on alike): its OpenAPI tag, its
- * audience and its error page.
+ * audience, its error page, and its page for a stale form (in the browser's language).
  */
 export const staffAccountPage = {
   tags: ['Staff sign-in (pages)'],
   audience: 'staff' as const,
   errorPage: staffErrorPage,
+  csrfFailed: () => ({ status: 403, html: formExpiredPage(browserLanguage()) }),
 };
 
 /** Where a signed-in browser goes when no `next` says otherwise: the actions. */
@@ -51,17 +58,16 @@ export function startStaffSession(
   });
 }
 
-/** Why the last session ended, by the code the platform puts in `ended` (unknown codes say nothing). */
-const endedNotices: Record<string, string> = {
-  timeout: 'Your session has ended. Sign in again to go on.',
-  deactivated: 'Your account has been deactivated. Ask an administrator of your organisation.',
-  password: 'Your password was changed. Sign in with the new one.',
-  deleted: 'Your account no longer exists.',
-  revoked: 'You were signed out on every device. Sign in again to go on.',
-  access: 'An administrator changed what you may do here. Sign in again to go on.',
-  'sso-only':
-    'Your password is saved. Your organisation signs in with work accounts: choose “Continue with single sign-on”.',
-};
+/** The codes the platform puts in `ended` (why the last session ended) that the page tells; others say nothing. */
+const endedNotices: readonly SignInNotice[] = [
+  'timeout',
+  'deactivated',
+  'password',
+  'deleted',
+  'revoked',
+  'access',
+  'sso-only',
+];
 
 /** Password sign-in and sign-out: the sign-in page, its form post, the sign-out form post. */
 export function signInPageRoutes(routes: Routes, deps: AccountPagesDeps): void {
@@ -78,12 +84,8 @@ export function signInPageRoutes(routes: Routes, deps: AccountPagesDeps): void {
     async ({ query, req, csrf }) => {
       const next = safeNext(query.next);
       if (req.session?.staff) return { redirect: next ?? staffHome };
-      const notice = query.signedOut
-        ? 'You are signed out.'
-        : query.ended && Object.hasOwn(endedNotices, query.ended)
-          ? endedNotices[query.ended]
-          : undefined;
-      return { status: 200, html: signInPage({ csrf: csrf(), next, notice }) };
+      const notice = query.signedOut ? 'signed-out' : endedNotices.find((code) => code === query.ended);
+      return { status: 200, html: signInPage(browserLanguage(), { csrf: csrf(), next, notice }) };
     },
   );
 
@@ -113,9 +115,9 @@ export function signInPageRoutes(routes: Routes, deps: AccountPagesDeps): void {
         clientAddress: clientAddress(req) ?? 'unknown',
         device: deviceCookie(req, deps.secureCookies),
       });
-      const again = (status: number, extra: Parameters<typeof signInPage>[0]) => ({
+      const again = (status: number, extra: Omit<SignInView, 'csrf' | 'email' | 'next'>) => ({
         status,
-        html: signInPage(extra),
+        html: signInPage(browserLanguage(), { csrf: csrf(), email: form.email, next, ...extra }),
       });
       switch (outcome.kind) {
         case 'signed-in': {
@@ -130,12 +132,12 @@ export function signInPageRoutes(routes: Routes, deps: AccountPagesDeps): void {
           return { redirect: next ?? staffHome };
         }
         case 'choose':
-          return again(409, { csrf: csrf(), email: form.email, next, organisations: outcome.organisations });
+          return again(409, { organisations: outcome.organisations });
         case 'limited':
           res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
-          return again(429, { csrf: csrf(), email: form.email, next, error: outcome.message });
+          return again(429, { error: { problem: 'limited', seconds: outcome.retryAfterSeconds } });
         case 'refused':
-          return again(401, { csrf: csrf(), email: form.email, next, error: outcome.message });
+          return again(401, { error: { problem: outcome.refusal } });
       }
     },
   );

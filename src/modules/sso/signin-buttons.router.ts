@@ -1,8 +1,9 @@
 import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/kernel/schemas';
 import { z } from '../../platform/kernel/zod';
-import { staffErrorPage } from '../../platform/web/staff-layout';
 import {
+  browserLanguage,
+  noOrganisationPage,
   type SsoButton,
   safeNext,
   signInPage,
@@ -29,8 +30,6 @@ function startHref(
   return `/signin/sso/start?${q}`;
 }
 
-const buttonLabel = (name: string) => `Sign in with ${name}`;
-
 /** The sign-in buttons: those an e-mail address gets (e-mail first), and an organisation's own page. */
 export function ssoButtonRoutes(rootRoutes: Routes, deps: SsoSignInDeps): void {
   rootRoutes.page(
@@ -49,30 +48,21 @@ export function ssoButtonRoutes(rootRoutes: Routes, deps: SsoSignInDeps): void {
       },
     },
     async ({ form, csrf }) => {
+      const lang = browserLanguage();
       const token = csrf();
       const email = form.email.trim();
       const next = safeNext(form.next);
       if (!z.email().safeParse(email).success) {
         return {
           status: 400,
-          html: signInPage({
-            csrf: token,
-            email,
-            next,
-            error: 'Give your e-mail address, like name@example.com, to find your organisation’s sign-in.',
-          }),
+          html: signInPage(lang, { csrf: token, email, next, error: { problem: 'sso-email' } }),
         };
       }
       const found = await providersForEmail(deps, email);
       if (found.length === 0) {
         return {
           status: 200,
-          html: signInPage({
-            csrf: token,
-            email,
-            next,
-            error: 'No single sign-on is set up for this address. Sign in with your password.',
-          }),
+          html: signInPage(lang, { csrf: token, email, next, error: { problem: 'no-sso' } }),
         };
       }
       const byOrg = new Map<string, { organisation: string; buttons: SsoButton[] }>();
@@ -80,11 +70,11 @@ export function ssoButtonRoutes(rootRoutes: Routes, deps: SsoSignInDeps): void {
         const entry = byOrg.get(p.organisation_id) ?? { organisation: p.organisation_name, buttons: [] };
         entry.buttons.push({
           href: startHref(token, p.organisation_id, p.provider_id, next, email),
-          label: buttonLabel(p.provider_name),
+          provider: p.provider_name,
         });
         byOrg.set(p.organisation_id, entry);
       }
-      return { status: 200, html: ssoChoicePage({ email, choices: [...byOrg.values()] }) };
+      return { status: 200, html: ssoChoicePage(lang, { email, choices: [...byOrg.values()] }) };
     },
   );
 
@@ -102,12 +92,13 @@ export function ssoButtonRoutes(rootRoutes: Routes, deps: SsoSignInDeps): void {
     async ({ params, query, req, csrf }) => {
       const next = safeNext(query.next);
       if (req.session?.staff) return { redirect: next ?? staffHome };
+      const lang = browserLanguage();
       const org = await organisationSignIn(deps, params.organisationId);
-      if (!org) return { status: 404, html: staffErrorPage(404, 'There is no such organisation.') };
+      if (!org) return { status: 404, html: noOrganisationPage(lang) };
       const token = csrf();
       return {
         status: 200,
-        html: signInPage({
+        html: signInPage(lang, {
           csrf: token,
           next,
           organisation: {
@@ -116,7 +107,7 @@ export function ssoButtonRoutes(rootRoutes: Routes, deps: SsoSignInDeps): void {
             passwordSignIn: org.passwordSignIn,
             buttons: org.providers.map((p) => ({
               href: startHref(token, params.organisationId, p.id, next),
-              label: buttonLabel(p.name),
+              provider: p.name,
             })),
           },
         }),

@@ -3,6 +3,7 @@ import type { Routes } from '../../platform/http/routes';
 import { z } from '../../platform/kernel/zod';
 import { beginStaffSession } from '../../platform/web/sessions';
 import {
+  browserLanguage,
   pruneStaffSessions,
   rememberBrowser,
   safeNext,
@@ -10,6 +11,7 @@ import {
   staffAccountPage,
   staffHome,
 } from '../accounts';
+import type { Refused } from './signin.outcome';
 import { finishSignIn, type SsoSignInDeps, startSignIn } from './signin.service';
 import type { PendingSignIn, SignInBrowser } from './signin.strategy';
 import { CallbackQuery, StartQuery } from './sso.schemas';
@@ -20,6 +22,9 @@ declare module 'express-session' {
     ssoPending?: Record<string, PendingSignIn>;
   }
 }
+
+/** A refusal's status: a stale or foreign state is a bad request, a provider that failed a bad gateway. */
+const statusOf: Partial<Record<Refused['reason'], number>> = { state: 400, provider: 502 };
 
 /**
  * The browser's side of a sign-in, for the use cases: the page's parsed query and the sign-ins pending in
@@ -36,8 +41,10 @@ const browserOf = (req: Request, query: SignInBrowser['query']): SignInBrowser =
 
 /** The round trip to the provider: the button's link sends the browser there, the callback signs it in. */
 export function ssoProviderRoundTripRoutes(rootRoutes: Routes, api: Routes, deps: SsoSignInDeps): void {
-  const problem = (status: number, message: string) => ({ status, html: ssoProblemPage(message) });
-  const statusOf: Record<string, number> = { state: 400, provider: 502 };
+  const problem = (outcome: Refused) => ({
+    status: statusOf[outcome.reason] ?? 403,
+    html: ssoProblemPage(browserLanguage(), outcome),
+  });
 
   rootRoutes.page(
     {
@@ -51,9 +58,7 @@ export function ssoProviderRoundTripRoutes(rootRoutes: Routes, api: Routes, deps
       csrfOnGet: true,
       csrfFailed: () => ({
         status: 403,
-        html: ssoProblemPage(
-          'This sign-in button has expired. Go back to the sign-in page, reload it and try again.',
-        ),
+        html: ssoProblemPage(browserLanguage(), { reason: 'button-expired' }),
       }),
       statuses: {
         303: 'To the provider',
@@ -72,7 +77,7 @@ export function ssoProviderRoundTripRoutes(rootRoutes: Routes, api: Routes, deps
       });
       if (outcome.kind === 'redirect') return { redirect: outcome.url };
       logRefusal(req, outcome);
-      return problem(statusOf[outcome.reason] ?? 403, outcome.message);
+      return problem(outcome);
     },
   );
 
@@ -96,7 +101,7 @@ export function ssoProviderRoundTripRoutes(rootRoutes: Routes, api: Routes, deps
       const outcome = await finishSignIn(deps, browserOf(req, query));
       if (outcome.kind === 'refused') {
         logRefusal(req, outcome);
-        return problem(statusOf[outcome.reason] ?? 403, outcome.message);
+        return problem(outcome);
       }
       const now = deps.clock.now().getTime();
       await pruneStaffSessions(deps, deps.clock.now());

@@ -29,10 +29,7 @@ export async function matchUser(
 ): Promise<FinishOutcome> {
   const verified = claims.emailVerified || (provider.type === 'microsoft' && claims.domainVerified);
   if (!claims.email || !verified) {
-    return refuse(
-      'unverified',
-      `Your ${provider.name} account has no verified e-mail address, so it cannot be matched to an ActionDesk account. Verify it at ${provider.name}, or sign in another way.`,
-    );
+    return refuse({ reason: 'unverified', provider: provider.name });
   }
   const email = claims.email;
   const domain = email.slice(email.lastIndexOf('@') + 1);
@@ -44,8 +41,7 @@ export async function matchUser(
     (claims.hostedDomain !== undefined && provider.allowedDomains.includes(claims.hostedDomain));
   if ((provider.allowedDomains.length > 0 && !provider.allowedDomains.includes(domain)) || !hostedOk) {
     return refuse(
-      'domain',
-      `Addresses of ${domain} may not sign in to this organisation with ${provider.name}. Use your work account.`,
+      { reason: 'domain', domain, provider: provider.name },
       hostedOk ? undefined : `hosted domain ${claims.hostedDomain ?? '(none: a consumer account)'}`,
     );
   }
@@ -77,17 +73,11 @@ function findOrCreate(
     if (user && !linked && (await identities.findByUser(provider.id, user.id))) {
       // The address now belongs to another account at the provider (a reused address, a second
       // account): the link stays with the first until an administrator removes it.
-      return refuse(
-        'linked-elsewhere',
-        `Your ActionDesk account is linked to another ${provider.name} account. Sign in with that one, or ask an administrator to remove the link.`,
-      );
+      return refuse({ reason: 'linked-elsewhere', provider: provider.name });
     }
     if (!user) {
       if (!provider.jitGroup || provider.allowedDomains.length === 0 || (await userByEmail(tx, ctx, email))) {
-        return refuse(
-          'no-account',
-          `There is no ActionDesk account for ${email} in this organisation. Ask an administrator to add you.`,
-        );
+        return refuse({ reason: 'no-account', email });
       }
       // Just-in-time: a new staff user in the provider's group (only for its allowed domains).
       user = await provisionUser(tx, ctx, {
@@ -103,10 +93,7 @@ function findOrCreate(
       created = true;
     }
     if (user.status !== 'active') {
-      return refuse(
-        'deactivated',
-        'Your ActionDesk account has been deactivated. Ask an administrator of your organisation.',
-      );
+      return refuse({ reason: 'deactivated' });
     }
     await identities.link({
       id: newId(now.getTime()),

@@ -1,16 +1,6 @@
-// How a single sign-on ends: signed in, or refused with a reason (logged) and a message (shown).
-
-export type SsoRefusal =
-  | 'state'
-  | 'disabled'
-  | 'cancelled'
-  | 'provider'
-  | 'id-token'
-  | 'unverified'
-  | 'domain'
-  | 'no-account'
-  | 'linked-elsewhere'
-  | 'deactivated';
+// How a single sign-on ends: signed in, or refused with a reason (logged) and the values the page's
+// sentence names (the page says it in the browser's language).
+import type { SsoRefused } from '../../i18n/staff-signin';
 
 export type FinishOutcome =
   | {
@@ -22,14 +12,15 @@ export type FinishOutcome =
       next?: string;
       created: boolean;
     }
-  | { kind: 'refused'; reason: SsoRefusal; message: string; detail?: string };
+  | ({ kind: 'refused'; detail?: string } & SsoRefused);
 
-/** A refusal: the reason for the log, the message for the page, and a detail for the log if any. */
-export const refuse = (reason: SsoRefusal, message: string, detail?: string): FinishOutcome => ({
+export type Refused = Extract<FinishOutcome, { kind: 'refused' }>;
+
+/** A refusal: the reason (logged) with the values its sentence names, and a detail for the log if any. */
+export const refuse = (refusal: SsoRefused, detail?: string): Refused => ({
   kind: 'refused',
-  reason,
-  message,
+  ...refusal,
   ...(detail ? { detail } : {}),
 });
 
-export type StartOutcome = { kind: 'redirect'; url: string } | Extract<FinishOutcome, { kind: 'refused' }>;
+export type StartOutcome = { kind: 'redirect'; url: string } | Refused;

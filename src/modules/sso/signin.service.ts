@@ -13,7 +13,7 @@ import {
   ProviderError,
   type ProviderMetadata,
 } from './oidc';
-import { type FinishOutcome, refuse, type StartOutcome } from './signin.outcome';
+import { type FinishOutcome, type Refused, refuse, type StartOutcome } from './signin.outcome';
 import { peekPending, runStrategy, type SignInBrowser, strategyFor, takePending } from './signin.strategy';
 import { matchUser } from './signin-users.service';
 import {
@@ -101,23 +101,11 @@ export async function startSignIn(
   return providerFailed(outcome.kind === 'error' ? outcome.err : new Error('no redirect'));
 }
 
-const disabled = (provider: SsoProviderRow | undefined) =>
-  refuse(
-    'disabled',
-    provider
-      ? `Sign-in with ${provider.name} is switched off for your organisation. Sign in another way, or ask an administrator.`
-      : 'This sign-in provider does not exist (any more). Sign in another way, or ask an administrator.',
-  ) as Extract<FinishOutcome, { kind: 'refused' }>;
+/** A provider switched off, or one that does not exist (any more). */
+const disabled = (provider: SsoProviderRow | undefined): Refused =>
+  refuse(provider ? { reason: 'disabled', provider: provider.name } : { reason: 'disabled' });
 
-const providerFailed = (err: unknown) =>
-  refuse(
-    'provider',
-    'The sign-in provider did not answer as expected. Try again in a moment; if it goes on, tell an administrator.',
-    (err as Error).message,
-  ) as Extract<FinishOutcome, { kind: 'refused' }>;
-
-const UNVERIFIED =
-  'The answer of the sign-in provider could not be verified, so you are not signed in. Start again; if it goes on, tell an administrator.';
+const providerFailed = (err: unknown): Refused => refuse({ reason: 'provider' }, (err as Error).message);
 
 /** The provider's endpoints; a Microsoft-type directory named by its domain expects its GUID issuer. */
 function metadataOf(deps: SsoSignInDeps, provider: SsoProviderRow): Promise<ProviderMetadata> {
@@ -128,9 +116,6 @@ function metadataOf(deps: SsoSignInDeps, provider: SsoProviderRow): Promise<Prov
     provider.issuer === defaultIssuer('microsoft', provider.tenantId);
   return deps.oidc.metadata(provider.issuer, { microsoftDomain });
 }
-
-const STATE_MESSAGE =
-  'This sign-in cannot be finished: it was used already, took too long, or was started in another browser. Start again from the sign-in page.';
 
 /**
  * The provider sent the browser back (`GET /api/v1/auth/oauth/callback`): the state is checked and
@@ -143,7 +128,7 @@ export async function finishSignIn(deps: SsoSignInDeps, browser: SignInBrowser):
   const peeked = peekPending(browser, state);
   if (!peeked) {
     // Spent, tampered, expired or from another browser: the code (if any) is never exchanged.
-    return refuse('state', STATE_MESSAGE);
+    return refuse({ reason: 'state' });
   }
   const provider = await loadProvider(deps, peeked.organisationId, peeked.providerId);
   if (!provider?.enabled) {
@@ -161,7 +146,7 @@ export async function finishSignIn(deps: SsoSignInDeps, browser: SignInBrowser):
   const iss = browser.query.iss;
   if (iss !== undefined && iss !== metadata.issuer) {
     takePending(browser, deps.clock, state);
-    return refuse('id-token', UNVERIFIED, `the answer names another issuer (${String(iss).slice(0, 200)})`);
+    return refuse({ reason: 'id-token' }, `the answer names another issuer (${String(iss).slice(0, 200)})`);
   }
   const pendingFields = {
     organisationId: provider.organisationId,
@@ -173,8 +158,8 @@ export async function finishSignIn(deps: SsoSignInDeps, browser: SignInBrowser):
   takePending(browser, deps.clock, state);
   if (outcome.kind === 'fail') {
     const info = outcome.info as { message?: string } | undefined;
-    if (info?.message === 'state') return refuse('state', STATE_MESSAGE);
-    return refuse('cancelled', 'The sign-in was cancelled at the provider. Start again to sign in.');
+    if (info?.message === 'state') return refuse({ reason: 'state' });
+    return refuse({ reason: 'cancelled' });
   }
   if (outcome.kind === 'error') return providerFailed(outcome.err);
   if (outcome.kind !== 'success' || typeof outcome.user.idToken !== 'string') {
@@ -188,7 +173,7 @@ export async function finishSignIn(deps: SsoSignInDeps, browser: SignInBrowser):
       nonce: peeked.nonce,
     });
   } catch (err) {
-    if (err instanceof IdTokenError) return refuse('id-token', UNVERIFIED, err.message);
+    if (err instanceof IdTokenError) return refuse({ reason: 'id-token' }, err.message);
     if (err instanceof ProviderError) return providerFailed(err);
     throw err;
   }

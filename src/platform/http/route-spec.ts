@@ -95,7 +95,10 @@ export interface PageSpec<P extends AnySchema, Q extends AnySchema, F extends An
    * browser's languages (most wanted first), and whether it is a form that expired (a stale CSRF token).
    */
   errorPage: (status: number, message: string, about: ErrorPageAbout) => string;
-  /** The page when the CSRF token is missing or stale (default: a 403 error page). */
+  /**
+   * The page when the CSRF token is missing or stale (default: a 403 error page); it runs in the
+   * request's origin (requestLanguages() answers).
+   */
   csrfFailed?: () => { status: number; html: string };
   /**
    * A GET that starts something on the browser's behalf (a link carrying the page's token as `_csrf`):

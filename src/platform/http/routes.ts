@@ -248,7 +248,8 @@ export class Routes {
         if (method === 'post') assertPlainInput(req.body ?? {}, 'body');
         if (method === 'post' || spec.csrfOnGet) {
           if (csrf && !csrf.valid(req)) {
-            const refused = spec.csrfFailed?.() ?? {
+            // Within the request's origin, so the page can speak the browser's language.
+            const refused = servingRequest(originOf(req), () => spec.csrfFailed?.()) ?? {
               status: 403,
               html: spec.errorPage(403, 'This form has expired. Go back, reload the page and try again.', {
                 languages: originOf(req).languages ?? [],

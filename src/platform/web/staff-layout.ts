@@ -145,21 +145,22 @@ ${f.body}
 }
 
 /**
- * The page for an error on a staff page, in the browser's language (the error is met outside the page's
- * own answer, before the user's chosen language is known). In English it says the refusal's own words;
- * in Dutch and French what the status means.
+ * The page for an error on a staff page. A page that knows its language says its own words in it
+ * (`lang`); else the browser's language is taken (the error met outside the page's answer, before the
+ * user's chosen language is known): in English the refusal's own words, in Dutch and French what the
+ * status means. An expired form (a stale CSRF token) says so.
  */
 export function staffErrorPage(
   status: number,
   message: string,
-  about?: { languages: readonly string[]; expired?: boolean },
+  about?: { languages?: readonly string[]; lang?: Language; expired?: boolean },
 ): string {
-  const lang = staffLanguage(null, about?.languages ?? []);
+  const lang = about?.lang ?? staffLanguage(null, about?.languages ?? []);
   const w = staffWords[lang];
   const title = w.errors[status] ?? w.errors.other;
   const text = about?.expired
     ? w.errorTexts.expired
-    : lang === 'en' && status < 500
+    : (about?.lang || lang === 'en') && status < 500
       ? message
       : (w.errorTexts[status] ?? w.errorTexts.other);
   return staffLayout({
