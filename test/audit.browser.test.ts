@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, seriousA11yViolations } from './support/browser';
+import { launchBrowser, seriousA11yViolations, signedInStaffPage } from './support/browser';
 import { createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
-import { STAFF_PASSWORD, staffUser } from './support/staff';
+import { staffUser } from './support/staff';
 import { until } from './support/until';
 
 const shots = path.join(__dirname, '..', 'docs', 'screenshots');
@@ -21,16 +21,8 @@ afterAll(async () => {
   await h.close();
 });
 
-async function signedInPage(email: string, next: string, width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${h.baseUrl}${next}`);
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Password').fill(STAFF_PASSWORD);
-  await page.getByLabel('Password').press('Enter');
-  await page.waitForLoadState('load');
-  return page;
-}
+const signedInPage = (email: string, next: string, width = 1280): Promise<Page> =>
+  signedInStaffPage(browser, `${h.baseUrl}${next}`, email, { width, height: 900 });
 
 describe('the audit trail on the staff pages', () => {
   it('when an administrator opens Audit trail, then the changes show who, what, the changed fields, the address and the request; filters and older pages work by keyboard', async () => {

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { samplePdf, samplePng } from './support/binary';
-import { launchBrowser, seriousA11yViolations } from './support/browser';
+import { launchBrowser, seriousA11yViolations, signedInStaffPage } from './support/browser';
 import { createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startWebhookReceiver } from './support/peers';
-import { STAFF_PASSWORD, staffUser } from './support/staff';
+import { staffUser } from './support/staff';
 
 const shots = path.join(__dirname, '..', 'docs', 'screenshots');
 let h: Harness;
@@ -25,17 +25,8 @@ afterAll(async () => {
   await h.close();
 });
 
-async function signedInPage(email: string, next: string, width: number, height: number): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.baseUrl });
-  const page = await context.newPage();
-  await page.goto(`${h.baseUrl}${next}`);
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Password').fill(STAFF_PASSWORD);
-  await page.getByLabel('Password').press('Enter');
-  await page.waitForLoadState('load');
-  return page;
-}
+const signedInPage = (email: string, next: string, width: number, height: number): Promise<Page> =>
+  signedInStaffPage(browser, `${h.baseUrl}${next}`, email, { width, height }, { clipboard: true });
 
 describe('webhooks on the Integrations page, in a browser', () => {
   it('when an administrator adds a webhook by keyboard, then the secret is copied with its button, the pages pass axe and fit a phone', async () => {

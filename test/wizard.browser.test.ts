@@ -1,11 +1,11 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { samplePdf } from './support/binary';
-import { launchBrowser, seriousA11yViolations } from './support/browser';
+import { launchBrowser, seriousA11yViolations, signInAsStaff } from './support/browser';
 import { createContact, createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer, startWebhookReceiver } from './support/peers';
-import { staffUser as makeStaffUser, STAFF_PASSWORD } from './support/staff';
+import { staffUser as makeStaffUser } from './support/staff';
 import { createReportTemplate, submitAsContact } from './support/submissions';
 
 let h: Harness;
@@ -48,10 +48,7 @@ const staffUser = (groups: string[]) => makeStaffUser(h, org, groups, names[n++]
 async function signIn(page: Page, email: string) {
   expect(new URL(page.url()).pathname).toBe('/signin');
   expect(await seriousA11yViolations(page)).toEqual([]);
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Password').fill(STAFF_PASSWORD);
-  await page.getByLabel('Password').press('Enter');
-  await page.waitForLoadState('load');
+  await signInAsStaff(page, email);
 }
 
 describe('the adviser’s wizard in Chromium', () => {

@@ -66,8 +66,6 @@ export interface SignInWords {
   problems: Record<SignInProblem, string>;
   limited: (seconds: number) => string;
   noOrganisation: string;
-  /** A form sent with a missing or stale CSRF token. */
-  formExpired: string;
   /** The single sign-on buttons for an e-mail address (e-mail first). */
   choice: {
     title: string;
@@ -123,7 +121,6 @@ const en: SignInWords = {
   limited: (s) =>
     `Too many failed sign-ins. Try again in ${s} second${s === 1 ? '' : 's'}, or ask for a link to set a new password.`,
   noOrganisation: 'There is no such organisation.',
-  formExpired: 'This form has expired. Go back, reload the page and try again.',
   choice: {
     title: 'Sign in with your work account',
     forEmail: (e) => `For ${e}.`,
@@ -199,7 +196,6 @@ const nl: SignInWords = {
   limited: (s) =>
     `Te veel mislukte aanmeldpogingen. Probeer het opnieuw over ${s} ${s === 1 ? 'seconde' : 'seconden'}, of vraag een link om een nieuw wachtwoord in te stellen.`,
   noOrganisation: 'Deze organisatie bestaat niet.',
-  formExpired: 'Dit formulier is verlopen. Ga terug, laad de pagina opnieuw en probeer het nog eens.',
   choice: {
     title: 'Aanmelden met uw werkaccount',
     forEmail: (e) => `Voor ${e}.`,
@@ -278,7 +274,6 @@ const fr: SignInWords = {
   limited: (s) =>
     `Trop de tentatives de connexion échouées. Réessayez dans ${s} seconde${s === 1 ? '' : 's'}, ou demandez un lien pour définir un nouveau mot de passe.`,
   noOrganisation: 'Cette organisation n’existe pas.',
-  formExpired: 'Ce formulaire a expiré. Revenez en arrière, rechargez la page et réessayez.',
   choice: {
     title: 'Se connecter avec votre compte professionnel',
     forEmail: (e) => `Pour ${e}.`,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { STAFF_PASSWORD } from './staff';
 
 /** Debian's Chromium (installed by .ci/run; `apt-get install chromium`), or CHROMIUM_PATH. */
 export function chromiumPath(): string {
@@ -43,4 +44,29 @@ export async function seriousA11yViolations(page: import('playwright-core').Page
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The staff sign-in page the browser is on, filled and sent with the keyboard (the tests' password). */
+export async function signInAsStaff(page: Page, email: string): Promise<void> {
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(STAFF_PASSWORD);
+  await page.getByLabel('Password').press('Enter');
+  await page.waitForLoadState('load');
+}
+
+/** A new browser context of the given size, signed in as a staff user through `next`'s sign-in. */
+export async function signedInStaffPage(
+  browser: Browser,
+  url: string,
+  email: string,
+  viewport: { width: number; height: number },
+  o: { clipboard?: boolean } = {},
+): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  if (o.clipboard)
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+  const page = await context.newPage();
+  await page.goto(url);
+  await signInAsStaff(page, email);
+  return page;
 }

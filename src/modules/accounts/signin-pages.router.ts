@@ -11,7 +11,7 @@ import { staffErrorPage } from '../../platform/web/staff-layout';
 import { SignInForm, SignInQuery } from './accounts.schemas';
 import { type AccountsDeps, signIn } from './accounts.service';
 import { deviceCookie, rememberBrowser } from './devices';
-import { formExpiredPage, type SignInView, signInPage } from './pages/account.pages';
+import { type SignInView, signInPage } from './pages/account.pages';
 import { DEVICE_DISTRUST_AFTER, FREE_FAILURES, MAX_WAIT_MS } from './throttle';
 
 /** What the staff account pages need: the use cases' dependencies and how cookies are served. */
@@ -25,13 +25,13 @@ export const browserLanguage = () => staffLanguage(null, requestLanguages());
 
 /**
  * What every staff sign-in page declares (password and single sign-on alike): its OpenAPI tag, its
- * audience, its error page, and its page for a stale form (in the browser's language).
+ * audience and its error page (a stale form gets the error page's own "form expired", in the browser's
+ * language).
  */
 export const staffAccountPage = {
   tags: ['Staff sign-in (pages)'],
   audience: 'staff' as const,
   errorPage: staffErrorPage,
-  csrfFailed: () => ({ status: 403, html: formExpiredPage(browserLanguage()) }),
 };
 
 /** Where a signed-in browser goes when no `next` says otherwise: the actions. */

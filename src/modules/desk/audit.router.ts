@@ -6,10 +6,10 @@ import { BadRequest } from '../../platform/kernel/errors';
 import { z } from '../../platform/kernel/zod';
 import { staffErrorPage } from '../../platform/web/staff-layout';
 import { type AuditDeps, ListAuditEventsQuery, listAuditEvents } from '../audit';
-import { contactLabel, getCustomersById } from '../customers';
 import { auditScopeOf, auditSubjectsOf, type SessionRequestDeps } from '../sessionrequests';
 import { storyOf } from './audit-story';
 import { type DeskDeps, peopleOf, staffFrameOf } from './desk.service';
+import { contactLabels } from './desk-pages';
 import { auditPage } from './pages/audit.pages';
 
 const text = (max: number) =>
@@ -121,11 +121,7 @@ export function auditPageRoutes(routes: Routes, deps: AuditDeps & DeskDeps & Ses
         ),
         ...(query.contact ? [query.contact] : []),
       ];
-      const found = await getCustomersById(deps, ctx, contactIds);
-      const contact = (cid: string) => {
-        const c = found.get(cid);
-        return c ? contactLabel(c.data) : null;
-      };
+      const contact = await contactLabels(deps, ctx, contactIds);
       const people = await peopleOf(deps, ctx);
       const w = sentenceWords[frame.lang];
       const kinds = staffWords[frame.lang].kinds;

@@ -35,10 +35,19 @@ export async function contactNames(
   lang: Language,
 ): Promise<(id: string | null | undefined) => string> {
   const w = deskWords[lang].actions;
+  const label = await contactLabels(deps, ctx, ids);
+  return (id) => (id ? (label(id) ?? w.deletedContact) : w.campaign);
+}
+
+/** The contacts' names by id, as pages show them; null for one that is not (any more) a contact. */
+export async function contactLabels(
+  deps: DeskDeps,
+  ctx: RequestContext,
+  ids: string[],
+): Promise<(id: string) => string | null> {
   const found = await getCustomersById(deps, ctx, ids);
   return (id) => {
-    if (!id) return w.campaign;
     const c = found.get(id);
-    return c ? contactLabel(c.data) : w.deletedContact;
+    return c ? contactLabel(c.data) : null;
   };
 }

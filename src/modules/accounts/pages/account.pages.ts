@@ -146,10 +146,6 @@ export function ssoProblemPage(lang: Language, problem: SsoRefused | { reason: '
 export const noOrganisationPage = (lang: Language): string =>
   staffErrorPage(404, signInWords[lang].noOrganisation, { lang });
 
-/** A sign-in or password form whose CSRF token is missing or stale. */
-export const formExpiredPage = (lang: Language): string =>
-  staffErrorPage(403, signInWords[lang].formExpired, { lang });
-
 export function forgotPasswordPage(
   lang: Language,
   v: { csrf: string; email?: string; problem?: 'email'; sentTo?: string },
