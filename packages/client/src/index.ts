@@ -11,3 +11,12 @@ export type { RetryOptions } from './retry.js';
 export type { FilePart, OperationSpec } from './spec.js';
 export type { AnswerInfo, CallOptions, ClientOptions, Credentials } from './transport.js';
 export { VERSION } from './version.js';
+export {
+  type EventOf,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookHeaders,
+  type WebhookMessage,
+  type WebhookTestEvent,
+  WebhookVerificationError,
+} from './webhooks.js';
