@@ -31,6 +31,7 @@ import { sessionRequestRoutes } from './modules/sessionrequests';
 import { sessionRoutes } from './modules/sessions';
 import { setupRoutes, wizardRoutes } from './modules/setups';
 import { ssoProviderRoutes, ssoSignInRoutes } from './modules/sso';
+import { testModeRoutes } from './modules/testmode';
 import { webhookRoutes } from './modules/webhooks';
 import { ApiKeyAuthenticator, AuthGate, BearerAuthenticator } from './platform/http/auth';
 import { SessionAuthenticator } from './platform/http/auth-session';
@@ -136,6 +137,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   deskPageRoutes(pages, services);
   eventRoutes(routes, services);
   webhookRoutes(routes, { ...services, ...webhookDeps });
+  testModeRoutes(routes, services);
   registerEventWebhooks(registry);
   openapiRoutes(routes, registry, baseUrl);
   // The document, for tools in the same process (the tests' contract check), without a request.

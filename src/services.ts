@@ -2,6 +2,7 @@ import type { Config } from './config';
 import { DocumentPreviews } from './modules/files';
 import { adviserNotices } from './modules/sessionrequests';
 import { OidcClient } from './modules/sso';
+import { testInboxCapture } from './modules/testmode';
 import { deliverEventsByWebhook } from './modules/webhooks';
 import { openSecretBox, type SecretBox } from './platform/crypto/sealed';
 import type { Database } from './platform/db/database';
@@ -13,6 +14,7 @@ import type { Clock } from './platform/kernel/clock';
 import type { Logger } from './platform/ops/logger';
 import { Metrics } from './platform/ops/metrics';
 import { Readiness } from './platform/ops/readiness';
+import { capturingMailer, capturingSms } from './platform/outbound/capture';
 import { createMailer, type Mailer } from './platform/outbound/mail';
 import { listedNetworksPolicy, SafeHttpClient, type SafeHttpPolicy } from './platform/outbound/safe-http';
 import { createSmsSender, type SmsSender } from './platform/outbound/sms';
@@ -100,6 +102,7 @@ export function createServices(
   const ssoPolicy = listedNetworksPolicy(config.sso.privateNetworks, overrides.lookup);
   const webhookPolicy: SafeHttpPolicy = { ...config.webhooks, lookup: overrides.lookup };
   const storage = overrides.storage ?? openFileStorage(config.files, database);
+  const testInbox = testInboxCapture({ database, clock });
   const services: Services = {
     config,
     database,
@@ -110,8 +113,9 @@ export function createServices(
     box,
     storage,
     seal: sealKeySource({ database, box, clock }, config.signing),
-    mailer: overrides.mailer ?? createMailer(config.mail, jobLogger),
-    sms: overrides.sms ?? createSmsSender(config.sms, jobLogger),
+    // Every message leaves through these two: a test organisation's stop at the test inbox (issue 31).
+    mailer: capturingMailer(overrides.mailer ?? createMailer(config.mail, jobLogger), testInbox),
+    sms: capturingSms(overrides.sms ?? createSmsSender(config.sms, jobLogger), testInbox),
     jobs: new JobWorker(database, clock, jobLogger, {
       pollMs: config.jobs.pollMs,
       concurrency: config.jobs.concurrency,

@@ -43,6 +43,8 @@ const NOT_AUDITED: Record<string, string> = {
     'the service’s own signing keys, sealed; they belong to no organisation, so there is no trail to write to',
   staff_sessions:
     'express-session’s store: sid is the session cookie’s value, sess its data; not an organisation’s record',
+  test_messages:
+    'the test inbox: messages a test organisation would have sent; code is a test signer’s one-time code, shown to the integrator on purpose',
 };
 /** Audited columns masked as secret although their names do not look secret, each with why. */
 const MASKED_ON_PURPOSE: Record<string, string> = {

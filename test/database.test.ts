@@ -58,6 +58,7 @@ const tenantTables = [
   'oauth_codes',
   'oauth_authorization_requests',
   'sso_providers',
+  'test_messages',
   'sso_identities',
   'audit_events',
   'idempotency_keys',

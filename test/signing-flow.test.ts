@@ -308,6 +308,7 @@ describe('quicksign: the signer’s way through', () => {
     expect(unsigned.body).toEqual({
       signed: false,
       valid: false,
+      livemode: true,
       modifiedAfterLastSignature: false,
       signatures: [],
     });

@@ -220,6 +220,7 @@ describe('deliveries', () => {
       id: req.headers['webhook-id'],
       type: 'sessionrequest.completed',
       createdAt: expect.any(String),
+      livemode: true,
       organisationId: org.organisationId,
       data: {
         sessionRequest: {

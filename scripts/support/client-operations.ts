@@ -81,6 +81,8 @@ const GROUPS: { prefix: string; group: string; nouns: string[] }[] = [
   { prefix: 'bc/actionsetup', group: 'setups', nouns: [] },
   { prefix: 'events', group: 'events', nouns: ['Events', 'Event'] },
   { prefix: 'webhooks', group: 'webhooks', nouns: ['Webhooks', 'Webhook'] },
+  { prefix: 'test/messages', group: 'testMessages', nouns: ['TestMessages', 'TestMessage'] },
+  { prefix: 'test', group: 'test', nouns: [] },
   { prefix: 'openapi.json', group: 'meta', nouns: [] },
 ];
 

@@ -26,6 +26,8 @@ export interface SignedDocumentTexts {
   steps: Record<SignerTrailEntry['step'], string>;
   step: string;
   utc: string;
+  /** On every page of a document signed in test mode (issue 31). */
+  testMark: string;
   seal: string;
   sealText: string;
   subject: string;
@@ -68,6 +70,7 @@ export const signedDocumentTexts: Record<Language, SignedDocumentTexts> = {
     },
     step: 'Stap',
     utc: 'UTC',
+    testMark: 'TEST — geen juridische waarde',
     seal: 'Elektronisch zegel',
     sealText:
       'Elke handtekening is een digitale PDF-handtekening (CMS, ETSI.CAdES.detached) met het zegelcertificaat van de organisatie, na elkaar toegevoegd; de laatste dekt het volledige bestand. Elke latere wijziging maakt ze ongeldig.',
@@ -108,6 +111,7 @@ export const signedDocumentTexts: Record<Language, SignedDocumentTexts> = {
     },
     step: 'Étape',
     utc: 'UTC',
+    testMark: 'TEST — sans valeur juridique',
     seal: 'Cachet électronique',
     sealText:
       'Chaque signature est une signature numérique PDF (CMS, ETSI.CAdES.detached) faite avec le certificat de cachet de l’organisation, ajoutées l’une après l’autre ; la dernière couvre tout le fichier. Toute modification ultérieure les invalide.',
@@ -148,6 +152,7 @@ export const signedDocumentTexts: Record<Language, SignedDocumentTexts> = {
     },
     step: 'Step',
     utc: 'UTC',
+    testMark: 'TEST — no legal value',
     seal: 'Electronic seal',
     sealText:
       'Each signature is a PDF digital signature (CMS, ETSI.CAdES.detached) made with the organisation’s seal certificate, added one after the other; the last one covers the whole file. Any later change breaks them.',

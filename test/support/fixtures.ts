@@ -45,7 +45,7 @@ export async function createUserWithKey(
     kind,
     groups,
   });
-  const key = await createApiKey(h, ctx, user._id, 'test key');
+  const key = await createApiKey(h, ctx, user._id, { name: 'test key', mode: 'live' });
   return { userId: user._id, key: key.apiKey, keyId: key._id };
 }
 

@@ -18,4 +18,5 @@ export * from './signing';
 export * from './sso';
 export * from './staff';
 export * from './tenancy';
+export * from './testmode';
 export * from './webhooks';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   foreignKey,
@@ -14,29 +15,44 @@ import {
 import { bytea, changeTxid, ts } from './columns';
 import { languages, notifyChoices } from './enums';
 
-export const organisations = pgTable('organisations', {
-  id: uuid('id').primaryKey(),
-  name: text('name').notNull(),
-  /** Staff may sign in with a password; off once single sign-on works (administrators keep it: break-glass). */
-  passwordSignIn: boolean('password_sign_in').notNull().default(true),
-  /** Requests per minute allowed to each of its API keys, OAuth clients and staff users; null: the default. */
-  apiRateLimit: integer('api_rate_limit'),
-  createdAt: ts('created_at').notNull(),
-  // The organisation's own face to its contacts (issue 30): on their pages, in every e-mail and SMS,
-  // on the signature page of a signed document. Null: the organisation's name, the product's look.
-  /** The name contacts see; null: `name`. */
-  brandName: text('brand_name'),
-  /** The colour of buttons and links, `#rrggbb` (lower case); darkened where white text would not read. */
-  brandColour: text('brand_colour'),
-  /** The display name of the e-mails' From (the address stays MAIL_FROM). */
-  mailSenderName: text('mail_sender_name'),
-  /** Where contacts' replies to e-mails go. */
-  mailReplyTo: text('mail_reply_to'),
-  /** The SMS sender id (up to 11 letters, digits and spaces), where the provider allows one. */
-  smsSender: text('sms_sender'),
-  /** A signer confirms a one-time code before declining too, not only before signing. */
-  requireCodeToDecline: boolean('require_code_to_decline').notNull().default(false),
-});
+export const organisations = pgTable(
+  'organisations',
+  {
+    id: uuid('id').primaryKey(),
+    name: text('name').notNull(),
+    /** Staff may sign in with a password; off once single sign-on works (administrators keep it: break-glass). */
+    passwordSignIn: boolean('password_sign_in').notNull().default(true),
+    /** Requests per minute allowed to each of its API keys, OAuth clients and staff users; null: the default. */
+    apiRateLimit: integer('api_rate_limit'),
+    createdAt: ts('created_at').notNull(),
+    // The organisation's own face to its contacts (issue 30): on their pages, in every e-mail and SMS,
+    // on the signature page of a signed document. Null: the organisation's name, the product's look.
+    /** The name contacts see; null: `name`. */
+    brandName: text('brand_name'),
+    /** The colour of buttons and links, `#rrggbb` (lower case); darkened where white text would not read. */
+    brandColour: text('brand_colour'),
+    /** The display name of the e-mails' From (the address stays MAIL_FROM). */
+    mailSenderName: text('mail_sender_name'),
+    /** Where contacts' replies to e-mails go. */
+    mailReplyTo: text('mail_reply_to'),
+    /** The SMS sender id (up to 11 letters, digits and spaces), where the provider allows one. */
+    smsSender: text('sms_sender'),
+    /** A signer confirms a one-time code before declining too, not only before signing. */
+    requireCodeToDecline: boolean('require_code_to_decline').notNull().default(false),
+    /**
+     * Set on a test organisation (issue 31, docs/decisions/0009): the live organisation whose twin it is.
+     * Null: a live organisation. Test credentials belong to the twin, so row-level security keeps test
+     * records and live records apart; nothing of a test organisation reaches a real person.
+     */
+    liveOrganisationId: uuid('live_organisation_id').references((): AnyPgColumn => organisations.id, {
+      onDelete: 'cascade',
+    }),
+  },
+  (t) => [
+    // Not unique (keys include the distribution column): actiondesk_test_twin makes one twin at a time.
+    index('organisations_live_organisation_idx').on(t.liveOrganisationId),
+  ],
+);
 
 /**
  * The organisation's logo (PNG or JPEG, at most 200 KB), apart from its row so that reading the

@@ -154,7 +154,7 @@ async function showUser(
   } = {},
 ) {
   const user = await getUser(deps, ctx, userId);
-  const { apiKeys } = await listApiKeys(deps, ctx, { userId, includeRevoked: true });
+  const { apiKeys } = await listApiKeys(deps, ctx, { userId, includeRevoked: true, mode: 'live' });
   return {
     status: extra.status ?? 200,
     html: userPage(await deskFrame(deps, ctx, token), { user, keys: apiKeys, ...extra }),
@@ -272,7 +272,7 @@ function apiKeyRoutes(routes: Routes, deps: UserPageDeps): void {
           problem: 'keyName',
         });
       }
-      const key = await createApiKey(deps, ctx, params.userId, name);
+      const key = await createApiKey(deps, ctx, params.userId, { name, mode: 'live' });
       return showUser(deps, ctx, token(), params.userId, {
         status: 201,
         created: { name: key.name, key: key.apiKey },

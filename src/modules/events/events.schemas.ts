@@ -156,6 +156,9 @@ const envelope = <T extends EventTypeName>(type: T, data: z.ZodType) =>
       type: z.literal(type),
       createdAt: timestamp,
       organisationId: id,
+      livemode: z.boolean().meta({
+        description: 'False for an event of test records (made with test credentials); see docs/test-mode.md',
+      }),
       data,
     })
     .meta({ id: `Event_${type.replace('.', '_')}`, description: eventCatalogue[type].summary });

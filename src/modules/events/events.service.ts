@@ -10,6 +10,7 @@ import type { RequestContext } from '../../platform/kernel/context';
 import { BadRequest } from '../../platform/kernel/errors';
 import { iso } from '../../platform/kernel/schemas';
 import { eitherOf } from '../../platform/lists/cursor';
+import { type Mode, modeOf } from '../organisations';
 import type { Event, ListEventsQuery } from './events.schemas';
 
 /** A position as the opaque cursor clients get: base64url of `<txid>.<seq>`. */
@@ -37,12 +38,14 @@ function parseTypes(text: string | undefined): string[] {
 
 export function toEvent(
   e: Pick<EventRecord, 'id' | 'type' | 'createdAt' | 'organisationId' | 'data'>,
+  mode: Mode,
 ): Event {
   return {
     id: e.id,
     type: e.type,
     createdAt: iso(e.createdAt),
     organisationId: e.organisationId,
+    livemode: mode === 'live',
     data: e.data,
   } as Event;
 }
@@ -62,9 +65,10 @@ export async function listEvents(deps: { database: Database }, ctx: RequestConte
     eventRepository(tx, ctx).list({ types, since, after }, query.limit),
   );
   const page = rows.slice(0, query.limit);
+  const mode = await modeOf(deps.database, ctx.organisationId);
   const last = page.at(-1);
   return {
-    events: page.map(toEvent),
+    events: page.map((e) => toEvent(e, mode)),
     nextCursor: last ? encodeCursor(last.position) : (cursor ?? null),
     hasMore: rows.length > query.limit,
   };

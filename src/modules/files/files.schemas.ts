@@ -31,7 +31,11 @@ const CertificateReport = z
     fingerprint: z.string().meta({ description: 'SHA-256 of the certificate (DER), hex' }),
     selfSigned: z.boolean(),
     thisService: z.boolean().meta({
-      description: 'The certificate is this service’s seal (SIGNING_CERT_P12, or the one it generated)',
+      description:
+        'The certificate is this service’s seal (SIGNING_CERT_P12, or the one it generated), or its test seal',
+    }),
+    testSeal: z.boolean().meta({
+      description: 'The certificate is this service’s test seal: the document was signed in test mode',
     }),
   })
   .meta({ id: 'SignatureCertificate' });
@@ -43,6 +47,10 @@ export const Verification = z
       description: 'Every signature is intact and the last one covers the whole file',
     }),
     modifiedAfterLastSignature: z.boolean(),
+    livemode: z.boolean().meta({
+      description:
+        'False when a signature was made with this service’s test seal: a document signed in test mode, with no legal value (see docs/test-mode.md)',
+    }),
     signatures: z.array(
       z.object({
         name: z.string().nullable().meta({ description: 'Who signed, as the signature states it' }),

@@ -12,7 +12,7 @@ import { newId } from '../../platform/kernel/ids';
 import { iso } from '../../platform/kernel/schemas';
 import { plural } from '../../platform/kernel/words';
 import { isSignablePdf } from '../../platform/signing/pdf';
-import type { SealKeySource } from '../../platform/signing/seal-key';
+import { type SealKeySource, testSealFingerprint } from '../../platform/signing/seal-key';
 import { TooManySignatures, verifyPdfSignatures } from '../../platform/signing/verify';
 import { sessionsGoingWith } from '../sessions';
 import { type FileHolders, fileHolderRepository } from './file-holders.repository';
@@ -290,11 +290,19 @@ async function verificationOf(deps: FileDeps, pdf: Buffer, field: string): Promi
     throw err;
   }
   const ours = deps.seal ? (await deps.seal()).certificate.fingerprint : null;
+  const test = await testSealFingerprint(deps.database);
   return {
     ...report,
+    // A document sealed with test mode's seal proves nothing, whatever else it holds.
+    livemode: test === null || !report.signatures.some((s) => s.certificate?.fingerprint === test),
     signatures: report.signatures.map((s) => ({
       ...s,
-      certificate: s.certificate && { ...s.certificate, thisService: s.certificate.fingerprint === ours },
+      certificate: s.certificate && {
+        ...s.certificate,
+        thisService:
+          s.certificate.fingerprint === ours || (test !== null && s.certificate.fingerprint === test),
+        testSeal: test !== null && s.certificate.fingerprint === test,
+      },
     })),
   };
 }

@@ -52,7 +52,7 @@ export function apiKeyRoutes(routes: Routes, deps: AdminDeps): void {
       status: 201,
       response: CreatedApiKey,
     },
-    ({ ctx, params, body }) => createApiKey(deps, ctx, params.userId, body.name),
+    ({ ctx, params, body }) => createApiKey(deps, ctx, params.userId, body),
   );
   routes.add(
     {

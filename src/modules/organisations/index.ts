@@ -39,6 +39,7 @@ export {
   setUserStatus,
   updateUser,
 } from './organisations.service';
+export { inMode, type Mode, modeOf, modeOfCurrent, requireTestMode } from './test-twin';
 export {
   administratorEmails,
   allUsers,

@@ -89,9 +89,12 @@ export async function deleteOrganisationRows(tx: Tx, organisationId: string) {
                (SELECT count(*) FROM users WHERE organisation_id = ${organisationId}) AS users,
                (SELECT count(*) FROM audit_events WHERE organisation_id = ${organisationId}) AS audit_events`,
   );
+  // Its test organisation (issue 31) goes with it, through its foreign key: its files' bytes too.
   const keys = await queryRows<{ storage_key: string }>(
     tx,
-    sql`SELECT storage_key FROM files WHERE organisation_id = ${organisationId}`,
+    sql`SELECT storage_key FROM files
+         WHERE organisation_id = ${organisationId}
+            OR organisation_id IN (SELECT id FROM organisations WHERE live_organisation_id = ${organisationId})`,
   );
   await tx.execute(sql`SELECT set_config('app.audit_rows', 'off', true)`);
   const gone = await queryRows<{ id: string }>(

@@ -68,6 +68,9 @@ export const ApiKey = z
     userId: z.string(),
     name: z.string(),
     prefix: z.string().meta({ description: 'The first characters of the key, to recognise it' }),
+    livemode: z.boolean().meta({
+      description: 'False for a test key (`adk_test_…`): it works on the organisation’s test records only',
+    }),
     createdAt: timestamp,
     lastUsedAt: timestamp.nullable().meta({ description: 'Recorded at most once a minute' }),
     revokedAt: timestamp.nullable(),
@@ -75,18 +78,31 @@ export const ApiKey = z
   .meta({ id: 'ApiKey' });
 
 export const CreatedApiKey = withSecretsShownOnce(ApiKey, {
-  apiKey: z.string().meta({ description: 'The key itself (adk_…): store it now.' }),
+  apiKey: z.string().meta({ description: 'The key itself (adk_… or adk_test_…): store it now.' }),
 }).meta({ id: 'CreatedApiKey' });
 
 export const ApiKeyList = z
   .object({ apiKeys: z.array(ApiKey), total: z.number().int(), ...cursorAnswer })
   .meta({ id: 'ApiKeyList' });
 
+const mode = z.enum(['live', 'test']);
+
 export const CreateApiKey = z
-  .strictObject({ name: z.string().trim().min(1).max(200) })
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    mode: mode.optional().meta({
+      description:
+        'test: a test key (`adk_test_…`) of the same user, working on the organisation’s test records ' +
+        'only — nothing it causes reaches a real person (see docs/test-mode.md). Default: the mode of ' +
+        'the credentials asking (live with a live key)',
+    }),
+  })
   .meta({ id: 'CreateApiKey' });
 
 export const ListApiKeysQuery = z.object({
+  mode: mode.optional().meta({
+    description: 'The live keys, or the test keys; default: those of the mode of the credentials asking',
+  }),
   userId: idFilter('Only keys of this user').optional(),
   includeRevoked: z
     .enum(['true', 'false'])

@@ -1,5 +1,5 @@
 import { auditRepository } from '../../platform/audit/audit.repository';
-import { generateApiKey } from '../../platform/crypto/api-keys';
+import { generateApiKey, isTestApiKey } from '../../platform/crypto/api-keys';
 import type { Database, Tx } from '../../platform/db/database';
 import { isForeignKeyViolation, isUniqueViolation } from '../../platform/db/errors';
 import { inTenant } from '../../platform/db/tenant';
@@ -18,6 +18,7 @@ import {
   userRepository,
 } from './organisations.repository';
 import type { ApiKey, CreateUser, UpdateUser, User } from './organisations.schemas';
+import { inMode, type Mode, modeOfCurrent } from './test-twin';
 
 export interface AdminDeps {
   database: Database;
@@ -43,6 +44,7 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     userId: row.userId,
     name: row.name,
     prefix: row.prefix,
+    livemode: !isTestApiKey(row.prefix),
     createdAt: iso(row.createdAt),
     lastUsedAt: row.lastUsedAt ? iso(row.lastUsedAt) : null,
     revokedAt: row.revokedAt ? iso(row.revokedAt) : null,
@@ -197,33 +199,57 @@ export async function deleteUser(deps: AdminDeps, ctx: RequestContext, id: strin
 export async function listApiKeys(
   deps: AdminDeps,
   ctx: RequestContext,
-  filter: { userId?: string; includeRevoked: boolean } & WalkQuery,
+  filter: { userId?: string; includeRevoked: boolean; mode?: Mode } & WalkQuery,
 ) {
   if (filter.userId !== undefined && !isId(filter.userId))
     throw BadRequest.field('userId', 'is not a valid user id');
   const { walk, answer } = walking('apikeys', filter, {
     userId: filter.userId,
     includeRevoked: filter.includeRevoked,
+    mode: filter.mode,
   });
   const { rows, total } = await inTenant(deps.database, ctx, async (tx) => {
     if (filter.userId !== undefined) await requireUser(tx, ctx, filter.userId);
-    return apiKeyRepository(tx, ctx).list(filter, walk);
+    const now = deps.clock.now();
+    const found = await inMode(tx, ctx, filter.mode, { make: false, now }, (c) =>
+      apiKeyRepository(tx, c).list(filter, walk),
+    );
+    return found ?? { rows: [], total: 0 };
   });
   const { items, ...page } = answer(rows, total);
   return { apiKeys: items.map(toApiKey), ...page };
 }
 
-/** Issues a key for a user of the organisation; the key itself is in this answer only. */
-export async function createApiKey(deps: AdminDeps, ctx: RequestContext, userId: string, name: string) {
+/**
+ * Issues a key for a user of the organisation; the key itself is in this answer only. A test key
+ * (`adk_test_…`) is a key of the same user in the organisation's test twin, made on first use.
+ */
+export async function createApiKey(
+  deps: AdminDeps,
+  ctx: RequestContext,
+  userId: string,
+  input: { name: string; mode?: Mode },
+) {
   return inTenant(deps.database, ctx, async (tx) => {
     await requireUser(tx, ctx, userId);
-    return issueApiKey(tx, ctx, userId, name, deps.clock.now());
+    const now = deps.clock.now();
+    const made = await inMode(tx, ctx, input.mode, { make: true, now }, async (c) =>
+      issueApiKey(tx, c, userId, input.name, now, input.mode ?? (await modeOfCurrent(tx))),
+    );
+    return made!;
   });
 }
 
-export async function issueApiKey(tx: Tx, ctx: RequestContext, userId: string, name: string, now: Date) {
+export async function issueApiKey(
+  tx: Tx,
+  ctx: RequestContext,
+  userId: string,
+  name: string,
+  now: Date,
+  mode: Mode = 'live',
+) {
   for (;;) {
-    const generated = generateApiKey();
+    const generated = generateApiKey(mode);
     const row = await apiKeyRepository(tx, ctx).insert({
       id: newId(now.getTime()),
       userId,
@@ -237,13 +263,24 @@ export async function issueApiKey(tx: Tx, ctx: RequestContext, userId: string, n
   }
 }
 
+/** Revokes a key, live or (from a live organisation) one of its test twin's. */
 export async function revokeApiKey(deps: AdminDeps, ctx: RequestContext, userId: string, keyId: string) {
   return inTenant(deps.database, ctx, async (tx) => {
-    const keys = apiKeyRepository(tx, ctx);
-    const key = await keys.find(userId, keyId, { forUpdate: true });
-    if (!key) throw new NotFound('API key not found');
-    if (key.revokedAt) throw Conflict.state('API key is already revoked', 'revokedAt', iso(key.revokedAt));
-    return toApiKey((await keys.revoke(key.id, deps.clock.now()))!);
+    const now = deps.clock.now();
+    const revoke = async (c: RequestContext) => {
+      const keys = apiKeyRepository(tx, c);
+      const key = await keys.find(userId, keyId, { forUpdate: true });
+      if (!key) return undefined;
+      if (key.revokedAt) throw Conflict.state('API key is already revoked', 'revokedAt', iso(key.revokedAt));
+      return toApiKey((await keys.revoke(key.id, now))!);
+    };
+    const revoked =
+      (await revoke(ctx)) ??
+      ((await modeOfCurrent(tx)) === 'live'
+        ? await inMode(tx, ctx, 'test', { make: false, now }, revoke)
+        : undefined);
+    if (!revoked) throw new NotFound('API key not found');
+    return revoked;
   });
 }
 

@@ -42,6 +42,8 @@ export interface SignedDocumentInput {
   signers: SignedBy[];
   seal: { key: SealKey; certificate: CertificateFacts };
   now: Date;
+  /** Signed in test mode (issue 31): every page marked, the signatures say so; sealed with the test seal. */
+  test?: boolean;
 }
 
 /** What the pages share: the wording in the action's language, and an instant in UTC and local time. */
@@ -194,6 +196,24 @@ function numberPages(
   });
 }
 
+/** A red band across the top of every page: a document signed in test mode proves nothing. */
+function markAsTest(all: PDFPage[], font: PDFFont, mark: string): void {
+  const red = pdfLib().rgb(0.75, 0.05, 0.05);
+  for (const page of all) {
+    const { width, height } = page.getSize();
+    const size = 11;
+    const text = `${mark} · ${mark}`;
+    page.drawRectangle({ x: 0, y: height - 24, width, height: 24, color: pdfLib().rgb(1, 0.92, 0.92) });
+    page.drawText(text, {
+      x: Math.max(8, (width - font.widthOfTextAtSize(text, size)) / 2),
+      y: height - 17,
+      size,
+      font,
+      color: red,
+    });
+  }
+}
+
 /**
  * One PDF signature per signer, each appended to the file as it stands (incremental updates): the
  * first covers the document with its signature and audit pages, each next one all that came before.
@@ -205,7 +225,7 @@ async function sealForEachSigner(unsealed: Buffer, input: SignedDocumentInput): 
     pdf = await addSignature(pdf, input.seal.key, {
       // PDF signature dictionaries are read as plain text by most verifiers: ASCII (transliterated).
       reason: transliterate(
-        `Signed by ${signer.name} on ${dateTimeSeconds(signer.signedAt, 'UTC')} UTC; one-time code by ${how}`,
+        `${input.test ? 'TEST - no legal value. ' : ''}Signed by ${signer.name} on ${dateTimeSeconds(signer.signedAt, 'UTC')} UTC; one-time code by ${how}`,
       ).slice(0, 200),
       name: transliterate(signer.name).slice(0, 100) || 'Signer',
       location: asciiName(input.organisation),
@@ -241,5 +261,6 @@ export async function buildSignedDocument(input: SignedDocumentInput): Promise<B
   await writeSignatures(out, doc, oblique, input, pages);
   writeAuditTrail(out, input, originalPages, pages);
   numberPages(out.added, fonts.regular, input, originalPages, pages);
+  if (input.test) markAsTest(doc.getPages(), fonts.bold, w.testMark);
   return sealForEachSigner(Buffer.from(await doc.save({ useObjectStreams: false })), input);
 }

@@ -19,7 +19,13 @@ import type { SmsSender } from '../../platform/outbound/sms';
 import type { SealKeySource } from '../../platform/signing/seal-key';
 import { contactById, contactEmail, contactPhone } from '../customers';
 import { fileById, recordGeneratedPdf } from '../files';
-import { messageBrand, organisationBrand, organisationLogo, organisationName } from '../organisations';
+import {
+  messageBrand,
+  modeOf,
+  organisationBrand,
+  organisationLogo,
+  organisationName,
+} from '../organisations';
 import { templateVersions } from '../questionlists';
 import {
   actionById,
@@ -198,7 +204,8 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
     if (signers.length === 0 || signers.some((s) => s.status !== 'signed'))
       return { cancelled: 'not every signer has signed' };
     if (!facts.document) throw new PermanentJobError('the document to sign is gone');
-    const seal = await deps.seal();
+    const mode = await modeOf(deps.database, job.organisationId);
+    const seal = await deps.seal(mode);
     const now = deps.clock.now();
     const original = await readAll(deps.storage, facts.document.file.storageKey);
     const signed = await buildSignedDocument({
@@ -212,6 +219,7 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
       signers: signers.map(signedBy),
       seal,
       now,
+      test: mode === 'test',
     });
     const fileId = newId(now.getTime());
     const storageKey = `${ctx.organisationId}/${fileId}`;

@@ -19,7 +19,7 @@ import type { Mailer } from '../../platform/outbound/mail';
 import type { SafeHttpClient } from '../../platform/outbound/safe-http';
 import { escapeHtml } from '../../platform/web/html';
 import { toEvent } from '../events';
-import { administratorEmails } from '../organisations';
+import { administratorEmails, modeOf } from '../organisations';
 import { deliveryRepository } from './deliveries.repository';
 import {
   type DeliveryToSend,
@@ -237,7 +237,7 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
       const subject = { subjectId: delivery.subjectId, endpointId: endpoint.id, eventSeq: delivery.eventSeq };
       return waitBehindEarlier(deps, ctx, job, subject, blockedUntil, now);
     }
-    const body = JSON.stringify(toEvent(event));
+    const body = JSON.stringify(toEvent(event, await modeOf(deps.database, job.organisationId)));
     const result = await sendSigned(deps, endpoint, event.id, body, signal);
     const at = deps.clock.now();
     const final = job.attempt >= job.maxAttempts;

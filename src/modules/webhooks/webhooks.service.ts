@@ -24,6 +24,7 @@ import {
   type SafeHttpPolicy,
 } from '../../platform/outbound/safe-http';
 import { toEvent } from '../events';
+import { type Mode, modeOfCurrent } from '../organisations';
 import { type DeliveryRow, deliveryRepository, type EventRow } from './deliveries.repository';
 import { webhookFanOut } from './fan-out.repository';
 import { webhookDeliveryJob } from './webhooks.delivery';
@@ -64,7 +65,7 @@ function toWebhook(row: EndpointRow): Webhook {
   };
 }
 
-function toDelivery(row: DeliveryRow, event: EventRow | undefined): WebhookDelivery {
+function toDelivery(row: DeliveryRow, event: EventRow | undefined, mode: Mode): WebhookDelivery {
   return {
     _id: row.id,
     webhookId: row.endpointId,
@@ -78,7 +79,7 @@ function toDelivery(row: DeliveryRow, event: EventRow | undefined): WebhookDeliv
     responseBody: row.responseBody,
     durationMs: row.durationMs,
     lastError: row.lastError,
-    request: row.request && event ? { ...row.request, body: JSON.stringify(toEvent(event)) } : null,
+    request: row.request && event ? { ...row.request, body: JSON.stringify(toEvent(event, mode)) } : null,
     history: row.history,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
@@ -255,8 +256,9 @@ export async function listDeliveries(
       filters: bound,
     });
     const events = new Map((await repo.eventsByIds(page.items.map((r) => r.eventId))).map((e) => [e.id, e]));
+    const mode = await modeOfCurrent(tx);
     return {
-      deliveries: page.items.map((r) => toDelivery(r, events.get(r.eventId))),
+      deliveries: page.items.map((r) => toDelivery(r, events.get(r.eventId), mode)),
       total: keyset ? Math.min(total, SYNC_TOTAL_CAP) : total,
       totalIsEstimate: Boolean(keyset) && total > SYNC_TOTAL_CAP,
       hasMore: keyset ? page.hasMore : (query.page - 1) * query.limit + rows.length < total,
@@ -305,7 +307,7 @@ export async function redeliver(deps: WebhookDeps, ctx: RequestContext, delivery
         status: { before: current.status, after: row!.status },
       },
     });
-    return toDelivery(row!, event);
+    return toDelivery(row!, event, await modeOfCurrent(tx));
   });
   deps.jobs.wake();
   return result;

@@ -2,16 +2,20 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
- * API keys look like `adk_` + 32 random base62 characters + a 6-character base62 CRC32 of them:
- * secret scanners recognise the prefix, and a mistyped key fails the checksum without a query.
- * The first 12 characters (prefix + 8 random) find the row; the whole key is stored only as SHA-256.
+ * API keys look like `adk_` + 32 random base62 characters + a 6-character base62 CRC32 of them; test keys
+ * (issue 31) `adk_test_` + the same: secret scanners recognise the prefix, and a mistyped key fails the
+ * checksum without a query. The prefix and 8 random characters find the row; the whole key is stored
+ * only as SHA-256.
  */
 export const API_KEY_PREFIX = 'adk_';
+export const TEST_API_KEY_PREFIX = 'adk_test_';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
-const LOOKUP_LENGTH = API_KEY_PREFIX.length + 8;
-const KEY_RE = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
+const LOOKUP_RANDOM = 8;
+const KEY_RE = new RegExp(
+  `^(?:${TEST_API_KEY_PREFIX}|${API_KEY_PREFIX})([0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}})$`,
+);
 
 function base62(value: number, width: number): string {
   let out = '';
@@ -33,22 +37,28 @@ export interface GeneratedApiKey {
   secretHash: string;
 }
 
-export function generateApiKey(): GeneratedApiKey {
+/** A new key; `test`: a test key (`adk_test_…`), for a test organisation's users. */
+export function generateApiKey(mode: 'live' | 'test' = 'live'): GeneratedApiKey {
   let random = '';
   for (let i = 0; i < RANDOM_LENGTH; i++) random += ALPHABET[randomInt(62)];
-  const key = `${API_KEY_PREFIX}${random}${checksum(random)}`;
+  const key = `${mode === 'test' ? TEST_API_KEY_PREFIX : API_KEY_PREFIX}${random}${checksum(random)}`;
   return { key, lookupPrefix: lookupPrefixOf(key), secretHash: hashApiKey(key) };
 }
 
 /** True when the key has our format and its checksum matches: checked before any database work. */
 export function isWellFormedApiKey(key: string): boolean {
-  if (!KEY_RE.test(key)) return false;
-  const body = key.slice(API_KEY_PREFIX.length);
-  return checksum(body.slice(0, RANDOM_LENGTH)) === body.slice(RANDOM_LENGTH);
+  const body = KEY_RE.exec(key)?.[1];
+  return body !== undefined && checksum(body.slice(0, RANDOM_LENGTH)) === body.slice(RANDOM_LENGTH);
+}
+
+/** True for a test key's prefix or the key itself (`adk_test_…`). */
+export function isTestApiKey(keyOrPrefix: string): boolean {
+  return keyOrPrefix.startsWith(TEST_API_KEY_PREFIX);
 }
 
 export function lookupPrefixOf(key: string): string {
-  return key.slice(0, LOOKUP_LENGTH);
+  const prefix = isTestApiKey(key) ? TEST_API_KEY_PREFIX : API_KEY_PREFIX;
+  return key.slice(0, prefix.length + LOOKUP_RANDOM);
 }
 
 export function hashApiKey(key: string): string {

@@ -23,6 +23,7 @@ import type { JobType } from './job-type';
 import type { SettleItem } from './jobs.repository';
 import { claimDueJobs, jobRepository, releaseUnheld } from './jobs.repository';
 import { type GivingUp, JobOutcomes } from './outcomes';
+import { runningAs } from './running';
 
 /** A claimed job while it runs: `stop` interrupts it when the worker stops before it finishes. */
 interface InFlight {
@@ -146,7 +147,9 @@ export class JobWorker implements JobSignal {
         attempt: job.attempt,
         requestId: job.requestId ?? undefined,
       };
-      const running: Promise<void> = withLogFields(fields, () => this.run(job, stop.signal)).finally(() => {
+      const running: Promise<void> = withLogFields(fields, () =>
+        runningAs(job, () => this.run(job, stop.signal)),
+      ).finally(() => {
         this.inFlight.delete(running);
         this.refill();
       });

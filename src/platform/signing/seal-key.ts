@@ -15,6 +15,10 @@ export class SealKeyError extends Error {
 
 const DEFAULT_ID = 'default';
 const CONTEXT = 'seal-key:default';
+/** Test mode's seal (issue 31): always generated, named for what it is, never the configured one. */
+const TEST_ID = 'test';
+const TEST_CONTEXT = 'seal-key:test';
+export const TEST_SEAL_NAME = 'ActionDesk TEST seal - no legal value';
 
 /**
  * The key documents are sealed with: the configured PKCS#12 file (SIGNING_CERT_P12 and
@@ -24,7 +28,7 @@ const CONTEXT = 'seal-key:default';
 export async function loadSealKey(
   deps: { database: Database; box: SecretBox; clock: Clock },
   config: SealKeyConfig,
-): Promise<{ key: SealKey; certificate: CertificateFacts; source: 'configured' | 'generated' }> {
+): Promise<LoadedSealKey> {
   if (config.kind === 'configured') {
     let p12: Buffer;
     try {
@@ -43,43 +47,76 @@ export async function loadSealKey(
       );
     }
   }
+  return generatedSealKey(deps, DEFAULT_ID, CONTEXT, config.commonName);
+}
+
+/** A self-signed seal key kept in the database under `id`: made on first use. */
+async function generatedSealKey(
+  deps: { database: Database; box: SecretBox; clock: Clock },
+  id: string,
+  context: string,
+  commonName: string,
+): Promise<LoadedSealKey> {
   const repo = sealKeyRepository(deps.database.db);
-  let row = await repo.find(DEFAULT_ID);
+  let row = await repo.find(id);
   if (!row) {
-    const generated = generateSealKey(config.commonName, deps.clock.now());
+    const generated = generateSealKey(commonName, deps.clock.now());
     const facts = certificateFacts(generated);
     await repo.insertIfAbsent({
-      id: DEFAULT_ID,
-      sealedP12: deps.box.seal(generated.p12.toString('base64'), CONTEXT),
-      sealedPassphrase: deps.box.seal(generated.passphrase, CONTEXT),
+      id,
+      sealedP12: deps.box.seal(generated.p12.toString('base64'), context),
+      sealedPassphrase: deps.box.seal(generated.passphrase, context),
       subject: facts.subject,
       fingerprint: facts.fingerprint,
       createdAt: deps.clock.now(),
     });
-    row = await repo.find(DEFAULT_ID);
+    row = await repo.find(id);
     if (!row) throw new SealKeyError('the generated seal key could not be stored');
   }
   const key = {
-    p12: Buffer.from(deps.box.open(row.sealedP12, CONTEXT), 'base64'),
-    passphrase: deps.box.open(row.sealedPassphrase, CONTEXT),
+    p12: Buffer.from(deps.box.open(row.sealedP12, context), 'base64'),
+    passphrase: deps.box.open(row.sealedPassphrase, context),
   };
   return { key, certificate: certificateFacts(key), source: 'generated' };
 }
 
 /** The seal key when it is needed, loaded once (what loadSealKey answers). */
-export type LoadedSealKey = Awaited<ReturnType<typeof loadSealKey>>;
-export type SealKeySource = () => Promise<LoadedSealKey>;
+export interface LoadedSealKey {
+  key: SealKey;
+  certificate: CertificateFacts;
+  source: 'configured' | 'generated';
+}
+/** The live seal, or (`test`) test mode's. */
+export type SealKeySource = (mode?: 'live' | 'test') => Promise<LoadedSealKey>;
 
 export function sealKeySource(
   deps: { database: Database; box: SecretBox; clock: Clock },
   config: SealKeyConfig,
 ): SealKeySource {
-  let loading: Promise<LoadedSealKey> | undefined;
-  return () => {
-    loading ??= loadSealKey(deps, config).catch((err) => {
-      loading = undefined;
+  const loading: { live?: Promise<LoadedSealKey>; test?: Promise<LoadedSealKey> } = {};
+  return (mode = 'live') => {
+    loading[mode] ??= (
+      mode === 'test'
+        ? generatedSealKey(deps, TEST_ID, TEST_CONTEXT, TEST_SEAL_NAME)
+        : loadSealKey(deps, config)
+    ).catch((err) => {
+      loading[mode] = undefined;
       throw err;
     });
-    return loading;
+    return loading[mode];
   };
+}
+
+const testFingerprints = new WeakMap<Database, string>();
+
+/**
+ * The fingerprint of test mode's seal, without making it (a service that never signed in test mode
+ * has none: null). What verification compares a signature's certificate with.
+ */
+export async function testSealFingerprint(database: Database): Promise<string | null> {
+  const known = testFingerprints.get(database);
+  if (known) return known;
+  const found = (await sealKeyRepository(database.db).find(TEST_ID))?.fingerprint;
+  if (found) testFingerprints.set(database, found);
+  return found ?? null;
 }

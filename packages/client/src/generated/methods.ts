@@ -53,6 +53,7 @@ import {
   type GetSessionResponse,
   type GetSsoProviderResponse,
   type GetSsoSettingsResponse,
+  type GetTestMessageResponse,
   type GetUserResponse,
   type GetWebhookResponse,
   type ListApiKeysItem,
@@ -88,6 +89,9 @@ import {
   type ListSsoProvidersItem,
   type ListSsoProvidersQuery,
   type ListSsoProvidersResponse,
+  type ListTestMessagesItem,
+  type ListTestMessagesQuery,
+  type ListTestMessagesResponse,
   type ListUserApiKeysItem,
   type ListUserApiKeysQuery,
   type ListUserApiKeysResponse,
@@ -560,6 +564,15 @@ export const operationMethods = (t: Transport) => ({
       { path: { deliveryId } },
       options,
     ),
+  /** The test inbox: e-mails and SMS kept instead of sent, newest first (`GET /api/v1/test/messages`) */
+  listTestMessages: (
+    query?: ListTestMessagesQuery,
+    options?: CallOptions,
+  ): ListCall<ListTestMessagesResponse, ListTestMessagesItem> =>
+    t.list<ListTestMessagesResponse, ListTestMessagesItem>(specs.listTestMessages, { query }, options),
+  /** One message of the test inbox (`GET /api/v1/test/messages/{messageId}`) */
+  getTestMessage: (messageId: string, options?: CallOptions): Promise<GetTestMessageResponse> =>
+    t.request<GetTestMessageResponse>(specs.getTestMessage, { path: { messageId } }, options),
   /** This OpenAPI 3.1 document (public) (`GET /api/v1/openapi.json`) */
   getOpenApiDocument: (options?: CallOptions): Promise<GetOpenApiDocumentResponse> =>
     t.request<GetOpenApiDocumentResponse>(specs.getOpenApiDocument, {}, options),
@@ -892,6 +905,12 @@ export const groupedMethods = (t: Transport, call: OperationMethods) => ({
       ),
     /** Send a delivery again (same event and webhook-id, a fresh series of attempts) (`POST /api/v1/webhooks/deliveries/{deliveryId}/redeliver`) */
     redeliverDelivery: call.redeliverWebhookDelivery,
+  },
+  testMessages: {
+    /** The test inbox: e-mails and SMS kept instead of sent, newest first (`GET /api/v1/test/messages`) */
+    list: call.listTestMessages,
+    /** One message of the test inbox (`GET /api/v1/test/messages/{messageId}`) */
+    get: call.getTestMessage,
   },
   meta: {
     /** This OpenAPI 3.1 document (public) (`GET /api/v1/openapi.json`) */

@@ -113,3 +113,5 @@ export type WebhookTestResult = components['schemas']['WebhookTestResult'];
 export type WebhookRequest = components['schemas']['WebhookRequest'];
 export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type TestMessageList = components['schemas']['TestMessageList'];
+export type TestMessage = components['schemas']['TestMessage'];

@@ -708,6 +708,24 @@ export const specs = {
     body: null,
     list: null,
   },
+  listTestMessages: {
+    id: 'listTestMessages',
+    method: 'GET',
+    path: '/api/v1/test/messages',
+    auth: true,
+    idempotent: false,
+    body: null,
+    list: { items: 'messages', byPage: false },
+  },
+  getTestMessage: {
+    id: 'getTestMessage',
+    method: 'GET',
+    path: '/api/v1/test/messages/{messageId}',
+    auth: true,
+    idempotent: false,
+    body: null,
+    list: null,
+  },
   getOpenApiDocument: {
     id: 'getOpenApiDocument',
     method: 'GET',
@@ -1046,6 +1064,14 @@ export type ListWebhookDeliveriesItem = ListWebhookDeliveriesResponse['deliverie
 /** Send a delivery again (same event and webhook-id, a fresh series of attempts) */
 export type RedeliverWebhookDeliveryResponse =
   operations['redeliverWebhookDelivery']['responses'][202]['content']['application/json'];
+/** The test inbox: e-mails and SMS kept instead of sent, newest first */
+export type ListTestMessagesQuery = NonNullable<operations['listTestMessages']['parameters']['query']>;
+export type ListTestMessagesResponse =
+  operations['listTestMessages']['responses'][200]['content']['application/json'];
+export type ListTestMessagesItem = ListTestMessagesResponse['messages'][number];
+/** One message of the test inbox */
+export type GetTestMessageResponse =
+  operations['getTestMessage']['responses'][200]['content']['application/json'];
 /** This OpenAPI 3.1 document (public) */
 export type GetOpenApiDocumentResponse =
   operations['getOpenApiDocument']['responses'][200]['content']['application/json'];

@@ -1092,6 +1092,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/test/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The test inbox: e-mails and SMS kept instead of sent, newest first
+     * @description Every e-mail and SMS the organisation’s test records would have sent — invitations, reminders, one-time codes, signed copies, adviser notices — with the links and codes in them, so a script can drive a whole signing flow. Test credentials only (`adk_test_…` keys, test OAuth clients): 403 with live ones.
+     */
+    get: operations['listTestMessages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/test/messages/{messageId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One message of the test inbox
+     * @description Test credentials only (`adk_test_…` keys, test OAuth clients): 403 with live ones.
+     */
+    get: operations['getTestMessage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/openapi.json': {
     parameters: {
       query?: never;
@@ -1868,6 +1908,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SessionRequestEventData'];
     };
     SessionRequestEventData: {
@@ -1930,6 +1972,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SessionRequestEventData'];
     };
     /** @description The contact opened the action’s link */
@@ -1948,6 +1992,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SessionRequestEventData'];
     };
     /** @description The contact submitted: the action is completed (data carries the session and its documents) */
@@ -1966,6 +2012,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SessionRequestEventData'];
     };
     /** @description A completed action was reopened for corrections */
@@ -1984,6 +2032,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SessionRequestEventData'];
     };
     /** @description An open action was withdrawn */
@@ -2002,6 +2052,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SessionRequestEventData'];
     };
     /** @description An open action passed its expiry */
@@ -2020,6 +2072,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SessionRequestEventData'];
     };
     /** @description A signer declined to sign: the signing action is closed (see signature.declined for the reason) */
@@ -2038,6 +2092,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SessionRequestEventData'];
     };
     /** @description An action was removed (with its contact, or with a file it held): a synced copy should go too */
@@ -2056,6 +2112,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SessionRequestDeletedEventData'];
     };
     SessionRequestDeletedEventData: {
@@ -2100,6 +2158,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SessionRequestEventData'];
     };
     /** @description A session was removed (with its contact, its action, or a file it listed): a synced copy should go too */
@@ -2118,6 +2178,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SessionDeletedEventData'];
     };
     SessionDeletedEventData: {
@@ -2149,6 +2211,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SignatureEventData'];
     };
     SignatureEventData: {
@@ -2204,6 +2268,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['SignatureEventData'];
     };
     /** @description A contact was created (also by a campaign visitor) */
@@ -2222,6 +2288,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['CustomerEventData'];
     };
     CustomerEventData: {
@@ -2281,6 +2349,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['CustomerEventData'];
     };
     /** @description A contact was deleted */
@@ -2299,6 +2369,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['CustomerDeletedEventData'];
     };
     CustomerDeletedEventData: {
@@ -2326,6 +2398,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['FileEventData'];
     };
     FileEventData: {
@@ -2363,6 +2437,8 @@ export interface components {
       createdAt: string;
       /** @description Opaque identifier */
       organisationId: string;
+      /** @description False for an event of test records (made with test credentials); see docs/test-mode.md */
+      livemode: boolean;
       data: components['schemas']['FileDeletedEventData'];
     };
     FileDeletedEventData: {
@@ -2665,6 +2741,8 @@ export interface components {
       name: string;
       /** @description The first characters of the key, to recognise it */
       prefix: string;
+      /** @description False for a test key (`adk_test_…`): it works on the organisation’s test records only */
+      livemode: boolean;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
@@ -2687,6 +2765,8 @@ export interface components {
       name: string;
       /** @description The first characters of the key, to recognise it */
       prefix: string;
+      /** @description False for a test key (`adk_test_…`): it works on the organisation’s test records only */
+      livemode: boolean;
       /**
        * Format: date-time
        * @description ISO 8601 timestamp, UTC
@@ -2702,13 +2782,18 @@ export interface components {
        * @description ISO 8601 timestamp, UTC
        */
       revokedAt: string | null;
-      /** @description The key itself (adk_…): store it now. Shown only in the answer that made it: a replay of the request (the same Idempotency-Key) answers null, with `secretAlreadyShown: true`. */
+      /** @description The key itself (adk_… or adk_test_…): store it now. Shown only in the answer that made it: a replay of the request (the same Idempotency-Key) answers null, with `secretAlreadyShown: true`. */
       apiKey: string | null;
       /** @description false: this answer carries the secret, the only time it is shown (store it now). true: this is a replay of the request (its Idempotency-Key), which answers the same resource without the secret (null); the secret from the first answer still works */
       secretAlreadyShown: boolean;
     };
     CreateApiKey: {
       name: string;
+      /**
+       * @description test: a test key (`adk_test_…`) of the same user, working on the organisation’s test records only — nothing it causes reaches a real person (see docs/test-mode.md). Default: the mode of the credentials asking (live with a live key)
+       * @enum {string}
+       */
+      mode?: 'live' | 'test';
     };
     OAuthClientList: {
       clients: components['schemas']['OAuthClient'][];
@@ -3299,6 +3384,8 @@ export interface components {
       /** @description Every signature is intact and the last one covers the whole file */
       valid: boolean;
       modifiedAfterLastSignature: boolean;
+      /** @description False when a signature was made with this service’s test seal: a document signed in test mode, with no legal value (see docs/test-mode.md) */
+      livemode: boolean;
       signatures: {
         /** @description Who signed, as the signature states it */
         name: string | null;
@@ -3336,8 +3423,10 @@ export interface components {
       /** @description SHA-256 of the certificate (DER), hex */
       fingerprint: string;
       selfSigned: boolean;
-      /** @description The certificate is this service’s seal (SIGNING_CERT_P12, or the one it generated) */
+      /** @description The certificate is this service’s seal (SIGNING_CERT_P12, or the one it generated), or its test seal */
       thisService: boolean;
+      /** @description The certificate is this service’s test seal: the document was signed in test mode */
+      testSeal: boolean;
     } | null;
     SessionList: {
       sessions: components['schemas']['Session'][];
@@ -4153,6 +4242,46 @@ export interface components {
        */
       updatedAt: string;
     };
+    TestMessageList: {
+      messages: components['schemas']['TestMessage'][];
+      /** @description More (older) messages follow this page */
+      hasMore: boolean;
+      /** @description Pass as `startingAfter` for the next (older) page */
+      nextCursor: string | null;
+    };
+    TestMessage: {
+      _id: string;
+      /** @enum {string} */
+      channel: 'email' | 'sms';
+      /** @description The e-mail address or phone number it was for */
+      to: string;
+      /** @description E-mail: the From name; SMS: the sender id (null: the service’s own) */
+      sender: string | null;
+      /** @description E-mail only */
+      subject: string | null;
+      /** @description The plain text (the e-mail’s text part, or the SMS) */
+      text: string;
+      /** @description E-mail only: its HTML part */
+      html: string | null;
+      /** @description The addresses in the text, in order: the action link of an invitation or reminder */
+      links: string[];
+      /** @description The one-time code of a code message (`kind` signing-code), else null */
+      code: string | null;
+      /** @description What sent it: notification (invitation, reminder, reopening), signing-code, signed-copy, adviser-notice, … */
+      kind: string;
+      /** @description What it is about: the action for invitations and reminders, the signer for codes */
+      subjectId: string | null;
+      attachments: {
+        filename: string;
+        contentType: string;
+        size: number;
+      }[];
+      /**
+       * Format: date-time
+       * @description ISO 8601 timestamp, UTC
+       */
+      createdAt: string;
+    };
     SetOrganisationLogoRequest: {
       /**
        * Format: binary
@@ -4779,6 +4908,8 @@ export interface operations {
   listApiKeys: {
     parameters: {
       query?: {
+        /** @description The live keys, or the test keys; default: those of the mode of the credentials asking */
+        mode?: 'live' | 'test';
         /** @description Only keys of this user (an id as the API gives it out; anything else → 400) */
         userId?: string;
         includeRevoked?: 'true' | 'false';
@@ -4809,6 +4940,8 @@ export interface operations {
   listUserApiKeys: {
     parameters: {
       query?: {
+        /** @description The live keys, or the test keys; default: those of the mode of the credentials asking */
+        mode?: 'live' | 'test';
         includeRevoked?: 'true' | 'false';
         /** @description Only records created or changed at or after this moment, oldest change first (for syncing); page on with `startingAfter` */
         updatedSince?: string;
@@ -6284,6 +6417,58 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+    };
+  };
+  listTestMessages: {
+    parameters: {
+      query?: {
+        /** @description Only messages to this address or number (e-mail addresses compared without case) */
+        to?: string;
+        channel?: 'email' | 'sms';
+        /** @description Only messages about this action (or signer) (an id as the API gives it out; anything else → 400) */
+        subjectId?: string;
+        /** @description Newest first, this many a page */
+        limit?: number;
+        /** @description The `nextCursor` of the previous answer: the page after it */
+        startingAfter?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TestMessageList'];
+        };
+      };
+    };
+  };
+  getTestMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        messageId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TestMessage'];
         };
       };
     };

@@ -1,0 +1,81 @@
+import type { Database } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import type { RunningJob } from '../../platform/jobs/running';
+import type { Clock } from '../../platform/kernel/clock';
+import { systemContext } from '../../platform/kernel/context';
+import { newId } from '../../platform/kernel/ids';
+import type { OutboundCapture } from '../../platform/outbound/capture';
+import { type Captured, keepIfTest } from './testmode.repository';
+
+/** The addresses in a message's text, in order, each once. */
+export function linksIn(text: string): string[] {
+  return [...new Set(text.match(/https?:\/\/[^\s<>"')]+/g) ?? [])].map((l) => l.replace(/[.,;:]+$/, ''));
+}
+
+/** The one-time code of a code message (six digits), else null. */
+function codeIn(job: RunningJob, text: string): string | null {
+  return job.kind === 'signing-code' ? (/\b(\d{6})\b/.exec(text)?.[1] ?? null) : null;
+}
+
+/**
+ * The test inbox's door (platform/outbound/capture.ts): a message of a test organisation's job is kept
+ * in its test_messages, in a transaction of its own in that organisation; a live organisation's goes
+ * out. An organisation is live or test for its whole life, so live ones are remembered and not asked
+ * again.
+ */
+export function testInboxCapture(deps: { database: Database; clock: Clock }): OutboundCapture {
+  const live = new Set<string>();
+  const keep = async (
+    job: RunningJob,
+    m: Omit<Captured, 'id' | 'jobId' | 'jobKind' | 'subjectId' | 'createdAt'>,
+  ) => {
+    if (live.has(job.organisationId)) return false;
+    const now = deps.clock.now();
+    const ctx = systemContext(job.organisationId, now, 'test inbox');
+    const kept = await inTenant(deps.database, ctx, (tx) =>
+      keepIfTest(tx, {
+        ...m,
+        id: newId(now.getTime()),
+        jobId: job.id,
+        jobKind: job.kind,
+        subjectId: job.subjectId,
+        createdAt: now,
+      }),
+    );
+    if (!kept) {
+      if (live.size > 100_000) live.clear();
+      live.add(job.organisationId);
+    }
+    return kept;
+  };
+  return {
+    mail: (job, m) =>
+      keep(job, {
+        channel: 'email',
+        to: m.to,
+        sender: m.sender?.name ?? null,
+        subject: m.subject,
+        text: m.text,
+        html: m.html,
+        links: linksIn(m.text),
+        code: codeIn(job, `${m.subject}\n${m.text}`),
+        attachments: (m.attachments ?? []).map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          size: a.content.length,
+        })),
+      }),
+    sms: (job, m) =>
+      keep(job, {
+        channel: 'sms',
+        to: m.to,
+        sender: m.from ?? null,
+        subject: null,
+        text: m.text,
+        html: null,
+        links: linksIn(m.text),
+        code: codeIn(job, m.text),
+        attachments: [],
+      }),
+  };
+}

@@ -1,0 +1,3 @@
+// The test mode module's public entry (issue 31): the test inbox, its door and its routes.
+export { testInboxCapture } from './capture';
+export { testModeRoutes } from './testmode.router';

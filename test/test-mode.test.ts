@@ -1,0 +1,301 @@
+import { Webhook } from 'standardwebhooks';
+import request from 'supertest';
+import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
+import { createOrg, createUserWithKey, type TestOrg } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+import { startHttpReceiver, startSmtpServer, startWebhookReceiver } from './support/peers';
+
+// Issue 31: test keys beside live ones, records kept apart by the database, messages kept in the test
+// inbox instead of sent.
+let h: Harness;
+let org: TestOrg;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let smsProvider: Awaited<ReturnType<typeof startHttpReceiver>>;
+let testKey: string;
+let hooks: Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  smsProvider = await startHttpReceiver();
+  hooks = await startWebhookReceiver();
+  h = await startHarness({
+    SMTP_URL: smtp.url,
+    SMS_PROVIDER_URL: smsProvider.url,
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+  });
+  org = await createOrg(h, 'Kantoor Test');
+  const made = await h
+    .api()
+    .post(`/api/v1/admin/users/${org.adminId}/apikeys`)
+    .set('x-api-key', org.adminKey)
+    .send({ name: 'CRM sandbox', mode: 'test' });
+  expect(made.status).toBe(201);
+  testKey = made.body.apiKey;
+});
+afterAll(async () => {
+  await h.close();
+  await smtp.close();
+  await smsProvider.close();
+  await hooks.close();
+});
+
+beforeEach(() => {
+  smtp.received.length = 0;
+  smsProvider.received.length = 0;
+});
+
+const api = () => h.api();
+const as = (key: string) => ({
+  get: (path: string) => api().get(`/api/v1${path}`).set('x-api-key', key),
+  post: (path: string, body: object) => api().post(`/api/v1${path}`).set('x-api-key', key).send(body),
+  del: (path: string) => api().delete(`/api/v1${path}`).set('x-api-key', key),
+});
+
+async function quicksign(key: string, email: string, phone?: string) {
+  const contact = await as(key).post('/customers', {
+    data: { Voornaam: 'Test', Achternaam: 'Persoon', Email: email, ...(phone ? { Telefoon: phone } : {}) },
+  });
+  expect(contact.status).toBe(201);
+  const upload = await api()
+    .post('/api/v1/files')
+    .set('x-api-key', key)
+    .attach('file', await samplePdf('Mandate', 1), 'Mandate.pdf');
+  expect(upload.status).toBe(201);
+  const action = await as(key).post('/sessionrequests', {
+    type: 'quicksign',
+    customerId: contact.body._id,
+    document: { fileId: upload.body._id, title: 'Mandaat 2026' },
+    language: 'en',
+    notificationEmail: { send: true },
+    ...(phone ? { notificationSms: { send: true } } : {}),
+  });
+  expect(action.status).toBe(201);
+  return { contactId: contact.body._id as string, action: action.body };
+}
+
+describe('test keys', () => {
+  it('when an administrator makes a test key, then it is adk_test_…, says livemode false, and is listed apart from the live keys', async () => {
+    expect(testKey).toMatch(/^adk_test_[0-9A-Za-z]{38}$/);
+    const live = await as(org.adminKey).get('/admin/apikeys');
+    expect(live.status).toBe(200);
+    expect(live.body.apiKeys.map((k: { livemode: boolean }) => k.livemode)).toEqual([true]);
+    const test = await as(org.adminKey).get('/admin/apikeys?mode=test');
+    expect(test.body.apiKeys).toEqual([
+      expect.objectContaining({
+        name: 'CRM sandbox',
+        userId: org.adminId,
+        livemode: false,
+        prefix: testKey.slice(0, 17),
+      }),
+    ]);
+    // From test mode the test keys are the organisation's own; the live ones are out of reach.
+    const own = await as(testKey).get('/admin/apikeys');
+    expect(own.body.apiKeys).toEqual([expect.objectContaining({ name: 'CRM sandbox', livemode: false })]);
+    const reach = await as(testKey).get('/admin/apikeys?mode=live');
+    expect(reach.status).toBe(403);
+    expect(reach.body.error).toContain('Live records are out of reach of test credentials');
+  });
+
+  it('when a test key and a live key make contacts, then neither sees the other’s', async () => {
+    const liveContact = await as(org.adminKey).post('/customers', { data: { Voornaam: 'Live' } });
+    const testContact = await as(testKey).post('/customers', { data: { Voornaam: 'Test' } });
+    expect([liveContact.status, testContact.status]).toEqual([201, 201]);
+    const liveIds = (await as(org.adminKey).get('/customers')).body.customers.map(
+      (c: { _id: string }) => c._id,
+    );
+    const testIds = (await as(testKey).get('/customers')).body.customers.map((c: { _id: string }) => c._id);
+    expect(liveIds).toContain(liveContact.body._id);
+    expect(liveIds).not.toContain(testContact.body._id);
+    expect(testIds).toContain(testContact.body._id);
+    expect(testIds).not.toContain(liveContact.body._id);
+    expect((await as(testKey).get(`/customers/${liveContact.body._id}`)).status).toBe(404);
+    expect((await as(org.adminKey).get(`/customers/${testContact.body._id}`)).status).toBe(404);
+  });
+
+  it('when the live user is deactivated, then their test key is refused too, and it comes back with them', async () => {
+    const adviser = await createUserWithKey(h, org, ['adviser']);
+    const made = await as(org.adminKey).post(`/admin/users/${adviser.userId}/apikeys`, {
+      name: 'adviser sandbox',
+      mode: 'test',
+    });
+    const key = made.body.apiKey as string;
+    expect((await as(key).get('/customers')).status).toBe(200);
+    // An adviser's test key may do what the adviser may: not administer.
+    expect((await as(key).get('/admin/apikeys')).status).toBe(403);
+    const off = await as(org.adminKey).post(`/admin/users/${adviser.userId}/deactivate`, {});
+    expect(off.status).toBe(200);
+    const refused = await as(key).get('/customers');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe('User account is deactivated');
+    const on = await as(org.adminKey).post(`/admin/users/${adviser.userId}/reactivate`, {});
+    expect(on.status).toBe(200);
+    expect((await as(key).get('/customers')).status).toBe(200);
+  });
+
+  it('when a live administrator revokes a test key, then it is refused from the next request on', async () => {
+    const made = await as(org.adminKey).post(`/admin/users/${org.adminId}/apikeys`, {
+      name: 'short',
+      mode: 'test',
+    });
+    const revoked = await as(org.adminKey).del(`/admin/users/${org.adminId}/apikeys/${made.body._id}`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toMatchObject({ livemode: false, revokedAt: expect.any(String) });
+    expect((await as(made.body.apiKey).get('/customers')).status).toBe(401);
+  });
+});
+
+describe('the test inbox', () => {
+  it('when a test action is sent by e-mail and SMS, then nothing leaves and the test inbox has both, with the link', async () => {
+    const { action } = await quicksign(testKey, 'sandbox@example.test', '+32470123456');
+    await h.jobs.drain();
+    expect(smtp.received).toEqual([]);
+    expect(smsProvider.received).toEqual([]);
+    const inbox = await as(testKey).get(`/test/messages?subjectId=${action._id}`);
+    expect(inbox.status).toBe(200);
+    const byChannel = Object.fromEntries(inbox.body.messages.map((m: { channel: string }) => [m.channel, m]));
+    expect(byChannel.email).toMatchObject({
+      to: 'sandbox@example.test',
+      kind: 'notification',
+      subject: 'Kantoor Test asks you to sign “Mandaat 2026”',
+      links: [action.url],
+      code: null,
+    });
+    expect(byChannel.email.html).toContain('>Open the document</a>');
+    expect(byChannel.sms).toMatchObject({ to: '+32470123456', links: [action.url] });
+    const one = await as(testKey).get(`/test/messages/${byChannel.email._id}`);
+    expect(one.body).toEqual(byChannel.email);
+  });
+
+  it('when a live key asks for the test inbox, then 403 says it is for test credentials', async () => {
+    const res = await as(org.adminKey).get('/test/messages');
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ success: false, code: 403 });
+    expect(res.body.error).toContain('Only in test mode');
+  });
+
+  it('when a live action is sent, then it does leave, and the test inbox does not have it', async () => {
+    const { action } = await quicksign(org.adminKey, 'live@example.test');
+    await h.jobs.drain();
+    expect(smtp.received.map((m) => m.to)).toEqual([['live@example.test']]);
+    const inbox = await as(testKey).get(`/test/messages?subjectId=${action._id}`);
+    expect(inbox.body.messages).toEqual([]);
+  });
+
+  it('when the inbox is paged, then each page is older than the last and the filters hold', async () => {
+    for (let i = 0; i < 3; i++) await quicksign(testKey, 'paged@example.test');
+    await h.jobs.drain();
+    const first = await as(testKey).get('/test/messages?to=PAGED@example.test&limit=2');
+    expect(first.body.messages).toHaveLength(2);
+    expect(first.body.hasMore).toBe(true);
+    const second = await as(testKey).get(
+      `/test/messages?to=paged@example.test&limit=2&startingAfter=${encodeURIComponent(first.body.nextCursor)}`,
+    );
+    expect(second.body.messages).toHaveLength(1);
+    expect(second.body.hasMore).toBe(false);
+    const all = [...first.body.messages, ...second.body.messages];
+    expect(new Set(all.map((m: { _id: string }) => m._id)).size).toBe(3);
+    const wrong = await as(testKey).get(
+      `/test/messages?to=other@example.test&startingAfter=${encodeURIComponent(first.body.nextCursor)}`,
+    );
+    expect(wrong.status).toBe(400);
+  });
+});
+
+/** A signer's phone: its cookies, the page's CSRF token, and form posts as the page makes them. */
+function signerPhone(link: string) {
+  const path = new URL(link).pathname;
+  const agent = request.agent(h.server);
+  let csrf = '';
+  const page = async () => {
+    const res = await agent.get(`${path}?lang=en`);
+    csrf = /name="_csrf" value="([^"]+)"/.exec(res.text)?.[1] ?? csrf;
+    return res;
+  };
+  const post = (to: string, fields: [string, string][]) =>
+    agent
+      .post(`${path}${to}?lang=en`)
+      .type('form')
+      .send(new URLSearchParams([['_csrf', csrf], ...fields]).toString());
+  return { page, post };
+}
+
+describe('a whole signing flow in test mode', () => {
+  it('when a test key’s quicksign is signed with the code and link from the test inbox, then it completes with no message sent, a test webhook (livemode false), and a PDF marked TEST sealed with the test seal', async () => {
+    h.clock.set(new Date()); // the verifier below checks the signature's time against its own clock
+    const hook = await as(testKey).post('/webhooks', { url: hooks.url, events: ['*'] });
+    expect(hook.status).toBe(201);
+    const { action } = await quicksign(testKey, 'signer@example.test');
+    await h.jobs.drain();
+    const inbox = async () =>
+      (await as(testKey).get('/test/messages?to=signer@example.test')).body.messages as {
+        kind: string;
+        links: string[];
+        code: string | null;
+        subject: string;
+        attachments: { filename: string }[];
+      }[];
+    const invitation = (await inbox()).find((m) => m.kind === 'notification')!;
+    expect(invitation.links).toEqual([action.url]);
+    const phone = signerPhone(invitation.links[0]!);
+    expect((await phone.page()).text).toContain('Mandaat 2026');
+    expect((await phone.post('/sign/code', [['channel', 'email']])).status).toBe(303);
+    await h.jobs.drain();
+    const codeMessage = (await inbox()).find((m) => m.kind === 'signing-code')!;
+    expect(codeMessage.code).toMatch(/^\d{6}$/);
+    expect(codeMessage.subject).toContain(codeMessage.code);
+    expect((await phone.post('/sign/verify', [['code', codeMessage.code!]])).status).toBe(303);
+    await phone.page();
+    const signed = await phone.post('/sign', [
+      ['mark', 'typed'],
+      ['typedName', 'Test Persoon'],
+      ['consent', 'yes'],
+    ]);
+    expect(signed.status).toBe(303);
+    await h.jobs.drain();
+
+    const done = await as(testKey).get(`/sessionrequests/${action._id}`);
+    expect(done.body.status).toBe('completed');
+    // Nothing left the service: not the invitation, the code or the signed copy.
+    expect(smtp.received).toEqual([]);
+    expect(smsProvider.received).toEqual([]);
+    const copy = (await inbox()).find((m) => m.kind === 'signed-copy')!;
+    expect(copy.attachments).toEqual([expect.objectContaining({ filename: 'Mandaat 2026 (signed).pdf' })]);
+
+    // The webhooks of test records went out (to the test webhook), signed, each saying livemode false.
+    const completed = hooks.received.find((r) => r.body.type === 'sessionrequest.completed')!;
+    expect(completed.body).toMatchObject({
+      livemode: false,
+      data: { sessionRequest: { _id: action._id } },
+    });
+    expect(hooks.received.every((r) => r.body.livemode === false)).toBe(true);
+    const verified = new Webhook(hook.body.secret).verify(
+      completed.raw,
+      completed.headers as Record<string, string>,
+    );
+    expect(verified).toMatchObject({ livemode: false });
+    const events = await as(testKey).get('/events');
+    expect(events.body.events.map((e: { livemode: boolean }) => e.livemode)).not.toContain(true);
+
+    // The signed PDF: marked on every page, sealed with the test seal, and the verification says test.
+    const sessions = await as(testKey).get(`/sessions?sessionRequestId=${action._id}`);
+    const document = sessions.body.sessions[0].documents[0] as { fileId: string; fileUrl: string };
+    const file = await asBuffer(api().get(document.fileUrl).set('x-api-key', testKey));
+    const pdf = file.body as Buffer;
+    const text = await pdfText(pdf);
+    expect(text.match(/TEST — no legal value/g)?.length).toBeGreaterThanOrEqual(2 * 3);
+    const report = await pdfsig(pdf);
+    expect(report).toContain('Signature Validation: Signature is Valid.');
+    expect(report).toContain('ActionDesk TEST seal - no legal value');
+    const verification = await as(testKey).get(`/files/${document.fileId}/verification`);
+    expect(verification.body).toMatchObject({ signed: true, valid: true, livemode: false });
+    expect(verification.body.signatures[0].reason).toMatch(/^TEST - no legal value\. Signed by Test Persoon/);
+    expect(verification.body.signatures[0].certificate).toMatchObject({ testSeal: true, thisService: true });
+    // The same file sent to a live key's verification is still a test document.
+    const live = await api()
+      .post('/api/v1/files/verify')
+      .set('x-api-key', org.adminKey)
+      .attach('file', pdf, 'signed.pdf');
+    expect(live.body).toMatchObject({ valid: true, livemode: false });
+  });
+});
