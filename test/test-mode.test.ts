@@ -299,3 +299,124 @@ describe('a whole signing flow in test mode', () => {
     expect(live.body).toMatchObject({ valid: true, livemode: false });
   });
 });
+
+describe('fast-forward', () => {
+  it('when a test asks for the next reminder, then it is due now and lands in the test inbox, and then the second; a live key may not', async () => {
+    const contact = await as(testKey).post('/customers', {
+      data: { Voornaam: 'Rem', Email: 'remind@example.test' },
+    });
+    const upload = await api()
+      .post('/api/v1/files')
+      .set('x-api-key', testKey)
+      .attach('file', await samplePdf('Reminded', 1), 'Reminded.pdf');
+    const action = await as(testKey).post('/sessionrequests', {
+      type: 'quicksign',
+      customerId: contact.body._id,
+      document: { fileId: upload.body._id, title: 'Herinnerd' },
+      language: 'en',
+      notificationEmail: { send: true },
+      reminderSchedule: { reminder1Days: 3, reminder2Days: 7 },
+      expiresAt: new Date(h.clock.now().getTime() + 30 * 86_400_000).toISOString(),
+    });
+    expect(action.status).toBe(201);
+    await h.jobs.drain();
+    const purposes = async () =>
+      (
+        (await as(testKey).get(`/test/messages?subjectId=${action.body._id}`)).body.messages as {
+          subject: string;
+        }[]
+      ).length;
+    expect(await purposes()).toBe(1);
+
+    const live = await api()
+      .post(`/api/v1/test/sessionrequests/${action.body._id}/fast-forward`)
+      .set('x-api-key', org.adminKey)
+      .send({ to: 'next-reminder' });
+    expect(live.status).toBe(403);
+
+    const first = await as(testKey).post(`/test/sessionrequests/${action.body._id}/fast-forward`, {
+      to: 'next-reminder',
+    });
+    expect(first.status).toBe(200);
+    const reminder1 = first.body.notifications.find((n: { purpose: string }) => n.purpose === 'reminder1');
+    expect(reminder1).toMatchObject({ status: 'pending', scheduledFor: h.clock.now().toISOString() });
+    await h.jobs.drain();
+    expect(await purposes()).toBe(2);
+    await as(testKey).post(`/test/sessionrequests/${action.body._id}/fast-forward`, { to: 'next-reminder' });
+    await h.jobs.drain();
+    expect(await purposes()).toBe(3);
+    const none = await as(testKey).post(`/test/sessionrequests/${action.body._id}/fast-forward`, {
+      to: 'next-reminder',
+    });
+    expect(none.status).toBe(409);
+    expect(none.body.error).toBe('No reminder of the action is still to come');
+
+    const expired = await as(testKey).post(`/test/sessionrequests/${action.body._id}/fast-forward`, {
+      to: 'expiry',
+    });
+    expect(expired.status).toBe(200);
+    await h.jobs.drain();
+    expect((await as(testKey).get(`/sessionrequests/${action.body._id}`)).body.status).toBe('expired');
+    const again = await as(testKey).post(`/test/sessionrequests/${action.body._id}/fast-forward`, {
+      to: 'expiry',
+    });
+    expect(again.status).toBe(409);
+  });
+});
+
+describe('a test OAuth client', () => {
+  it('when a test key registers a client, then its client-credentials token works on test records only', async () => {
+    const made = await as(testKey).post('/admin/oauth/clients', {
+      name: 'Partner sandbox',
+      grants: ['client_credentials'],
+      scopes: ['read', 'create'],
+    });
+    expect(made.status).toBe(201);
+    const token = await api()
+      .post('/api/v1/auth/oauth/token')
+      .type('form')
+      .auth(made.body.clientId, made.body.clientSecret)
+      .send({ grant_type: 'client_credentials' });
+    expect(token.status).toBe(200);
+    const bearer = `Bearer ${token.body.access_token}`;
+    const contact = await api()
+      .post('/api/v1/customers')
+      .set('Authorization', bearer)
+      .send({ data: { Voornaam: 'OAuth' } });
+    expect(contact.status).toBe(201);
+    expect((await as(testKey).get(`/customers/${contact.body._id}`)).status).toBe(200);
+    expect((await as(org.adminKey).get(`/customers/${contact.body._id}`)).status).toBe(404);
+    const inbox = await api().get('/api/v1/test/messages').set('Authorization', bearer);
+    expect(inbox.status).toBe(200);
+    // Not a client of the live organisation.
+    expect((await as(org.adminKey).get(`/admin/oauth/clients/${made.body._id}`)).status).toBe(404);
+  });
+});
+
+describe('wiping test data', () => {
+  it('when a test administrator wipes, then every test record goes, the live ones stay, and the test keys still work', async () => {
+    const liveContact = await as(org.adminKey).post('/customers', { data: { Voornaam: 'Blijft' } });
+    await quicksign(testKey, 'wiped@example.test');
+    await h.jobs.drain();
+    expect((await as(testKey).get('/customers')).body.customers.length).toBeGreaterThan(0);
+
+    expect((await as(org.adminKey).del('/test/data')).status).toBe(403);
+    const wiped = await as(testKey).del('/test/data');
+    expect(wiped.status).toBe(200);
+    expect(wiped.body.deleted).toMatchObject({
+      customers: expect.any(Number),
+      session_requests: expect.any(Number),
+      files: expect.any(Number),
+    });
+    expect(wiped.body.deleted.customers).toBeGreaterThan(0);
+    expect((await as(testKey).get('/customers')).body.customers).toEqual([]);
+    expect((await as(testKey).get('/sessionrequests')).body.sessionRequests).toEqual([]);
+    expect((await as(testKey).get('/test/messages')).body.messages).toEqual([]);
+    expect((await as(testKey).get('/webhooks')).body.webhooks).toEqual([]);
+    // The keys, users and a default portfolio are there: work goes on at once.
+    const again = await as(testKey).post('/customers', { data: { Voornaam: 'Opnieuw' } });
+    expect(again.status).toBe(201);
+    expect((await as(testKey).get('/admin/apikeys')).body.apiKeys.length).toBeGreaterThan(0);
+    expect((await as(org.adminKey).get(`/customers/${liveContact.body._id}`)).status).toBe(200);
+  });
+});

@@ -82,7 +82,7 @@ const GROUPS: { prefix: string; group: string; nouns: string[] }[] = [
   { prefix: 'events', group: 'events', nouns: ['Events', 'Event'] },
   { prefix: 'webhooks', group: 'webhooks', nouns: ['Webhooks', 'Webhook'] },
   { prefix: 'test/messages', group: 'testMessages', nouns: ['TestMessages', 'TestMessage'] },
-  { prefix: 'test', group: 'test', nouns: [] },
+  { prefix: 'test', group: 'test', nouns: ['TestSessionRequest', 'Test'] },
   { prefix: 'openapi.json', group: 'meta', nouns: [] },
 ];
 

@@ -20,7 +20,12 @@ export {
 export { receiveLogo } from './brand.upload';
 export { organisationApiLimit } from './limits.service';
 export { embedLogo, type LogoType } from './logo';
-export { deleteOrganisation, exportOrganisation, OffboardingError } from './offboarding.service';
+export {
+  deleteOrganisation,
+  exportOrganisation,
+  OffboardingError,
+  wipeTestOrganisation,
+} from './offboarding.service';
 export type { UserRow } from './organisations.repository';
 export { adminRoutes } from './organisations.router';
 export type { ApiKey, User } from './organisations.schemas';

@@ -107,3 +107,28 @@ export async function deleteOrganisationRows(tx: Tx, organisationId: string) {
     storageKeys: keys.map((k) => k.storage_key),
   };
 }
+
+/** What a wipe of test data keeps: the organisation, its users and its credentials (issue 31). */
+const KEPT = ['organisations', 'organisation_logos', 'users', 'api_keys', 'oauth_clients'] as const;
+
+/**
+ * Deletes everything a test organisation holds but itself, its users and its credentials (API keys,
+ * OAuth clients): deleteOrganisationRows, with those rows set aside first and put back after (their
+ * lookup keys follow by trigger). OAuth tokens go: a client fetches a new one. Answers what went.
+ */
+export async function wipeOrganisationRows(tx: Tx, organisationId: string) {
+  for (const table of KEPT) {
+    const where =
+      table === 'organisations' ? sql`id = ${organisationId}` : sql`organisation_id = ${organisationId}`;
+    await tx.execute(
+      sql`CREATE TEMP TABLE ${sql.identifier(`kept_${table}`)} ON COMMIT DROP AS SELECT * FROM ${sql.identifier(table)} WHERE ${where}`,
+    );
+  }
+  const gone = await deleteOrganisationRows(tx, organisationId);
+  for (const table of KEPT) {
+    await tx.execute(
+      sql`INSERT INTO ${sql.identifier(table)} SELECT * FROM ${sql.identifier(`kept_${table}`)}`,
+    );
+  }
+  return gone;
+}

@@ -1,10 +1,14 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { auditRepository } from '../../platform/audit/audit.repository';
 import type { Database } from '../../platform/db/database';
 import { writeJsonLines } from '../../platform/db/json-lines';
 import { inTenant } from '../../platform/db/tenant';
 import { type FileStorage, saveStoredFiles } from '../../platform/files/storage';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
 import { systemContext } from '../../platform/kernel/context';
+import { createDefaultPortfolio } from '../portfolios';
 import {
   deleteOrganisationRows,
   EXPORTED_TABLES,
@@ -12,7 +16,9 @@ import {
   exportRowsQuery,
   organisationNamed,
   storedFiles,
+  wipeOrganisationRows,
 } from './offboarding.repository';
+import { liveOrganisationOfCurrent } from './test-twin.repository';
 
 export interface OffboardingDeps {
   database: Database;
@@ -124,4 +130,36 @@ export async function deleteOrganisation(
     }
   }
   return { name: result.name, counts: result.counts, filesRemoved, filesNotRemoved };
+}
+
+/**
+ * Wipes a test organisation's data in one call (issue 31): every record made in test mode goes —
+ * contacts, templates, actions, sessions, files (their bytes too), setups, webhooks, events, the test
+ * inbox — and the organisation, its users, test keys and test OAuth clients stay, with a new default
+ * portfolio. Only a test organisation: the caller has checked its credentials are test ones.
+ */
+export async function wipeTestOrganisation(
+  deps: OffboardingDeps & { clock: Clock },
+  ctx: RequestContext,
+): Promise<{ counts: Record<string, number>; filesNotRemoved: number }> {
+  const organisationId = ctx.organisationId;
+  const result = await deps.database.ownerTransaction(async (tx) => {
+    await enterAsOperator(tx, organisationId);
+    if ((await liveOrganisationOfCurrent(tx)) === null) throw new OffboardingError('not a test organisation');
+    const gone = await wipeOrganisationRows(tx, organisationId);
+    const now = deps.clock.now();
+    await createDefaultPortfolio(tx, systemContext(organisationId, now, 'test data wiped'), now);
+    // The one record of it that stays: who wiped, when (the trail before it went with the rest).
+    await auditRepository(tx, ctx).record({
+      action: 'organisation.test_data_wiped',
+      targetType: 'organisation',
+      targetId: organisationId,
+      summary: Object.fromEntries(Object.entries(gone.counts).filter(([k]) => k !== 'users')),
+    });
+    return gone;
+  });
+  let filesNotRemoved = 0;
+  for (const key of result.storageKeys) await deps.storage.remove(key).catch(() => filesNotRemoved++);
+  const { users: _users, ...counts } = result.counts;
+  return { counts, filesNotRemoved };
 }

@@ -16,6 +16,7 @@ export {
   auditSubjectsOf,
 } from './audit-subjects.service';
 export { createSessionRequestIn } from './create.service';
+export { type FastForwardTo, fastForward } from './fast-forward';
 export { expiryHandler, notificationHandler } from './sessionrequests.jobs';
 export { awaitingStatuses, isAwaiting, isOpen, isSigningType } from './sessionrequests.lifecycle';
 export type { ActionHit, SessionRequestRow } from './sessionrequests.repository';
@@ -24,7 +25,7 @@ export {
   type CreateSessionRequest,
   documentType,
   type SessionRequest,
-  type SessionRequestDetail,
+  SessionRequestDetail,
 } from './sessionrequests.schemas';
 export {
   completeSessionRequest,

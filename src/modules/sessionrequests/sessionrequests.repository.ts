@@ -198,6 +198,13 @@ export function sessionRequestRepository(q: Tx, ctx: RequestContext) {
       await this.record(current.id, current.status, to, actor, at);
       return row;
     },
+    /** Moves an open action's expiry (test mode's fast-forward). */
+    async moveExpiry(id: string, at: Date): Promise<void> {
+      await q
+        .update(sessionRequests)
+        .set({ expiresAt: at, updatedAt: at })
+        .where(and(org, eq(sessionRequests.id, id)));
+    },
     /**
      * Whether the contact's part is done and only its documents are awaited: its questionnaire's report
      * is being made, or every signer has signed and the signed document is being made.

@@ -67,3 +67,22 @@ export const TestMessageParams = z.object({ messageId: z.string().max(100) });
 
 export type TestMessage = z.infer<typeof TestMessage>;
 export type ListTestMessagesQuery = z.infer<typeof ListTestMessagesQuery>;
+
+export const FastForward = z
+  .strictObject({
+    to: z.enum(['next-reminder', 'expiry']).meta({
+      description:
+        'next-reminder: the earliest reminder still to come (every channel) is due now; expiry: the action’s expiresAt becomes now and it expires',
+    }),
+  })
+  .meta({ id: 'FastForward' });
+
+export const SessionRequestParams = z.object({ actionId: z.string().max(100) });
+
+export const WipedTestData = z
+  .object({
+    deleted: z.record(z.string(), z.number().int()).meta({
+      description: 'How many went of each: customers, session_requests, sessions, files, audit_events',
+    }),
+  })
+  .meta({ id: 'WipedTestData' });

@@ -1,18 +1,20 @@
 import type { Database } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
+import type { FileStorage } from '../../platform/files/storage';
 import type { Clock } from '../../platform/kernel/clock';
 import type { RequestContext } from '../../platform/kernel/context';
 import { NotFound } from '../../platform/kernel/errors';
 import { isId } from '../../platform/kernel/ids';
 import { iso } from '../../platform/kernel/schemas';
 import { keysetOf, keysetPage } from '../../platform/lists/cursor';
-import { requireTestMode } from '../organisations';
+import { requireTestMode, wipeTestOrganisation } from '../organisations';
 import { type TestMessageRow, testMessageRepository } from './testmode.repository';
 import type { ListTestMessagesQuery, TestMessage } from './testmode.schemas';
 
 export interface TestModeDeps {
   database: Database;
   clock: Clock;
+  storage: FileStorage;
 }
 
 function toTestMessage(row: TestMessageRow): TestMessage {
@@ -68,4 +70,11 @@ export async function getTestMessage(deps: TestModeDeps, ctx: RequestContext, id
   });
   if (!row) throw new NotFound('Test message not found');
   return toTestMessage(row);
+}
+
+/** Wipes the test organisation's records (test mode only; see wipeTestOrganisation). */
+export async function wipeTestData(deps: TestModeDeps, ctx: RequestContext) {
+  await inTenant(deps.database, ctx, (tx) => requireTestMode(tx));
+  const { counts } = await wipeTestOrganisation(deps, ctx);
+  return { deleted: counts };
 }

@@ -182,6 +182,16 @@ export function jobRepository(q: Tx, ctx: RequestContext) {
         .from(jobs)
         .where(and(org, eq(jobs.subjectId, subjectId), eq(jobs.kind, kind), eq(jobs.status, 'pending')));
     },
+    /** Makes the given pending jobs due at `at` (test mode's fast-forward); answers how many. */
+    async bringForward(ids: string[], at: Date): Promise<number> {
+      if (ids.length === 0) return 0;
+      const rows = await q
+        .update(jobs)
+        .set({ runAt: at })
+        .where(and(org, inArray(jobs.id, ids), eq(jobs.status, 'pending')))
+        .returning({ id: jobs.id });
+      return rows.length;
+    },
     /** Cancels the subject's pending jobs of the given kinds (e.g. an action's messages when it closes). */
     async cancelPending(subjectId: string, kinds: string[], reason: string, now: Date): Promise<number> {
       const rows = await q

@@ -34,11 +34,14 @@ import {
   type DeleteFileResponse,
   type DeleteOrganisationLogoResponse,
   type DeleteSsoProviderResponse,
+  type DeleteTestDataResponse,
   type DeleteUserApiKeyResponse,
   type DeleteUserResponse,
   type DeleteWebhookResponse,
   type DisableOAuthClientResponse,
   type EnableOAuthClientResponse,
+  type FastForwardTestSessionRequestRequest,
+  type FastForwardTestSessionRequestResponse,
   type GetActionSetupResponse,
   type GetCustomerResponse,
   type GetFileResponse,
@@ -573,6 +576,20 @@ export const operationMethods = (t: Transport) => ({
   /** One message of the test inbox (`GET /api/v1/test/messages/{messageId}`) */
   getTestMessage: (messageId: string, options?: CallOptions): Promise<GetTestMessageResponse> =>
     t.request<GetTestMessageResponse>(specs.getTestMessage, { path: { messageId } }, options),
+  /** Make an action’s next reminder, or its expiry, happen now (test mode) (`POST /api/v1/test/sessionrequests/{actionId}/fast-forward`) */
+  fastForwardTestSessionRequest: (
+    actionId: string,
+    body: FastForwardTestSessionRequestRequest,
+    options?: CallOptions,
+  ): Promise<FastForwardTestSessionRequestResponse> =>
+    t.request<FastForwardTestSessionRequestResponse>(
+      specs.fastForwardTestSessionRequest,
+      { path: { actionId }, body },
+      options,
+    ),
+  /** Delete every test record of the organisation, keeping its test keys and clients (`DELETE /api/v1/test/data`) */
+  deleteTestData: (options?: CallOptions): Promise<DeleteTestDataResponse> =>
+    t.request<DeleteTestDataResponse>(specs.deleteTestData, {}, options),
   /** This OpenAPI 3.1 document (public) (`GET /api/v1/openapi.json`) */
   getOpenApiDocument: (options?: CallOptions): Promise<GetOpenApiDocumentResponse> =>
     t.request<GetOpenApiDocumentResponse>(specs.getOpenApiDocument, {}, options),
@@ -911,6 +928,12 @@ export const groupedMethods = (t: Transport, call: OperationMethods) => ({
     list: call.listTestMessages,
     /** One message of the test inbox (`GET /api/v1/test/messages/{messageId}`) */
     get: call.getTestMessage,
+  },
+  test: {
+    /** Make an action’s next reminder, or its expiry, happen now (test mode) (`POST /api/v1/test/sessionrequests/{actionId}/fast-forward`) */
+    fastForward: call.fastForwardTestSessionRequest,
+    /** Delete every test record of the organisation, keeping its test keys and clients (`DELETE /api/v1/test/data`) */
+    deleteData: call.deleteTestData,
   },
   meta: {
     /** This OpenAPI 3.1 document (public) (`GET /api/v1/openapi.json`) */

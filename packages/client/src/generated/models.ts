@@ -115,3 +115,5 @@ export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type TestMessageList = components['schemas']['TestMessageList'];
 export type TestMessage = components['schemas']['TestMessage'];
+export type FastForward = components['schemas']['FastForward'];
+export type WipedTestData = components['schemas']['WipedTestData'];

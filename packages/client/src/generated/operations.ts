@@ -726,6 +726,24 @@ export const specs = {
     body: null,
     list: null,
   },
+  fastForwardTestSessionRequest: {
+    id: 'fastForwardTestSessionRequest',
+    method: 'POST',
+    path: '/api/v1/test/sessionrequests/{actionId}/fast-forward',
+    auth: true,
+    idempotent: true,
+    body: 'json',
+    list: null,
+  },
+  deleteTestData: {
+    id: 'deleteTestData',
+    method: 'DELETE',
+    path: '/api/v1/test/data',
+    auth: true,
+    idempotent: false,
+    body: null,
+    list: null,
+  },
   getOpenApiDocument: {
     id: 'getOpenApiDocument',
     method: 'GET',
@@ -1072,6 +1090,15 @@ export type ListTestMessagesItem = ListTestMessagesResponse['messages'][number];
 /** One message of the test inbox */
 export type GetTestMessageResponse =
   operations['getTestMessage']['responses'][200]['content']['application/json'];
+/** Make an action’s next reminder, or its expiry, happen now (test mode) */
+export type FastForwardTestSessionRequestRequest = NonNullable<
+  operations['fastForwardTestSessionRequest']['requestBody']
+>['content']['application/json'];
+export type FastForwardTestSessionRequestResponse =
+  operations['fastForwardTestSessionRequest']['responses'][200]['content']['application/json'];
+/** Delete every test record of the organisation, keeping its test keys and clients */
+export type DeleteTestDataResponse =
+  operations['deleteTestData']['responses'][200]['content']['application/json'];
 /** This OpenAPI 3.1 document (public) */
 export type GetOpenApiDocumentResponse =
   operations['getOpenApiDocument']['responses'][200]['content']['application/json'];

@@ -1132,6 +1132,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/test/sessionrequests/{actionId}/fast-forward': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Make an action’s next reminder, or its expiry, happen now (test mode)
+     * @description The reminders (every channel) of the earliest reminder still to come are due at once, or the action’s expiresAt becomes now and it expires; the worker then sends (into the test inbox) or expires as it would have. Answers the action, its notifications showing what is due. 409 when there is nothing to fast-forward (no reminder to come, no expiry, the action closed). Test credentials only (`adk_test_…` keys, test OAuth clients): 403 with live ones.
+     */
+    post: operations['fastForwardTestSessionRequest'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/test/data': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete every test record of the organisation, keeping its test keys and clients
+     * @description Contacts, templates, actions, sessions, files, setups, webhooks, events and the test inbox go; the test API keys and OAuth clients (and their users) stay, and a default portfolio is made anew. OAuth tokens end: fetch a new one. Administrators only. Test credentials only (`adk_test_…` keys, test OAuth clients): 403 with live ones.
+     */
+    delete: operations['deleteTestData'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/openapi.json': {
     parameters: {
       query?: never;
@@ -4282,6 +4322,19 @@ export interface components {
        */
       createdAt: string;
     };
+    FastForward: {
+      /**
+       * @description next-reminder: the earliest reminder still to come (every channel) is due now; expiry: the action’s expiresAt becomes now and it expires
+       * @enum {string}
+       */
+      to: 'next-reminder' | 'expiry';
+    };
+    WipedTestData: {
+      /** @description How many went of each: customers, session_requests, sessions, files, audit_events */
+      deleted: {
+        [key: string]: number;
+      };
+    };
     SetOrganisationLogoRequest: {
       /**
        * Format: binary
@@ -6469,6 +6522,57 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TestMessage'];
+        };
+      };
+    };
+  };
+  fastForwardTestSessionRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the POST safe to retry: the same key with the same request within 24 hours answers the first answer again without doing the work twice; with another request, 422. 1–255 visible ASCII characters; a new UUID per operation. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        actionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['FastForward'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionRequestDetail'];
+        };
+      };
+    };
+  };
+  deleteTestData: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WipedTestData'];
         };
       };
     };
