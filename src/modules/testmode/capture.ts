@@ -5,6 +5,7 @@ import type { Clock } from '../../platform/kernel/clock';
 import { systemContext } from '../../platform/kernel/context';
 import { newId } from '../../platform/kernel/ids';
 import type { OutboundCapture } from '../../platform/outbound/capture';
+import { modeOf } from '../organisations';
 import { type Captured, keepIfTest } from './testmode.repository';
 
 /** The addresses in a message's text, in order, each once. */
@@ -20,19 +21,17 @@ function codeIn(job: RunningJob, text: string): string | null {
 /**
  * The test inbox's door (platform/outbound/capture.ts): a message of a test organisation's job is kept
  * in its test_messages, in a transaction of its own in that organisation; a live organisation's goes
- * out. An organisation is live or test for its whole life, so live ones are remembered and not asked
- * again.
+ * out (modeOf asks once per organisation; the insert checks the organisation again).
  */
 export function testInboxCapture(deps: { database: Database; clock: Clock }): OutboundCapture {
-  const live = new Set<string>();
   const keep = async (
     job: RunningJob,
     m: Omit<Captured, 'id' | 'jobId' | 'jobKind' | 'subjectId' | 'createdAt'>,
   ) => {
-    if (live.has(job.organisationId)) return false;
+    if ((await modeOf(deps.database, job.organisationId)) === 'live') return false;
     const now = deps.clock.now();
     const ctx = systemContext(job.organisationId, now, 'test inbox');
-    const kept = await inTenant(deps.database, ctx, (tx) =>
+    return inTenant(deps.database, ctx, (tx) =>
       keepIfTest(tx, {
         ...m,
         id: newId(now.getTime()),
@@ -42,11 +41,6 @@ export function testInboxCapture(deps: { database: Database; clock: Clock }): Ou
         createdAt: now,
       }),
     );
-    if (!kept) {
-      if (live.size > 100_000) live.clear();
-      live.add(job.organisationId);
-    }
-    return kept;
   };
   return {
     mail: (job, m) =>
