@@ -274,6 +274,11 @@ describe('a whole signing flow in test mode', () => {
       completed.headers as Record<string, string>,
     );
     expect(verified).toMatchObject({ livemode: false });
+    // A ping of the test webhook says livemode false too.
+    const ping = await as(testKey).post(`/webhooks/${hook.body._id}/test`, {});
+    expect(ping.body).toMatchObject({ delivered: true });
+    const pinged = hooks.received.find((r) => r.body.type === 'webhook.test')!;
+    expect(pinged.body).toMatchObject({ livemode: false, data: { webhookId: hook.body._id } });
     const events = await as(testKey).get('/events');
     expect(events.body.events.map((e: { livemode: boolean }) => e.livemode)).not.toContain(true);
 
@@ -372,6 +377,14 @@ describe('a test OAuth client', () => {
       scopes: ['read', 'create'],
     });
     expect(made.status).toBe(201);
+    expect(made.body.livemode).toBe(false);
+    expect((await as(testKey).get(`/admin/oauth/clients/${made.body._id}`)).body.livemode).toBe(false);
+    const live = await as(org.adminKey).post('/admin/oauth/clients', {
+      name: 'Partner live',
+      grants: ['client_credentials'],
+      scopes: ['read'],
+    });
+    expect(live.body.livemode).toBe(true);
     const token = await api()
       .post('/api/v1/auth/oauth/token')
       .type('form')

@@ -132,8 +132,10 @@ describe('a ping (pingMessage)', () => {
       type: 'webhook.test',
       createdAt: '2026-03-02T09:00:00.000Z',
       organisationId: 'o1',
+      livemode: true,
       data: { webhookId: 'w1', message: 'This is a test delivery from ActionDesk.' },
     });
     expect(pingMessage('w1', 'o1', at).id).not.toBe(ping.id);
+    expect(JSON.parse(pingMessage('w1', 'o1', at, false).body).livemode).toBe(false);
   });
 });

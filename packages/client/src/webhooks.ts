@@ -7,6 +7,8 @@ export interface WebhookTestEvent {
   type: 'webhook.test';
   createdAt: string;
   organisationId: string;
+  /** false when pinged from test mode. */
+  livemode: boolean;
   data: { webhookId: string; message: string };
 }
 

@@ -77,6 +77,10 @@ export const OAuthClient = z
   .object({
     _id: z.string(),
     clientId: z.string().meta({ description: 'The public identifier (adc_…)' }),
+    livemode: z.boolean().meta({
+      description:
+        'false for a test client (registered with a test credential): its tokens reach test records only',
+    }),
     name: z.string(),
     type: z.enum(['confidential', 'public']),
     grants: z.array(z.enum(oauthGrants)),

@@ -8,7 +8,7 @@ import { BadRequest, Conflict, NotFound } from '../../platform/kernel/errors';
 import { newId } from '../../platform/kernel/ids';
 import { iso, isoOrNull } from '../../platform/kernel/schemas';
 import { type WalkQuery, walking } from '../../platform/lists/cursor';
-import { createUser, userById } from '../organisations';
+import { createUser, type Mode, modeOf, modeOfCurrent, userById } from '../organisations';
 import { type OAuthClientRow, oauthClientRepository } from './oauth.repository';
 import type { CreateOAuthClient, OAuthClient } from './oauth.schemas';
 
@@ -34,9 +34,10 @@ const newClientId = () => `adc_${random62(24)}`;
 const newClientSecret = () => `adcs_${random62(40)}`;
 export const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
-function toClient(row: OAuthClientRow): OAuthClient {
+function toClient(row: OAuthClientRow, mode: Mode): OAuthClient {
   return {
     _id: row.id,
+    livemode: mode === 'live',
     clientId: row.clientId,
     name: row.name,
     type: row.type,
@@ -59,13 +60,14 @@ export async function listClients(deps: OAuthDeps, ctx: RequestContext, query: W
     oauthClientRepository(tx, ctx).walk(walk),
   );
   const { items, ...page } = answer(rows, total);
-  return { clients: items.map(toClient), ...page };
+  const mode = await modeOf(deps.database, ctx.organisationId);
+  return { clients: items.map((row) => toClient(row, mode)), ...page };
 }
 
 export async function getClient(deps: OAuthDeps, ctx: RequestContext, id: string) {
   const row = await inTenant(deps.database, ctx, (tx) => oauthClientRepository(tx, ctx).find(id));
   if (!row) throw notFound();
-  return toClient(row);
+  return toClient(row, await modeOf(deps.database, ctx.organisationId));
 }
 
 /**
@@ -116,7 +118,7 @@ export async function createClient(deps: OAuthDeps, ctx: RequestContext, input: 
           disabledAt: null,
         }),
       );
-      return { ...toClient(row), clientSecret: secret };
+      return { ...toClient(row, await modeOf(deps.database, ctx.organisationId)), clientSecret: secret };
     } catch (err) {
       // A client id already taken (about one in 10^42): draw another.
       if (!isUniqueViolation(err, 'oauth_clients_client_id_key')) throw err;
@@ -152,6 +154,7 @@ export async function setClientDisabled(deps: OAuthDeps, ctx: RequestContext, id
       );
     }
     const now = deps.clock.now();
-    return toClient((await clients.update(id, { disabledAt: disabled ? now : null, updatedAt: now }))!);
+    const updated = await clients.update(id, { disabledAt: disabled ? now : null, updatedAt: now });
+    return toClient(updated!, await modeOfCurrent(tx));
   });
 }

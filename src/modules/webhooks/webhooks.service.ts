@@ -24,7 +24,7 @@ import {
   type SafeHttpPolicy,
 } from '../../platform/outbound/safe-http';
 import { toEvent } from '../events';
-import { type Mode, modeOfCurrent } from '../organisations';
+import { type Mode, modeOf, modeOfCurrent } from '../organisations';
 import { type DeliveryRow, deliveryRepository, type EventRow } from './deliveries.repository';
 import { webhookFanOut } from './fan-out.repository';
 import { webhookDeliveryJob } from './webhooks.delivery';
@@ -216,7 +216,8 @@ export async function rotateWebhookSecret(
 export async function testWebhook(deps: WebhookDeps, ctx: RequestContext, id: string) {
   const row = await inTenant(deps.database, ctx, (tx) => webhookRepository(tx, ctx).find(id));
   if (!row) throw notFound();
-  const ping = pingMessage(row.id, ctx.organisationId, deps.clock.now());
+  const mode = await modeOf(deps.database, ctx.organisationId);
+  const ping = pingMessage(row.id, ctx.organisationId, deps.clock.now(), mode === 'live');
   const result = await sendSigned(deps, row, ping.id, ping.body);
   // Nothing of the webhook changes, but something was sent in the organisation's name: recorded.
   await inTenant(deps.database, ctx, (tx) =>

@@ -124,7 +124,7 @@ export async function sendSigned(
 }
 
 /** A ping's body: not a stored event, so it is never listed by GET /events. */
-export function pingMessage(webhookId: string, organisationId: string, at: Date) {
+export function pingMessage(webhookId: string, organisationId: string, at: Date, livemode = true) {
   const id = newId(at.getTime());
   return {
     id,
@@ -133,6 +133,7 @@ export function pingMessage(webhookId: string, organisationId: string, at: Date)
       type: 'webhook.test',
       createdAt: at.toISOString(),
       organisationId,
+      livemode,
       data: { webhookId, message: 'This is a test delivery from ActionDesk.' },
     }),
   };

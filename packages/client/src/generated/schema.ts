@@ -2849,6 +2849,8 @@ export interface components {
       _id: string;
       /** @description The public identifier (adc_…) */
       clientId: string;
+      /** @description false for a test client (registered with a test credential): its tokens reach test records only */
+      livemode: boolean;
       name: string;
       /** @enum {string} */
       type: 'confidential' | 'public';
@@ -2881,6 +2883,8 @@ export interface components {
       _id: string;
       /** @description The public identifier (adc_…) */
       clientId: string;
+      /** @description false for a test client (registered with a test credential): its tokens reach test records only */
+      livemode: boolean;
       name: string;
       /** @enum {string} */
       type: 'confidential' | 'public';
