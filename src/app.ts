@@ -23,7 +23,7 @@ import {
   tokenRoutes,
 } from './modules/oauth';
 import { apiReferenceRoutes, openapiRoutes } from './modules/openapi';
-import { adminRoutes, logoRoutes, organisationApiLimit } from './modules/organisations';
+import { adminRoutes, logoRoutes, modeOf, organisationApiLimit } from './modules/organisations';
 import { portfolioRoutes } from './modules/portfolios';
 import { questionListRoutes } from './modules/questionlists';
 import { respondentRoutes } from './modules/respondent';
@@ -165,7 +165,7 @@ function routeKit(services: Services, web: WebKit, checkResponses: boolean | und
     new BearerAuthenticator(database, clock, config.authCacheTtlMs),
     new SessionAuthenticator(database, clock, config.staff),
   ];
-  const gate = new AuthGate(authenticators, clock, web.csrf.staff);
+  const gate = new AuthGate(authenticators, clock, web.csrf.staff, (id) => modeOf(database, id));
   const organisationLimit = (ctx: Parameters<typeof organisationApiLimit>[1]) =>
     organisationApiLimit(database, ctx);
   const limits = new RateLimits({ database, clock, config: config.rateLimits, organisationLimit });

@@ -114,8 +114,8 @@ export function createServices(
     storage,
     seal: sealKeySource({ database, box, clock }, config.signing),
     // Every message leaves through these two: a test organisation's stop at the test inbox (issue 31).
-    mailer: capturingMailer(overrides.mailer ?? createMailer(config.mail, jobLogger), testInbox),
-    sms: capturingSms(overrides.sms ?? createSmsSender(config.sms, jobLogger), testInbox),
+    mailer: capturingMailer(overrides.mailer ?? createMailer(config.mail, jobLogger), testInbox, metrics),
+    sms: capturingSms(overrides.sms ?? createSmsSender(config.sms, jobLogger), testInbox, metrics),
     jobs: new JobWorker(database, clock, jobLogger, {
       pollMs: config.jobs.pollMs,
       concurrency: config.jobs.concurrency,

@@ -121,7 +121,9 @@ describe('GET /metrics', () => {
 
     const requests = (labels: Record<string, string>) =>
       value(after, 'actiondesk_http_requests_total', labels);
-    expect(requests({ method: 'POST', route: '/api/v1/customers', status: '201' })).toBe(3);
+    expect(requests({ method: 'POST', route: '/api/v1/customers', status: '201', mode: 'live' })).toBe(3);
+    expect(requests({ method: 'GET', route: '/api/v1/customers', status: '401', mode: 'none' })).toBe(3);
+    expect(value(after, 'actiondesk_messages_total', { channel: 'email', mode: 'live' })).toBe(1);
     expect(requests({ method: 'GET', route: '/api/v1/customers/{customerId}', status: '404' })).toBe(1);
     const created = { method: 'POST', route: '/api/v1/sessionrequests', status: '201' };
     expect(value(after, 'actiondesk_http_request_duration_seconds_count', created)).toBe(1);
@@ -143,13 +145,50 @@ describe('GET /metrics', () => {
     expect(value(after, 'actiondesk_job_duration_seconds_count', { kind: 'notification' })).toBe(1);
     const attempts = (labels: Record<string, string>) =>
       value(after, 'actiondesk_webhook_attempts_total', labels);
-    expect(attempts({ outcome: 'succeeded', status_class: '2xx' })).toBe(1);
+    expect(attempts({ outcome: 'succeeded', status_class: '2xx', mode: 'live' })).toBe(1);
     expect(attempts({ outcome: 'retry', status_class: '5xx' })).toBe(1);
     expect(value(after, 'actiondesk_webhook_attempt_duration_seconds_count')).toBe(2);
 
     // The retried delivery waits, scheduled; nothing is due any more.
     expect(value(after, 'actiondesk_jobs', { kind: 'webhook-delivery', state: 'scheduled' })).toBe(1);
     expect(after.filter((m) => m.name === 'actiondesk_jobs' && m.labels.state === 'due')).toEqual([]);
+  });
+
+  it('when a test key works, then its requests, messages and webhook attempts are counted apart as mode test', async () => {
+    const made = await h
+      .api()
+      .post(`/api/v1/admin/users/${org.adminId}/apikeys`)
+      .set('x-api-key', org.adminKey)
+      .send({ name: 'Sandbox', mode: 'test' });
+    const testOrg = { ...org, adminKey: made.body.apiKey as string };
+    const before = await scrape();
+    const count = (samples: Sample[], name: string, labels: Record<string, string>) =>
+      samples.find((m) => m.name === name && Object.entries(labels).every(([k, v]) => m.labels[k] === v))
+        ?.value ?? 0;
+    const created = { method: 'POST', route: '/api/v1/customers', status: '201' };
+    receiver.answer({ status: 200 });
+    await createWebhook(h, testOrg, receiver.url, ['customer.created']);
+    const contact = await createContact(h, testOrg, { Voornaam: 'Sandra', Email: 'sandra@example.test' });
+    await createInvitedAction(h, testOrg, contact, await createTemplate(h, testOrg));
+    await h.jobs.drain();
+    const after = await scrape();
+    const grew = (name: string, labels: Record<string, string>) =>
+      count(after, name, labels) - count(before, name, labels);
+    expect({
+      testCreates: grew('actiondesk_http_requests_total', { ...created, mode: 'test' }),
+      liveCreates: grew('actiondesk_http_requests_total', { ...created, mode: 'live' }),
+      testMails: grew('actiondesk_messages_total', { channel: 'email', mode: 'test' }),
+      liveMails: grew('actiondesk_messages_total', { channel: 'email', mode: 'live' }),
+      testAttempts: grew('actiondesk_webhook_attempts_total', { outcome: 'succeeded', mode: 'test' }),
+      liveAttempts: grew('actiondesk_webhook_attempts_total', { outcome: 'succeeded', mode: 'live' }),
+    }).toEqual({
+      testCreates: 1,
+      liveCreates: 0,
+      testMails: 1,
+      liveMails: 0,
+      testAttempts: 1,
+      liveAttempts: 0,
+    });
   });
 
   it('when the token is missing or wrong, then 401 in the spec shape and no metrics', async () => {

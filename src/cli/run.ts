@@ -9,7 +9,9 @@ import {
   bootstrapOrganisation,
   deleteOrganisation,
   exportOrganisation,
+  monthPeriod,
   OffboardingError,
+  usageReport,
 } from '../modules/organisations';
 import { seedTemplates } from '../modules/questionlists';
 import { setSignInSettings } from '../modules/sso';
@@ -311,6 +313,31 @@ async function prune(args: string[], io: CliIo): Promise<void> {
   );
 }
 
+async function usageCounts(args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({ args, options: { month: { type: 'string' }, json: { type: 'boolean' } } });
+  const month = values.month ?? new Date().toISOString().slice(0, 7);
+  const period = monthPeriod(month);
+  if (!period) throw new UsageError(`--month must be a month as YYYY-MM, not '${month}'`);
+  const config = loadConfig(io.env);
+  const rows = await withServices(config, 'cli usage', ({ database }) =>
+    usageReport(database, period.from, period.to),
+  );
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ month, organisations: rows })}\n`);
+    return;
+  }
+  const head = ['organisation', 'id', 'created', 'sent', 'completed', 'signatures'];
+  const lines = rows.map((r) =>
+    [r.name, r.organisationId, r.actionsCreated, r.actionsSent, r.actionsCompleted, r.signatures].map(String),
+  );
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const line = (cells: string[]) =>
+    `${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}\n`;
+  io.stdout.write(
+    `Usage in ${month} (UTC), live organisations only; actions:\n${line(head)}${lines.map(line).join('')}`,
+  );
+}
+
 async function dispatch(argv: string[], io: CliIo): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -326,6 +353,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<void> {
       return org(rest, io);
     case 'prune':
       return prune(rest, io);
+    case 'usage':
+      return usageCounts(rest, io);
     case 'export':
       return transferOut(rest, io);
     case 'import':

@@ -39,6 +39,10 @@ Commands:
       transaction, then writes the files to the configured file store. --files-only writes the files
       again (after a file store failed part-way). Carry ENCRYPTION_KEYS (or the key file) over too.
 
+  usage [--month YYYY-MM] [--json]
+      Prints what each live organisation did in the month (UTC; default this one): actions created,
+      sent and completed, and signatures given. Test mode's work is never counted.
+
   prune [--json]
       Runs the retention sweep now (RETENTION_JOBS_DAYS, RETENTION_EVENTS_DAYS, RETENTION_AUDIT_DAYS;
       the service's workers run it every RETENTION_SWEEP_MINUTES) and prints what it removed.

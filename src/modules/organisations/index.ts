@@ -45,6 +45,7 @@ export {
   updateUser,
 } from './organisations.service';
 export { inMode, type Mode, modeOf, modeOfCurrent, requireTestMode } from './test-twin';
+export { monthPeriod, type OrganisationUsage, usageReport } from './usage.service';
 export {
   administratorEmails,
   allUsers,

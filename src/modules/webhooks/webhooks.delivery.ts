@@ -237,7 +237,8 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
       const subject = { subjectId: delivery.subjectId, endpointId: endpoint.id, eventSeq: delivery.eventSeq };
       return waitBehindEarlier(deps, ctx, job, subject, blockedUntil, now);
     }
-    const body = JSON.stringify(toEvent(event, await modeOf(deps.database, job.organisationId)));
+    const mode = await modeOf(deps.database, job.organisationId);
+    const body = JSON.stringify(toEvent(event, mode));
     const result = await sendSigned(deps, endpoint, event.id, body, signal);
     const at = deps.clock.now();
     const final = job.attempt >= job.maxAttempts;
@@ -245,6 +246,7 @@ export function webhookDeliveryHandler(deps: DeliveryDeps): JobHandler<Record<st
     deps.metrics?.webhookAttempts.inc({
       outcome: result.ok ? 'succeeded' : final ? 'failed' : 'retry',
       status_class: statusClass(result.responseStatus),
+      mode,
     });
     deps.metrics?.webhookDuration.observe(result.durationMs / 1000);
     const recorded: RecordedAttempt = {

@@ -230,6 +230,8 @@ export class AuthGate {
     private readonly authenticators: readonly Authenticator[],
     private readonly clock: Clock,
     private readonly csrf?: CsrfGuard,
+    /** Whether an organisation is live or test (cached by the caller): the context's `mode`. */
+    private readonly modeOf?: (organisationId: string) => Promise<'live' | 'test'>,
   ) {}
 
   /** The context of the caller, or throws 401/403: used by routes and by staff pages. */
@@ -258,7 +260,9 @@ export class AuthGate {
       principal = await authenticator.authenticate(req, true);
       granted = admit(principal, permission);
     }
+    const mode = await this.modeOf?.(principal.organisationId);
     const ctx: RequestContext = {
+      ...(mode ? { mode } : {}),
       organisationId: principal.organisationId,
       caller: principal.caller,
       userId: principal.userId,

@@ -14,7 +14,7 @@ export function countRequests(metrics: Metrics): RequestHandler {
       const route =
         (res.locals.route as string | undefined) ?? (res.statusCode === 404 ? 'unmatched' : 'other');
       const labels = { method: req.method, route, status: String(res.statusCode) };
-      metrics.httpRequests.inc(labels);
+      metrics.httpRequests.inc({ ...labels, mode: req.ctx?.mode ?? 'none' });
       metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
       if (res.statusCode === 429) metrics.rateLimitRefusals.inc({ route });
     });

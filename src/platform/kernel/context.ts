@@ -28,6 +28,8 @@ export interface RequestContext {
   permissions: ReadonlySet<Permission>;
   readonly requestId: string;
   readonly at: Date;
+  /** Live or test records (issue 31), as the credentials say; absent for contacts and the system. */
+  readonly mode?: 'live' | 'test';
   /** The client's address, when the context serves a request (the audit trail records it). */
   readonly address?: string | null;
   /** For the system: which part acts (a job's kind, an operator tool), as the audit trail names it. */

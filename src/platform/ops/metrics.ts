@@ -21,8 +21,8 @@ export class Metrics {
   readonly registry = new Registry();
   readonly httpRequests = new Counter({
     name: 'actiondesk_http_requests_total',
-    help: 'Requests answered, by route (its documented path), method and status',
-    labelNames: ['method', 'route', 'status'] as const,
+    help: 'Requests answered, by route (its documented path), method, status and mode (live, test, none: no credentials)',
+    labelNames: ['method', 'route', 'status', 'mode'] as const,
     registers: [this.registry],
   });
   readonly httpDuration = new Histogram({
@@ -60,8 +60,14 @@ export class Metrics {
   });
   readonly webhookAttempts = new Counter({
     name: 'actiondesk_webhook_attempts_total',
-    help: 'Webhook delivery attempts, by outcome (succeeded, retry, failed) and the answer’s status class (2xx, 3xx, 4xx, 5xx, none)',
-    labelNames: ['outcome', 'status_class'] as const,
+    help: 'Webhook delivery attempts, by outcome (succeeded, retry, failed), the answer’s status class (2xx, 3xx, 4xx, 5xx, none) and mode (live, test)',
+    labelNames: ['outcome', 'status_class', 'mode'] as const,
+    registers: [this.registry],
+  });
+  readonly messages = new Counter({
+    name: 'actiondesk_messages_total',
+    help: 'E-mails and SMS handed over, by channel and mode: live ones sent, test ones kept in the test inbox',
+    labelNames: ['channel', 'mode'] as const,
     registers: [this.registry],
   });
   readonly webhookDuration = new Histogram({

@@ -1,4 +1,5 @@
 import { type RunningJob, runningJob } from '../jobs/running';
+import type { Metrics } from '../ops/metrics';
 import type { Mailer, MailMessage } from './mail';
 import type { SmsMessage, SmsSender } from './sms';
 
@@ -15,26 +16,36 @@ export interface OutboundCapture {
 }
 
 /** The mailer, sending only what the capture does not keep. */
-export function capturingMailer(inner: Mailer, capture: OutboundCapture): Mailer {
+export function capturingMailer(inner: Mailer, capture: OutboundCapture, metrics?: Metrics): Mailer {
   return {
     kind: inner.kind,
     async send(message) {
       const job = runningJob();
-      if (job && (await capture.mail(job, message))) return { messageId: `test:${message.key}` };
-      return inner.send(message);
+      if (job && (await capture.mail(job, message))) {
+        metrics?.messages.inc({ channel: 'email', mode: 'test' });
+        return { messageId: `test:${message.key}` };
+      }
+      const sent = await inner.send(message);
+      metrics?.messages.inc({ channel: 'email', mode: 'live' });
+      return sent;
     },
     close: () => inner.close(),
   };
 }
 
 /** The SMS sender, sending only what the capture does not keep. */
-export function capturingSms(inner: SmsSender, capture: OutboundCapture): SmsSender {
+export function capturingSms(inner: SmsSender, capture: OutboundCapture, metrics?: Metrics): SmsSender {
   return {
     kind: inner.kind,
     async send(message) {
       const job = runningJob();
-      if (job && (await capture.sms(job, message))) return { messageId: `test:${message.key}` };
-      return inner.send(message);
+      if (job && (await capture.sms(job, message))) {
+        metrics?.messages.inc({ channel: 'sms', mode: 'test' });
+        return { messageId: `test:${message.key}` };
+      }
+      const sent = await inner.send(message);
+      metrics?.messages.inc({ channel: 'sms', mode: 'live' });
+      return sent;
     },
   };
 }
