@@ -145,6 +145,62 @@ describe('test keys', () => {
   });
 });
 
+describe('staff and sign-in in test mode', () => {
+  it('when a test key asks to change staff users or sign-in, then every such route answers 403 naming live mode, and nothing changes', async () => {
+    const document = (await api().get('/api/v1/openapi.json')).body as {
+      paths: Record<string, Record<string, { operationId: string; description?: string }>>;
+    };
+    const liveOnly = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => op.description?.includes('live credentials only (test credentials get 403)'))
+        .map(([method, op]) => ({ path, method, id: op.operationId })),
+    );
+    expect(liveOnly.map((o) => o.id).sort()).toEqual(
+      [
+        'createSsoProvider',
+        'createUser',
+        'deactivateUser',
+        'deleteSsoProvider',
+        'deleteUser',
+        'reactivateUser',
+        'sendUserPasswordLink',
+        'setUserPassword',
+        'signOutUser',
+        'syncSsoProvider',
+        'updateSsoProvider',
+        'updateSsoSettings',
+        'updateUser',
+      ].sort(),
+    );
+    for (const { path, method } of liveOnly) {
+      const url = path
+        .replace('/api/v1', '')
+        .replace('{userId}', org.adminId)
+        .replace('{providerId}', '01900000-0000-7000-8000-000000000000');
+      const res = await api()
+        [method as 'post'](`/api/v1${url}`)
+        .set('x-api-key', testKey)
+        .send({ name: 'Changed', email: 'new@example.test', groups: ['adviser'], password: 'x'.repeat(20) });
+      expect({ method, path, status: res.status, error: res.body.error }).toEqual({
+        method,
+        path,
+        status: 403,
+        error: expect.stringMatching(
+          /^(Staff users are managed|Sign-in is set up) in live mode: use a live key or client; test credentials cannot$/,
+        ),
+      });
+    }
+    // The administrator is untouched, in both modes; reads still work from the test key.
+    const admin = await as(testKey).get(`/admin/users/${org.adminId}`);
+    expect(admin.body).toMatchObject({ _id: org.adminId, status: 'active', groups: ['administrator'] });
+    for (const key of [org.adminKey, testKey]) {
+      const { users } = (await as(key).get('/admin/users')).body as { users: { email: string }[] };
+      expect(users.map((u) => u.email)).not.toContain('new@example.test');
+    }
+    expect((await as(testKey).get('/admin/sso/providers')).status).toBe(200);
+  });
+});
+
 describe('the test inbox', () => {
   it('when a test action is sent by e-mail and SMS, then nothing leaves and the test inbox has both, with the link', async () => {
     const { action } = await quicksign(testKey, 'sandbox@example.test', '+32470123456');

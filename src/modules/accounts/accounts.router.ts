@@ -6,6 +6,9 @@ import { passwordPageRoutes } from './password-pages.router';
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords';
 import { type AccountPagesDeps, signInPageRoutes } from './signin-pages.router';
 
+/** Refused to test credentials: a test organisation shares its live one's staff and sign-in. */
+const LIVE_ONLY = 'Staff users are managed in live mode';
+
 /** Staff accounts: the sign-in and password pages, then the administrators' password API (in this order). */
 export function accountRoutes(routes: Routes, api: Routes, deps: AccountPagesDeps): void {
   signInPageRoutes(routes, deps);
@@ -26,6 +29,7 @@ function passwordAdminRoutes(api: Routes, deps: AccountsDeps): void {
         'A single-use link, valid `PASSWORD_LINK_HOURS` (default 24): an invitation for a user without a password, a reset otherwise. Earlier unused links of the user stop working. 409 for a service user or a deactivated user.',
       tags: adminTags,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       params: UserParams,
       optionalBody: true,
       status: 202,
@@ -43,6 +47,7 @@ function passwordAdminRoutes(api: Routes, deps: AccountsDeps): void {
         'At least 12 and at most 256 characters, not the e-mail address. The user’s browser sessions end on their next request; their API keys keep working. Prefer the password link: it lets the user choose.',
       tags: adminTags,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       params: UserParams,
       body: z
         .strictObject({

@@ -22,6 +22,9 @@ import {
 const users = ['Admin: users'];
 
 /** The organisation's users (administrators): list, create, change, (de)activate, sign out, delete. */
+/** Refused to test credentials: a test organisation shares its live one's staff and sign-in. */
+const LIVE_ONLY = 'Staff users are managed in live mode';
+
 export function userRoutes(routes: Routes, deps: AdminDeps): void {
   routes.add(
     {
@@ -42,6 +45,7 @@ export function userRoutes(routes: Routes, deps: AdminDeps): void {
       summary: 'Create a user (staff or service account)',
       tags: users,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       body: CreateUser,
       status: 201,
       response: User,
@@ -69,6 +73,7 @@ export function userRoutes(routes: Routes, deps: AdminDeps): void {
       description: 'Removing the last active administrator from the administrator group gives 409.',
       tags: users,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       params: UserParams,
       body: UpdateUser,
       response: User,
@@ -83,6 +88,7 @@ export function userRoutes(routes: Routes, deps: AdminDeps): void {
       summary: 'Deactivate a user: their keys are refused (403) from the next request on',
       tags: users,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       params: UserParams,
       response: User,
       errors: [409],
@@ -96,6 +102,7 @@ export function userRoutes(routes: Routes, deps: AdminDeps): void {
       summary: 'Reactivate a deactivated user',
       tags: users,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       params: UserParams,
       response: User,
       errors: [409],
@@ -111,6 +118,7 @@ export function userRoutes(routes: Routes, deps: AdminDeps): void {
         'Each of the user’s staff browser sessions is sent to the sign-in page on its next request, also one whose request is under way; the user can sign in again. API keys and OAuth tokens are not touched (revoke them, or deactivate the user). Deactivating a user, or narrowing their groups, ends their sessions the same way.',
       tags: users,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       params: UserParams,
       response: SessionsEnded,
     },
@@ -123,6 +131,7 @@ export function userRoutes(routes: Routes, deps: AdminDeps): void {
       summary: 'Delete a user and their API keys',
       tags: users,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       params: UserParams,
       status: 204,
       responseDescription: 'Deleted',

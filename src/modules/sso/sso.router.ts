@@ -26,6 +26,9 @@ const tags = ['Admin: sign-in providers'];
 const Params = z.object({ providerId: idParam('providerId') });
 
 /** The administrators' API for staff single sign-on providers (spec 5.3: Integrations → OAuth Providers). */
+/** Refused to test credentials: a test organisation shares its live one's staff and sign-in. */
+const LIVE_ONLY = 'Sign-in is set up in live mode';
+
 export function ssoProviderRoutes(routes: Routes, deps: ProviderDeps): void {
   routes.add(
     {
@@ -47,6 +50,7 @@ export function ssoProviderRoutes(routes: Routes, deps: ProviderDeps): void {
         'Off needs an enabled sign-in provider (409 otherwise); while it is off the last enabled provider cannot be disabled or removed (409). Administrators keep their password either way: the break-glass way in (each such sign-in is an audit event `user.break_glass_sign_in`). The CLI switches it back on: `npm run cli -- org password-sign-in --org <id> --on`.',
       tags,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       body: UpdateSignInSettings,
       response: SignInSettings,
       errors: [409],
@@ -74,6 +78,7 @@ export function ssoProviderRoutes(routes: Routes, deps: ProviderDeps): void {
         'The client secret is stored sealed and never answered again. The answer’s `redirectUri` is the address to register at the provider. A provider starts disabled unless `enabled` is true.',
       tags,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       body: CreateSsoProvider,
       status: 201,
       response: SsoProvider,
@@ -100,6 +105,7 @@ export function ssoProviderRoutes(routes: Routes, deps: ProviderDeps): void {
         'Change a sign-in provider: name, tenant, issuer, client id, a new secret, enabled, domains, just-in-time users',
       tags,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       params: Params,
       body: UpdateSsoProvider,
       response: SsoProvider,
@@ -114,6 +120,7 @@ export function ssoProviderRoutes(routes: Routes, deps: ProviderDeps): void {
       summary: 'Remove a sign-in provider',
       tags,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       params: Params,
       status: 204,
       errors: [409],
@@ -132,6 +139,7 @@ export function ssoProviderRoutes(routes: Routes, deps: ProviderDeps): void {
         'Queues a run at once (in place of the next scheduled one; runs then follow every DIRECTORY_SYNC_MINUTES). Its outcome shows as `lastSyncAt` and `lastSync` on the provider; its changes in the audit trail (`GET /api/v1/audit-events?targetType=user`). 409 when synchronisation is off.',
       tags,
       permission: 'admin',
+      liveOnly: LIVE_ONLY,
       params: Params,
       optionalBody: true,
       status: 202,

@@ -11,6 +11,7 @@ import type { AuthGate } from './auth';
 import { SessionEnded } from './auth-session';
 import { settleError } from './error-handler';
 import { type Idempotency, idempotencyKeyOf } from './idempotency';
+import { liveOnlyGuard, withLiveOnlyNote } from './live-only';
 import type { OpenAPIRegistry } from './openapi';
 import { assertPlainInput } from './plain-input';
 import type { AddressLimit, RateLimits } from './rate-limit';
@@ -105,12 +106,20 @@ export class Routes {
       permission: Permission;
       /** The credentials it takes (default: the API key); browser sessions must also send the CSRF token. */
       accepts?: Credential[];
+      /**
+       * Refused to test credentials (test mode, issue 31), saying what is managed in live mode: staff users
+       * and sign-in, which a test organisation shares with its live one.
+       */
+      liveOnly?: string;
     },
     handler: (input: HandlerInput<P, Q, B> & { ctx: RequestContext }) => Promise<Output<R>>,
   ): void {
     const gate = this.gate.require(spec.permission, spec.accepts);
     const before = this.limits ? [this.limits.unauthenticated(gate), this.limits.caller()] : [gate];
-    this.mount(spec, before, (input) => handler({ ...input, ctx: input.req.ctx as RequestContext }));
+    const { liveOnly } = spec;
+    if (liveOnly) before.push(liveOnlyGuard(liveOnly));
+    const documented = liveOnly ? withLiveOnlyNote(spec, liveOnly) : spec;
+    this.mount(documented, before, (input) => handler({ ...input, ctx: input.req.ctx as RequestContext }));
   }
 
   /** A route without authentication (health, the OpenAPI document). */

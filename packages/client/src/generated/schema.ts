@@ -14,6 +14,8 @@ export interface paths {
     /**
      * E-mail a staff user a link to set their password
      * @description A single-use link, valid `PASSWORD_LINK_HOURS` (default 24): an invitation for a user without a password, a reset otherwise. Earlier unused links of the user stop working. 409 for a service user or a deactivated user.
+     *
+     *     Staff users are managed in live mode: live credentials only (test credentials get 403).
      */
     post: operations['sendUserPasswordLink'];
     delete?: never;
@@ -33,6 +35,8 @@ export interface paths {
     /**
      * Set a staff user’s password
      * @description At least 12 and at most 256 characters, not the e-mail address. The user’s browser sessions end on their next request; their API keys keep working. Prefer the password link: it lets the user choose.
+     *
+     *     Staff users are managed in live mode: live credentials only (test credentials get 403).
      */
     put: operations['setUserPassword'];
     post?: never;
@@ -185,7 +189,10 @@ export interface paths {
     /** List the organisation’s users */
     get: operations['listUsers'];
     put?: never;
-    /** Create a user (staff or service account) */
+    /**
+     * Create a user (staff or service account)
+     * @description Staff users are managed in live mode: live credentials only (test credentials get 403).
+     */
     post: operations['createUser'];
     delete?: never;
     options?: never;
@@ -204,13 +211,18 @@ export interface paths {
     get: operations['getUser'];
     put?: never;
     post?: never;
-    /** Delete a user and their API keys */
+    /**
+     * Delete a user and their API keys
+     * @description Staff users are managed in live mode: live credentials only (test credentials get 403).
+     */
     delete: operations['deleteUser'];
     options?: never;
     head?: never;
     /**
      * Rename a user or change their groups
      * @description Removing the last active administrator from the administrator group gives 409.
+     *
+     *     Staff users are managed in live mode: live credentials only (test credentials get 403).
      */
     patch: operations['updateUser'];
     trace?: never;
@@ -224,7 +236,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Deactivate a user: their keys are refused (403) from the next request on */
+    /**
+     * Deactivate a user: their keys are refused (403) from the next request on
+     * @description Staff users are managed in live mode: live credentials only (test credentials get 403).
+     */
     post: operations['deactivateUser'];
     delete?: never;
     options?: never;
@@ -241,7 +256,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Reactivate a deactivated user */
+    /**
+     * Reactivate a deactivated user
+     * @description Staff users are managed in live mode: live credentials only (test credentials get 403).
+     */
     post: operations['reactivateUser'];
     delete?: never;
     options?: never;
@@ -261,6 +279,8 @@ export interface paths {
     /**
      * Sign a user out everywhere: every browser session of theirs ends at once
      * @description Each of the user’s staff browser sessions is sent to the sign-in page on its next request, also one whose request is under way; the user can sign in again. API keys and OAuth tokens are not touched (revoke them, or deactivate the user). Deactivating a user, or narrowing their groups, ends their sessions the same way.
+     *
+     *     Staff users are managed in live mode: live credentials only (test credentials get 403).
      */
     post: operations['signOutUser'];
     delete?: never;
@@ -546,6 +566,8 @@ export interface paths {
     /**
      * Switch password sign-in on or off for the organisation’s staff
      * @description Off needs an enabled sign-in provider (409 otherwise); while it is off the last enabled provider cannot be disabled or removed (409). Administrators keep their password either way: the break-glass way in (each such sign-in is an audit event `user.break_glass_sign_in`). The CLI switches it back on: `npm run cli -- org password-sign-in --org <id> --on`.
+     *
+     *     Sign-in is set up in live mode: live credentials only (test credentials get 403).
      */
     patch: operations['updateSsoSettings'];
     trace?: never;
@@ -563,6 +585,8 @@ export interface paths {
     /**
      * Add a sign-in provider (Google-type, Microsoft-type or OpenID Connect)
      * @description The client secret is stored sealed and never answered again. The answer’s `redirectUri` is the address to register at the provider. A provider starts disabled unless `enabled` is true.
+     *
+     *     Sign-in is set up in live mode: live credentials only (test credentials get 403).
      */
     post: operations['createSsoProvider'];
     delete?: never;
@@ -582,11 +606,17 @@ export interface paths {
     get: operations['getSsoProvider'];
     put?: never;
     post?: never;
-    /** Remove a sign-in provider */
+    /**
+     * Remove a sign-in provider
+     * @description Sign-in is set up in live mode: live credentials only (test credentials get 403).
+     */
     delete: operations['deleteSsoProvider'];
     options?: never;
     head?: never;
-    /** Change a sign-in provider: name, tenant, issuer, client id, a new secret, enabled, domains, just-in-time users */
+    /**
+     * Change a sign-in provider: name, tenant, issuer, client id, a new secret, enabled, domains, just-in-time users
+     * @description Sign-in is set up in live mode: live credentials only (test credentials get 403).
+     */
     patch: operations['updateSsoProvider'];
     trace?: never;
   };
@@ -602,6 +632,8 @@ export interface paths {
     /**
      * Run the provider’s directory synchronisation now
      * @description Queues a run at once (in place of the next scheduled one; runs then follow every DIRECTORY_SYNC_MINUTES). Its outcome shows as `lastSyncAt` and `lastSync` on the provider; its changes in the audit trail (`GET /api/v1/audit-events?targetType=user`). 409 when synchronisation is off.
+     *
+     *     Sign-in is set up in live mode: live credentials only (test credentials get 403).
      */
     post: operations['syncSsoProvider'];
     delete?: never;
