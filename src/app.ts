@@ -9,6 +9,7 @@ import {
   oauthClientPageRoutes,
   providerPageRoutes,
   staffFrameOf,
+  testInboxPageRoutes,
   userPageRoutes,
   webhookPageRoutes,
 } from './modules/desk';
@@ -110,6 +111,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   userPageRoutes(pages, services);
   oauthClientPageRoutes(pages, { ...services, ...webhookDeps });
   webhookPageRoutes(pages, { ...services, ...webhookDeps });
+  testInboxPageRoutes(pages, services);
 
   // The API (/api/v1), with the staff pages that share its modules.
   customerRoutes(routes, services);

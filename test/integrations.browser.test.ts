@@ -125,3 +125,57 @@ describe('the organisation’s brand, in a browser', () => {
     await phone.screenshot({ path: path.join(shots, 'contact-brand-phone.png'), fullPage: true });
   });
 });
+
+describe('test mode on the staff pages, in a browser', () => {
+  it('when an administrator makes a test key by keyboard and opens the test inbox, then the invitation and its link are there, the pages pass axe and fit a phone', async () => {
+    const admin = await staffUser(h, org, ['administrator'], 'Tess Admin');
+    const page = await signedInPage(admin.email, `/staff/users/${org.adminId}`, 1280, 900);
+    await page.getByLabel('Name of a new key').focus();
+    await page.keyboard.type('CRM sandbox');
+    // Tab to the mode (Live is chosen), the arrow to Test.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.getByRole('radio', { name: 'Test' }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Create an API key' }).focus();
+    await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')]);
+    const key = (await page.locator('#new-key').textContent())!.trim();
+    expect(key).toMatch(/^adk_test_/);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, 'staff-user-test-key-laptop.png'), fullPage: true });
+
+    // A test action's invitation, read on the test inbox page.
+    const as = (p: string, body: object) => h.api().post(`/api/v1${p}`).set('x-api-key', key).send(body);
+    const contact = await as('/customers', {
+      data: { Voornaam: 'Tom', Achternaam: 'Test', Email: 'tom.test@example.test' },
+    });
+    const file = await h
+      .api()
+      .post('/api/v1/files')
+      .set('x-api-key', key)
+      .attach('file', await samplePdf('Mandate', 1), 'mandate.pdf');
+    const action = await as('/sessionrequests', {
+      type: 'quicksign',
+      customerId: contact.body._id,
+      document: { fileId: file.body._id, title: 'Mandate 2026' },
+      language: 'en',
+      notificationEmail: { send: true },
+    });
+    expect(action.status).toBe(201);
+    await h.jobs.drain();
+    await page.goto(`${h.baseUrl}/staff/integrations`);
+    await page.getByRole('link', { name: 'open the test inbox' }).click();
+    await page.waitForURL('**/staff/integrations/test-inbox');
+    expect(await page.locator('h1').textContent()).toBe('Test inbox');
+    const link = page.getByRole('link', { name: action.body.url });
+    expect(await link.count()).toBe(1);
+    await page.locator('summary').first().click();
+    expect(await page.locator('pre.message').first().isVisible()).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, 'staff-test-inbox-laptop.png'), fullPage: true });
+
+    const phone = await signedInPage(admin.email, '/staff/integrations/test-inbox', 390, 844);
+    expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    expect(await seriousA11yViolations(phone)).toEqual([]);
+    await phone.screenshot({ path: path.join(shots, 'staff-test-inbox-phone.png'), fullPage: true });
+  });
+});

@@ -201,6 +201,49 @@ describe('staff and sign-in in test mode', () => {
   });
 });
 
+describe('rate limits and idempotency in test mode', () => {
+  it('when a test key repeats a POST with its Idempotency-Key, then the answer is replayed; the same key from a live key is its own', async () => {
+    const key = `test-mode-${Date.now()}`;
+    const post = (apiKey: string) =>
+      api()
+        .post('/api/v1/customers')
+        .set('x-api-key', apiKey)
+        .set('Idempotency-Key', key)
+        .send({ data: { Voornaam: 'Eens' } });
+    const first = await post(testKey);
+    const again = await post(testKey);
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body._id).toBe(first.body._id);
+    const live = await post(org.adminKey);
+    expect(live.status).toBe(201);
+    expect(live.headers['idempotent-replayed']).toBeUndefined();
+    expect(live.body._id).not.toBe(first.body._id);
+  });
+
+  it('when a test key passes its per-minute limit, then 429 with Retry-After, and the live key keeps its own budget', async () => {
+    // Fresh keys: the limit counts per key, in the database, over the minute.
+    const fresh = async (mode: 'live' | 'test') =>
+      (await as(org.adminKey).post(`/admin/users/${org.adminId}/apikeys`, { name: `limited ${mode}`, mode }))
+        .body.apiKey as string;
+    const [testOne, liveOne] = [await fresh('test'), await fresh('live')];
+    const limited = await startHarness({ RATE_LIMIT_API_PER_MINUTE: '3' }, { database: h.database });
+    try {
+      const get = (apiKey: string) => limited.api().get('/api/v1/portfolios').set('x-api-key', apiKey);
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await get(testOne)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const refused = await get(testOne);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.body).toMatchObject({ success: false, status: 429 });
+      expect((await get(liveOne)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('the test inbox', () => {
   it('when a test action is sent by e-mail and SMS, then nothing leaves and the test inbox has both, with the link', async () => {
     const { action } = await quicksign(testKey, 'sandbox@example.test', '+32470123456');

@@ -54,6 +54,9 @@ export interface UserWords {
   newKeyName: string;
   keyHint: string;
   createKey: string;
+  mode: string;
+  modes: Record<'live' | 'test', string>;
+  modeHints: Record<'live' | 'test', string>;
   notices: Record<UserNotice, string>;
   problems: Record<UserProblem, string>;
 }
@@ -105,6 +108,12 @@ const en: UserWords = {
   newKeyName: 'Name of a new key',
   keyHint: 'Say where it will be used, e.g. “CRM production”.',
   createKey: 'Create an API key',
+  mode: 'Mode',
+  modes: { live: 'Live', test: 'Test' },
+  modeHints: {
+    live: 'works on your real contacts and actions',
+    test: 'works on test data only; nothing is sent to anyone (see the test inbox under Integrations)',
+  },
   notices: {
     created: 'The user was added.',
     invited: 'The user was added and e-mailed a link to choose their password.',
@@ -172,6 +181,12 @@ const nl: UserWords = {
   newKeyName: 'Naam van een nieuwe sleutel',
   keyHint: 'Zeg waar hij gebruikt wordt, bv. „CRM productie”.',
   createKey: 'Een API-sleutel maken',
+  mode: 'Modus',
+  modes: { live: 'Live', test: 'Test' },
+  modeHints: {
+    live: 'werkt op uw echte klanten en acties',
+    test: 'werkt alleen op testgegevens; er wordt niets naar iemand verstuurd (zie de testinbox onder Integraties)',
+  },
   notices: {
     created: 'De gebruiker is toegevoegd.',
     invited: 'De gebruiker is toegevoegd en kreeg een link om een wachtwoord te kiezen.',
@@ -240,6 +255,12 @@ const fr: UserWords = {
   newKeyName: 'Nom d’une nouvelle clé',
   keyHint: 'Dites où elle sera utilisée, p. ex. « CRM production ».',
   createKey: 'Créer une clé d’API',
+  mode: 'Mode',
+  modes: { live: 'Réel', test: 'Test' },
+  modeHints: {
+    live: 'agit sur vos vrais clients et actions',
+    test: 'agit uniquement sur des données de test ; rien n’est envoyé à personne (voir la boîte de test sous Intégrations)',
+  },
   notices: {
     created: 'L’utilisateur est ajouté.',
     invited: 'L’utilisateur est ajouté et a reçu un lien pour choisir son mot de passe.',

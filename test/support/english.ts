@@ -9,6 +9,7 @@ import { integrationWords } from '../../src/i18n/desk-integrations';
 import { providerWords } from '../../src/i18n/desk-providers';
 import { sendWords } from '../../src/i18n/desk-send';
 import { sendProblemWords } from '../../src/i18n/desk-send-problems';
+import { testInboxWords } from '../../src/i18n/desk-test-inbox';
 import { userWords } from '../../src/i18n/desk-users';
 import { webhookWords } from '../../src/i18n/desk-webhooks';
 import { staffWords } from '../../src/i18n/staff';
@@ -59,6 +60,7 @@ function englishPhrases(): string[] {
   walk(sendProblemWords.en, sendProblemWords.nl);
   walk(signInWords.en, signInWords.nl);
   walk(passwordWords.en, passwordWords.nl);
+  walk(testInboxWords.en, testInboxWords.nl);
   return [...out];
 }
 

@@ -6,5 +6,6 @@ export { oauthClientPageRoutes } from './clients.router';
 export { deskRoutes } from './desk.router';
 export { staffFrameOf } from './desk.service';
 export { providerPageRoutes } from './providers.router';
+export { testInboxPageRoutes } from './test-inbox.router';
 export { userPageRoutes } from './users.router';
 export { webhookPageRoutes } from './webhooks.router';

@@ -154,7 +154,10 @@ async function showUser(
   } = {},
 ) {
   const user = await getUser(deps, ctx, userId);
-  const { apiKeys } = await listApiKeys(deps, ctx, { userId, includeRevoked: true, mode: 'live' });
+  const modes = await Promise.all(
+    (['live', 'test'] as const).map((mode) => listApiKeys(deps, ctx, { userId, includeRevoked: true, mode })),
+  );
+  const apiKeys = modes.flatMap((m) => m.apiKeys).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return {
     status: extra.status ?? 200,
     html: userPage(await deskFrame(deps, ctx, token), { user, keys: apiKeys, ...extra }),
@@ -259,9 +262,13 @@ function apiKeyRoutes(routes: Routes, deps: UserPageDeps): void {
       path: '/staff/users/{userId}/apikeys',
       summary: 'Create an API key (form post): the page shows it once',
       description:
-        'Fields: `_csrf`, `name`. Answers the user’s page with the new key (201), the only time it is shown; the page is not cached.',
+        'Fields: `_csrf`, `name`, `mode` (`live`, the default, or `test`: a test key, issue 31). Answers the user’s page with the new key (201), the only time it is shown; the page is not cached.',
       params: UserParams,
-      form: z.object({ _csrf: csrfInput, name: z.string().max(1000) }),
+      form: z.object({
+        _csrf: csrfInput,
+        name: z.string().max(1000),
+        mode: z.enum(['live', 'test']).optional().default('live'),
+      }),
       statuses: { 201: 'The key, shown once', 400: 'No name', 404: 'Unknown user' },
     },
     async ({ ctx, params, form, csrf: token }) => {
@@ -272,7 +279,7 @@ function apiKeyRoutes(routes: Routes, deps: UserPageDeps): void {
           problem: 'keyName',
         });
       }
-      const key = await createApiKey(deps, ctx, params.userId, { name, mode: 'live' });
+      const key = await createApiKey(deps, ctx, params.userId, { name, mode: form.mode });
       return showUser(deps, ctx, token(), params.userId, {
         status: 201,
         created: { name: key.name, key: key.apiKey },

@@ -7,7 +7,7 @@ import { NotFound } from '../../platform/kernel/errors';
 import { isId } from '../../platform/kernel/ids';
 import { iso } from '../../platform/kernel/schemas';
 import { keysetOf, keysetPage } from '../../platform/lists/cursor';
-import { requireTestMode, wipeTestOrganisation } from '../organisations';
+import { inMode, requireTestMode, wipeTestOrganisation } from '../organisations';
 import { type TestMessageRow, testMessageRepository } from './testmode.repository';
 import type { ListTestMessagesQuery, TestMessage } from './testmode.schemas';
 
@@ -60,6 +60,33 @@ export async function listTestMessages(
     },
   );
   return { messages: page.items.map(toTestMessage), hasMore: page.hasMore, nextCursor: page.nextCursor };
+}
+
+/**
+ * The test inbox as an administrator's staff page shows it, from the live organisation: its test twin's
+ * messages, newest first, filtered by recipient; `twin` false while the organisation has no test data.
+ */
+export async function testInboxOfLive(
+  deps: TestModeDeps,
+  ctx: RequestContext,
+  query: { to?: string; limit: number },
+): Promise<{ twin: boolean; messages: TestMessage[]; more: boolean }> {
+  const filter = {
+    to: query.to?.trim().toLowerCase() || undefined,
+    channel: undefined,
+    subjectId: undefined,
+  };
+  const rows = await inTenant(deps.database, ctx, (tx) =>
+    inMode(tx, ctx, 'test', { make: false, now: deps.clock.now() }, (twin) =>
+      testMessageRepository(tx, twin).list(filter, query.limit),
+    ),
+  );
+  const kept = rows ?? [];
+  return {
+    twin: rows !== undefined,
+    messages: kept.slice(0, query.limit).map(toTestMessage),
+    more: kept.length > query.limit,
+  };
 }
 
 /** One message of the test inbox (test mode only). */

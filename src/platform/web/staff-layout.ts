@@ -29,6 +29,8 @@ th{font-size:.95rem;color:#44474f}
 .row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:center;margin:1rem 0}
 .status{display:inline-block;padding:.1rem .5rem;border-radius:1rem;background:#e8eaed;font-size:.9rem}
 .pager{display:flex;gap:1rem;margin:1rem 0}
+.plain{list-style:none;padding:0;margin:0}.messages>li{border-bottom:1px solid #d0d4da;padding:.5rem 0 1rem}
+pre.message{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f7f9;padding:.75rem;border-radius:6px;font-size:.95rem}
 dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.35rem 1rem}
 dl.facts dt{font-weight:600}dl.facts dd{margin:0;overflow-wrap:anywhere}
 fieldset{border:0;padding:0;margin:1rem 0}

@@ -89,9 +89,9 @@ ${pageNotices(v.notice ? w.notices[v.notice] : undefined, v.problem ? w.problems
 ${v.created ? secretBox(f, 'new-key', w.keyTitle(v.created.name), v.created.key) : ''}
 ${
   v.keys.length
-    ? html`<table class="stack"><caption class="skip">${w.keysOf(u.name)}</caption><thead><tr><th scope="col">${w.keyName}</th><th scope="col">${w.startsWith}</th><th scope="col">${w.created}</th><th scope="col">${w.lastUsed}</th><th scope="col">${w.status}</th><th scope="col"><span class="skip">${w.revoke}</span></th></tr></thead><tbody>${v.keys.map(
+    ? html`<table class="stack"><caption class="skip">${w.keysOf(u.name)}</caption><thead><tr><th scope="col">${w.keyName}</th><th scope="col">${w.startsWith}</th><th scope="col">${w.mode}</th><th scope="col">${w.created}</th><th scope="col">${w.lastUsed}</th><th scope="col">${w.status}</th><th scope="col"><span class="skip">${w.revoke}</span></th></tr></thead><tbody>${v.keys.map(
         (k) =>
-          html`<tr><td>${k.name}</td><td data-label="${w.startsWith}"><code>${k.prefix}…</code></td><td data-label="${w.created}">${when(f, k.createdAt)}</td><td data-label="${w.lastUsed}">${when(f, k.lastUsedAt)}</td><td data-label="${w.status}">${k.revokedAt ? html`${w.revokedOn} ${when(f, k.revokedAt)}` : w.active}</td><td>${
+          html`<tr><td>${k.name}</td><td data-label="${w.startsWith}"><code>${k.prefix}…</code></td><td data-label="${w.mode}"><span class="status">${w.modes[k.livemode ? 'live' : 'test']}</span></td><td data-label="${w.created}">${when(f, k.createdAt)}</td><td data-label="${w.lastUsed}">${when(f, k.lastUsedAt)}</td><td data-label="${w.status}">${k.revokedAt ? html`${w.revokedOn} ${when(f, k.revokedAt)}` : w.active}</td><td>${
             k.revokedAt
               ? ''
               : html`<form method="post" action="/staff/users/${u._id}/apikeys/${k._id}/revoke">${csrfField(f.csrf)}<button type="submit" class="danger" aria-label="${w.revokeLabel(k.name)}" data-confirm="${w.confirmRevoke(k.name)}">${w.revoke}</button></form>`
@@ -101,6 +101,10 @@ ${
 }
 <form method="post" action="/staff/users/${u._id}/apikeys" novalidate>${csrfField(f.csrf)}
 <div class="field"><label for="key-name">${w.newKeyName}</label><input type="text" id="key-name" name="name" required maxlength="200" autocomplete="off" aria-describedby="key-hint"><p class="hint" id="key-hint">${w.keyHint}</p></div>
+<fieldset class="field"><legend>${w.mode}</legend>${(['live', 'test'] as const).map(
+      (m) =>
+        html`<div class="choice"><input type="radio" id="key-mode-${m}" name="mode" value="${m}"${m === 'live' ? html` checked` : ''} aria-describedby="key-mode-${m}-hint"> <label for="key-mode-${m}">${w.modes[m]}</label> <span class="hint" id="key-mode-${m}-hint">— ${w.modeHints[m]}</span></div>`,
+    )}</fieldset>
 <div class="row"><button type="submit" class="primary">${w.createKey}</button></div></form>`,
   });
 }

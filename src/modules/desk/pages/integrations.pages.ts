@@ -1,5 +1,6 @@
 import { staffDateTime } from '../../../i18n/dates';
 import { type ClientNotice, integrationWords } from '../../../i18n/desk-integrations';
+import { testInboxWords } from '../../../i18n/desk-test-inbox';
 import { type WebhookNotice, webhookWords } from '../../../i18n/desk-webhooks';
 import { html, joinHtml } from '../../../platform/web/html';
 import {
@@ -38,6 +39,7 @@ export interface IntegrationsView {
 export function integrationsPage(f: StaffPageFrame, v: IntegrationsView): string {
   const w = integrationWords[f.lang];
   const c = w.clients;
+  const t = testInboxWords[f.lang];
   const post = (path: string, label: string, cls = '', confirm = '') =>
     html`<form method="post" action="/staff/integrations/clients/${path}">${csrfField(f.csrf)}<button type="submit"${cls ? html` class="${cls}"` : ''}${confirm ? html` data-confirm="${confirm}"` : ''}>${label}</button></form>`;
   return staffLayout({
@@ -78,7 +80,8 @@ ${
 <div class="row"><button type="submit" class="primary">${c.registerButton}</button></div>
 </form>
 ${webhooksSection(f, v.webhooks, v.webhookForm)}
-<h2 id="providers">${c.providersHeading}</h2><p>${c.providersText} <a href="/staff/integrations/providers">${c.providersLink}</a>.</p>`,
+<h2 id="providers">${c.providersHeading}</h2><p>${c.providersText} <a href="/staff/integrations/providers">${c.providersLink}</a>.</p>
+<h2 id="test-inbox">${t.title}</h2><p>${t.inboxText} <a href="/staff/integrations/test-inbox">${t.inboxLink}</a>.</p>`,
   });
 }
 
