@@ -20,6 +20,13 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+/** The CLI's input and output in this process, over a fresh embedded data directory of the harness. */
+function cliIo() {
+  const out: string[] = [];
+  const write = { write: (s: string) => out.push(s) } as unknown as NodeJS.WritableStream;
+  return { out, io: { env: { DATABASE_URL: '', DATA_DIR: h.dataDir }, stdout: write, stderr: write } };
+}
+
 describe('usage counts', () => {
   it('when a live key and a test key each send an action, then the month counts the live one and no test organisation', async () => {
     h.clock.set(new Date('2026-03-10T10:00:00Z'));
@@ -61,12 +68,7 @@ describe('usage counts', () => {
   });
 
   it('when the month is not YYYY-MM, then the command stops with 2 naming the option', async () => {
-    const out: string[] = [];
-    const io = {
-      env: { DATABASE_URL: '', DATA_DIR: h.dataDir },
-      stdout: { write: (s: string) => out.push(s) } as unknown as NodeJS.WritableStream,
-      stderr: { write: (s: string) => out.push(s) } as unknown as NodeJS.WritableStream,
-    };
+    const { out, io } = cliIo();
     expect(await runCli(['usage', '--month', '2026-13'], io)).toBe(2);
     expect(out.join('')).toContain("actiondesk: --month must be a month as YYYY-MM, not '2026-13'");
     expect(monthPeriod('2026-3')).toBeUndefined();
@@ -77,12 +79,7 @@ describe('usage counts', () => {
   });
 
   it('when `cli usage` runs, then it prints a line per live organisation with its counts, or JSON', async () => {
-    const out: string[] = [];
-    const io = {
-      env: { DATABASE_URL: '', DATA_DIR: h.dataDir },
-      stdout: { write: (s: string) => out.push(s) } as unknown as NodeJS.WritableStream,
-      stderr: { write: (s: string) => out.push(s) } as unknown as NodeJS.WritableStream,
-    };
+    const { out, io } = cliIo();
     expect(await runCli(['usage', '--month', '2026-03', '--json'], io)).toBe(0);
     const json = JSON.parse(out.join(''));
     expect(json.month).toBe('2026-03');

@@ -15,20 +15,39 @@ export interface OutboundCapture {
   sms(job: RunningJob, message: SmsMessage): Promise<boolean>;
 }
 
+/**
+ * The door itself, for either channel: the running job's message is kept when the capture takes it (a
+ * test organisation's), else sent; either way counted by channel and mode.
+ */
+async function handOver<M extends { key: string }, R>(
+  channel: 'email' | 'sms',
+  message: M,
+  keep: (job: RunningJob, message: M) => Promise<boolean>,
+  send: (message: M) => Promise<R>,
+  metrics: Metrics | undefined,
+): Promise<R | { messageId: string }> {
+  const job = runningJob();
+  if (job && (await keep(job, message))) {
+    metrics?.messages.inc({ channel, mode: 'test' });
+    return { messageId: `test:${message.key}` };
+  }
+  const sent = await send(message);
+  metrics?.messages.inc({ channel, mode: 'live' });
+  return sent;
+}
+
 /** The mailer, sending only what the capture does not keep. */
 export function capturingMailer(inner: Mailer, capture: OutboundCapture, metrics?: Metrics): Mailer {
   return {
     kind: inner.kind,
-    async send(message) {
-      const job = runningJob();
-      if (job && (await capture.mail(job, message))) {
-        metrics?.messages.inc({ channel: 'email', mode: 'test' });
-        return { messageId: `test:${message.key}` };
-      }
-      const sent = await inner.send(message);
-      metrics?.messages.inc({ channel: 'email', mode: 'live' });
-      return sent;
-    },
+    send: (message) =>
+      handOver(
+        'email',
+        message,
+        (job, m) => capture.mail(job, m),
+        (m) => inner.send(m),
+        metrics,
+      ),
     close: () => inner.close(),
   };
 }
@@ -37,15 +56,13 @@ export function capturingMailer(inner: Mailer, capture: OutboundCapture, metrics
 export function capturingSms(inner: SmsSender, capture: OutboundCapture, metrics?: Metrics): SmsSender {
   return {
     kind: inner.kind,
-    async send(message) {
-      const job = runningJob();
-      if (job && (await capture.sms(job, message))) {
-        metrics?.messages.inc({ channel: 'sms', mode: 'test' });
-        return { messageId: `test:${message.key}` };
-      }
-      const sent = await inner.send(message);
-      metrics?.messages.inc({ channel: 'sms', mode: 'live' });
-      return sent;
-    },
+    send: (message) =>
+      handOver(
+        'sms',
+        message,
+        (job, m) => capture.sms(job, m),
+        (m) => inner.send(m),
+        metrics,
+      ),
   };
 }
