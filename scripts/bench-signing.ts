@@ -8,6 +8,7 @@ import type { SignerTrailEntry } from '../src/db/schema';
 import { buildSignedDocument } from '../src/modules/signing/signed-document';
 import { certificateFacts, generateSealKey } from '../src/platform/signing/certificate';
 import { renderPage } from '../src/platform/signing/pdf';
+import { BASIC_PROFILE } from '../src/platform/signing/seal';
 import { verifyPdfSignatures } from '../src/platform/signing/verify';
 import { printTable } from './bench-support';
 import { samplePdf } from './support/sample-pdf';
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
         timeZone: 'Europe/Brussels',
         signers,
         seal,
+        pades: BASIC_PROFILE,
         now: at,
       };
       const signed = await buildSignedDocument(input);

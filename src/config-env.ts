@@ -141,6 +141,24 @@ export const envSchema = z.object({
     .optional(),
   SIGNING_CERT_P12: z.string().min(1).optional(),
   SIGNING_CERT_PASSWORD: z.string().optional(),
+  TSA_URL: z
+    .url({ protocol: /^https?$/, error: 'must be the http(s) URL of an RFC 3161 time-stamping authority' })
+    .optional(),
+  TSA_FALLBACK_URLS: z
+    .string()
+    .superRefine((text, ctx) => {
+      for (const url of text.split(',').map((u) => u.trim()))
+        if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${url}" is not an http(s) URL (list them comma-separated)`,
+          });
+    })
+    .optional(),
+  TSA_USERNAME: z.string().min(1).optional(),
+  TSA_PASSWORD: z.string().optional(),
+  TSA_TIMEOUT_SECONDS: intFrom(1, 120).default(10),
+  PADES_LEVEL: z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']).optional(),
   SETUP_TTL_HOURS: intFrom(1, 720).default(24),
   STAFF_IDLE_MINUTES: intFrom(5, 1440).default(60),
   STAFF_SESSION_HOURS: intFrom(1, 168).default(12),

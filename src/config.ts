@@ -7,8 +7,10 @@ import type { FileStorageConfig } from './platform/files/file-storage';
 import type { RateLimitConfig } from './platform/http/rate-limit';
 import type { RetentionConfig } from './platform/ops/retention';
 import { parseNetworks } from './platform/outbound/address-filter';
+import type { PadesLevel } from './platform/signing/pades';
 import { type QualifiedSigningConfig, qualifiedProvider } from './platform/signing/qualified';
 import type { SealKeyConfig } from './platform/signing/seal-key';
+import type { TsaConfig } from './platform/signing/tsa';
 
 /** Raised when the environment holds a value the service cannot run with; names the variable. */
 export class ConfigError extends Error {
@@ -98,6 +100,11 @@ export interface Config {
    * first start and kept in the database.
    */
   readonly signing: SealKeyConfig;
+  /**
+   * The PAdES level seals are made at (docs/signing.md): B-LT when a time-stamping authority is
+   * configured, else B-B, unless PADES_LEVEL says otherwise; and the authorities, in the order tried.
+   */
+  readonly pades: { readonly level: PadesLevel; readonly tsa: TsaConfig | null };
   /** How long a deep-link setup (quick-signing, action) can be opened. */
   readonly setupTtlMs: number;
   /** Staff browser sessions: idle and absolute timeouts; how long an e-mailed password link works. */
@@ -175,11 +182,38 @@ function startProblems(e: Env): string[] {
   for (const name of ['WEBHOOK_ALLOW_HTTP', 'WEBHOOK_ALLOW_PRIVATE'] as const)
     if (production && e[name] === 'true')
       problems.push(`${name}: is a development switch and is refused in production (remove it)`);
+  if (e.PADES_LEVEL && e.PADES_LEVEL !== 'B-B' && !e.TSA_URL)
+    problems.push(
+      `PADES_LEVEL: ${e.PADES_LEVEL} needs trusted time: set TSA_URL to an RFC 3161 time-stamping authority, or PADES_LEVEL=B-B`,
+    );
+  if (e.TSA_FALLBACK_URLS && !e.TSA_URL)
+    problems.push('TSA_FALLBACK_URLS: are tried after TSA_URL, which is not set');
   if (e.SSO_ALLOW_PRIVATE === 'true')
     problems.push(
       'SSO_ALLOW_PRIVATE: is replaced by SSO_PRIVATE_NETWORKS, the networks the identity providers live on (e.g. SSO_PRIVATE_NETWORKS=10.1.0.0/16, or 127.0.0.0/8,::1/128 for a provider on this machine); remove SSO_ALLOW_PRIVATE',
     );
   return problems;
+}
+
+/** The PAdES level and the time-stamping authorities, in the order tried (TSA_URL first). */
+function padesConfig(e: Env): Config['pades'] {
+  return Object.freeze({
+    level: e.PADES_LEVEL ?? (e.TSA_URL ? 'B-LT' : 'B-B'),
+    tsa: e.TSA_URL
+      ? Object.freeze({
+          urls: Object.freeze([
+            e.TSA_URL,
+            ...(e.TSA_FALLBACK_URLS ?? '')
+              .split(',')
+              .map((u) => u.trim())
+              .filter(Boolean),
+          ]),
+          username: e.TSA_USERNAME,
+          password: e.TSA_PASSWORD,
+          timeoutMs: e.TSA_TIMEOUT_SECONDS * 1000,
+        })
+      : null,
+  });
 }
 
 /** Reads and validates the environment once; the only place that touches process.env. */
@@ -294,6 +328,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: 'generated' as const, commonName: `ActionDesk seal ${new URL(baseUrl).hostname}` },
     ),
+    pades: padesConfig(e),
     setupTtlMs: e.SETUP_TTL_HOURS * 3_600_000,
     oauth: {
       accessTokenSeconds: e.OAUTH_ACCESS_TOKEN_SECONDS,

@@ -18,13 +18,17 @@ import { capturingMailer, capturingSms } from './platform/outbound/capture';
 import { createMailer, type Mailer } from './platform/outbound/mail';
 import { listedNetworksPolicy, SafeHttpClient, type SafeHttpPolicy } from './platform/outbound/safe-http';
 import { createSmsSender, type SmsSender } from './platform/outbound/sms';
+import { padesProfile } from './platform/signing/profile';
 import { qualifiedProvider } from './platform/signing/qualified';
+import type { PadesProfile } from './platform/signing/seal';
 import { type SealKeySource, sealKeySource } from './platform/signing/seal-key';
 import { registerJobHandlers } from './worker';
 
 /** What a caller may give instead of what the configuration makes (tests, mostly). */
 export interface ServiceOverrides {
   mailer?: Mailer;
+  /** The signing level and its authorities (tests that count or break timestamp requests). */
+  pades?: PadesProfile;
   sms?: SmsSender;
   /** Seals stored secrets; by default from ENCRYPTION_KEYS (or the development key file). */
   box?: SecretBox;
@@ -54,6 +58,8 @@ export interface Services {
   storage: FileStorage;
   /** The seal key: loaded (or made) when first needed; the server asks for it before it listens. */
   seal: SealKeySource;
+  /** The PAdES level seals are made at, with the timestamp authority and revocation lists it needs. */
+  pades: PadesProfile;
   mailer: Mailer;
   sms: SmsSender;
   /** The background worker with every module's job handlers; started by the server (or drained in tests). */
@@ -113,6 +119,7 @@ export function createServices(
     box,
     storage,
     seal: sealKeySource({ database, box, clock }, config.signing),
+    pades: overrides.pades ?? padesProfile(config.pades),
     // Every message leaves through these two: a test organisation's stop at the test inbox (issue 31).
     mailer: capturingMailer(overrides.mailer ?? createMailer(config.mail, jobLogger), testInbox, metrics),
     sms: capturingSms(overrides.sms ?? createSmsSender(config.sms, jobLogger), testInbox, metrics),

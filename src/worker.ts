@@ -37,6 +37,7 @@ import type { Metrics } from './platform/ops/metrics';
 import type { Mailer } from './platform/outbound/mail';
 import { SafeHttpClient, type SafeHttpPolicy } from './platform/outbound/safe-http';
 import type { SmsSender } from './platform/outbound/sms';
+import type { PadesProfile } from './platform/signing/seal';
 import type { SealKeySource } from './platform/signing/seal-key';
 
 /** What the job handlers are built from: the process's services (src/services.ts). */
@@ -48,6 +49,7 @@ export interface JobServices {
   storage: FileStorage;
   previews: DocumentPreviews;
   seal: SealKeySource;
+  pades: PadesProfile;
   mailer: Mailer;
   sms: SmsSender;
   metrics: Metrics;
@@ -103,6 +105,7 @@ export function registerJobHandlers(services: JobServices): void {
       clock,
       storage,
       seal: services.seal,
+      pades: services.pades,
       timeZone: config.timeZone,
       baseUrl: config.baseUrl,
     }),

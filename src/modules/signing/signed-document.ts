@@ -12,7 +12,7 @@ import {
 } from '../../platform/signing/certificate';
 import { documentFonts } from '../../platform/signing/fonts';
 import { fontkit, pdfLib } from '../../platform/signing/pdf-libraries';
-import { addSignature } from '../../platform/signing/seal';
+import { type PadesProfile, sealSignatures } from '../../platform/signing/seal';
 import { embedLogo, type LogoType } from '../organisations';
 import { MARGIN, muted, PageWriter, printable } from './page-writer';
 
@@ -41,6 +41,8 @@ export interface SignedDocumentInput {
   timeZone: string;
   signers: SignedBy[];
   seal: { key: SealKey; certificate: CertificateFacts };
+  /** The PAdES level sealed at, with the timestamp authority it needs (docs/signing.md). */
+  pades: PadesProfile;
   now: Date;
   /** Signed in test mode (issue 31): every page marked, the signatures say so; sealed with the test seal. */
   test?: boolean;
@@ -218,11 +220,10 @@ function markAsTest(all: PDFPage[], font: PDFFont, mark: string): void {
  * One PDF signature per signer, each appended to the file as it stands (incremental updates): the
  * first covers the document with its signature and audit pages, each next one all that came before.
  */
-async function sealForEachSigner(unsealed: Buffer, input: SignedDocumentInput): Promise<Buffer> {
-  let pdf = unsealed;
-  for (const signer of input.signers) {
+function sealForEachSigner(unsealed: Buffer, input: SignedDocumentInput): Promise<Buffer> {
+  const signatures = input.signers.map((signer) => {
     const how = signer.codeChannel === 'sms' ? 'SMS' : 'e-mail';
-    pdf = await addSignature(pdf, input.seal.key, {
+    return {
       // PDF signature dictionaries are read as plain text by most verifiers: ASCII (transliterated).
       reason: transliterate(
         `${input.test ? 'TEST - no legal value. ' : ''}Signed by ${signer.name} on ${dateTimeSeconds(signer.signedAt, 'UTC')} UTC; one-time code by ${how}`,
@@ -231,9 +232,9 @@ async function sealForEachSigner(unsealed: Buffer, input: SignedDocumentInput): 
       location: asciiName(input.organisation),
       contactInfo: '',
       signingTime: input.now,
-    });
-  }
-  return pdf;
+    };
+  });
+  return sealSignatures(unsealed, input.seal.key, signatures, input.pades);
 }
 
 /**

@@ -16,6 +16,7 @@ import { z } from '../../platform/kernel/zod';
 import type { Mailer } from '../../platform/outbound/mail';
 import { smsNumber } from '../../platform/outbound/phone';
 import type { SmsSender } from '../../platform/outbound/sms';
+import type { PadesProfile } from '../../platform/signing/seal';
 import type { SealKeySource } from '../../platform/signing/seal-key';
 import { contactById, contactEmail, contactPhone } from '../customers';
 import { fileById, recordGeneratedPdf } from '../files';
@@ -160,6 +161,7 @@ export interface FinaliseDeps {
   clock: Clock;
   storage: FileStorage;
   seal: SealKeySource;
+  pades: PadesProfile;
   timeZone: string;
   baseUrl: string;
 }
@@ -218,6 +220,7 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
       timeZone: deps.timeZone,
       signers: signers.map(signedBy),
       seal,
+      pades: deps.pades,
       now,
       test: mode === 'test',
     });

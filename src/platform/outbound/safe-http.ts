@@ -44,6 +44,16 @@ export interface SafeResponse {
   durationMs: number;
 }
 
+export interface BinaryResponse extends Omit<SafeResponse, 'body'> {
+  bytes: Buffer;
+  contentType: string | null;
+}
+
+/** Kept as text: NUL (which PostgreSQL text cannot hold) becomes U+FFFD, like undecodable bytes. */
+function asText({ bytes, contentType: _, ...rest }: BinaryResponse): SafeResponse {
+  return { ...rest, body: bytes.toString('utf8').replaceAll('\u0000', '\uFFFD') };
+}
+
 export interface SafeRequest {
   headers: Record<string, string>;
   timeoutMs: number;
@@ -195,19 +205,31 @@ export class SafeHttpClient {
    * `timeoutMs` in all (connection, headers and body) or when `signal` aborts.
    */
   async post(url: string, request: SafeRequest & { body: string }): Promise<SafeResponse> {
-    return this.send('POST', url, request);
+    return asText(await this.send('POST', url, request));
   }
 
   /** GETs `url`, with the same limits as `post`. */
   async get(url: string, request: SafeRequest): Promise<SafeResponse> {
-    return this.send('GET', url, request);
+    return asText(await this.send('GET', url, request));
+  }
+
+  /**
+   * A request whose answer is binary (a timestamp, a revocation list): the body as bytes, with its
+   * content type. Same limits as `post`; `headers` should name the content type of a `body`.
+   */
+  async exchange(
+    method: 'GET' | 'POST',
+    url: string,
+    request: SafeRequest & { body?: Buffer },
+  ): Promise<BinaryResponse> {
+    return this.send(method, url, request);
   }
 
   private async send(
     method: 'GET' | 'POST',
     url: string,
-    request: SafeRequest & { body?: string },
-  ): Promise<SafeResponse> {
+    request: SafeRequest & { body?: string | Buffer },
+  ): Promise<BinaryResponse> {
     const u = new URL(url);
     if (u.protocol !== 'https:' && !(u.protocol === 'http:' && this.policy.allowHttp))
       throw new SafeHttpError(`${u.protocol} URLs are not allowed`);
@@ -221,7 +243,7 @@ export class SafeHttpClient {
     const timeout = AbortSignal.timeout(request.timeoutMs);
     const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
     const send = u.protocol === 'https:' ? https.request : http.request;
-    return new Promise<SafeResponse>((resolve, reject) => {
+    return new Promise<BinaryResponse>((resolve, reject) => {
       const fail = (err: Error) => {
         const reason = timeout.aborted
           ? `no answer within ${request.timeoutMs / 1000} s`
@@ -254,11 +276,8 @@ export class SafeHttpClient {
           const finish = () => {
             resolve({
               status: res.statusCode ?? 0,
-              // Kept as text: NUL (which PostgreSQL text cannot hold) becomes U+FFFD, like undecodable bytes.
-              body: Buffer.concat(chunks)
-                .subarray(0, request.maxBodyBytes)
-                .toString('utf8')
-                .replaceAll('\u0000', '\uFFFD'),
+              bytes: Buffer.concat(chunks).subarray(0, request.maxBodyBytes),
+              contentType: res.headers['content-type'] ?? null,
               location:
                 typeof res.headers.location === 'string'
                   ? res.headers.location.replaceAll('\u0000', '')

@@ -1,6 +1,6 @@
 import type Fontkit from '@pdf-lib/fontkit';
 import type * as SignpdfPlaceholder from '@signpdf/placeholder-plain';
-import type * as SignerP12 from '@signpdf/signer-p12';
+import type * as SignpdfModule from '@signpdf/signpdf';
 import type Signpdf from '@signpdf/signpdf';
 import type * as PdfLib from 'pdf-lib';
 import type PdfKit from 'pdfkit';
@@ -33,5 +33,6 @@ export const signpdf = once(() => ({
   signpdf: defaultOf<typeof Signpdf>(require('@signpdf/signpdf')),
   plainAddPlaceholder: (require('@signpdf/placeholder-plain') as typeof SignpdfPlaceholder)
     .plainAddPlaceholder,
-  P12Signer: (require('@signpdf/signer-p12') as typeof SignerP12).P12Signer,
+  // The base class signpdf checks signers against (`instanceof`): its own copy's.
+  Signer: (require('@signpdf/signpdf') as typeof SignpdfModule).Signer,
 }));

@@ -1,0 +1,51 @@
+import { operatorPolicy, SafeHttpClient } from '../outbound/safe-http';
+import type { PadesLevel } from './pades';
+import type { PadesProfile } from './seal';
+import { requestTimestamp, type TsaConfig } from './tsa';
+
+/** A revocation list is rarely more than a few megabytes; a bigger answer is refused. */
+const MAX_CRL_BYTES = 20 * 1024 * 1024;
+
+/**
+ * What sealing at the configured level needs: the time-stamping authorities, and the revocation lists of
+ * the certificates involved. Both are operator-configured addresses (or those the certificates name),
+ * reached under the operator's policy, each request bounded in time; a failure fails the signing job,
+ * which is tried again later (never the signer's request, which only queued it).
+ */
+export function padesProfile(
+  config: { level: PadesLevel; tsa: TsaConfig | null },
+  http = new SafeHttpClient({ ...operatorPolicy, keepAlive: false }),
+): PadesProfile {
+  const tsa = config.tsa;
+  const timeoutMs = tsa?.timeoutMs ?? 10_000;
+  return {
+    level: config.level,
+    stamp: tsa ? (data) => requestTimestamp(tsa, http, data) : null,
+    async fetchCrl(url) {
+      const answer = await http.exchange('GET', url, {
+        headers: { accept: 'application/pkix-crl', 'user-agent': 'ActionDesk-Signing/1' },
+        timeoutMs,
+        maxBodyBytes: MAX_CRL_BYTES,
+      });
+      if (answer.status !== 200) throw new Error(`the revocation list ${url} answered HTTP ${answer.status}`);
+      return crlDer(answer.bytes, url);
+    },
+  };
+}
+
+/** A CRL as DER: served as DER, or as PEM (some authorities do). */
+function crlDer(bytes: Buffer, url: string): Buffer {
+  const text = bytes.subarray(0, 64).toString('latin1');
+  if (text.includes('-----BEGIN X509 CRL-----')) {
+    const body = /-----BEGIN X509 CRL-----([\s\S]*?)-----END X509 CRL-----/.exec(bytes.toString('latin1'));
+    if (body) return Buffer.from(body[1]!.replace(/\s+/g, ''), 'base64');
+  }
+  if (bytes[0] !== 0x30) throw new Error(`the revocation list ${url} is not a CRL`);
+  return bytes;
+}
+
+/** In words, for the log and /health: the level, and where its time comes from. */
+export function padesDescription(config: { level: PadesLevel; tsa: TsaConfig | null }): string {
+  if (!config.tsa) return `PAdES ${config.level} (no TSA_URL: no trusted timestamp)`;
+  return `PAdES ${config.level} (timestamps from ${config.tsa.urls.length} authorit${config.tsa.urls.length === 1 ? 'y' : 'ies'})`;
+}

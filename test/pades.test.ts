@@ -1,0 +1,257 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { cmsLibraries, firstValue, OID } from '../src/platform/signing/cms';
+import type { PadesLevel } from '../src/platform/signing/pades';
+import { padesProfile } from '../src/platform/signing/profile';
+import { type SealInfo, sealPdf, sealSignatures } from '../src/platform/signing/seal';
+import { TimestampError } from '../src/platform/signing/tsa';
+import { verifyPdfSignatures } from '../src/platform/signing/verify';
+import { startTrustServices, type TrustServices } from './support/trust-services';
+
+let pki: TrustServices;
+let n = 0;
+beforeAll(async () => {
+  pki = await startTrustServices();
+});
+afterAll(() => pki.close());
+
+async function onePagePdf(text: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  page.drawText(text, { x: 72, y: 760, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
+  return doc.save();
+}
+
+const info = (name: string): SealInfo => ({
+  reason: `Signed by ${name}`,
+  name,
+  location: 'Gent',
+  contactInfo: '',
+  signingTime: new Date(),
+});
+
+const profile = (level: PadesLevel, urls = [pki.tsaUrl]) =>
+  padesProfile({ level, tsa: { urls, timeoutMs: 5_000 } });
+
+function file(bytes: Uint8Array, name: string): string {
+  const at = path.join(pki.dir, `${++n}-${name}`);
+  fs.writeFileSync(at, bytes);
+  return at;
+}
+
+/** What pdfsig says (it exits 0 even for a broken signature: read its text). Never goes online. */
+const pdfsig = (bytes: Uint8Array) =>
+  execFileSync('pdfsig', ['-no-ocsp', file(bytes, 'doc.pdf')], { encoding: 'utf8' });
+
+/** Each signature's ByteRange and /Contents, read from the file as any verifier reads it. */
+function signaturesIn(pdf: Buffer): { signedBytes: Buffer; contents: Buffer; subFilter: string }[] {
+  const text = pdf.toString('latin1');
+  return [...text.matchAll(/\/ByteRange \[(\d+) (\d+) (\d+) (\d+)\]/g)].map((m) => {
+    const [a, b, c, d] = m.slice(1, 5).map(Number) as [number, number, number, number];
+    const dict = text.slice(text.lastIndexOf('<<', m.index), c + 400);
+    return {
+      signedBytes: Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]),
+      contents: Buffer.from(text.slice(b + 1, c - 1), 'hex'),
+      subFilter: /\/SubFilter \/([\w.]+)/.exec(dict)?.[1] ?? '',
+    };
+  });
+}
+
+/** `openssl ts -verify` of a token over `data`, trusting only the test CA. */
+function opensslTsVerify(token: Buffer, data: Buffer): string {
+  return execFileSync(
+    'openssl',
+    [
+      'ts',
+      '-verify',
+      '-in',
+      file(token, 'token.der'),
+      '-token_in',
+      '-data',
+      file(data, 'data.bin'),
+      '-CAfile',
+      pki.caFile,
+      '-untrusted',
+      pki.tsaCertFile,
+    ],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+}
+
+/** The signature-time-stamp token (DER) and the signature value it stamps, from a CAdES signature. */
+async function signatureTimestamp(cms: Buffer): Promise<{ token: Buffer; value: Buffer } | null> {
+  const { pkijs, asn1js } = await cmsLibraries();
+  const signed = new pkijs.SignedData({
+    schema: new pkijs.ContentInfo({ schema: firstValue(asn1js, cms) }).content,
+  });
+  const signer = signed.signerInfos[0]!;
+  const attribute = signer.unsignedAttrs?.attributes.find((a) => a.type === OID.signatureTimeStamp);
+  if (!attribute) return null;
+  return {
+    token: Buffer.from(attribute.values[0].toBER(false)),
+    value: Buffer.from(signer.signature.valueBlock.valueHexView),
+  };
+}
+
+/** The streams the Document Security Store lists under `key`. */
+function dssStreams(pdf: Buffer, key: 'Certs' | 'CRLs'): Buffer[] {
+  const text = pdf.toString('latin1');
+  const dss = text.slice(text.lastIndexOf('/Type /DSS'));
+  const list = new RegExp(`/${key} \\[([^\\]]*)\\]`).exec(dss)?.[1] ?? '';
+  return [...list.matchAll(/(\d+) 0 R/g)].map((m) => {
+    const at = text.lastIndexOf(`\n${m[1]} 0 obj\n`);
+    const length = Number(/\/Length (\d+)/.exec(text.slice(at, at + 80))![1]);
+    const start = text.indexOf('stream\n', at) + 'stream\n'.length;
+    return pdf.subarray(start, start + length);
+  });
+}
+
+const der = (pemFile: string) => execFileSync('openssl', ['x509', '-in', pemFile, '-outform', 'DER']);
+
+describe('PAdES baseline signatures', () => {
+  it('when sealed at B-B, then the CAdES signature binds its certificate (openssl -cades verifies), has no CMS signing time, and no timestamp', async () => {
+    const sealed = await sealPdf(await onePagePdf('B-B'), pki.seal, info('Ann'), profile('B-B'));
+    const [sig] = signaturesIn(sealed);
+    expect(sig!.subFilter).toBe('ETSI.CAdES.detached');
+    const out = execFileSync(
+      'openssl',
+      [
+        'cms',
+        '-verify',
+        '-cades',
+        '-binary',
+        '-inform',
+        'DER',
+        '-in',
+        file(sig!.contents, 'sig.p7s'),
+        '-content',
+        file(sig!.signedBytes, 'signed.bin'),
+        '-CAfile',
+        pki.caFile,
+        '-purpose',
+        'any',
+        '-out',
+        '/dev/null',
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    expect(out).toBe('');
+    const printed = execFileSync(
+      'openssl',
+      ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', file(sig!.contents, 'sig.p7s')],
+      { encoding: 'utf8' },
+    );
+    expect(printed).toContain('id-smime-aa-signingCertificateV2');
+    expect(printed).toContain('messageDigest');
+    expect(printed).not.toContain('signingTime');
+    expect(await signatureTimestamp(sig!.contents)).toBeNull();
+    expect(pki.counts.stamped).toBe(0);
+    expect(pdfsig(sealed)).toContain('Signature is Valid.');
+  });
+
+  it('when sealed at B-T for three signers, then each signature carries its own token, which openssl ts -verify accepts over that signature, and every signature stays valid', async () => {
+    const before = pki.counts.stamped;
+    const signed = await sealSignatures(
+      Buffer.from(await (await PDFDocument.load(await onePagePdf('B-T'))).save({ useObjectStreams: false })),
+      pki.seal,
+      [info('Ann'), info('Bob'), info('Chloé')],
+      profile('B-T'),
+    );
+    expect(pki.counts.stamped - before).toBe(3);
+    const sigs = signaturesIn(signed);
+    expect(sigs).toHaveLength(3);
+    const tokens = [];
+    for (const sig of sigs) {
+      const stamp = await signatureTimestamp(sig.contents);
+      expect(stamp).not.toBeNull();
+      expect(opensslTsVerify(stamp!.token, stamp!.value)).toContain('Verification: OK');
+      tokens.push(stamp!.token.toString('hex'));
+    }
+    expect(new Set(tokens).size).toBe(3);
+    const report = pdfsig(signed);
+    expect(report.match(/Signature is Valid\./g)).toHaveLength(3);
+    expect(report).toContain('Total document signed');
+  });
+
+  it('when sealed at B-LT, then the Document Security Store holds the seal’s and the authority’s chain and the CA’s CRL, and the signatures stay valid', async () => {
+    const crls = pki.counts.crls;
+    const sealed = await sealPdf(await onePagePdf('B-LT'), pki.seal, info('Ann'), profile('B-LT'));
+    const certs = dssStreams(sealed, 'Certs').map((c) => c.toString('hex'));
+    for (const pem of ['seal.pem', 'ca.pem', 'tsa.pem'])
+      expect(certs).toContain(der(path.join(pki.dir, pem)).toString('hex'));
+    expect(dssStreams(sealed, 'CRLs').map((c) => c.toString('hex'))).toEqual([
+      fs.readFileSync(path.join(pki.dir, 'ca.crl')).toString('hex'),
+    ]);
+    // Fetched once for the seal and the authority: they share the distribution point.
+    expect(pki.counts.crls - crls).toBe(1);
+    const report = pdfsig(sealed);
+    expect(report).toContain('Signature is Valid.');
+    // The store is an update after the signature: what it covers is the file before it.
+    expect(report).toContain('Not total document signed');
+  });
+
+  it('when sealed at B-LTA, then a document timestamp over the whole file follows the store, and openssl ts -verify accepts it', async () => {
+    const sealed = await sealPdf(await onePagePdf('B-LTA'), pki.seal, info('Ann'), profile('B-LTA'));
+    const sigs = signaturesIn(sealed);
+    expect(sigs.map((s) => s.subFilter)).toEqual(['ETSI.CAdES.detached', 'ETSI.RFC3161']);
+    const docStamp = sigs[1]!;
+    expect(sealed.indexOf('/Type /DSS')).toBeLessThan(sealed.indexOf('/Type /DocTimeStamp'));
+    // The last revision covers everything before it, up to the end of the file.
+    expect(docStamp.signedBytes.length + docStamp.contents.length * 2 + 2).toBe(sealed.length);
+    const token = firstDer(docStamp.contents);
+    expect(opensslTsVerify(token, docStamp.signedBytes)).toContain('Verification: OK');
+    expect(pdfsig(sealed)).toContain('Signature is Valid.');
+  });
+
+  it('when a byte of a B-LTA file is flipped, then the signatures and the timestamp break', async () => {
+    const sealed = await sealPdf(await onePagePdf('Flip me'), pki.seal, info('Ann'), profile('B-LTA'));
+    const broken = Buffer.from(sealed);
+    // A byte of the page's content stream, covered by every signature.
+    const at = broken.indexOf('stream\n') + 10;
+    broken[at] = broken[at]! ^ 0x01;
+    expect(pdfsig(broken)).toContain('Signature Validation: Digest Mismatch.');
+    const docStamp = signaturesIn(broken)[1]!;
+    expect(() => opensslTsVerify(firstDer(docStamp.contents), docStamp.signedBytes)).toThrow(
+      /message imprint mismatch/,
+    );
+    expect(verifyPdfSignatures(broken).valid).toBe(false);
+  });
+
+  it('when the first authority fails, then the next on the list stamps; when all fail, then sealing fails naming each', async () => {
+    const refused = pki.counts.refused;
+    const sealed = await sealPdf(
+      await onePagePdf('Fallback'),
+      pki.seal,
+      info('Ann'),
+      profile('B-T', [pki.brokenTsaUrl, pki.tsaUrl]),
+    );
+    expect(pki.counts.refused - refused).toBe(1);
+    expect(await signatureTimestamp(signaturesIn(sealed)[0]!.contents)).not.toBeNull();
+    pki.down = true;
+    try {
+      const failing = sealPdf(
+        await onePagePdf('Down'),
+        pki.seal,
+        info('Ann'),
+        profile('B-T', [pki.brokenTsaUrl, pki.tsaUrl]),
+      );
+      await expect(failing).rejects.toThrow(TimestampError);
+      await expect(failing).rejects.toThrow(
+        `no timestamp: ${pki.brokenTsaUrl}: answered HTTP 503; ${pki.tsaUrl}: answered HTTP 503`,
+      );
+    } finally {
+      pki.down = false;
+    }
+  });
+});
+
+/** The DER value at the start of a padded /Contents. */
+function firstDer(contents: Buffer): Buffer {
+  // A long-form length: 0x30 0x82 HI LO.
+  expect(contents[0]).toBe(0x30);
+  const lengthBytes = contents[1]! & 0x7f;
+  const length = contents.subarray(2, 2 + lengthBytes).reduce((acc, b) => acc * 256 + b, 0);
+  return contents.subarray(0, 2 + lengthBytes + length);
+}

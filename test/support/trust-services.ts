@@ -1,0 +1,221 @@
+import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/**
+ * A real public-key infrastructure on this machine for the signing tests, made with OpenSSL: a test CA
+ * with a CRL, a time-stamping authority (RFC 3161, `openssl ts -reply` behind an HTTP handler), and a
+ * seal certificate the CA issued (PKCS#12) whose CRL distribution point is served here too. Everything
+ * listens on 127.0.0.1 only.
+ */
+export interface TrustServices {
+  dir: string;
+  /** POST a TimeStampReq here. */
+  tsaUrl: string;
+  /** A second authority on the same server that always fails (HTTP 503): for the fallback list. */
+  brokenTsaUrl: string;
+  crlUrl: string;
+  /** The CA's certificate (PEM file), for `openssl … -CAfile`. */
+  caFile: string;
+  /** The TSA's certificate (PEM file), for `openssl ts -verify -untrusted`. */
+  tsaCertFile: string;
+  /** The CA-issued seal: PKCS#12 and its passphrase. */
+  seal: { p12: Buffer; passphrase: string };
+  /** Timestamp requests answered, and refused. */
+  counts: { stamped: number; refused: number; crls: number };
+  /** While true the working authority answers 503 too. */
+  down: boolean;
+  close(): Promise<void>;
+}
+
+function openssl(dir: string, args: string[]): void {
+  execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+function makePki(dir: string, crlUrl: string): void {
+  const subject = (cn: string) => ['-subj', `/CN=${cn}/O=ActionDesk Tests`];
+  openssl(dir, [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '3650',
+    ...subject('ActionDesk Test CA'),
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
+  const issue = (name: string, cn: string, extensions: string) => {
+    fs.writeFileSync(path.join(dir, `${name}-ext.cnf`), extensions);
+    openssl(dir, [
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      `${name}.key`,
+      '-out',
+      `${name}.csr`,
+      ...subject(cn),
+    ]);
+    openssl(dir, [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '3650',
+      '-extfile',
+      `${name}-ext.cnf`,
+      '-out',
+      `${name}.pem`,
+    ]);
+  };
+  const common = `subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\ncrlDistributionPoints=URI:${crlUrl}\n`;
+  issue(
+    'tsa',
+    'ActionDesk Test TSA',
+    `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n${common}`,
+  );
+  issue(
+    'seal',
+    'Kantoor Peeters seal',
+    `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,nonRepudiation\n${common}`,
+  );
+  openssl(dir, [
+    'pkcs12',
+    '-export',
+    '-inkey',
+    'seal.key',
+    '-in',
+    'seal.pem',
+    '-certfile',
+    'ca.pem',
+    '-passout',
+    'pass:test-seal',
+    '-out',
+    'seal.p12',
+  ]);
+  fs.writeFileSync(path.join(dir, 'tsaserial'), '01\n');
+  fs.writeFileSync(
+    path.join(dir, 'tsa.cnf'),
+    [
+      '[ tsa_config ]',
+      `dir = ${dir}`,
+      'serial = $dir/tsaserial',
+      'crypto_device = builtin',
+      'signer_cert = $dir/tsa.pem',
+      'certs = $dir/ca.pem',
+      'signer_key = $dir/tsa.key',
+      'signer_digest = sha256',
+      'default_policy = 1.2.3.4.1',
+      'digests = sha256, sha384, sha512',
+      'accuracy = secs:1',
+      'ordering = yes',
+      'tsa_name = yes',
+      'ess_cert_id_chain = no',
+      'ess_cert_id_alg = sha256',
+      '',
+    ].join('\n'),
+  );
+  fs.writeFileSync(path.join(dir, 'index.txt'), '');
+  fs.writeFileSync(path.join(dir, 'crlnumber'), '1000\n');
+  fs.writeFileSync(
+    path.join(dir, 'ca.cnf'),
+    `[ca]\ndefault_ca=c\n[c]\ndir=${dir}\ndatabase=$dir/index.txt\ncrlnumber=$dir/crlnumber\ncertificate=$dir/ca.pem\nprivate_key=$dir/ca.key\ndefault_md=sha256\ndefault_crl_days=30\n`,
+  );
+  openssl(dir, ['ca', '-config', 'ca.cnf', '-gencrl', '-out', 'ca.crl.pem']);
+  openssl(dir, ['crl', '-in', 'ca.crl.pem', '-outform', 'DER', '-out', 'ca.crl']);
+}
+
+export async function startTrustServices(): Promise<TrustServices> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'actiondesk-pki-'));
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  makePki(dir, `${base}/ca.crl`);
+  const services: TrustServices = {
+    dir,
+    tsaUrl: `${base}/tsa`,
+    brokenTsaUrl: `${base}/broken-tsa`,
+    crlUrl: `${base}/ca.crl`,
+    caFile: path.join(dir, 'ca.pem'),
+    tsaCertFile: path.join(dir, 'tsa.pem'),
+    seal: { p12: fs.readFileSync(path.join(dir, 'seal.p12')), passphrase: 'test-seal' },
+    counts: { stamped: 0, refused: 0, crls: 0 },
+    down: false,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) =>
+        server.close(() => {
+          fs.rmSync(dir, { recursive: true, force: true });
+          resolve();
+        }),
+      );
+    },
+  };
+  // One reply at a time: each rewrites the serial file.
+  let queue: Promise<unknown> = Promise.resolve();
+  let n = 0;
+  server.on('request', (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method === 'GET' && req.url === '/ca.crl') {
+        services.counts.crls++;
+        res.writeHead(200, { 'content-type': 'application/pkix-crl' });
+        res.end(fs.readFileSync(path.join(dir, 'ca.crl')));
+        return;
+      }
+      if (req.method !== 'POST' || req.url !== '/tsa' || services.down) {
+        services.counts.refused++;
+        res.writeHead(503, { 'content-type': 'text/plain' }).end('unavailable');
+        return;
+      }
+      const id = ++n;
+      const query = path.join(dir, `q${id}.tsq`);
+      const reply = path.join(dir, `r${id}.tsr`);
+      queue = queue.then(async () => {
+        try {
+          fs.writeFileSync(query, Buffer.concat(chunks));
+          await run('openssl', [
+            'ts',
+            '-reply',
+            '-queryfile',
+            query,
+            '-config',
+            path.join(dir, 'tsa.cnf'),
+            '-section',
+            'tsa_config',
+            '-out',
+            reply,
+          ]);
+          services.counts.stamped++;
+          res.writeHead(200, { 'content-type': 'application/timestamp-reply' });
+          res.end(fs.readFileSync(reply));
+        } catch (err) {
+          res.writeHead(500, { 'content-type': 'text/plain' }).end((err as Error).message);
+        }
+      });
+    });
+  });
+  return services;
+}
