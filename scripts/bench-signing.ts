@@ -68,7 +68,7 @@ async function main(): Promise<void> {
       const signed = await buildSignedDocument(input);
       const make = await median(() => buildSignedDocument(input));
       const verify = await median(async () => verifyPdfSignatures(signed));
-      if (!verifyPdfSignatures(signed).valid) throw new Error('the signed document does not verify');
+      if (!(await verifyPdfSignatures(signed)).valid) throw new Error('the signed document does not verify');
       rows.push([
         String(pages),
         String(count),

@@ -11,7 +11,9 @@ import { systemClock } from './platform/kernel/clock';
 import { createLogger, type Logger, stdoutDestination } from './platform/ops/logger';
 import { Metrics } from './platform/ops/metrics';
 import { RetentionSweeper } from './platform/ops/retention';
+import { padesDescription } from './platform/signing/profile';
 import { SealKeyError } from './platform/signing/seal-key';
+import { shownUrl } from './platform/signing/tsa';
 import { createServices } from './services';
 
 async function main(): Promise<void> {
@@ -35,8 +37,14 @@ async function main(): Promise<void> {
   // The seal key, checked (a configured one) or made (on first start) before anything is served.
   const { certificate, source } = await orExit([SealKeyError], seal, logger);
   logger.info(
-    { source, subject: certificate.subject, fingerprint: certificate.fingerprint },
-    'seal key ready',
+    {
+      source,
+      subject: certificate.subject,
+      fingerprint: certificate.fingerprint,
+      level: config.pades.level,
+      timestampAuthorities: config.pades.tsa?.urls.map(shownUrl) ?? [],
+    },
+    `seal key ready; signing: ${padesDescription(config.pades)}`,
   );
 
   // Finished work past its retention is removed by the processes that run jobs.

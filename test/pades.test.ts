@@ -205,6 +205,67 @@ describe('PAdES baseline signatures', () => {
     expect(pdfsig(sealed)).toContain('Signature is Valid.');
   });
 
+  it('when each level is verified, then the report names it, with the timestamps’ time and authority and the embedded validation data', async () => {
+    const levels: PadesLevel[] = ['B-B', 'B-T', 'B-LT', 'B-LTA'];
+    for (const level of levels) {
+      const sealed = await sealPdf(await onePagePdf(level), pki.seal, info('Ann'), profile(level));
+      const report = await verifyPdfSignatures(sealed);
+      expect({ level, valid: report.valid, modified: report.modifiedAfterLastSignature }).toEqual({
+        level,
+        valid: true,
+        modified: false,
+      });
+      expect(report.pades.level).toBe(level);
+      const [signature, docStamp] = report.signatures;
+      expect(signature).toMatchObject({
+        kind: 'signature',
+        name: 'Ann',
+        subFilter: 'ETSI.CAdES.detached',
+        intact: true,
+        level: level === 'B-B' ? 'B-B' : 'B-T',
+        coversWholeFile: level === 'B-B' || level === 'B-T',
+        certificate: { subject: 'CN=Kantoor Peeters seal, O=ActionDesk Tests', selfSigned: false },
+      });
+      if (level === 'B-B') expect(signature!.timestamp).toBeNull();
+      else {
+        expect(signature!.timestamp).toMatchObject({ authority: 'ActionDesk Test TSA', intact: true });
+        // The authority's clock is the machine's: within a minute of now.
+        expect(Math.abs(Date.parse(signature!.timestamp!.time) - Date.now())).toBeLessThan(60_000);
+      }
+      expect(report.pades.validationData).toEqual(
+        level === 'B-LT' || level === 'B-LTA'
+          ? { embedded: true, certificates: 3, crls: 1, ocspResponses: 0 }
+          : { embedded: false, certificates: 0, crls: 0, ocspResponses: 0 },
+      );
+      if (level === 'B-LTA')
+        expect(docStamp).toMatchObject({
+          kind: 'document-timestamp',
+          name: 'ActionDesk Test TSA',
+          subFilter: 'ETSI.RFC3161',
+          intact: true,
+          level: null,
+          coversWholeFile: true,
+          certificate: { subject: 'CN=ActionDesk Test TSA, O=ActionDesk Tests' },
+          timestamp: { authority: 'ActionDesk Test TSA', intact: true },
+        });
+      else expect(docStamp).toBeUndefined();
+    }
+  });
+
+  it('when anything but validation data is appended after a B-LT signature, then the file is modified, not valid', async () => {
+    const sealed = await sealPdf(await onePagePdf('Tail'), pki.seal, info('Ann'), profile('B-LT'));
+    // An update that adds a page-sized object next to the store's: not validation data.
+    const text = sealed.toString('latin1');
+    const startxref = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(text)![1]);
+    const extra = Buffer.from(
+      `\n999 0 obj\n<< /Type /Annot /Subtype /Text /Contents (added later) >>\nendobj\nxref\n999 1\n0000000000 00000 n \ntrailer\n<< /Size 1000 /Root 1 0 R /Prev ${startxref} >>\nstartxref\n${sealed.length}\n%%EOF\n`,
+      'latin1',
+    );
+    const report = await verifyPdfSignatures(Buffer.concat([sealed, extra]));
+    expect(report).toMatchObject({ valid: false, modifiedAfterLastSignature: true });
+    expect(report.signatures[0]!.intact).toBe(true);
+  });
+
   it('when a byte of a B-LTA file is flipped, then the signatures and the timestamp break', async () => {
     const sealed = await sealPdf(await onePagePdf('Flip me'), pki.seal, info('Ann'), profile('B-LTA'));
     const broken = Buffer.from(sealed);
@@ -216,7 +277,11 @@ describe('PAdES baseline signatures', () => {
     expect(() => opensslTsVerify(firstDer(docStamp.contents), docStamp.signedBytes)).toThrow(
       /message imprint mismatch/,
     );
-    expect(verifyPdfSignatures(broken).valid).toBe(false);
+    const report = await verifyPdfSignatures(broken);
+    expect(report.valid).toBe(false);
+    expect(report.signatures.map((s) => s.intact)).toEqual([false, false]);
+    expect(report.signatures[0]!.problems).toEqual(['the signed bytes were changed (digest mismatch)']);
+    expect(report.signatures[1]!.problems[0]).toMatch(/^the document timestamp does not verify: /);
   });
 
   it('when the first authority fails, then the next on the list stamps; when all fail, then sealing fails naming each', async () => {

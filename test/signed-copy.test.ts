@@ -4,6 +4,7 @@ import { asBuffer, pdfsig, samplePdf } from './support/binary';
 import { createContact, createOrg, setNotices, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { linksIn, startHttpReceiver, startSmtpServer } from './support/peers';
+import { signerBrowser as sharedSignerBrowser } from './support/signer';
 import { until } from './support/until';
 
 // The signer's copy of a sealed document (job `signed-copy`) when it does not travel as an attachment:
@@ -41,22 +42,7 @@ const key = () => org.adminKey;
 const isCopyMail = (m: { subject: string }) => m.subject === 'Your signed copy of “Copy 2026”';
 const isCopySms = (r: { body: Record<string, unknown> }) => String(r.body.text).includes('/signed');
 
-/** A signer's browser on their link: its cookies, the page's CSRF token, and the page's form posts. */
-function signerBrowser(code: string) {
-  const agent = request.agent(h.server);
-  let csrf = '';
-  const page = async () => {
-    const res = await agent.get(`/action/${code}?lang=en`);
-    csrf = /name="_csrf" value="([^"]+)"/.exec(res.text)?.[1] ?? csrf;
-    return res;
-  };
-  const post = (path: string, fields: [string, string][]) =>
-    agent
-      .post(`/action/${code}${path}?lang=en`)
-      .type('form')
-      .send(new URLSearchParams([['_csrf', csrf], ...fields]).toString());
-  return { page, post };
-}
+const signerBrowser = (code: string) => sharedSignerBrowser(h, code);
 
 /** Asks for a one-time code by `channel`, lets the job send it, reads it from the peer, and confirms it. */
 async function confirmCode(signer: ReturnType<typeof signerBrowser>, channel: 'email' | 'sms') {

@@ -268,6 +268,7 @@ describe('quicksign: the signer’s way through', () => {
     expect(text).toContain('Europe/Brussels');
     expect(text).toContain('2026-03-02 09:01:00 UTC');
     expect(text).toContain('2026-03-02 10:01:00 Europe/Brussels');
+    expect(text).toContain('PAdES baseline B-B (ETSI EN 319 142-1): signatures without a trusted timestamp');
 
     const tampered = Buffer.from(pdf);
     const at = tampered.indexOf('/Type /Page');
@@ -278,7 +279,13 @@ describe('quicksign: the signer’s way through', () => {
     const fileId = (sessions.body.sessions[0].documents[0] as { fileId: string }).fileId;
     const verification = await api().get(`/api/v1/files/${fileId}/verification`).set('x-api-key', key());
     expect(verification.status).toBe(200);
-    expect(verification.body).toMatchObject({ signed: true, valid: true, modifiedAfterLastSignature: false });
+    expect(verification.body).toMatchObject({
+      signed: true,
+      valid: true,
+      modifiedAfterLastSignature: false,
+      // No TSA_URL here: a PAdES baseline signature without trusted time.
+      pades: { level: 'B-B', validationData: { embedded: false } },
+    });
     expect(verification.body.signatures).toEqual([
       expect.objectContaining({
         name: 'Lukasz Zolc',
@@ -311,6 +318,10 @@ describe('quicksign: the signer’s way through', () => {
       livemode: true,
       modifiedAfterLastSignature: false,
       signatures: [],
+      pades: {
+        level: null,
+        validationData: { embedded: false, certificates: 0, crls: 0, ocspResponses: 0 },
+      },
     });
     const appended = Buffer.concat([pdf, Buffer.from('\n1 0 obj (added later) endobj\n')]);
     const later = await api()

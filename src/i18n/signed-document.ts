@@ -30,6 +30,9 @@ export interface SignedDocumentTexts {
   testMark: string;
   seal: string;
   sealText: string;
+  /** The PAdES baseline level the document is sealed at (docs/signing.md#pades-levels). */
+  level: string;
+  levels: Record<'B-B' | 'B-T' | 'B-LT' | 'B-LTA', string>;
   subject: string;
   fingerprint: string;
   page: (n: number, of: number) => string;
@@ -74,6 +77,16 @@ export const signedDocumentTexts: Record<Language, SignedDocumentTexts> = {
     seal: 'Elektronisch zegel',
     sealText:
       'Elke handtekening is een digitale PDF-handtekening (CMS, ETSI.CAdES.detached) met het zegelcertificaat van de organisatie, na elkaar toegevoegd; de laatste dekt het volledige bestand. Elke latere wijziging maakt ze ongeldig.',
+    level: 'Niveau',
+    levels: {
+      'B-B': 'PAdES baseline B-B (ETSI EN 319 142-1): handtekeningen zonder vertrouwde tijdstempel',
+      'B-T':
+        'PAdES baseline B-T (ETSI EN 319 142-1): elke handtekening met een vertrouwde tijdstempel (RFC 3161)',
+      'B-LT':
+        'PAdES baseline B-LT (ETSI EN 319 142-1): elke handtekening met een vertrouwde tijdstempel; de certificaten en intrekkingslijsten om ze later te valideren zitten in het bestand',
+      'B-LTA':
+        'PAdES baseline B-LTA (ETSI EN 319 142-1): elke handtekening met een vertrouwde tijdstempel; de certificaten en intrekkingslijsten om ze later te valideren zitten in het bestand, en een documenttijdstempel dekt het geheel',
+    },
     subject: 'Certificaat',
     fingerprint: 'SHA-256-vingerafdruk',
     page: (n, of) => `Pagina ${n} van ${of}`,
@@ -115,6 +128,16 @@ export const signedDocumentTexts: Record<Language, SignedDocumentTexts> = {
     seal: 'Cachet électronique',
     sealText:
       'Chaque signature est une signature numérique PDF (CMS, ETSI.CAdES.detached) faite avec le certificat de cachet de l’organisation, ajoutées l’une après l’autre ; la dernière couvre tout le fichier. Toute modification ultérieure les invalide.',
+    level: 'Niveau',
+    levels: {
+      'B-B': 'PAdES baseline B-B (ETSI EN 319 142-1) : signatures sans horodatage de confiance',
+      'B-T':
+        'PAdES baseline B-T (ETSI EN 319 142-1) : chaque signature porte un horodatage de confiance (RFC 3161)',
+      'B-LT':
+        'PAdES baseline B-LT (ETSI EN 319 142-1) : chaque signature porte un horodatage de confiance ; les certificats et listes de révocation pour les valider plus tard sont intégrés au fichier',
+      'B-LTA':
+        'PAdES baseline B-LTA (ETSI EN 319 142-1) : chaque signature porte un horodatage de confiance ; les certificats et listes de révocation pour les valider plus tard sont intégrés au fichier, et un horodatage du document couvre l’ensemble',
+    },
     subject: 'Certificat',
     fingerprint: 'Empreinte SHA-256',
     page: (n, of) => `Page ${n} sur ${of}`,
@@ -156,6 +179,15 @@ export const signedDocumentTexts: Record<Language, SignedDocumentTexts> = {
     seal: 'Electronic seal',
     sealText:
       'Each signature is a PDF digital signature (CMS, ETSI.CAdES.detached) made with the organisation’s seal certificate, added one after the other; the last one covers the whole file. Any later change breaks them.',
+    level: 'Level',
+    levels: {
+      'B-B': 'PAdES baseline B-B (ETSI EN 319 142-1): signatures without a trusted timestamp',
+      'B-T': 'PAdES baseline B-T (ETSI EN 319 142-1): each signature with a trusted timestamp (RFC 3161)',
+      'B-LT':
+        'PAdES baseline B-LT (ETSI EN 319 142-1): each signature with a trusted timestamp; the certificates and revocation lists to validate them later are in the file',
+      'B-LTA':
+        'PAdES baseline B-LTA (ETSI EN 319 142-1): each signature with a trusted timestamp; the certificates and revocation lists to validate them later are in the file, and a document timestamp covers it all',
+    },
     subject: 'Certificate',
     fingerprint: 'SHA-256 fingerprint',
     page: (n, of) => `Page ${n} of ${of}`,

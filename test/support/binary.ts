@@ -42,7 +42,12 @@ export async function pdfsig(bytes: Uint8Array): Promise<string> {
   try {
     const file = path.join(dir, 'signed.pdf');
     fs.writeFileSync(file, bytes);
-    return execFileSync('pdfsig', [file], { encoding: 'utf8' });
+    // Never online (-no-ocsp); its stderr (e.g. "Unable to validate this type of signature" for a
+    // document timestamp) is not the report.
+    return execFileSync('pdfsig', ['-no-ocsp', file], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -281,9 +281,9 @@ export async function deleteFile(
 
 /** The signatures of a PDF, checked (platform/signing/verify), with which certificate is this service's. */
 async function verificationOf(deps: FileDeps, pdf: Buffer, field: string): Promise<Verification> {
-  let report: ReturnType<typeof verifyPdfSignatures>;
+  let report: Awaited<ReturnType<typeof verifyPdfSignatures>>;
   try {
-    report = verifyPdfSignatures(pdf);
+    report = await verifyPdfSignatures(pdf);
   } catch (err) {
     if (err instanceof TooManySignatures)
       throw BadRequest.field(field, err.message, field === 'fileId' ? 'path' : 'body');

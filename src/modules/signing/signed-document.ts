@@ -172,6 +172,7 @@ function writeAuditTrail(
   out.need(80);
   out.text(w.seal, { size: 12, bold: true });
   out.text(w.sealText);
+  out.field(w.level, w.levels[input.pades.level]);
   out.field(w.subject, input.seal.certificate.subject);
   out.field(w.fingerprint, input.seal.certificate.fingerprint);
 }

@@ -22,6 +22,8 @@ export interface TimestampToken {
   authority: string;
   /** The certificates the token carries (the authority's, and its chain when sent), DER. */
   certificates: Buffer[];
+  /** The authority's certificate, which signed the token (DER), when the token carries it. */
+  signer: Buffer | null;
 }
 
 export class TimestampError extends Error {
@@ -154,6 +156,7 @@ export async function checkToken(
       time: tst.genTime,
       authority: signer ? commonNameOf(signer.subject) : 'unknown',
       certificates,
+      signer: signer ? Buffer.from(signer.toSchema().toBER(false)) : null,
     },
     nonce: tst.nonce ? Buffer.from(tst.nonce.valueBlock.valueHexView).toString('hex') : null,
   };

@@ -1,23 +1,28 @@
-import { createHash, verify as verifySignature } from 'node:crypto';
-import forge from 'node-forge';
+import type { PadesLevel } from './pades';
+import {
+  dssOffset,
+  onlyValidationData,
+  type ValidationDataReport,
+  validationDataIn,
+} from './validation-data';
+import {
+  type CertificateReport,
+  type CheckedCms,
+  checkCms,
+  checkDocumentTimestamp,
+  type TimestampReport,
+} from './verify-cms';
 
-export interface CertificateReport {
-  subject: string;
-  issuer: string;
-  serialNumber: string;
-  notBefore: string;
-  notAfter: string;
-  /** SHA-256 of the certificate (DER), hex. */
-  fingerprint: string;
-  selfSigned: boolean;
-}
+export type { CertificateReport, TimestampReport, ValidationDataReport };
 
 export interface SignatureReport {
-  /** The signature dictionary's /Name: who signed (as the signature states it). */
+  /** A signature, or a document timestamp (PAdES B-LTA: a timestamp token over the whole file before it). */
+  kind: 'signature' | 'document-timestamp';
+  /** The signature dictionary's /Name: who signed (as the signature states it); a timestamp's authority. */
   name: string | null;
   reason: string | null;
   location: string | null;
-  /** When it was made: the CMS signing-time attribute, else the dictionary's /M. */
+  /** When it was made: the CMS signing-time attribute, else the dictionary's /M; a timestamp's time. */
   signedAt: string | null;
   subFilter: string | null;
   /** The bytes it covers hash to the digest it signed, and that digest's signature verifies. */
@@ -27,16 +32,22 @@ export interface SignatureReport {
   /** It covers the whole file as it is (nothing was appended after it). */
   coversWholeFile: boolean;
   certificate: CertificateReport | null;
+  /** Its PAdES baseline level alone: B-B (its certificate bound in), B-T (and a timestamp); else null. */
+  level: 'B-B' | 'B-T' | null;
+  /** The trusted timestamp on it (B-T), or of a document timestamp, itself. */
+  timestamp: TimestampReport | null;
 }
 
 export interface VerificationReport {
   /** The file holds at least one signature. */
   signed: boolean;
-  /** Every signature is intact and the last covers the whole file. */
+  /** Every signature is intact and the last covers the whole file (or is followed only by validation data). */
   valid: boolean;
   signatures: SignatureReport[];
   /** Bytes after what the last signature covers (an unsigned change, or trailing data). */
   modifiedAfterLastSignature: boolean;
+  /** The PAdES baseline level of the file as a whole (null: not PAdES), and its validation data. */
+  pades: { level: PadesLevel | null; validationData: ValidationDataReport };
 }
 
 const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s+(\d{1,12})\s*\]/g;
@@ -48,7 +59,6 @@ const MAX_CONTENTS_HEX = 1_000_000;
 export class TooManySignatures extends Error {
   override name = 'TooManySignatures';
 }
-
 /** Reads the PDF literal string starting at `at` (an opening parenthesis): escapes, nested parentheses. */
 function literalAt(text: string, at: number): string | null {
   if (text[at] !== '(') return null;
@@ -112,99 +122,16 @@ function pdfDate(value: string | null): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
-function certificateReport(cert: forge.pki.Certificate): CertificateReport {
-  const der = forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes();
-  const dn = (attrs: forge.pki.CertificateField[]) =>
-    attrs.map((a) => `${a.shortName ?? a.name ?? a.type}=${a.value}`).join(', ');
-  return {
-    subject: dn(cert.subject.attributes),
-    issuer: dn(cert.issuer.attributes),
-    serialNumber: cert.serialNumber,
-    notBefore: cert.validity.notBefore.toISOString(),
-    notAfter: cert.validity.notAfter.toISOString(),
-    fingerprint: createHash('sha256').update(Buffer.from(der, 'binary')).digest('hex'),
-    selfSigned: cert.isIssuer(cert),
-  };
-}
-
-const DIGESTS: Record<string, string> = {
-  [forge.pki.oids.sha256!]: 'sha256',
-  [forge.pki.oids.sha384!]: 'sha384',
-  [forge.pki.oids.sha512!]: 'sha512',
-  [forge.pki.oids.sha1!]: 'sha1',
-};
-
-/** Checks one CMS signature over the byte ranges it names. */
-function checkSignature(
-  pdf: Buffer,
-  range: number[],
-  hex: string,
-): Omit<SignatureReport, 'name' | 'reason' | 'location' | 'subFilter' | 'coversWholeFile'> {
-  const problems: string[] = [];
-  const [a, b, c, d] = range as [number, number, number, number];
-  let certificate: CertificateReport | null = null;
-  let signedAt: string | null = null;
-  try {
-    const der = Buffer.from(hex.replace(/[^0-9a-fA-F]/g, ''), 'hex');
-    // The placeholder is padded with zeros after the DER: read the first value, not every byte.
-    const fromDer = forge.asn1.fromDer as unknown as (
-      bytes: forge.util.ByteStringBuffer,
-      options: object,
-    ) => forge.asn1.Asn1;
-    const asn1 = fromDer(forge.util.createBuffer(der.toString('binary')), { parseAllBytes: false });
-    const message = forge.pkcs7.messageFromAsn1(asn1) as forge.pkcs7.PkcsSignedData & {
-      rawCapture: {
-        authenticatedAttributes?: forge.asn1.Asn1[];
-        signature?: string;
-        digestAlgorithm?: string;
-      };
-    };
-    const cert = message.certificates[0];
-    if (!cert) throw new Error('the signature carries no certificate');
-    certificate = certificateReport(cert);
-    const attrs = message.rawCapture.authenticatedAttributes ?? [];
-    const digestOid = forge.asn1.derToOid(message.rawCapture.digestAlgorithm ?? '');
-    const algorithm = DIGESTS[digestOid];
-    if (!algorithm) throw new Error(`unknown digest algorithm ${digestOid}`);
-    let signedDigest: string | undefined;
-    for (const attr of attrs) {
-      const values = attr.value as forge.asn1.Asn1[];
-      const oid = forge.asn1.derToOid(values[0]!.value as string);
-      const first = (values[1]!.value as forge.asn1.Asn1[])[0]!;
-      if (oid === forge.pki.oids.messageDigest)
-        signedDigest = Buffer.from(first.value as string, 'binary').toString('hex');
-      if (oid === forge.pki.oids.signingTime)
-        signedAt = forge.asn1.utcTimeToDate(first.value as string).toISOString();
-    }
-    const content = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
-    const actual = createHash(algorithm).update(content).digest('hex');
-    if (!signedDigest) problems.push('the signature names no message digest');
-    else if (signedDigest !== actual) problems.push('the signed bytes were changed (digest mismatch)');
-    const set = forge.asn1.create(forge.asn1.Class.UNIVERSAL, forge.asn1.Type.SET, true, attrs);
-    const signedAttributes = Buffer.from(forge.asn1.toDer(set).getBytes(), 'binary');
-    const publicKey = forge.pki.publicKeyToPem(cert.publicKey);
-    const ok = verifySignature(
-      algorithm,
-      signedAttributes,
-      publicKey,
-      Buffer.from(message.rawCapture.signature ?? '', 'binary'),
-    );
-    if (!ok) problems.push('the signature does not verify with its certificate');
-  } catch (err) {
-    problems.push(`the signature cannot be read: ${(err as Error).message}`);
-  }
-  return { intact: problems.length === 0, problems, certificate, signedAt };
-}
-
 /**
  * Finds the PDF signatures of a file (each signature dictionary's /ByteRange and /Contents) and checks
- * each: the bytes it covers against its signed digest, and its CMS signature against its certificate.
- * Trust in the certificate (a chain to a known authority) is not judged here: the report gives the
- * certificate, and says when it is self-signed.
+ * each: the bytes it covers against its signed digest, its CMS signature against its certificate, and
+ * its timestamp; a document timestamp's token against the bytes it covers. Trust in a certificate (a
+ * chain to a known authority) is not judged here: the report gives the certificate, and says when it is
+ * self-signed.
  */
-export function verifyPdfSignatures(pdf: Buffer): VerificationReport {
+export async function verifyPdfSignatures(pdf: Buffer): Promise<VerificationReport> {
   const text = pdf.toString('latin1');
-  const signatures: SignatureReport[] = [];
+  const signatures: (SignatureReport & { end: number })[] = [];
   let furthest = 0;
   for (const m of text.matchAll(BYTE_RANGE)) {
     const range = m.slice(1, 5).map(Number) as [number, number, number, number];
@@ -212,7 +139,7 @@ export function verifyPdfSignatures(pdf: Buffer): VerificationReport {
     if (a !== 0 || c < b || c + d > pdf.length || b < 2 || c - b > MAX_CONTENTS_HEX) continue;
     if (signatures.length >= MAX_SIGNATURES)
       throw new TooManySignatures(`the file holds more than ${MAX_SIGNATURES} signatures`);
-    const hex = text.slice(b + 1, c - 1);
+    const der = Buffer.from(text.slice(b + 1, c - 1).replace(/[^0-9a-fA-F]/g, ''), 'hex');
     // The dictionary's other entries sit around /ByteRange and /Contents: from its opening << to
     // /ByteRange, and from the end of /Contents to the first >> (of the dictionary or of one inside it).
     const at = m.index ?? 0;
@@ -220,8 +147,6 @@ export function verifyPdfSignatures(pdf: Buffer): VerificationReport {
     const after = text.slice(c, c + 2000);
     const close = after.indexOf('>>');
     const around = `${text.slice(open < 0 ? at : open, at)} ${close < 0 ? after : after.slice(0, close)}`;
-    const checked = checkSignature(pdf, range, hex);
-    furthest = Math.max(furthest, c + d);
     const read = (key: string) => {
       try {
         return entry(around, key);
@@ -229,23 +154,60 @@ export function verifyPdfSignatures(pdf: Buffer): VerificationReport {
         return null; // a malformed entry is only left out
       }
     };
+    const subFilter = read('SubFilter');
+    const content = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
+    const stamp = subFilter === 'ETSI.RFC3161';
+    const checked: CheckedCms = stamp
+      ? await checkDocumentTimestamp(der, content)
+      : await checkCms(der, content);
+    furthest = Math.max(furthest, c + d);
     signatures.push({
-      name: read('Name'),
+      kind: stamp ? 'document-timestamp' : 'signature',
+      name: stamp ? (checked.timestamp?.authority ?? null) : read('Name'),
       reason: read('Reason'),
       location: read('Location'),
-      subFilter: read('SubFilter'),
+      subFilter,
       coversWholeFile: c + d === pdf.length,
-      ...checked,
+      intact: checked.intact,
+      problems: checked.problems,
+      certificate: checked.certificate,
       signedAt: checked.signedAt ?? pdfDate(read('M')),
+      level:
+        stamp || subFilter !== 'ETSI.CAdES.detached' || !checked.boundCertificate
+          ? null
+          : checked.timestamp
+            ? 'B-T'
+            : 'B-B',
+      timestamp: checked.timestamp,
+      end: c + d,
     });
   }
-  // A last line end after %%EOF is not a change.
+  // A last line end after %%EOF is not a change, nor validation data added after the signatures (B-LT).
   const tail = pdf.subarray(furthest).toString('latin1').trim();
-  const modified = signatures.length > 0 && tail.length > 0;
+  const modified = signatures.length > 0 && tail.length > 0 && !onlyValidationData(pdf, furthest);
+  const report = signatures.map(({ end: _, ...s }) => s);
   return {
     signed: signatures.length > 0,
     valid: signatures.length > 0 && signatures.every((s) => s.intact) && !modified,
-    signatures,
+    signatures: report,
     modifiedAfterLastSignature: modified,
+    pades: { level: padesLevelOf(signatures, text), validationData: validationDataIn(text) },
   };
+}
+
+/**
+ * The file's level: its signatures' lowest (a signature without a timestamp of its own is B-T when a
+ * document timestamp covers it); B-LT when validation data follows them; B-LTA when a document
+ * timestamp covers that too. Null when a signature is not a PAdES one.
+ */
+function padesLevelOf(signatures: (SignatureReport & { end: number })[], text: string): PadesLevel | null {
+  const signed = signatures.filter((s) => s.kind === 'signature');
+  const stamps = signatures.filter((s) => s.kind === 'document-timestamp');
+  if (signed.length === 0 || signed.some((s) => s.level === null)) return null;
+  const lastSignature = Math.max(...signed.map((s) => s.end));
+  const timed = signed.every((s) => s.level === 'B-T') || stamps.some((t) => t.end > lastSignature);
+  if (!timed) return 'B-B';
+  const dss = dssOffset(text);
+  if (dss < lastSignature || !validationDataIn(text).embedded) return 'B-T';
+  return stamps.some((t) => t.end > dss) ? 'B-LTA' : 'B-LT';
 }

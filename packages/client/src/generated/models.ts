@@ -79,6 +79,7 @@ export type CreateQuestionList = components['schemas']['CreateQuestionList'];
 export type UpdateQuestionList = components['schemas']['UpdateQuestionList'];
 export type Verification = components['schemas']['Verification'];
 export type SignatureCertificate = components['schemas']['SignatureCertificate'];
+export type PadesReport = components['schemas']['PadesReport'];
 export type SessionList = components['schemas']['SessionList'];
 export type Session = components['schemas']['Session'];
 export type SessionResponse = components['schemas']['SessionResponse'];

@@ -3457,7 +3457,7 @@ export interface components {
     Verification: {
       /** @description The file holds at least one PDF signature */
       signed: boolean;
-      /** @description Every signature is intact and the last one covers the whole file */
+      /** @description Every signature is intact and the last one covers the whole file (or is followed only by validation data: PAdES B-LT) */
       valid: boolean;
       modifiedAfterLastSignature: boolean;
       /** @description False when a signature was made with this service’s test seal: a document signed in test mode, with no legal value (see docs/test-mode.md) */
@@ -3480,7 +3480,30 @@ export interface components {
         /** @description What failed, in words (empty when intact) */
         problems: string[];
         certificate: components['schemas']['SignatureCertificate'];
+        /**
+         * @description A signature, or a document timestamp (PAdES B-LTA: a timestamp over the whole file before it; its name and certificate are the authority’s)
+         * @enum {string}
+         */
+        kind: 'signature' | 'document-timestamp';
+        /**
+         * @description This signature’s PAdES baseline level alone: B-B (ETSI.CAdES.detached with its certificate bound by signing-certificate-v2), B-T (and a trusted timestamp on it); null when it is not a PAdES signature, or is a document timestamp
+         * @enum {string|null}
+         */
+        level: 'B-B' | 'B-T' | null;
+        /** @description The trusted timestamp on the signature (B-T); for a document timestamp, itself */
+        timestamp: {
+          /**
+           * Format: date-time
+           * @description The time-stamping authority’s time (TSTInfo genTime)
+           */
+          time: string;
+          /** @description The common name of the authority’s certificate */
+          authority: string;
+          /** @description The token’s signature verifies and it stamps what it covers (the signature value, or the file) */
+          intact: boolean;
+        } | null;
       }[];
+      pades: components['schemas']['PadesReport'];
     };
     SignatureCertificate: {
       subject: string;
@@ -3504,6 +3527,21 @@ export interface components {
       /** @description The certificate is this service’s test seal: the document was signed in test mode */
       testSeal: boolean;
     } | null;
+    PadesReport: {
+      /**
+       * @description The PAdES baseline level of the file (ETSI EN 319 142-1): B-B, B-T (every signature timestamped, or a document timestamp after them), B-LT (and validation data embedded after them), B-LTA (and a document timestamp over that). Null when a signature is not a PAdES one (e.g. adbe.pkcs7.detached) or there is none. Says what the file holds; whether it is valid is `valid`
+       * @enum {string|null}
+       */
+      level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA' | null;
+      /** @description What the Document Security Store (DSS) holds */
+      validationData: {
+        /** @description The file has a Document Security Store with validation data */
+        embedded: boolean;
+        certificates: number;
+        crls: number;
+        ocspResponses: number;
+      };
+    };
     SessionList: {
       sessions: components['schemas']['Session'][];
       total: number;

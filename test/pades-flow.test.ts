@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
+import { createContact, createOrg, setNotices, type TestOrg, tenantRows } from './support/fixtures';
+import { type Harness, startHarness } from './support/harness';
+import { startSmtpServer } from './support/peers';
+import { signByMail } from './support/signer';
+import { startTrustServices, type TrustServices } from './support/trust-services';
+
+// A signing action sealed at PAdES B-LTA end to end: the organisation's CA-issued seal (SIGNING_CERT_P12),
+// a real local time-stamping authority (TSA_URL, after one that always fails) and the CA's CRL. The
+// authority is down when the document is first made: the job waits and tries again, the signer is never
+// kept waiting, and nothing is made at a lower level.
+
+let h: Harness;
+let org: TestOrg;
+let pki: TrustServices;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+
+beforeAll(async () => {
+  pki = await startTrustServices();
+  smtp = await startSmtpServer();
+  const p12 = path.join(pki.dir, 'organisation-seal.p12');
+  fs.writeFileSync(p12, pki.seal.p12);
+  h = await startHarness({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Kantoor <desk@kantoor.test>',
+    SIGNING_CERT_P12: p12,
+    SIGNING_CERT_PASSWORD: pki.seal.passphrase,
+    TSA_URL: pki.brokenTsaUrl,
+    TSA_FALLBACK_URLS: pki.tsaUrl,
+    TSA_TIMEOUT_SECONDS: '5',
+    PADES_LEVEL: 'B-LTA',
+  });
+  org = await createOrg(h, 'Kantoor Tijd');
+  await setNotices(h, org, org.adminId, 'none');
+});
+afterAll(async () => {
+  await h.close();
+  await smtp.close();
+  await pki.close();
+});
+
+const key = () => org.adminKey;
+
+describe('a signing action sealed at PAdES B-LTA', () => {
+  it('when two signers sign while the authorities are down, then the document waits; once one answers, each signature is timestamped, the chain and CRL are embedded, and the verification API says B-LTA', async () => {
+    const one = await createContact(h, org, { Voornaam: 'Mira', Email: 'mira@example.test' });
+    const two = await createContact(h, org, { Voornaam: 'Pieter', Email: 'pieter@example.test' });
+    const upload = await h
+      .api()
+      .post('/api/v1/files')
+      .set('x-api-key', key())
+      .attach('file', await samplePdf('Mandate'), 'mandate.pdf');
+    const created = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', key())
+      .send({
+        type: 'quicksign',
+        customerIds: [one, two],
+        signingOrder: 'parallel',
+        document: { fileId: upload.body._id, title: 'Mandate 2026' },
+        language: 'en',
+      });
+    expect(created.status).toBe(201);
+    const codes = (created.body.signers as { url: string }[]).map(
+      (s) => new URL(s.url).pathname.split('/')[2]!,
+    );
+
+    pki.down = true;
+    await signByMail(h, smtp, codes[0]!, 'Mira Maes');
+    await signByMail(h, smtp, codes[1]!, 'Pieter Peeters');
+    await h.jobs.drain();
+    const waiting = await h.api().get(`/api/v1/sessionrequests/${created.body._id}`).set('x-api-key', key());
+    expect(waiting.body.status).toBe('opened');
+    expect(waiting.body.signers.map((s: { status: string }) => s.status)).toEqual(['signed', 'signed']);
+    const [job] = await tenantRows<{ status: string; attempts: number; last_error: string }>(
+      h,
+      org.organisationId,
+      sql`SELECT status, attempts, last_error FROM jobs WHERE kind = 'signing-finalise'`,
+    );
+    expect(job).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(job!.last_error).toContain(
+      `no timestamp: ${pki.brokenTsaUrl}: answered HTTP 503; ${pki.tsaUrl}: answered HTTP 503`,
+    );
+
+    pki.down = false;
+    h.clock.advance(3_600_000);
+    await h.jobs.drain();
+    const done = await h.api().get(`/api/v1/sessionrequests/${created.body._id}`).set('x-api-key', key());
+    expect(done.body.status).toBe('completed');
+    const sessions = await h
+      .api()
+      .get(`/api/v1/sessions?sessionRequestId=${created.body._id}`)
+      .set('x-api-key', key());
+    const document = sessions.body.sessions[0].documents[0] as { fileId: string; fileUrl: string };
+    const pdf = (await asBuffer(h.api().get(document.fileUrl).set('x-api-key', key()))).body as Buffer;
+
+    const verification = await h
+      .api()
+      .get(`/api/v1/files/${document.fileId}/verification`)
+      .set('x-api-key', key());
+    expect(verification.status).toBe(200);
+    expect(verification.body).toMatchObject({
+      signed: true,
+      valid: true,
+      modifiedAfterLastSignature: false,
+      pades: {
+        level: 'B-LTA',
+        validationData: { embedded: true, certificates: 3, crls: 1, ocspResponses: 0 },
+      },
+    });
+    const signatures = verification.body.signatures as Record<string, unknown>[];
+    expect(signatures.map((s) => [s.kind, s.name, s.level, s.intact])).toEqual([
+      ['signature', 'Mira', 'B-T', true],
+      ['signature', 'Pieter', 'B-T', true],
+      ['document-timestamp', 'ActionDesk Test TSA', null, true],
+    ]);
+    for (const s of signatures)
+      expect(s.timestamp).toMatchObject({ authority: 'ActionDesk Test TSA', intact: true });
+    expect(signatures[0]!.certificate).toMatchObject({
+      subject: 'CN=Kantoor Peeters seal, O=ActionDesk Tests',
+      selfSigned: false,
+      thisService: true,
+    });
+
+    const report = await pdfsig(pdf);
+    expect(report.match(/Signature Validation: Signature is Valid\./g)).toHaveLength(2);
+    expect(report).toContain('Signature Field Name: Timestamp3');
+    const text = await pdfText(pdf);
+    expect(text).toContain('PAdES baseline B-LTA (ETSI EN 319 142-1)');
+  });
+});
