@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { startTrustServices, type TrustServices } from '../scripts/support/trust-services';
 import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
 import { createContact, createOrg, setNotices, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer } from './support/peers';
 import { signByMail } from './support/signer';
-import { startTrustServices, type TrustServices } from './support/trust-services';
 
 // A signing action sealed at PAdES B-LTA end to end: the organisation's CA-issued seal (SIGNING_CERT_P12),
 // a real local time-stamping authority (TSA_URL, after one that always fails) and the CA's CRL. The

@@ -2,13 +2,13 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { startTrustServices, type TrustServices } from '../scripts/support/trust-services';
 import { cmsLibraries, firstValue, OID } from '../src/platform/signing/cms';
 import type { PadesLevel } from '../src/platform/signing/pades';
 import { padesProfile } from '../src/platform/signing/profile';
 import { type SealInfo, sealPdf, sealSignatures } from '../src/platform/signing/seal';
 import { TimestampError } from '../src/platform/signing/tsa';
 import { verifyPdfSignatures } from '../src/platform/signing/verify';
-import { startTrustServices, type TrustServices } from './support/trust-services';
 
 let pki: TrustServices;
 let n = 0;

@@ -25,8 +25,11 @@ export interface PadesProfile {
   fetchCrl: (url: string) => Promise<Buffer>;
 }
 
-/** A signature's /Contents: room for the CMS with the seal's chain and a timestamp token with its own. */
-const SIGNATURE_BYTES = 16_384;
+/**
+ * A signature's /Contents: room for the CMS with the seal's chain, and with a timestamp token with its
+ * own (real authorities send chains of three or four certificates). The room is in the file either way.
+ */
+const SIGNATURE_BYTES = { plain: 8_192, timestamped: 16_384 };
 /** A document timestamp's /Contents: a token with the authority's chain. */
 const TIMESTAMP_BYTES = 12_288;
 
@@ -102,7 +105,7 @@ async function addSignature(
     location: info.location,
     signingTime: info.signingTime,
     subFilter: SUBFILTER_ETSI_CADES_DETACHED,
-    signatureLength: SIGNATURE_BYTES,
+    signatureLength: stamp ? SIGNATURE_BYTES.timestamped : SIGNATURE_BYTES.plain,
     appName: 'ActionDesk',
   });
   let token: TimestampToken | null = null;

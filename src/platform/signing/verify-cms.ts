@@ -92,6 +92,7 @@ export async function checkCms(der: Buffer, content: Buffer): Promise<CheckedCms
     const message = forge.pkcs7.messageFromAsn1(asn1) as forge.pkcs7.PkcsSignedData & {
       rawCapture: {
         authenticatedAttributes?: forge.asn1.Asn1[];
+        unauthenticatedAttributes?: forge.asn1.Asn1[];
         signature?: string;
         digestAlgorithm?: string;
       };
@@ -128,7 +129,9 @@ export async function checkCms(der: Buffer, content: Buffer): Promise<CheckedCms
     const publicKey = forge.pki.publicKeyToPem(cert.publicKey);
     if (!verifySignature(algorithm, signedAttributes, publicKey, signatureValue))
       problems.push('the signature does not verify with its certificate');
-    timestamp = await signatureTimestamp(der, signatureValue, problems);
+    // Only a signature with unsigned attributes can hold a timestamp: the others are not parsed again.
+    if (message.rawCapture.unauthenticatedAttributes?.length)
+      timestamp = await signatureTimestamp(der, signatureValue, problems);
   } catch (err) {
     problems.push(`the signature cannot be read: ${(err as Error).message}`);
   }

@@ -1,3 +1,4 @@
+// A local PKI (CA with CRL, time-stamping authority, CA-issued seal) for the signing tests and benches.
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
