@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import { passwordLinkHandler, passwordLinkJob } from './modules/accounts';
 import { type DocumentPreviews, filePagesHandler, filePagesJob } from './modules/files';
+import { sealExpiryHandler, sealExpiryJob } from './modules/organisations';
 import { sessionReportHandler, sessionReportJob } from './modules/respondent';
 import {
   adviserDigestHandler,
@@ -104,6 +105,7 @@ export function registerJobHandlers(services: JobServices): void {
       database,
       clock,
       storage,
+      box,
       seal: services.seal,
       pades: services.pades,
       timeZone: config.timeZone,
@@ -137,6 +139,10 @@ export function registerJobHandlers(services: JobServices): void {
   worker.register(
     webhookDisabledNoticeJob,
     webhookDisabledNoticeHandler({ database, clock, mailer, baseUrl: config.baseUrl }),
+  );
+  worker.register(
+    sealExpiryJob,
+    sealExpiryHandler({ database, clock, mailer, baseUrl: config.baseUrl, timeZone: config.timeZone }),
   );
   worker.register(
     directorySyncJob,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'supertest';
+import { generateSealKey } from '../src/platform/signing/certificate';
 import { samplePdf, samplePng } from './support/binary';
 import {
   basicAuth,
@@ -86,6 +87,17 @@ const scenarios: [string, () => Promise<Response>][] = [
     'DELETE /api/v1/admin/organisation/brand/logo',
     () => as('delete', '/api/v1/admin/organisation/brand/logo'),
   ],
+  [
+    'PUT /api/v1/admin/organisation/seal',
+    () => {
+      const seal = generateSealKey('Walk seal', h.clock.now());
+      return as('put', '/api/v1/admin/organisation/seal').send({
+        pkcs12: seal.p12.toString('base64'),
+        password: seal.passphrase,
+      });
+    },
+  ],
+  ['DELETE /api/v1/admin/organisation/seal', () => as('delete', '/api/v1/admin/organisation/seal')],
   [
     'POST /api/v1/admin/users',
     async () => {

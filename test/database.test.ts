@@ -32,6 +32,7 @@ afterAll(() => h.close());
 const tenantTables = [
   'organisations',
   'organisation_logos',
+  'organisation_seals',
   'users',
   'api_keys',
   'portfolios',

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { startTrustServices, type TrustServices } from '../scripts/support/trust-services';
 import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
@@ -8,7 +6,7 @@ import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer } from './support/peers';
 import { signByMail } from './support/signer';
 
-// A signing action sealed at PAdES B-LTA end to end: the organisation's CA-issued seal (SIGNING_CERT_P12),
+// A signing action sealed at PAdES B-LTA end to end: the organisation's own CA-issued seal (uploaded),
 // a real local time-stamping authority (TSA_URL, after one that always fails) and the CA's CRL. The
 // authority is down when the document is first made: the job waits and tries again, the signer is never
 // kept waiting, and nothing is made at a lower level.
@@ -21,13 +19,9 @@ let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 beforeAll(async () => {
   pki = await startTrustServices();
   smtp = await startSmtpServer();
-  const p12 = path.join(pki.dir, 'organisation-seal.p12');
-  fs.writeFileSync(p12, pki.seal.p12);
   h = await startHarness({
     SMTP_URL: smtp.url,
     MAIL_FROM: 'Kantoor <desk@kantoor.test>',
-    SIGNING_CERT_P12: p12,
-    SIGNING_CERT_PASSWORD: pki.seal.passphrase,
     TSA_URL: pki.brokenTsaUrl,
     TSA_FALLBACK_URLS: pki.tsaUrl,
     TSA_TIMEOUT_SECONDS: '5',
@@ -35,6 +29,17 @@ beforeAll(async () => {
   });
   org = await createOrg(h, 'Kantoor Tijd');
   await setNotices(h, org, org.adminId, 'none');
+  // The certificates are valid from the machine's now: the service's clock reads it too.
+  h.clock.set(new Date());
+  const upload = await h
+    .api()
+    .put('/api/v1/admin/organisation/seal')
+    .set('x-api-key', org.adminKey)
+    .send({ pkcs12: pki.seal.p12.toString('base64'), password: pki.seal.passphrase });
+  expect(upload.body).toMatchObject({
+    source: 'organisation',
+    certificate: { subject: 'CN=Kantoor Peeters seal, O=ActionDesk Tests' },
+  });
 });
 afterAll(async () => {
   await h.close();

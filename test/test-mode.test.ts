@@ -146,7 +146,7 @@ describe('test keys', () => {
 });
 
 describe('staff and sign-in in test mode', () => {
-  it('when a test key asks to change staff users or sign-in, then every such route answers 403 naming live mode, and nothing changes', async () => {
+  it('when a test key asks to change staff users, sign-in or the organisation’s seal, then every such route answers 403 naming live mode, and nothing changes', async () => {
     const document = (await api().get('/api/v1/openapi.json')).body as {
       paths: Record<string, Record<string, { operationId: string; description?: string }>>;
     };
@@ -160,9 +160,11 @@ describe('staff and sign-in in test mode', () => {
         'createSsoProvider',
         'createUser',
         'deactivateUser',
+        'deleteOrganisationSeal',
         'deleteSsoProvider',
         'deleteUser',
         'reactivateUser',
+        'replaceOrganisationSeal',
         'sendUserPasswordLink',
         'setUserPassword',
         'signOutUser',
@@ -186,7 +188,7 @@ describe('staff and sign-in in test mode', () => {
         path,
         status: 403,
         error: expect.stringMatching(
-          /^(Staff users are managed|Sign-in is set up) in live mode: use a live key or client; test credentials cannot$/,
+          /^(Staff users are managed|Sign-in is set up) in live mode: use a live key or client; test credentials cannot$|^The organisation’s seal signs live documents: use a live key or client; test credentials cannot$/,
         ),
       });
     }

@@ -30,6 +30,8 @@ export interface TrustServices {
   seal: { p12: Buffer; passphrase: string };
   /** Timestamp requests answered, and refused. */
   counts: { stamped: number; refused: number; crls: number };
+  /** Another seal the test CA issues: `days` valid, with `keyUsage` (OpenSSL's syntax). */
+  issueSeal(cn: string, opts?: { days?: number; keyUsage?: string }): { p12: Buffer; passphrase: string };
   /** While true the working authority answers 503 too. */
   down: boolean;
   close(): Promise<void>;
@@ -39,7 +41,7 @@ function openssl(dir: string, args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-function makePki(dir: string, crlUrl: string): void {
+function makePki(dir: string, crlUrl: string) {
   const subject = (cn: string) => ['-subj', `/CN=${cn}/O=ActionDesk Tests`];
   openssl(dir, [
     'req',
@@ -59,7 +61,7 @@ function makePki(dir: string, crlUrl: string): void {
     '-addext',
     'keyUsage=critical,keyCertSign,cRLSign',
   ]);
-  const issue = (name: string, cn: string, extensions: string) => {
+  const issue = (name: string, cn: string, extensions: string, days = 3650) => {
     fs.writeFileSync(path.join(dir, `${name}-ext.cnf`), extensions);
     openssl(dir, [
       'req',
@@ -83,7 +85,7 @@ function makePki(dir: string, crlUrl: string): void {
       'ca.key',
       '-CAcreateserial',
       '-days',
-      '3650',
+      String(days),
       '-extfile',
       `${name}-ext.cnf`,
       '-out',
@@ -145,6 +147,27 @@ function makePki(dir: string, crlUrl: string): void {
   );
   openssl(dir, ['ca', '-config', 'ca.cnf', '-gencrl', '-out', 'ca.crl.pem']);
   openssl(dir, ['crl', '-in', 'ca.crl.pem', '-outform', 'DER', '-out', 'ca.crl']);
+  let issued = 0;
+  return (cn: string, opts: { days?: number; keyUsage?: string } = {}) => {
+    const name = `seal${++issued}`;
+    const usage = opts.keyUsage ?? 'digitalSignature,nonRepudiation';
+    issue(name, cn, `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,${usage}\n${common}`, opts.days);
+    openssl(dir, [
+      'pkcs12',
+      '-export',
+      '-inkey',
+      `${name}.key`,
+      '-in',
+      `${name}.pem`,
+      '-certfile',
+      'ca.pem',
+      '-passout',
+      'pass:another-seal',
+      '-out',
+      `${name}.p12`,
+    ]);
+    return { p12: fs.readFileSync(path.join(dir, `${name}.p12`)), passphrase: 'another-seal' };
+  };
 }
 
 export async function startTrustServices(): Promise<TrustServices> {
@@ -152,7 +175,7 @@ export async function startTrustServices(): Promise<TrustServices> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  makePki(dir, `${base}/ca.crl`);
+  const issueSeal = makePki(dir, `${base}/ca.crl`);
   const services: TrustServices = {
     dir,
     tsaUrl: `${base}/tsa`,
@@ -162,6 +185,7 @@ export async function startTrustServices(): Promise<TrustServices> {
     tsaCertFile: path.join(dir, 'tsa.pem'),
     seal: { p12: fs.readFileSync(path.join(dir, 'seal.p12')), passphrase: 'test-seal' },
     counts: { stamped: 0, refused: 0, crls: 0 },
+    issueSeal,
     down: false,
     close: () => {
       server.closeAllConnections();

@@ -3,6 +3,7 @@
 // checked; the last case fails, naming them, when an operation was never answered 2xx (a new route
 // without a call here). The staff and sign-in routes refuse test credentials (403): they are called with
 // the live client after the test client's refusal is checked.
+import { generateSealKey } from '../../../src/platform/signing/certificate';
 import { samplePdf, samplePng } from '../../../test/support/binary';
 import { createOrg, type TestOrg, unknownId } from '../../../test/support/fixtures';
 import { type Harness, startHarness } from '../../../test/support/harness';
@@ -273,6 +274,14 @@ describe('the client against the service, in test mode', () => {
     ).toBe(403);
     expect(await refusal(sandbox.sso.updateSettings({ passwordSignIn: false }))).toBe(403);
     expect(await refusal(sandbox.users.sendPasswordLink(someone))).toBe(403);
+    // The organisation's own seal signs live documents: set and removed with the live client only.
+    const seal = generateSealKey('Contract seal', h.clock.now());
+    const upload = { pkcs12: seal.p12.toString('base64'), password: seal.passphrase };
+    expect(await refusal(sandbox.organisation.replaceSeal(upload))).toBe(403);
+    expect((await live.organisation.replaceSeal(upload)).source).toBe('organisation');
+    expect((await live.organisation.getSeal()).certificate.subject).toContain('CN=Contract seal');
+    await live.organisation.deleteSeal();
+    expect((await sandbox.organisation.getSeal()).source).toBe('service');
 
     const user = await live.users.create({
       email: 'contract-user@example.test',

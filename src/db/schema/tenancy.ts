@@ -70,6 +70,30 @@ export const organisationLogos = pgTable('organisation_logos', {
   createdAt: ts('created_at').notNull(),
 });
 
+/**
+ * The organisation's own seal (issue 32): a PKCS#12 bundle an administrator uploaded, sealed with
+ * ENCRYPTION_KEYS (bundle and passphrase), with what its certificate says. Live documents of the
+ * organisation are sealed with it instead of the service's; the administrators are e-mailed 30 days
+ * before it expires (`expiry_warned_at`).
+ */
+export const organisationSeals = pgTable('organisation_seals', {
+  organisationId: uuid('organisation_id')
+    .primaryKey()
+    .references(() => organisations.id, { onDelete: 'cascade' }),
+  // New with every upload: what the audit trail names.
+  id: uuid('id').notNull(),
+  sealedP12: text('sealed_p12').notNull(),
+  sealedPassphrase: text('sealed_passphrase').notNull(),
+  subject: text('subject').notNull(),
+  issuer: text('issuer').notNull(),
+  serialNumber: text('serial_number').notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  notBefore: ts('not_before').notNull(),
+  notAfter: ts('not_after').notNull(),
+  expiryWarnedAt: ts('expiry_warned_at'),
+  createdAt: ts('created_at').notNull(),
+});
+
 export const users = pgTable(
   'users',
   {

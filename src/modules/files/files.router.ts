@@ -5,16 +5,9 @@ import type { Routes } from '../../platform/http/routes';
 import { idParam } from '../../platform/kernel/schemas';
 import { z } from '../../platform/kernel/zod';
 import { DeleteFileQuery, StoredFile, Verification } from './files.schemas';
-import {
-  deleteFile,
-  type FileDeps,
-  getFile,
-  openFile,
-  recordUpload,
-  verifyFile,
-  verifyUpload,
-} from './files.service';
+import { deleteFile, type FileDeps, getFile, openFile, recordUpload } from './files.service';
 import { receiveUpload } from './files.upload';
+import { verifyFile, verifyUpload } from './files.verification';
 
 const Params = z.object({ fileId: idParam('fileId') });
 const tags = ['Files'];
@@ -59,11 +52,11 @@ export function fileRoutes(routes: Routes, deps: FileDeps): void {
       multipart: { field: 'file', description: 'The PDF to verify' },
       response: Verification,
     },
-    ({ req }) =>
+    ({ req, ctx }) =>
       receiveFile(
         req,
         { field: 'file', maxBytes: deps.maxFileBytes, fallbackName: 'document.pdf' },
-        (upload) => verifyUpload(deps, upload),
+        (upload) => verifyUpload(deps, ctx, upload),
         async () => undefined,
       ),
   );

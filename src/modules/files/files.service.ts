@@ -14,6 +14,7 @@ import { plural } from '../../platform/kernel/words';
 import { isSignablePdf } from '../../platform/signing/pdf';
 import { type SealKeySource, testSealFingerprint } from '../../platform/signing/seal-key';
 import { TooManySignatures, verifyPdfSignatures } from '../../platform/signing/verify';
+import { organisationSealFingerprint } from '../organisations';
 import { sessionsGoingWith } from '../sessions';
 import { type FileHolders, fileHolderRepository } from './file-holders.repository';
 import { type FileRow, fileRepository } from './files.repository';
@@ -28,8 +29,8 @@ export interface FileDeps {
   seal?: SealKeySource;
 }
 
-const PDF_MAGIC = Buffer.from('%PDF-');
-const notFound = () => new NotFound('File not found');
+export const PDF_MAGIC = Buffer.from('%PDF-');
+export const notFound = () => new NotFound('File not found');
 
 function toStoredFile(row: FileRow): StoredFile {
   return {
@@ -277,52 +278,6 @@ export async function deleteFile(
     return gone;
   });
   await removeStored(deps.storage, removed);
-}
-
-/** The signatures of a PDF, checked (platform/signing/verify), with which certificate is this service's. */
-async function verificationOf(deps: FileDeps, pdf: Buffer, field: string): Promise<Verification> {
-  let report: Awaited<ReturnType<typeof verifyPdfSignatures>>;
-  try {
-    report = await verifyPdfSignatures(pdf);
-  } catch (err) {
-    if (err instanceof TooManySignatures)
-      throw BadRequest.field(field, err.message, field === 'fileId' ? 'path' : 'body');
-    throw err;
-  }
-  const ours = deps.seal ? (await deps.seal()).certificate.fingerprint : null;
-  const test = await testSealFingerprint(deps.database);
-  return {
-    ...report,
-    // A document sealed with test mode's seal proves nothing, whatever else it holds.
-    livemode: test === null || !report.signatures.some((s) => s.certificate?.fingerprint === test),
-    signatures: report.signatures.map((s) => ({
-      ...s,
-      certificate: s.certificate && {
-        ...s.certificate,
-        thisService:
-          s.certificate.fingerprint === ours || (test !== null && s.certificate.fingerprint === test),
-        testSeal: test !== null && s.certificate.fingerprint === test,
-      },
-    })),
-  };
-}
-
-/** Verifies the signatures of a PDF of the organisation. */
-export async function verifyFile(deps: FileDeps, ctx: RequestContext, id: string): Promise<Verification> {
-  const file = await inTenant(deps.database, ctx, (tx) => fileRepository(tx, ctx).find(id));
-  if (!file) throw notFound();
-  if (file.contentType !== 'application/pdf') throw BadRequest.field('fileId', 'is not a PDF', 'path');
-  return verificationOf(deps, await readAll(deps.storage, file.storageKey), 'fileId');
-}
-
-/** Verifies the signatures of a PDF a client sends (kept in memory only, never stored). */
-export async function verifyUpload(deps: FileDeps, upload: IncomingFile): Promise<Verification> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of upload.stream) chunks.push(chunk as Buffer);
-  const pdf = Buffer.concat(chunks);
-  if (!pdf.subarray(0, PDF_MAGIC.length).equals(PDF_MAGIC))
-    throw BadRequest.field('file', 'is not a PDF (it does not start with %PDF-)');
-  return verificationOf(deps, pdf, 'file');
 }
 
 /**

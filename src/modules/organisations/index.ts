@@ -44,6 +44,8 @@ export {
   setUserStatus,
   updateUser,
 } from './organisations.service';
+export { organisationSealFingerprint, organisationSealKey } from './seal.service';
+export { sealExpiryHandler, sealExpiryJob } from './seal-expiry.job';
 export { inMode, type Mode, modeOf, modeOfCurrent, requireTestMode } from './test-twin';
 export { monthPeriod, type OrganisationUsage, usageReport } from './usage.service';
 export {

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { apiKeys, organisations, users } from '../../db/schema';
 import type { RowOf } from '../../db/schema/columns';
+import type { Language } from '../../i18n/languages';
 import type { Tx } from '../../platform/db/database';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { keysetColumnsOf, walkRows } from '../../platform/db/keyset';
@@ -47,14 +48,13 @@ export function userRepository(q: Tx, ctx: RequestContext) {
         .where(and(org, sql`lower(${users.email}) = lower(${email})`));
       return row !== undefined;
     },
-    /** The e-mail addresses of the organisation's active administrators (to tell them of an incident). */
-    async administratorEmails(): Promise<string[]> {
-      const rows = await q
-        .select({ email: users.email })
+    /** The organisation's active administrators: their e-mail and chosen language (to tell them things). */
+    async administrators(): Promise<{ email: string; language: Language | null }[]> {
+      return q
+        .select({ email: users.email, language: users.language })
         .from(users)
         .where(and(org, eq(users.status, 'active'), sql`'administrator' = ANY(${users.groups})`))
         .orderBy(asc(users.createdAt));
-      return rows.map((r) => r.email);
     },
     /**
      * Serialises, within the organisation, every change that may take an administrator away (deactivate,

@@ -26,8 +26,13 @@ export function allUsers(tx: Tx, ctx: RequestContext): Promise<UserRow[]> {
 }
 
 /** The e-mail addresses of the organisation's active administrators (to tell them of an incident). */
-export function administratorEmails(tx: Tx, ctx: RequestContext): Promise<string[]> {
-  return userRepository(tx, ctx).administratorEmails();
+export async function administratorEmails(tx: Tx, ctx: RequestContext): Promise<string[]> {
+  return (await userRepository(tx, ctx).administrators()).map((a) => a.email);
+}
+
+/** The organisation's active administrators, with the language each chose for the staff pages. */
+export function administrators(tx: Tx, ctx: RequestContext) {
+  return userRepository(tx, ctx).administrators();
 }
 
 /**

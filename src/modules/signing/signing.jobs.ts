@@ -26,6 +26,7 @@ import {
   organisationBrand,
   organisationLogo,
   organisationName,
+  organisationSealKey,
 } from '../organisations';
 import { templateVersions } from '../questionlists';
 import {
@@ -158,6 +159,7 @@ export function signingCodeHandler(deps: CodeDeps): JobHandler<z.output<typeof s
 
 export interface FinaliseDeps {
   database: Database;
+  box: SecretBox;
   clock: Clock;
   storage: FileStorage;
   seal: SealKeySource;
@@ -207,8 +209,13 @@ export function signingFinaliseHandler(deps: FinaliseDeps): JobHandler<Record<st
       return { cancelled: 'not every signer has signed' };
     if (!facts.document) throw new PermanentJobError('the document to sign is gone');
     const mode = await modeOf(deps.database, job.organisationId);
-    const seal = await deps.seal(mode);
     const now = deps.clock.now();
+    // Live documents: the organisation's own seal while it has a valid one, else the service's.
+    const own =
+      mode === 'live'
+        ? await inTenant(deps.database, ctx, (tx) => organisationSealKey(tx, ctx, deps.box, now))
+        : null;
+    const seal = own ?? (await deps.seal(mode));
     const original = await readAll(deps.storage, facts.document.file.storageKey);
     const signed = await buildSignedDocument({
       original,

@@ -84,7 +84,7 @@ async function generatedSealKey(
 export interface LoadedSealKey {
   key: SealKey;
   certificate: CertificateFacts;
-  source: 'configured' | 'generated';
+  source: 'configured' | 'generated' | 'organisation';
 }
 /** The live seal, or (`test`) test mode's. */
 export type SealKeySource = (mode?: 'live' | 'test') => Promise<LoadedSealKey>;

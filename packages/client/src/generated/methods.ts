@@ -33,6 +33,7 @@ import {
   type DeleteFileQuery,
   type DeleteFileResponse,
   type DeleteOrganisationLogoResponse,
+  type DeleteOrganisationSealResponse,
   type DeleteSsoProviderResponse,
   type DeleteTestDataResponse,
   type DeleteUserApiKeyResponse,
@@ -49,6 +50,7 @@ import {
   type GetOAuthClientResponse,
   type GetOpenApiDocumentResponse,
   type GetOrganisationBrandResponse,
+  type GetOrganisationSealResponse,
   type GetQuestionListResponse,
   type GetQuickSigningSetupResponse,
   type GetRateLimitsResponse,
@@ -117,6 +119,8 @@ import {
   type RedeliverWebhookDeliveryResponse,
   type ReopenSessionRequestRequest,
   type ReopenSessionRequestResponse,
+  type ReplaceOrganisationSealRequest,
+  type ReplaceOrganisationSealResponse,
   type RevokeOAuthClientTokenResponse,
   type RevokeOAuthClientTokensResponse,
   type RotateOAuthClientSecretResponse,
@@ -227,6 +231,18 @@ export const operationMethods = (t: Transport) => ({
   /** Remove the organisation’s logo (`DELETE /api/v1/admin/organisation/brand/logo`) */
   deleteOrganisationLogo: (options?: CallOptions): Promise<DeleteOrganisationLogoResponse> =>
     t.request<DeleteOrganisationLogoResponse>(specs.deleteOrganisationLogo, {}, options),
+  /** The certificate the organisation’s documents are sealed with (`GET /api/v1/admin/organisation/seal`) */
+  getOrganisationSeal: (options?: CallOptions): Promise<GetOrganisationSealResponse> =>
+    t.request<GetOrganisationSealResponse>(specs.getOrganisationSeal, {}, options),
+  /** Set the organisation’s own seal (PKCS#12) (`PUT /api/v1/admin/organisation/seal`) */
+  replaceOrganisationSeal: (
+    body: ReplaceOrganisationSealRequest,
+    options?: CallOptions,
+  ): Promise<ReplaceOrganisationSealResponse> =>
+    t.request<ReplaceOrganisationSealResponse>(specs.replaceOrganisationSeal, { body }, options),
+  /** Remove the organisation’s own seal (`DELETE /api/v1/admin/organisation/seal`) */
+  deleteOrganisationSeal: (options?: CallOptions): Promise<DeleteOrganisationSealResponse> =>
+    t.request<DeleteOrganisationSealResponse>(specs.deleteOrganisationSeal, {}, options),
   /** List the organisation’s users (`GET /api/v1/admin/users`) */
   listUsers: (query?: ListUsersQuery, options?: CallOptions): ListCall<ListUsersResponse, ListUsersItem> =>
     t.list<ListUsersResponse, ListUsersItem>(specs.listUsers, { query }, options),
@@ -694,6 +710,12 @@ export const groupedMethods = (t: Transport, call: OperationMethods) => ({
     setLogo: call.setOrganisationLogo,
     /** Remove the organisation’s logo (`DELETE /api/v1/admin/organisation/brand/logo`) */
     deleteLogo: call.deleteOrganisationLogo,
+    /** The certificate the organisation’s documents are sealed with (`GET /api/v1/admin/organisation/seal`) */
+    getSeal: call.getOrganisationSeal,
+    /** Set the organisation’s own seal (PKCS#12) (`PUT /api/v1/admin/organisation/seal`) */
+    replaceSeal: call.replaceOrganisationSeal,
+    /** Remove the organisation’s own seal (`DELETE /api/v1/admin/organisation/seal`) */
+    deleteSeal: call.deleteOrganisationSeal,
   },
   apiKeys: {
     /** List API keys of the organisation’s users (never the keys themselves) (`GET /api/v1/admin/apikeys`) */

@@ -141,6 +141,33 @@ export const specs = {
     body: null,
     list: null,
   },
+  getOrganisationSeal: {
+    id: 'getOrganisationSeal',
+    method: 'GET',
+    path: '/api/v1/admin/organisation/seal',
+    auth: true,
+    idempotent: false,
+    body: null,
+    list: null,
+  },
+  replaceOrganisationSeal: {
+    id: 'replaceOrganisationSeal',
+    method: 'PUT',
+    path: '/api/v1/admin/organisation/seal',
+    auth: true,
+    idempotent: false,
+    body: 'json',
+    list: null,
+  },
+  deleteOrganisationSeal: {
+    id: 'deleteOrganisationSeal',
+    method: 'DELETE',
+    path: '/api/v1/admin/organisation/seal',
+    auth: true,
+    idempotent: false,
+    body: null,
+    list: null,
+  },
   listUsers: {
     id: 'listUsers',
     method: 'GET',
@@ -821,6 +848,17 @@ export type SetOrganisationLogoResponse =
   operations['setOrganisationLogo']['responses'][200]['content']['application/json'];
 /** Remove the organisation’s logo */
 export type DeleteOrganisationLogoResponse = undefined;
+/** The certificate the organisation’s documents are sealed with */
+export type GetOrganisationSealResponse =
+  operations['getOrganisationSeal']['responses'][200]['content']['application/json'];
+/** Set the organisation’s own seal (PKCS#12) */
+export type ReplaceOrganisationSealRequest = NonNullable<
+  operations['replaceOrganisationSeal']['requestBody']
+>['content']['application/json'];
+export type ReplaceOrganisationSealResponse =
+  operations['replaceOrganisationSeal']['responses'][200]['content']['application/json'];
+/** Remove the organisation’s own seal */
+export type DeleteOrganisationSealResponse = undefined;
 /** List the organisation’s users */
 export type ListUsersQuery = NonNullable<operations['listUsers']['parameters']['query']>;
 export type ListUsersResponse = operations['listUsers']['responses'][200]['content']['application/json'];

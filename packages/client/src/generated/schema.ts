@@ -179,6 +179,38 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/admin/organisation/seal': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The certificate the organisation’s documents are sealed with
+     * @description Its own seal when one was uploaded and has not expired, else the service’s (`source`), with what the certificate says and the days left.
+     */
+    get: operations['getOrganisationSeal'];
+    /**
+     * Set the organisation’s own seal (PKCS#12)
+     * @description From now on live documents of the organisation are sealed with it (PAdES, at the level the service is configured for). It must open with `password`, hold an RSA key and its certificate, be valid now and allow signing; else 400 naming the field, and nothing changes. Kept sealed with ENCRYPTION_KEYS; never returned. The administrators are e-mailed 30 days before it expires. Replaces any earlier one. Audited (`organisation_seal.created` / `.updated`).
+     *
+     *     The organisation’s seal signs live documents: live credentials only (test credentials get 403).
+     */
+    put: operations['replaceOrganisationSeal'];
+    post?: never;
+    /**
+     * Remove the organisation’s own seal
+     * @description Documents are sealed with the service’s seal again; 404 when the organisation has none. Audited (`organisation_seal.deleted`).
+     *
+     *     The organisation’s seal signs live documents: live credentials only (test credentials get 403).
+     */
+    delete: operations['deleteOrganisationSeal'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/admin/users': {
     parameters: {
       query?: never;
@@ -2742,6 +2774,44 @@ export interface components {
       smsSender?: string | null;
       requireCodeToDecline?: boolean;
     };
+    /** @description The certificate the organisation’s live documents are sealed with (test documents: the test seal) */
+    OrganisationSeal: {
+      /**
+       * @description `organisation`: its own, uploaded here; `service`: the service’s (SIGNING_CERT_P12, or the one it generated), used while the organisation has none or its own has expired
+       * @enum {string}
+       */
+      source: 'organisation' | 'service';
+      certificate: {
+        subject: string;
+        issuer: string;
+        serialNumber: string;
+        /**
+         * Format: date-time
+         * @description ISO 8601 timestamp, UTC
+         */
+        notBefore: string;
+        /**
+         * Format: date-time
+         * @description ISO 8601 timestamp, UTC
+         */
+        notAfter: string;
+        /** @description SHA-256 of the certificate (DER), hex */
+        fingerprint: string;
+      };
+      /**
+       * Format: date-time
+       * @description ISO 8601 timestamp, UTC
+       */
+      uploadedAt: string | null;
+      /** @description Whole days until notAfter (negative once past) */
+      expiresInDays: number;
+    };
+    UploadSeal: {
+      /** @description The PKCS#12 file (.p12/.pfx) in base64: an RSA private key, its certificate, and the chain up to the authority (recommended: it goes into every signature and the Document Security Store). At most 64 KB */
+      pkcs12: string;
+      /** @description The password that opens the file */
+      password: string;
+    };
     UserList: {
       users: components['schemas']['User'][];
       total: number;
@@ -4804,6 +4874,68 @@ export interface operations {
     };
   };
   deleteOrganisationLogo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  getOrganisationSeal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OrganisationSeal'];
+        };
+      };
+    };
+  };
+  replaceOrganisationSeal: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UploadSeal'];
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OrganisationSeal'];
+        };
+      };
+    };
+  };
+  deleteOrganisationSeal: {
     parameters: {
       query?: never;
       header?: never;

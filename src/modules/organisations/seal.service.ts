@@ -1,0 +1,215 @@
+import forge from 'node-forge';
+import type { SecretBox } from '../../platform/crypto/sealed';
+import type { Database, Tx } from '../../platform/db/database';
+import { inTenant } from '../../platform/db/tenant';
+import { jobRepository } from '../../platform/jobs/jobs.repository';
+import type { Clock } from '../../platform/kernel/clock';
+import type { RequestContext } from '../../platform/kernel/context';
+import { BadRequest, NotFound } from '../../platform/kernel/errors';
+import { newId } from '../../platform/kernel/ids';
+import { type CertificateFacts, certificateFacts, type SealKey } from '../../platform/signing/certificate';
+import { openSealKey } from '../../platform/signing/cms';
+import type { LoadedSealKey, SealKeySource } from '../../platform/signing/seal-key';
+import { type OrganisationSealRow, organisationSealRepository } from './seal.repository';
+import type { OrganisationSeal, UploadSeal } from './seal.schemas';
+import { sealExpiryJob } from './seal-expiry.job';
+
+export interface SealDeps {
+  database: Database;
+  clock: Clock;
+  box: SecretBox;
+  seal: SealKeySource;
+}
+
+/** A PKCS#12 file with a key and a short chain is a few kilobytes; a larger one is refused. */
+export const SEAL_MAX_BYTES = 64 * 1024;
+/** Administrators are warned this long before their seal expires. */
+export const SEAL_WARNING_DAYS = 30;
+const DAY_MS = 86_400_000;
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+const sealContext = (organisationId: string) => `organisation-seal:${organisationId}`;
+
+function view(
+  source: 'organisation' | 'service',
+  certificate: CertificateFacts,
+  uploadedAt: Date | null,
+  now: Date,
+): OrganisationSeal {
+  return {
+    source,
+    certificate: {
+      subject: certificate.subject,
+      issuer: certificate.issuer,
+      serialNumber: certificate.serialNumber,
+      notBefore: certificate.notBefore.toISOString(),
+      notAfter: certificate.notAfter.toISOString(),
+      fingerprint: certificate.fingerprint,
+    },
+    uploadedAt: uploadedAt?.toISOString() ?? null,
+    expiresInDays: Math.floor((certificate.notAfter.getTime() - now.getTime()) / DAY_MS),
+  };
+}
+
+const factsOf = (row: OrganisationSealRow): CertificateFacts => ({
+  subject: row.subject,
+  issuer: row.issuer,
+  serialNumber: row.serialNumber,
+  notBefore: row.notBefore,
+  notAfter: row.notAfter,
+  fingerprint: row.fingerprint,
+});
+
+/** The seal the organisation's live documents are sealed with: its own, else the service's. */
+export async function getOrganisationSeal(deps: SealDeps, ctx: RequestContext): Promise<OrganisationSeal> {
+  const row = await inTenant(deps.database, ctx, (tx) => organisationSealRepository(tx, ctx).find());
+  const now = deps.clock.now();
+  if (row) return view('organisation', factsOf(row), row.createdAt, now);
+  return view('service', (await deps.seal('live')).certificate, null, now);
+}
+
+/**
+ * Checks an uploaded PKCS#12 file before it is kept: it opens with the password, holds an RSA key and
+ * the certificate that goes with it, the certificate is valid now and may sign documents. Each refusal
+ * is a 400 naming the field.
+ */
+async function checkedSeal(input: UploadSeal, now: Date): Promise<{ key: SealKey; facts: CertificateFacts }> {
+  const p12 = Buffer.from(input.pkcs12, 'base64');
+  if (
+    p12.length === 0 ||
+    p12.toString('base64').replace(/=+$/, '') !== input.pkcs12.replace(/\s+/g, '').replace(/=+$/, '')
+  )
+    throw BadRequest.field('pkcs12', 'must be the PKCS#12 file in base64');
+  if (p12.length > SEAL_MAX_BYTES)
+    throw BadRequest.field('pkcs12', `must be at most ${SEAL_MAX_BYTES / 1024} KB`);
+  const key = { p12, passphrase: input.password };
+  try {
+    forge.pkcs12.pkcs12FromAsn1(
+      forge.asn1.fromDer(forge.util.createBuffer(p12.toString('binary'))),
+      false,
+      input.password,
+    );
+  } catch (err) {
+    const message = (err as Error).message;
+    if (/password|MAC/i.test(message)) throw BadRequest.field('password', 'does not open the PKCS#12 file');
+    throw BadRequest.field('pkcs12', 'is not a PKCS#12 file');
+  }
+  let facts: CertificateFacts;
+  try {
+    await openSealKey(key);
+    facts = certificateFacts(key);
+  } catch (err) {
+    throw BadRequest.field(
+      'pkcs12',
+      `must hold an RSA private key and its certificate (${(err as Error).message})`,
+    );
+  }
+  if (facts.notAfter <= now)
+    throw BadRequest.field('pkcs12', `its certificate expired on ${facts.notAfter.toISOString()}`);
+  // A certificate issued minutes ago by an authority whose clock runs ahead is not refused.
+  if (facts.notBefore.getTime() > now.getTime() + CLOCK_SKEW_MS)
+    throw BadRequest.field('pkcs12', `its certificate is valid only from ${facts.notBefore.toISOString()}`);
+  if (!maySign(key)) throw BadRequest.field('pkcs12', 'its certificate’s key usage does not allow signing');
+  return { key, facts };
+}
+
+/** A certificate without a key usage may sign; one with it needs digitalSignature or nonRepudiation. */
+function maySign(key: SealKey): boolean {
+  const p12 = forge.pkcs12.pkcs12FromAsn1(
+    forge.asn1.fromDer(forge.util.createBuffer(key.p12.toString('binary'))),
+    false,
+    key.passphrase,
+  );
+  const bag = forge.pki.oids.certBag!;
+  const usage = (p12.getBags({ bagType: bag })[bag] ?? [])
+    .map(
+      (b) =>
+        b.cert?.getExtension('keyUsage') as
+          | { digitalSignature?: boolean; nonRepudiation?: boolean }
+          | undefined,
+    )
+    .find(Boolean);
+  return !usage || Boolean(usage.digitalSignature || usage.nonRepudiation);
+}
+
+/**
+ * Sets the organisation's own seal, replacing any other (live mode only: the route says so). Kept sealed
+ * with ENCRYPTION_KEYS; the table's audit trigger records it (without the sealed columns); the expiry
+ * warning is planned for 30 days before it expires, in the same transaction.
+ */
+export async function setOrganisationSeal(
+  deps: SealDeps,
+  ctx: RequestContext,
+  input: UploadSeal,
+): Promise<OrganisationSeal> {
+  const now = deps.clock.now();
+  const { key, facts } = await checkedSeal(input, now);
+  const context = sealContext(ctx.organisationId);
+  await inTenant(deps.database, ctx, async (tx) => {
+    await organisationSealRepository(tx, ctx).put({
+      id: newId(now.getTime()),
+      sealedP12: deps.box.seal(key.p12.toString('base64'), context),
+      sealedPassphrase: deps.box.seal(key.passphrase, context),
+      subject: facts.subject,
+      issuer: facts.issuer,
+      serialNumber: facts.serialNumber,
+      fingerprint: facts.fingerprint,
+      notBefore: facts.notBefore,
+      notAfter: facts.notAfter,
+      createdAt: now,
+    });
+    await planExpiryWarning(tx, ctx, facts, now);
+  });
+  return view('organisation', facts, now, now);
+}
+
+async function planExpiryWarning(tx: Tx, ctx: RequestContext, facts: CertificateFacts | null, now: Date) {
+  const jobs = jobRepository(tx, ctx);
+  await jobs.cancelPending(ctx.organisationId, [sealExpiryJob.kind], 'the seal was replaced or removed', now);
+  if (!facts) return;
+  const warnAt = new Date(Math.max(now.getTime(), facts.notAfter.getTime() - SEAL_WARNING_DAYS * DAY_MS));
+  await jobs.enqueue(
+    [
+      sealExpiryJob.job({
+        subjectId: ctx.organisationId,
+        payload: { fingerprint: facts.fingerprint },
+        runAt: warnAt,
+      }),
+    ],
+    now,
+  );
+}
+
+/** Removes the organisation's own seal: documents are sealed with the service's again. 404 if none. */
+export async function removeOrganisationSeal(deps: SealDeps, ctx: RequestContext): Promise<void> {
+  await inTenant(deps.database, ctx, async (tx) => {
+    if (!(await organisationSealRepository(tx, ctx).remove()))
+      throw new NotFound('The organisation has no seal of its own');
+    await planExpiryWarning(tx, ctx, null, deps.clock.now());
+  });
+}
+
+/**
+ * The organisation's own seal, opened, for sealing a live document at `now`; null when it has none or
+ * it has expired (then the service's seal is used: the administrators were warned 30 days before).
+ */
+export async function organisationSealKey(
+  tx: Tx,
+  ctx: RequestContext,
+  box: SecretBox,
+  now: Date,
+): Promise<LoadedSealKey | null> {
+  const row = await organisationSealRepository(tx, ctx).find();
+  if (!row || row.notAfter <= now) return null;
+  const context = sealContext(ctx.organisationId);
+  const key = {
+    p12: Buffer.from(box.open(row.sealedP12, context), 'base64'),
+    passphrase: box.open(row.sealedPassphrase, context),
+  };
+  return { key, certificate: factsOf(row), source: 'organisation' };
+}
+
+/** The fingerprint of the organisation's own seal, if it has one (what verification compares with). */
+export async function organisationSealFingerprint(tx: Tx, ctx: RequestContext): Promise<string | null> {
+  return (await organisationSealRepository(tx, ctx).find())?.fingerprint ?? null;
+}
