@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the system packages the tests and scripts use, skipping those already installed (then it
 # costs well under a second and needs no network): Chromium (browser tests), poppler-utils (pdfsig
-# checks signed PDFs), Prometheus's promtool (checks /metrics), PostgreSQL (the server run, and the
+# checks signed PDFs), OpenSSL (the signing tests' local CA and time-stamping authority), Prometheus's promtool (checks /metrics), PostgreSQL (the server run, and the
 # failure and scale scripts) with its client tools, HAProxy and PgBouncer (the scale script).
 # Usage, on Debian or Ubuntu: sudo bash scripts/install-prerequisites.sh
 set -euo pipefail
-packages=(chromium poppler-utils postgresql postgresql-client haproxy pgbouncer prometheus)
+packages=(chromium poppler-utils openssl postgresql postgresql-client haproxy pgbouncer prometheus)
 
 missing=()
 with_recommends=()
