@@ -9,7 +9,7 @@ import type { Clock } from '../../platform/kernel/clock';
 import { systemContext } from '../../platform/kernel/context';
 import { z } from '../../platform/kernel/zod';
 import type { Mailer } from '../../platform/outbound/mail';
-import { escapeHtml } from '../../platform/web/html';
+import { textParagraphs } from '../../platform/web/html';
 import { organisationName } from './organisations.service';
 import { organisationSealRepository } from './seal.repository';
 import { administrators } from './users.service';
@@ -52,10 +52,7 @@ export function sealExpiryHandler(deps: {
           subject: texts.subject(found.organisation, days),
           text: texts.text(found.organisation, seal.subject, expires, url),
         };
-        const html = mail.text
-          .split('\n')
-          .map((line) => `<p>${escapeHtml(line)}</p>`)
-          .join('');
+        const html = textParagraphs(mail.text);
         await deps.mailer.send({ key: messageKey(job, admin.email), to: admin.email, ...mail, html });
       }
     });

@@ -1,4 +1,4 @@
-import forge from 'node-forge';
+import type forge from 'node-forge';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
@@ -7,8 +7,13 @@ import type { Clock } from '../../platform/kernel/clock';
 import type { RequestContext } from '../../platform/kernel/context';
 import { BadRequest, NotFound } from '../../platform/kernel/errors';
 import { newId } from '../../platform/kernel/ids';
-import { type CertificateFacts, certificateFacts, type SealKey } from '../../platform/signing/certificate';
-import { openSealKey } from '../../platform/signing/cms';
+import {
+  type CertificateFacts,
+  factsOf,
+  type Pkcs12Contents,
+  readPkcs12,
+  type SealKey,
+} from '../../platform/signing/certificate';
 import type { LoadedSealKey, SealKeySource } from '../../platform/signing/seal-key';
 import { type OrganisationSealRow, organisationSealRepository } from './seal.repository';
 import type { OrganisationSeal, UploadSeal } from './seal.schemas';
@@ -51,7 +56,7 @@ function view(
   };
 }
 
-const factsOf = (row: OrganisationSealRow): CertificateFacts => ({
+const rowFacts = (row: OrganisationSealRow): CertificateFacts => ({
   subject: row.subject,
   issuer: row.issuer,
   serialNumber: row.serialNumber,
@@ -64,7 +69,7 @@ const factsOf = (row: OrganisationSealRow): CertificateFacts => ({
 export async function getOrganisationSeal(deps: SealDeps, ctx: RequestContext): Promise<OrganisationSeal> {
   const row = await inTenant(deps.database, ctx, (tx) => organisationSealRepository(tx, ctx).find());
   const now = deps.clock.now();
-  if (row) return view('organisation', factsOf(row), row.createdAt, now);
+  if (row) return view('organisation', rowFacts(row), row.createdAt, now);
   return view('service', (await deps.seal('live')).certificate, null, now);
 }
 
@@ -83,52 +88,32 @@ async function checkedSeal(input: UploadSeal, now: Date): Promise<{ key: SealKey
   if (p12.length > SEAL_MAX_BYTES)
     throw BadRequest.field('pkcs12', `must be at most ${SEAL_MAX_BYTES / 1024} KB`);
   const key = { p12, passphrase: input.password };
+  let contents: Pkcs12Contents;
   try {
-    forge.pkcs12.pkcs12FromAsn1(
-      forge.asn1.fromDer(forge.util.createBuffer(p12.toString('binary'))),
-      false,
-      input.password,
-    );
+    contents = readPkcs12(key);
   } catch (err) {
     const message = (err as Error).message;
+    if (message.startsWith('the PKCS#12 file holds no'))
+      throw BadRequest.field('pkcs12', `must hold an RSA private key and its certificate (${message})`);
     if (/password|MAC/i.test(message)) throw BadRequest.field('password', 'does not open the PKCS#12 file');
     throw BadRequest.field('pkcs12', 'is not a PKCS#12 file');
   }
-  let facts: CertificateFacts;
-  try {
-    await openSealKey(key);
-    facts = certificateFacts(key);
-  } catch (err) {
-    throw BadRequest.field(
-      'pkcs12',
-      `must hold an RSA private key and its certificate (${(err as Error).message})`,
-    );
-  }
+  const facts = factsOf(contents.certificate);
   if (facts.notAfter <= now)
     throw BadRequest.field('pkcs12', `its certificate expired on ${facts.notAfter.toISOString()}`);
   // A certificate issued minutes ago by an authority whose clock runs ahead is not refused.
   if (facts.notBefore.getTime() > now.getTime() + CLOCK_SKEW_MS)
     throw BadRequest.field('pkcs12', `its certificate is valid only from ${facts.notBefore.toISOString()}`);
-  if (!maySign(key)) throw BadRequest.field('pkcs12', 'its certificate’s key usage does not allow signing');
+  if (!maySign(contents.certificate))
+    throw BadRequest.field('pkcs12', 'its certificate’s key usage does not allow signing');
   return { key, facts };
 }
 
 /** A certificate without a key usage may sign; one with it needs digitalSignature or nonRepudiation. */
-function maySign(key: SealKey): boolean {
-  const p12 = forge.pkcs12.pkcs12FromAsn1(
-    forge.asn1.fromDer(forge.util.createBuffer(key.p12.toString('binary'))),
-    false,
-    key.passphrase,
-  );
-  const bag = forge.pki.oids.certBag!;
-  const usage = (p12.getBags({ bagType: bag })[bag] ?? [])
-    .map(
-      (b) =>
-        b.cert?.getExtension('keyUsage') as
-          | { digitalSignature?: boolean; nonRepudiation?: boolean }
-          | undefined,
-    )
-    .find(Boolean);
+function maySign(certificate: forge.pki.Certificate): boolean {
+  const usage = certificate.getExtension('keyUsage') as
+    | { digitalSignature?: boolean; nonRepudiation?: boolean }
+    | undefined;
   return !usage || Boolean(usage.digitalSignature || usage.nonRepudiation);
 }
 
@@ -206,7 +191,7 @@ export async function organisationSealKey(
     p12: Buffer.from(box.open(row.sealedP12, context), 'base64'),
     passphrase: box.open(row.sealedPassphrase, context),
   };
-  return { key, certificate: factsOf(row), source: 'organisation' };
+  return { key, certificate: rowFacts(row), source: 'organisation' };
 }
 
 /** The fingerprint of the organisation's own seal, if it has one (what verification compares with). */

@@ -17,7 +17,7 @@ import { z } from '../../platform/kernel/zod';
 import { type Metrics, statusClass } from '../../platform/ops/metrics';
 import type { Mailer } from '../../platform/outbound/mail';
 import type { SafeHttpClient } from '../../platform/outbound/safe-http';
-import { escapeHtml } from '../../platform/web/html';
+import { textParagraphs } from '../../platform/web/html';
 import { toEvent } from '../events';
 import { administratorEmails, modeOf } from '../organisations';
 import { deliveryRepository } from './deliveries.repository';
@@ -315,10 +315,7 @@ export function webhookDisabledNoticeHandler(deps: {
       `  PATCH ${deps.baseUrl}/api/v1/webhooks/${endpoint.id}  {"enabled": true}`,
       `  GET ${deps.baseUrl}/api/v1/webhooks/${endpoint.id}/deliveries?status=cancelled (then redeliver each)`,
     ].join('\n');
-    const html = text
-      .split('\n')
-      .map((line) => `<p>${escapeHtml(line)}</p>`)
-      .join('');
+    const html = textParagraphs(text);
     await sendOnce(deps, job, async () => {
       for (const to of found.to)
         await deps.mailer.send({ key: messageKey(job, to), to, subject, text, html });

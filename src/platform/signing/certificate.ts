@@ -170,20 +170,41 @@ export function generateSealKey(commonName: string, now: Date): SealKey {
   return { p12: Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary'), passphrase };
 }
 
-/** What a PKCS#12 bundle's certificate says; throws when it does not open or holds no key and certificate. */
-export function certificateFacts(key: SealKey): CertificateFacts {
+/** What a PKCS#12 bundle holds: the RSA key, the certificate that goes with it, and the others. */
+export interface Pkcs12Contents {
+  privateKey: forge.pki.rsa.PrivateKey;
+  certificate: forge.pki.Certificate;
+  /** The other certificates (the chain up to the authority), in the bundle's order. */
+  chain: forge.pki.Certificate[];
+}
+
+/**
+ * Opens a PKCS#12 bundle: its key, and the certificate whose public key matches it (whatever order the
+ * bundle lists its certificates in). Throws when it does not open, or holds no key or no such certificate.
+ */
+export function readPkcs12(key: SealKey): Pkcs12Contents {
   const asn1 = forge.asn1.fromDer(forge.util.createBuffer(key.p12.toString('binary')));
   const p12 = forge.pkcs12.pkcs12FromAsn1(asn1, false, key.passphrase);
-  const certBag = forge.pki.oids.certBag as string;
-  const keyBag = forge.pki.oids.pkcs8ShroudedKeyBag as string;
-  const certs = p12.getBags({ bagType: certBag })[certBag] ?? [];
-  const keyBags = [
-    ...(p12.getBags({ bagType: keyBag })[keyBag] ?? []),
-    ...(p12.getBags({ bagType: forge.pki.oids.keyBag as string })[forge.pki.oids.keyBag as string] ?? []),
-  ];
-  const cert = certs[0]?.cert;
-  if (!cert || keyBags.length === 0)
-    throw new Error('the PKCS#12 file must hold a private key and its certificate');
+  const bags = (type: string) => p12.getBags({ bagType: type })[type] ?? [];
+  const keyBag = [...bags(forge.pki.oids.pkcs8ShroudedKeyBag!), ...bags(forge.pki.oids.keyBag!)][0];
+  const privateKey = keyBag?.key as forge.pki.rsa.PrivateKey | undefined;
+  if (!privateKey) throw new Error('the PKCS#12 file holds no private key');
+  const certs = bags(forge.pki.oids.certBag!).flatMap((b) => (b.cert ? [b.cert] : []));
+  const certificate = certs.find((c) => {
+    const pub = c.publicKey as forge.pki.rsa.PublicKey;
+    return pub.n?.equals(privateKey.n) && pub.e?.equals(privateKey.e);
+  });
+  if (!certificate) throw new Error('the PKCS#12 file holds no certificate for its private key');
+  return { privateKey, certificate, chain: certs.filter((c) => c !== certificate) };
+}
+
+/** What a PKCS#12 bundle's certificate says; throws when it does not open or holds no key and certificate. */
+export function certificateFacts(key: SealKey): CertificateFacts {
+  return factsOf(readPkcs12(key).certificate);
+}
+
+/** What a certificate says. */
+export function factsOf(cert: forge.pki.Certificate): CertificateFacts {
   const name = (attrs: forge.pki.CertificateField[]) =>
     attrs.map((a) => `${a.shortName ?? a.name}=${String(a.value)}`).join(', ');
   const der = forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes();

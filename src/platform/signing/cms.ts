@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, webcrypto } from 'node:crypto';
 import forge from 'node-forge';
-import type { SealKey } from './certificate';
+import { readPkcs12, type SealKey } from './certificate';
 
 type Pkijs = typeof import('pkijs');
 type Asn1js = typeof import('asn1js');
@@ -52,23 +52,9 @@ export interface OpenedSealKey {
 const derOf = (cert: forge.pki.Certificate) =>
   Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
 
-/**
- * Opens a PKCS#12 bundle: the key, the certificate that goes with it (the one whose public key matches,
- * whatever order the bundle lists them in) and the others, the chain up to its authority.
- */
+/** Opens a PKCS#12 bundle for signing (see readPkcs12): its key as a signing key, its certificates as DER. */
 export async function openSealKey(key: SealKey): Promise<OpenedSealKey> {
-  const asn1 = forge.asn1.fromDer(forge.util.createBuffer(key.p12.toString('binary')));
-  const p12 = forge.pkcs12.pkcs12FromAsn1(asn1, false, key.passphrase);
-  const bags = (type: string) => p12.getBags({ bagType: type })[type] ?? [];
-  const keyBag = [...bags(forge.pki.oids.pkcs8ShroudedKeyBag!), ...bags(forge.pki.oids.keyBag!)][0];
-  const rsa = keyBag?.key as forge.pki.rsa.PrivateKey | undefined;
-  if (!rsa) throw new Error('the PKCS#12 file holds no private key');
-  const certs = bags(forge.pki.oids.certBag!).flatMap((b) => (b.cert ? [b.cert] : []));
-  const own = certs.find((c) => {
-    const pub = c.publicKey as forge.pki.rsa.PublicKey;
-    return pub.n?.equals(rsa.n) && pub.e?.equals(rsa.e);
-  });
-  if (!own) throw new Error('the PKCS#12 file holds no certificate for its private key');
+  const { privateKey: rsa, certificate, chain } = readPkcs12(key);
   const pkcs8 = createPrivateKey(forge.pki.privateKeyToPem(rsa)).export({ type: 'pkcs8', format: 'der' });
   const privateKey = await webcrypto.subtle.importKey(
     'pkcs8',
@@ -77,11 +63,7 @@ export async function openSealKey(key: SealKey): Promise<OpenedSealKey> {
     false,
     ['sign'],
   );
-  return {
-    privateKey,
-    certificate: derOf(own),
-    chain: certs.filter((c) => c !== own).map(derOf),
-  };
+  return { privateKey, certificate: derOf(certificate), chain: chain.map(derOf) };
 }
 
 export const sha256 = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();

@@ -160,10 +160,7 @@ async function signatureTimestamp(
 }
 
 /** Checks a document timestamp (/SubFilter /ETSI.RFC3161): a timestamp token over the bytes it covers. */
-export async function checkDocumentTimestamp(
-  der: Buffer,
-  content: Buffer,
-): Promise<CheckedCms & { timestamp: TimestampReport | null }> {
+export async function checkDocumentTimestamp(der: Buffer, content: Buffer): Promise<CheckedCms> {
   try {
     const { token } = await checkToken(der, content);
     const signer = token.signer

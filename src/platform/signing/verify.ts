@@ -186,12 +186,13 @@ export async function verifyPdfSignatures(pdf: Buffer): Promise<VerificationRepo
   const tail = pdf.subarray(furthest).toString('latin1').trim();
   const modified = signatures.length > 0 && tail.length > 0 && !onlyValidationData(pdf, furthest);
   const report = signatures.map(({ end: _, ...s }) => s);
+  const validationData = validationDataIn(text);
   return {
     signed: signatures.length > 0,
     valid: signatures.length > 0 && signatures.every((s) => s.intact) && !modified,
     signatures: report,
     modifiedAfterLastSignature: modified,
-    pades: { level: padesLevelOf(signatures, text), validationData: validationDataIn(text) },
+    pades: { level: padesLevelOf(signatures, text, validationData), validationData },
   };
 }
 
@@ -200,7 +201,11 @@ export async function verifyPdfSignatures(pdf: Buffer): Promise<VerificationRepo
  * document timestamp covers it); B-LT when validation data follows them; B-LTA when a document
  * timestamp covers that too. Null when a signature is not a PAdES one.
  */
-function padesLevelOf(signatures: (SignatureReport & { end: number })[], text: string): PadesLevel | null {
+function padesLevelOf(
+  signatures: (SignatureReport & { end: number })[],
+  text: string,
+  validationData: ValidationDataReport,
+): PadesLevel | null {
   const signed = signatures.filter((s) => s.kind === 'signature');
   const stamps = signatures.filter((s) => s.kind === 'document-timestamp');
   if (signed.length === 0 || signed.some((s) => s.level === null)) return null;
@@ -208,6 +213,6 @@ function padesLevelOf(signatures: (SignatureReport & { end: number })[], text: s
   const timed = signed.every((s) => s.level === 'B-T') || stamps.some((t) => t.end > lastSignature);
   if (!timed) return 'B-B';
   const dss = dssOffset(text);
-  if (dss < lastSignature || !validationDataIn(text).embedded) return 'B-T';
+  if (dss < lastSignature || !validationData.embedded) return 'B-T';
   return stamps.some((t) => t.end > dss) ? 'B-LTA' : 'B-LT';
 }

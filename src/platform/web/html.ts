@@ -32,6 +32,14 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 
+/** Plain text as HTML: each line a paragraph, escaped (the HTML part of a plain-text e-mail). */
+export function textParagraphs(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `<p>${escapeHtml(line)}</p>`)
+    .join('');
+}
+
 function render(value: HtmlValue): string {
   if (value === null || value === undefined || value === false || value === true) return '';
   if (value instanceof Html) return value.toString();
