@@ -6,6 +6,7 @@ import {
   createOrg,
   createTemplate,
   type TestOrg,
+  untilSettled,
 } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 
@@ -56,6 +57,8 @@ describe('usage counts', () => {
       },
     ]);
     // The test twin (its own organisation in the database, named by its events) is not listed at all.
+    // Events are listed once no older transaction is open (on a shared server, any database's).
+    await untilSettled(h, org.organisationId);
     const events = await h.api().get('/api/v1/events').set('x-api-key', sandbox.adminKey);
     const twinId = events.body.events[0].organisationId as string;
     expect(twinId).not.toBe(org.organisationId);
