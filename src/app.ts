@@ -8,6 +8,7 @@ import {
   deskRoutes,
   oauthClientPageRoutes,
   providerPageRoutes,
+  sealPageRoutes,
   staffFrameOf,
   testInboxPageRoutes,
   userPageRoutes,
@@ -112,6 +113,7 @@ export function createApp(services: Services, options: AppOptions = {}): Express
   oauthClientPageRoutes(pages, { ...services, ...webhookDeps });
   webhookPageRoutes(pages, { ...services, ...webhookDeps });
   testInboxPageRoutes(pages, services);
+  sealPageRoutes(pages, services);
 
   // The API (/api/v1), with the staff pages that share its modules.
   customerRoutes(routes, services);

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import request, { type Response } from 'supertest';
+import { generateSealKey } from '../src/platform/signing/certificate';
 import { samplePdf, samplePng } from './support/binary';
 import { basicAuth, completeAsContact, createContact, createOrg, type TestOrg } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
@@ -570,6 +571,22 @@ const scenarios: [string, () => Promise<Response>][] = [
   [
     'POST /staff/settings/organisation/logo/delete',
     () => formPost(admin, '/staff/settings/organisation', '/staff/settings/organisation/logo/delete'),
+  ],
+  [
+    'POST /staff/settings/seal',
+    async () => {
+      const page = await admin.get('/staff/settings/seal');
+      const to = /action="(\/staff\/settings\/seal\?[^"]+)"/.exec(page.text)![1]!;
+      const seal = generateSealKey('Pagina seal', h.clock.now());
+      return admin
+        .post(to.replace(/&amp;/g, '&'))
+        .field('password', seal.passphrase)
+        .attach('file', seal.p12, 'seal.p12');
+    },
+  ],
+  [
+    'POST /staff/settings/seal/delete',
+    () => formPost(admin, '/staff/settings/seal', '/staff/settings/seal/delete'),
   ],
   [
     'POST /action/{code}',

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { generateSealKey } from '../src/platform/signing/certificate';
 import { samplePdf, samplePng } from './support/binary';
 import { launchBrowser, seriousA11yViolations, signedInStaffPage } from './support/browser';
 import { createContact, createOrg, type TestOrg } from './support/fixtures';
@@ -177,5 +178,43 @@ describe('test mode on the staff pages, in a browser', () => {
     expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     expect(await seriousA11yViolations(phone)).toEqual([]);
     await phone.screenshot({ path: path.join(shots, 'staff-test-inbox-phone.png'), fullPage: true });
+  });
+});
+
+describe('the organisation’s document seal, in a browser', () => {
+  it('when an administrator uploads their seal by keyboard, first with a wrong password, then the page says so on the field, takes it the second time, passes axe and fits a phone', async () => {
+    const admin = await staffUser(h, org, ['administrator'], 'Cas Admin');
+    const seal = generateSealKey('Kantoor Haak seal', h.clock.now());
+    const page = await signedInPage(admin.email, '/staff/settings/seal', 1280, 900);
+    expect(await page.locator('dl.facts strong').textContent()).toBe('The service’s seal');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const choose = () =>
+      page.setInputFiles('#file', { name: 'haak.p12', mimeType: 'application/x-pkcs12', buffer: seal.p12 });
+    await choose();
+    await page.getByLabel('Password of the file').focus();
+    await page.keyboard.type('not it');
+    await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')]);
+    await page.locator('#password-error').waitFor();
+    expect(await page.locator('#password-error').textContent()).toBe('This password does not open the file.');
+    expect(await page.getByRole('alert').innerText()).toContain('This password does not open the file.');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await choose();
+    await page.getByLabel('Password of the file').fill(seal.passphrase);
+    await Promise.all([
+      page.waitForURL('**/staff/settings/seal?done=uploaded'),
+      page.getByRole('button', { name: 'Upload the seal' }).click(),
+    ]);
+    expect(await page.getByRole('status').first().textContent()).toContain('Your seal is uploaded.');
+    expect(await page.locator('dl.facts strong').textContent()).toBe('Your organisation’s own seal');
+    expect(await page.locator('main').innerText()).toContain('CN=Kantoor Haak seal, O=ActionDesk');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(shots, 'staff-seal-laptop.png'), fullPage: true });
+
+    const phone = await signedInPage(admin.email, '/staff/settings/seal', 390, 844);
+    expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    expect(await seriousA11yViolations(phone)).toEqual([]);
+    await phone.screenshot({ path: path.join(shots, 'staff-seal-phone.png'), fullPage: true });
   });
 });

@@ -30,10 +30,11 @@ it('when /docs is opened in a browser, then the API reference renders from this 
   await page.getByText('sessionrequest.completed', { exact: true }).first().waitFor();
   expect(await page.getByText('file.deleted', { exact: true }).count()).toBeGreaterThan(0);
   // Swagger UI renders a long list (150 tags and operations or more) virtually, only what is in view:
-  // scroll down until the operation shows (a bounded walk down the page).
+  // scroll down until the operation shows (a bounded walk down the page, by less than the window's
+  // height, so that nothing passes unseen between two steps).
   const deliveries = page.getByText('/api/v1/webhooks/{webhookId}/deliveries');
-  for (let i = 0; i < 100 && (await deliveries.count()) === 0; i++) {
-    await page.mouse.wheel(0, 1500);
+  for (let i = 0; i < 500 && (await deliveries.count()) === 0; i++) {
+    await page.mouse.wheel(0, 700);
     await page.evaluate(
       'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))',
     );

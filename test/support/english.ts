@@ -6,7 +6,9 @@ import { auditWords } from '../../src/i18n/desk-audit';
 import { sentenceWords } from '../../src/i18n/desk-audit-sentences';
 import { contactWords } from '../../src/i18n/desk-contacts';
 import { integrationWords } from '../../src/i18n/desk-integrations';
+import { organisationWords } from '../../src/i18n/desk-organisation';
 import { providerWords } from '../../src/i18n/desk-providers';
+import { sealWords } from '../../src/i18n/desk-seal';
 import { sendWords } from '../../src/i18n/desk-send';
 import { sendProblemWords } from '../../src/i18n/desk-send-problems';
 import { testInboxWords } from '../../src/i18n/desk-test-inbox';
@@ -61,6 +63,8 @@ function englishPhrases(): string[] {
   walk(signInWords.en, signInWords.nl);
   walk(passwordWords.en, passwordWords.nl);
   walk(testInboxWords.en, testInboxWords.nl);
+  walk(organisationWords.en, organisationWords.nl);
+  walk(sealWords.en, sealWords.nl);
   return [...out];
 }
 

@@ -44,7 +44,19 @@ export {
   setUserStatus,
   updateUser,
 } from './organisations.service';
-export { organisationSealFingerprint, organisationSealKey } from './seal.service';
+export type { OrganisationSeal } from './seal.schemas';
+export {
+  getOrganisationSeal,
+  organisationSealFingerprint,
+  organisationSealKey,
+  removeOrganisationSeal,
+  SEAL_MAX_BYTES,
+  SEAL_WARNING_DAYS,
+  type SealDeps,
+  SealRefused,
+  setOrganisationSeal,
+} from './seal.service';
+export { receiveSeal } from './seal.upload';
 export { sealExpiryHandler, sealExpiryJob } from './seal-expiry.job';
 export { inMode, type Mode, modeOf, modeOfCurrent, requireTestMode } from './test-twin';
 export { monthPeriod, type OrganisationUsage, usageReport } from './usage.service';

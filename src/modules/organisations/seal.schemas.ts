@@ -27,6 +27,10 @@ export const OrganisationSeal = z
       fingerprint: z.string().meta({ description: 'SHA-256 of the certificate (DER), hex' }),
     }),
     uploadedAt: timestamp.nullable(),
+    ownSealExpiredAt: timestamp.nullable().meta({
+      description:
+        'When the organisation’s own seal expired, if it has one that has (`source` is then `service`): upload a new one',
+    }),
     expiresInDays: z.number().int().meta({ description: 'Whole days until notAfter (negative once past)' }),
   })
   .meta({

@@ -1,4 +1,5 @@
 import type forge from 'node-forge';
+import type { SealRefusal } from '../../i18n/desk-seal';
 import type { SecretBox } from '../../platform/crypto/sealed';
 import type { Database, Tx } from '../../platform/db/database';
 import { inTenant } from '../../platform/db/tenant';
@@ -40,6 +41,7 @@ function view(
   certificate: CertificateFacts,
   uploadedAt: Date | null,
   now: Date,
+  ownSealExpiredAt: Date | null = null,
 ): OrganisationSeal {
   return {
     source,
@@ -52,6 +54,7 @@ function view(
       fingerprint: certificate.fingerprint,
     },
     uploadedAt: uploadedAt?.toISOString() ?? null,
+    ownSealExpiredAt: ownSealExpiredAt?.toISOString() ?? null,
     expiresInDays: Math.floor((certificate.notAfter.getTime() - now.getTime()) / DAY_MS),
   };
 }
@@ -65,18 +68,32 @@ const rowFacts = (row: OrganisationSealRow): CertificateFacts => ({
   fingerprint: row.fingerprint,
 });
 
-/** The seal the organisation's live documents are sealed with: its own, else the service's. */
+/**
+ * The seal the organisation's live documents are sealed with: its own while it is valid, else the
+ * service's (then saying when its own expired, if it had one).
+ */
 export async function getOrganisationSeal(deps: SealDeps, ctx: RequestContext): Promise<OrganisationSeal> {
   const row = await inTenant(deps.database, ctx, (tx) => organisationSealRepository(tx, ctx).find());
   const now = deps.clock.now();
-  if (row) return view('organisation', rowFacts(row), row.createdAt, now);
-  return view('service', (await deps.seal('live')).certificate, null, now);
+  if (row && row.notAfter > now) return view('organisation', rowFacts(row), row.createdAt, now);
+  return view('service', (await deps.seal('live')).certificate, null, now, row?.notAfter ?? null);
+}
+
+/** A refused seal upload: a 400 naming the field (`pkcs12` or `password`), with the reason. */
+export class SealRefused extends BadRequest {
+  constructor(
+    readonly reason: SealRefusal,
+    readonly field: 'pkcs12' | 'password',
+    message: string,
+  ) {
+    super(`${field}: ${message}`, [{ field, in: 'body', message }]);
+  }
 }
 
 /**
  * Checks an uploaded PKCS#12 file before it is kept: it opens with the password, holds an RSA key and
  * the certificate that goes with it, the certificate is valid now and may sign documents. Each refusal
- * is a 400 naming the field.
+ * is a 400 naming the field and the reason.
  */
 async function checkedSeal(input: UploadSeal, now: Date): Promise<{ key: SealKey; facts: CertificateFacts }> {
   const p12 = Buffer.from(input.pkcs12, 'base64');
@@ -84,9 +101,9 @@ async function checkedSeal(input: UploadSeal, now: Date): Promise<{ key: SealKey
     p12.length === 0 ||
     p12.toString('base64').replace(/=+$/, '') !== input.pkcs12.replace(/\s+/g, '').replace(/=+$/, '')
   )
-    throw BadRequest.field('pkcs12', 'must be the PKCS#12 file in base64');
+    throw new SealRefused('notBase64', 'pkcs12', 'must be the PKCS#12 file in base64');
   if (p12.length > SEAL_MAX_BYTES)
-    throw BadRequest.field('pkcs12', `must be at most ${SEAL_MAX_BYTES / 1024} KB`);
+    throw new SealRefused('tooLarge', 'pkcs12', `must be at most ${SEAL_MAX_BYTES / 1024} KB`);
   const key = { p12, passphrase: input.password };
   let contents: Pkcs12Contents;
   try {
@@ -94,18 +111,27 @@ async function checkedSeal(input: UploadSeal, now: Date): Promise<{ key: SealKey
   } catch (err) {
     const message = (err as Error).message;
     if (message.startsWith('the PKCS#12 file holds no'))
-      throw BadRequest.field('pkcs12', `must hold an RSA private key and its certificate (${message})`);
-    if (/password|MAC/i.test(message)) throw BadRequest.field('password', 'does not open the PKCS#12 file');
-    throw BadRequest.field('pkcs12', 'is not a PKCS#12 file');
+      throw new SealRefused(
+        'noKey',
+        'pkcs12',
+        `must hold an RSA private key and its certificate (${message})`,
+      );
+    if (/password|MAC/i.test(message))
+      throw new SealRefused('wrongPassword', 'password', 'does not open the PKCS#12 file');
+    throw new SealRefused('notPkcs12', 'pkcs12', 'is not a PKCS#12 file');
   }
   const facts = factsOf(contents.certificate);
   if (facts.notAfter <= now)
-    throw BadRequest.field('pkcs12', `its certificate expired on ${facts.notAfter.toISOString()}`);
+    throw new SealRefused('expired', 'pkcs12', `its certificate expired on ${facts.notAfter.toISOString()}`);
   // A certificate issued minutes ago by an authority whose clock runs ahead is not refused.
   if (facts.notBefore.getTime() > now.getTime() + CLOCK_SKEW_MS)
-    throw BadRequest.field('pkcs12', `its certificate is valid only from ${facts.notBefore.toISOString()}`);
+    throw new SealRefused(
+      'notYetValid',
+      'pkcs12',
+      `its certificate is valid only from ${facts.notBefore.toISOString()}`,
+    );
   if (!maySign(contents.certificate))
-    throw BadRequest.field('pkcs12', 'its certificate’s key usage does not allow signing');
+    throw new SealRefused('mayNotSign', 'pkcs12', 'its certificate’s key usage does not allow signing');
   return { key, facts };
 }
 

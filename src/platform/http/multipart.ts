@@ -24,6 +24,17 @@ function plainFileName(name: string, fallback: string): string {
   return clean === '' || clean === '.' || clean === '..' ? fallback : clean;
 }
 
+/** A text field sent beside the file is at most this long (a password, a name). */
+export const FIELD_MAX_BYTES = 1024;
+
+interface ReceiveOptions {
+  field: string;
+  maxBytes: number;
+  fallbackName: string;
+  /** The text fields that may come beside the file (each once, at most FIELD_MAX_BYTES). */
+  fields?: readonly string[];
+}
+
 /**
  * Reads a multipart/form-data request that holds exactly one file, in `field`, and nothing else, handing
  * the file's stream to `consume` as it arrives (nothing is buffered whole). Resolves with what `consume`
@@ -31,12 +42,25 @@ function plainFileName(name: string, fallback: string): string {
  * a second file) is a 400 naming it, and what `consume` made is handed to `discard`. A file over
  * `maxBytes` fails the stream with 413, so `consume` must clean up after a failed stream.
  */
-export function receiveFile<T>(
+export async function receiveFile<T>(
   req: Request,
-  opts: { field: string; maxBytes: number; fallbackName: string },
+  opts: Omit<ReceiveOptions, 'fields'>,
   consume: (file: IncomingFile) => Promise<T>,
   discard: (made: T) => Promise<void>,
 ): Promise<T> {
+  return (await receiveParts(req, opts, consume, discard)).made;
+}
+
+/**
+ * As receiveFile, with the named text fields `opts.fields` allowed beside the file (in any order, each
+ * at most once): resolves with what `consume` made and the fields' values (a field not sent is absent).
+ */
+export function receiveParts<T>(
+  req: Request,
+  opts: ReceiveOptions,
+  consume: (file: IncomingFile) => Promise<T>,
+  discard: (made: T) => Promise<void>,
+): Promise<{ made: T; fields: Partial<Record<string, string>> }> {
   const missingMessage = 'a multipart/form-data body with one file in this field is required';
   const missing = () => BadRequest.field(opts.field, missingMessage);
   if (!req.is('multipart/form-data')) {
@@ -46,13 +70,15 @@ export function receiveFile<T>(
       ),
     );
   }
-  return new Promise<T>((resolve, reject) => {
+  const allowed = new Set(opts.fields ?? []);
+  const values: Partial<Record<string, string>> = {};
+  return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: req.headers,
         defParamCharset: 'utf8', // browsers send UTF-8 file names unencoded
-        limits: { files: 5, fileSize: opts.maxBytes, fields: 20, parts: 25 },
+        limits: { files: 5, fileSize: opts.maxBytes, fields: 20, parts: 25, fieldSize: FIELD_MAX_BYTES },
       });
     } catch {
       reject(missing());
@@ -68,7 +94,7 @@ export function receiveFile<T>(
       settled = true;
       if (err && current && !current.destroyed) current.destroy(err);
       if (!err && extras.length === 0 && consuming) {
-        consuming.then(resolve, reject);
+        consuming.then((made) => resolve({ made, fields: values }), reject);
         return;
       }
       const problems: FieldError[] = consuming
@@ -134,8 +160,16 @@ export function receiveFile<T>(
     );
     parser.on(
       'field',
-      guarded((name: unknown) => {
-        extras.push({ field: plainFieldName(name), in: 'body', message: 'is not a known field' });
+      guarded((name: unknown, value: unknown, info: { valueTruncated?: unknown } | undefined) => {
+        const known = typeof name === 'string' && allowed.has(name);
+        let message = 'is not a known field';
+        if (known && Object.hasOwn(values, name)) message = 'only one value is accepted';
+        else if (known && info?.valueTruncated) message = `must be at most ${FIELD_MAX_BYTES} bytes`;
+        else if (known && typeof value === 'string') {
+          values[name] = value;
+          return;
+        }
+        extras.push({ field: plainFieldName(name), in: 'body', message });
       }),
     );
     for (const event of ['partsLimit', 'filesLimit', 'fieldsLimit'] as const) {

@@ -3,8 +3,9 @@ import type { Credential } from '../kernel/context';
 import type { Permission } from '../kernel/permissions';
 import { z } from '../kernel/zod';
 import { API_CREDENTIALS, scopeFor } from './auth';
+import { FIELD_MAX_BYTES } from './multipart';
 import { AuthErrorBody, ErrorBody, OAuthErrorBody, type OpenAPIRegistry } from './openapi';
-import type { AnySchema, FormEndpointSpec, Method, PageSpec, RouteSpec } from './route-spec';
+import type { AnySchema, FormEndpointSpec, Method, PageSpec, RouteSpec, UploadSpec } from './route-spec';
 import { SECRET_ALREADY_SHOWN, shownOnceFields } from './shown-once';
 
 // The OpenAPI entries of routes, pages and form endpoints, made from the same specs their pipelines are
@@ -151,8 +152,12 @@ export function documentRoute(
   });
 }
 
-/** A multipart/form-data body holding one file, in `field`. */
-function oneFileContent(file: { field: string; description: string }) {
+/** A multipart/form-data body holding one file, in `field`, and the text fields the route names. */
+function oneFileContent(file: UploadSpec) {
+  const texts = Object.entries(file.fields ?? {}).map(([name, description]) => [
+    name,
+    { type: 'string' as const, maxLength: FIELD_MAX_BYTES, description },
+  ]);
   return {
     'multipart/form-data': {
       schema: {
@@ -160,6 +165,7 @@ function oneFileContent(file: { field: string; description: string }) {
         required: [file.field],
         properties: {
           [file.field]: { type: 'string' as const, format: 'binary', description: file.description },
+          ...Object.fromEntries(texts),
         },
       },
     },

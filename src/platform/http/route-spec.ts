@@ -6,6 +6,13 @@ import type { SECRET_ALREADY_SHOWN } from './shown-once';
 
 // What a route or a page declares (one spec: its Express pipeline and its OpenAPI entry, routes.ts).
 
+/** A multipart/form-data body: one file in `field`, and the text fields `fields` (name: description). */
+export interface UploadSpec {
+  field: string;
+  description: string;
+  fields?: Record<string, string>;
+}
+
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type AnySchema = z.ZodType;
 
@@ -33,7 +40,7 @@ export interface RouteSpec<
   /** The body may be left out entirely (it is then read as `{}`). */
   optionalBody?: boolean;
   /** A multipart/form-data body with one file field, read by the handler from `req` (documented only). */
-  multipart?: { field: string; description: string };
+  multipart?: UploadSpec;
   /** A binary success response of this content type, written by the handler to `res` (documented only). */
   binary?: {
     contentType: string;
@@ -109,7 +116,7 @@ export interface PageSpec<P extends AnySchema, Q extends AnySchema, F extends An
    * A form post that sends a file (multipart/form-data, one file in `field`, read by the handler from
    * `req`): the page's token comes in the form's address as `_csrf`, since the body is not parsed first.
    */
-  upload?: { field: string; description: string };
+  upload?: UploadSpec;
   /** The per-address limit the page counts against (default `public`; staff pages count none). */
   rateLimit?: AddressLimit | false;
 }

@@ -2803,6 +2803,11 @@ export interface components {
        * @description ISO 8601 timestamp, UTC
        */
       uploadedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When the organisation’s own seal expired, if it has one that has (`source` is then `service`): upload a new one
+       */
+      ownSealExpiredAt: string | null;
       /** @description Whole days until notAfter (negative once past) */
       expiresInDays: number;
     };

@@ -1,6 +1,7 @@
 import { type NotifyChoice, notifyChoices } from '../../../db/schema/enums';
 import { deskWords } from '../../../i18n/desk';
 import { organisationWords } from '../../../i18n/desk-organisation';
+import { sealWords } from '../../../i18n/desk-seal';
 import { type Language, languageNames, languages } from '../../../i18n/languages';
 import { staffLanguage } from '../../../i18n/staff';
 import { html } from '../../../platform/web/html';
@@ -40,7 +41,7 @@ ${notifyChoices.map((n) => radio('notify', `notify-${n}`, n, v.notify === n, not
 </fieldset>
 <button type="submit" class="primary">${w.save}</button></form>${
       f.me.administrator
-        ? html`\n<p><a href="/staff/settings/organisation">${organisationWords[f.lang].link}</a></p>`
+        ? html`\n<p><a href="/staff/settings/organisation">${organisationWords[f.lang].link}</a></p>\n<p><a href="/staff/settings/seal">${sealWords[f.lang].link}</a></p>`
         : ''
     }`,
   });
