@@ -4,8 +4,9 @@
 //   2. verifying it (GET /files/{id}/verification's check);
 //   3. drawing one page for the signing step with poppler (pdftoppm), when it is installed;
 //   4. sealing at each PAdES level (docs/signing.md#pades-levels) with a CA-issued seal, against a local
-//      time-stamping authority (OpenSSL's `ts` behind HTTP on 127.0.0.1): the whole seal, and the same
-//      with the authority's round trips taken out (what a TSA costs beyond them is ours to make fast).
+//      time-stamping authority, OCSP responder and CRL (OpenSSL's `ts` and `ocsp` behind HTTP on
+//      127.0.0.1): the whole seal, and the same with the round trips taken out (what the authorities cost
+//      beyond them is ours to make fast).
 // Each figure is the median of BENCH_ROUNDS runs (default 15), after one warm-up run.
 import type { SignerTrailEntry } from '../src/db/schema';
 import { buildSignedDocument, type SignedBy } from '../src/modules/signing/signed-document';
@@ -105,9 +106,9 @@ function medians(rows: number[][]): number[] {
 }
 
 /**
- * Sealing at each level against a local time-stamping authority and CRL, with 1 and 3 signers (each
+ * Sealing at each level against a local time-stamping authority, OCSP responder and CRL, with 1 and 3 signers (each
  * signature gets its own timestamp): the whole, and the whole less the time spent waiting on the
- * authority and the CRL (measured around each request).
+ * authority, the responder and the CRL (measured around each request).
  */
 async function levels(signer: (name: string) => SignedBy, now: Date): Promise<void> {
   const pki = await startTrustServices();
@@ -132,7 +133,13 @@ async function levels(signer: (name: string) => SignedBy, now: Date): Promise<vo
     const rows: string[][] = [];
     for (const level of padesLevels as readonly PadesLevel[])
       for (const count of [1, 3]) {
-        const pades: PadesProfile = { level, stamp, fetchCrl: timed(remote.fetchCrl) };
+        const pades: PadesProfile = {
+          ...remote,
+          level,
+          stamp,
+          fetchCrl: timed(remote.fetchCrl),
+          fetchOcsp: timed(remote.fetchOcsp),
+        };
         const input = {
           original,
           title: 'Contract',
@@ -165,12 +172,14 @@ async function levels(signer: (name: string) => SignedBy, now: Date): Promise<vo
           calls ? each.toFixed(0) : '-',
         ]);
       }
-    console.log('\nPAdES levels, 2-page document, CA-issued seal, local TSA and CRL over HTTP on 127.0.0.1');
+    console.log(
+      '\nPAdES levels, 2-page document, CA-issued seal, local TSA, OCSP responder and CRL over HTTP on 127.0.0.1',
+    );
     printTable(
       [
         'level',
         'signers',
-        'TSA + CRL requests',
+        'TSA, OCSP + CRL requests',
         'make + seal + timestamp ms',
         'without the round trips ms',
         'one round trip ms',

@@ -119,7 +119,7 @@ export function createServices(
     box,
     storage,
     seal: sealKeySource({ database, box, clock }, config.signing),
-    pades: overrides.pades ?? padesProfile(config.pades),
+    pades: overrides.pades ?? padesProfile(config.pades, () => clock.now()),
     // Every message leaves through these two: a test organisation's stop at the test inbox (issue 31).
     mailer: capturingMailer(overrides.mailer ?? createMailer(config.mail, jobLogger), testInbox, metrics),
     sms: capturingSms(overrides.sms ?? createSmsSender(config.sms, jobLogger), testInbox, metrics),

@@ -4,12 +4,13 @@ import { asBuffer, pdfsig, pdfText, samplePdf } from './support/binary';
 import { createContact, createOrg, setNotices, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
 import { startSmtpServer } from './support/peers';
-import { signByMail } from './support/signer';
+import { signByMail, signerBrowser } from './support/signer';
 
 // A signing action sealed at PAdES B-LTA end to end: the organisation's own CA-issued seal (uploaded),
-// a real local time-stamping authority (TSA_URL, after one that always fails) and the CA's CRL. The
-// authority is down when the document is first made: the job waits and tries again, the signer is never
-// kept waiting, and nothing is made at a lower level.
+// a real local time-stamping authority (TSA_URL, after one that always fails), the CA's OCSP responder
+// and CRL. The authority is down when the document is first made: the job waits and tries again, the
+// signer is never kept waiting, and nothing is made at a lower level. A test key's document is made at
+// the same level, with the test seal.
 
 let h: Harness;
 let org: TestOrg;
@@ -50,7 +51,7 @@ afterAll(async () => {
 const key = () => org.adminKey;
 
 describe('a signing action sealed at PAdES B-LTA', () => {
-  it('when two signers sign while the authorities are down, then the document waits; once one answers, each signature is timestamped, the chain and CRL are embedded, and the verification API says B-LTA', async () => {
+  it('when two signers sign while the authorities are down, then the document waits; once one answers, each signature is timestamped, the chains, the seal’s OCSP answer and a CRL are embedded, and the verification API says B-LTA', async () => {
     const one = await createContact(h, org, { Voornaam: 'Mira', Email: 'mira@example.test' });
     const two = await createContact(h, org, { Voornaam: 'Pieter', Email: 'pieter@example.test' });
     const upload = await h
@@ -114,7 +115,9 @@ describe('a signing action sealed at PAdES B-LTA', () => {
       modifiedAfterLastSignature: false,
       pades: {
         level: 'B-LTA',
-        validationData: { embedded: true, certificates: 3, crls: 1, ocspResponses: 0 },
+        // The seal's and the authority's chains and the OCSP responder's certificate; the seal's OCSP
+        // answer, the authority's CRL.
+        validationData: { embedded: true, certificates: 4, crls: 1, ocspResponses: 1 },
       },
     });
     const signatures = verification.body.signatures as Record<string, unknown>[];
@@ -136,5 +139,68 @@ describe('a signing action sealed at PAdES B-LTA', () => {
     expect(report).toContain('Signature Field Name: Timestamp3');
     const text = await pdfText(pdf);
     expect(text).toContain('PAdES baseline B-LTA (ETSI EN 319 142-1)');
+  });
+
+  it('when a test key’s action is signed, then its document has the same level (timestamps, validation data), sealed with the test seal, not the organisation’s', async () => {
+    const made = await h
+      .api()
+      .post(`/api/v1/admin/users/${org.adminId}/apikeys`)
+      .set('x-api-key', org.adminKey)
+      .send({ name: 'Sandbox', mode: 'test' });
+    const testKey = made.body.apiKey as string;
+    const as = (path: string) => h.api().get(`/api/v1${path}`).set('x-api-key', testKey);
+    const contact = await h
+      .api()
+      .post('/api/v1/customers')
+      .set('x-api-key', testKey)
+      .send({ data: { Voornaam: 'Tess', Email: 'tess@example.test' } });
+    const upload = await h
+      .api()
+      .post('/api/v1/files')
+      .set('x-api-key', testKey)
+      .attach('file', await samplePdf('Sandbox mandate'), 'mandate.pdf');
+    const created = await h
+      .api()
+      .post('/api/v1/sessionrequests')
+      .set('x-api-key', testKey)
+      .send({
+        type: 'quicksign',
+        customerId: contact.body._id,
+        document: { fileId: upload.body._id, title: 'Sandbox mandate' },
+        language: 'en',
+      });
+    expect(created.status).toBe(201);
+    const stamped = pki.counts.stamped;
+    const signer = signerBrowser(h, created.body.code);
+    await signer.page();
+    expect((await signer.post('/sign/code', [['channel', 'email']])).status).toBe(303);
+    await h.jobs.drain();
+    const inbox = (await as('/test/messages?to=tess@example.test')).body.messages as {
+      code: string | null;
+    }[];
+    const otp = inbox.find((m) => m.code)!.code!;
+    expect((await signer.post('/sign/verify', [['code', otp]])).status).toBe(303);
+    await signer.page();
+    const signed = await signer.post('/sign', [
+      ['mark', 'typed'],
+      ['typedName', 'Tess'],
+      ['consent', 'yes'],
+    ]);
+    expect(signed.status).toBe(303);
+    await h.jobs.drain();
+
+    expect((await as(`/sessionrequests/${created.body._id}`)).body.status).toBe('completed');
+    // One timestamp for the signature, one for the document.
+    expect(pki.counts.stamped - stamped).toBe(2);
+    const sessions = await as(`/sessions?sessionRequestId=${created.body._id}`);
+    const fileId = sessions.body.sessions[0].documents[0].fileId as string;
+    const verification = await as(`/files/${fileId}/verification`);
+    expect(verification.body).toMatchObject({
+      livemode: false,
+      valid: true,
+      // The test seal is self-signed: only the authority's chain is in the store, with its CRL.
+      pades: { level: 'B-LTA', validationData: { embedded: true, crls: 1, ocspResponses: 0 } },
+    });
+    expect(verification.body.signatures[0].certificate).toMatchObject({ testSeal: true, selfSigned: true });
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { startTrustServices, type TrustServices } from '../scripts/support/trust-services';
 import { cmsLibraries, firstValue, OID } from '../src/platform/signing/cms';
+import { ocspQuestion } from '../src/platform/signing/ocsp';
 import type { PadesLevel } from '../src/platform/signing/pades';
 import { padesProfile } from '../src/platform/signing/profile';
 import { type SealInfo, sealPdf, sealSignatures } from '../src/platform/signing/seal';
@@ -96,7 +97,7 @@ async function signatureTimestamp(cms: Buffer): Promise<{ token: Buffer; value: 
 }
 
 /** The streams the Document Security Store lists under `key`. */
-function dssStreams(pdf: Buffer, key: 'Certs' | 'CRLs'): Buffer[] {
+function dssStreams(pdf: Buffer, key: 'Certs' | 'CRLs' | 'OCSPs'): Buffer[] {
   const text = pdf.toString('latin1');
   const dss = text.slice(text.lastIndexOf('/Type /DSS'));
   const list = new RegExp(`/${key} \\[([^\\]]*)\\]`).exec(dss)?.[1] ?? '';
@@ -109,6 +110,25 @@ function dssStreams(pdf: Buffer, key: 'Certs' | 'CRLs'): Buffer[] {
 }
 
 const der = (pemFile: string) => execFileSync('openssl', ['x509', '-in', pemFile, '-outform', 'DER']);
+
+/** `openssl ocsp` reading an answer (DER) about `certPem`, checking its signer against the test CA. */
+function opensslOcspStatus(answer: Buffer, certPem: string): string {
+  return execFileSync(
+    'openssl',
+    [
+      'ocsp',
+      '-respin',
+      file(answer, 'answer.der'),
+      '-issuer',
+      pki.caFile,
+      '-cert',
+      path.join(pki.dir, certPem),
+      '-CAfile',
+      pki.caFile,
+    ],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+}
 
 describe('PAdES baseline signatures', () => {
   it('when sealed at B-B, then the CAdES signature binds its certificate (openssl -cades verifies), has no CMS signing time, and no timestamp', async () => {
@@ -175,17 +195,23 @@ describe('PAdES baseline signatures', () => {
     expect(report).toContain('Total document signed');
   });
 
-  it('when sealed at B-LT, then the Document Security Store holds the seal’s and the authority’s chain and the CA’s CRL, and the signatures stay valid', async () => {
+  it('when sealed at B-LT, then the Document Security Store holds the chains, the seal’s OCSP answer (openssl ocsp verifies it: good) and the authority’s CRL, and the signatures stay valid', async () => {
     const crls = pki.counts.crls;
+    const ocsp = pki.counts.ocsp;
     const sealed = await sealPdf(await onePagePdf('B-LT'), pki.seal, info('Ann'), profile('B-LT'));
     const certs = dssStreams(sealed, 'Certs').map((c) => c.toString('hex'));
-    for (const pem of ['seal.pem', 'ca.pem', 'tsa.pem'])
+    // The seal's chain, the authority's, and the responder's certificate that signed the OCSP answer.
+    for (const pem of ['seal.pem', 'ca.pem', 'tsa.pem', 'ocsp.pem'])
       expect(certs).toContain(der(path.join(pki.dir, pem)).toString('hex'));
+    expect(certs).toHaveLength(4);
+    // The seal names a responder: its status is the OCSP answer; the authority names only the CRL.
     expect(dssStreams(sealed, 'CRLs').map((c) => c.toString('hex'))).toEqual([
       fs.readFileSync(path.join(pki.dir, 'ca.crl')).toString('hex'),
     ]);
-    // Fetched once for the seal and the authority: they share the distribution point.
     expect(pki.counts.crls - crls).toBe(1);
+    expect(pki.counts.ocsp - ocsp).toBe(1);
+    const [answer] = dssStreams(sealed, 'OCSPs');
+    expect(opensslOcspStatus(answer!, 'seal.pem')).toMatch(/seal\.pem: good/);
     const report = pdfsig(sealed);
     expect(report).toContain('Signature is Valid.');
     // The store is an update after the signature: what it covers is the file before it.
@@ -234,7 +260,7 @@ describe('PAdES baseline signatures', () => {
       }
       expect(report.pades.validationData).toEqual(
         level === 'B-LT' || level === 'B-LTA'
-          ? { embedded: true, certificates: 3, crls: 1, ocspResponses: 0 }
+          ? { embedded: true, certificates: 4, crls: 1, ocspResponses: 1 }
           : { embedded: false, certificates: 0, crls: 0, ocspResponses: 0 },
       );
       if (level === 'B-LTA')
@@ -309,6 +335,85 @@ describe('PAdES baseline signatures', () => {
     } finally {
       pki.down = false;
     }
+  });
+});
+
+describe('OCSP answers in the Document Security Store', () => {
+  const sealCert = () => der(path.join(pki.dir, 'seal.pem'));
+  const caCert = () => der(pki.caFile);
+  const ask = async (question: { request: Buffer }) =>
+    Buffer.from(
+      await (
+        await fetch(pki.ocspUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/ocsp-request' },
+          body: question.request,
+        })
+      ).arrayBuffer(),
+    );
+
+  it('when the responder is down, then the seal’s CRL stands in for its answer', async () => {
+    pki.ocspDown = true;
+    try {
+      const sealed = await sealPdf(await onePagePdf('No OCSP'), pki.seal, info('Ann'), profile('B-LT'));
+      expect(dssStreams(sealed, 'OCSPs')).toEqual([]);
+      expect(dssStreams(sealed, 'CRLs')).toHaveLength(1);
+      expect((await verifyPdfSignatures(sealed)).pades.validationData).toEqual({
+        embedded: true,
+        certificates: 3,
+        crls: 1,
+        ocspResponses: 0,
+      });
+    } finally {
+      pki.ocspDown = false;
+    }
+  });
+
+  it('when the seal is revoked, then sealing at B-LT fails saying so, and nothing falls back to the CRL', async () => {
+    const seal = pki.issueSeal('Revoked seal');
+    await sealPdf(await onePagePdf('Before'), seal, info('Ann'), profile('B-LT'));
+    pki.revoke(seal.name);
+    const crls = pki.counts.crls;
+    await expect(sealPdf(await onePagePdf('After'), seal, info('Ann'), profile('B-LT'))).rejects.toThrow(
+      'Revoked seal is revoked (OCSP)',
+    );
+    expect(pki.counts.crls).toBe(crls);
+  });
+
+  it('when an answer is altered, or is about another certificate, then it is refused', async () => {
+    const question = await ocspQuestion(sealCert(), caCert());
+    const answer = await ask(question);
+    await expect(question.check(answer, new Date())).resolves.toEqual({
+      certificates: [der(path.join(pki.dir, 'ocsp.pem'))],
+    });
+    // A second of the signed time it was produced at, changed: the signature no longer verifies.
+    const altered = Buffer.from(answer);
+    const at = answer.toString('latin1').search(/\d{14}Z/) + 13;
+    altered[at] = altered[at]! ^ 0x01;
+    await expect(question.check(altered, new Date())).rejects.toThrow(
+      'the answer’s signature does not verify',
+    );
+
+    const other = pki.issueSeal('Another seal');
+    fs.writeFileSync(path.join(pki.dir, 'other.p12'), other.p12);
+    const otherPem = execFileSync('openssl', [
+      'pkcs12',
+      '-in',
+      path.join(pki.dir, 'other.p12'),
+      '-passin',
+      `pass:${other.passphrase}`,
+      '-clcerts',
+      '-nokeys',
+    ]);
+    const otherDer = execFileSync('openssl', ['x509', '-outform', 'DER'], { input: otherPem });
+    const answerForOther = await ask(await ocspQuestion(otherDer, caCert()));
+    await expect(question.check(answerForOther, new Date())).rejects.toThrow(
+      'the answer is not about Kantoor Peeters seal',
+    );
+    // Taken as current only while it is: a day past its next update, it is out of date.
+    await expect(question.check(answer, new Date(Date.now() + 2 * 86_400_000))).rejects.toThrow(
+      /out of date/,
+    );
   });
 });
 

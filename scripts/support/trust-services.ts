@@ -28,12 +28,21 @@ export interface TrustServices {
   tsaCertFile: string;
   /** The CA-issued seal: PKCS#12 and its passphrase. */
   seal: { p12: Buffer; passphrase: string };
-  /** Timestamp requests answered, and refused. */
-  counts: { stamped: number; refused: number; crls: number };
+  /** The OCSP responder the seals name (signed by a responder certificate the CA delegated to). */
+  ocspUrl: string;
+  /** Timestamp requests answered and refused; CRLs and OCSP answers served. */
+  counts: { stamped: number; refused: number; crls: number; ocsp: number };
   /** Another seal the test CA issues: `days` valid, with `keyUsage` (OpenSSL's syntax). */
-  issueSeal(cn: string, opts?: { days?: number; keyUsage?: string }): { p12: Buffer; passphrase: string };
+  issueSeal(
+    cn: string,
+    opts?: { days?: number; keyUsage?: string },
+  ): { p12: Buffer; passphrase: string; name: string };
+  /** Revokes a seal the CA issued (by its `name`): the responder and a new CRL say so from now on. */
+  revoke(name: string): void;
   /** While true the working authority answers 503 too. */
   down: boolean;
+  /** While true the OCSP responder answers 503. */
+  ocspDown: boolean;
   close(): Promise<void>;
 }
 
@@ -41,7 +50,24 @@ function openssl(dir: string, args: string[]): void {
   execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
 }
 
-function makePki(dir: string, crlUrl: string) {
+/** A line of the CA's index (OpenSSL's `ca` database) for a certificate it issued: what `ocsp` reads. */
+function indexLine(dir: string, name: string): string {
+  const out = execFileSync(
+    'openssl',
+    ['x509', '-in', `${name}.pem`, '-noout', '-serial', '-enddate', '-subject', '-nameopt', 'compat'],
+    { cwd: dir, encoding: 'utf8' },
+  );
+  const serial = /serial=([0-9A-F]+)/.exec(out)![1]!;
+  const end = new Date(/notAfter=(.+)/.exec(out)![1]!);
+  const subject = /subject=(.+)/.exec(out)![1]!.trim();
+  return `V\t${utcTime(end)}\t\t${serial}\tunknown\t${subject}\n`;
+}
+
+/** YYMMDDHHMMSSZ, as the CA's index writes times. */
+const utcTime = (d: Date) => `${d.toISOString().replace(/[-:T]/g, '').slice(2, 14)}Z`;
+
+function makePki(dir: string, base: string) {
+  const crlUrl = `${base}/ca.crl`;
   const subject = (cn: string) => ['-subj', `/CN=${cn}/O=ActionDesk Tests`];
   openssl(dir, [
     'req',
@@ -93,6 +119,13 @@ function makePki(dir: string, crlUrl: string) {
     ]);
   };
   const common = `subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\ncrlDistributionPoints=URI:${crlUrl}\n`;
+  // Seals name the OCSP responder too (and the CRL as a fallback); the TSA names the CRL only.
+  const sealExtensions = `${common}authorityInfoAccess=OCSP;URI:${base}/ocsp\n`;
+  issue(
+    'ocsp',
+    'ActionDesk Test OCSP',
+    'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,OCSPSigning\nnoCheck=ignored\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n',
+  );
   issue(
     'tsa',
     'ActionDesk Test TSA',
@@ -101,7 +134,7 @@ function makePki(dir: string, crlUrl: string) {
   issue(
     'seal',
     'Kantoor Peeters seal',
-    `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,nonRepudiation\n${common}`,
+    `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,nonRepudiation\n${sealExtensions}`,
   );
   openssl(dir, [
     'pkcs12',
@@ -139,19 +172,37 @@ function makePki(dir: string, crlUrl: string) {
       '',
     ].join('\n'),
   );
-  fs.writeFileSync(path.join(dir, 'index.txt'), '');
+  fs.writeFileSync(path.join(dir, 'index.txt'), indexLine(dir, 'seal'));
   fs.writeFileSync(path.join(dir, 'crlnumber'), '1000\n');
   fs.writeFileSync(
     path.join(dir, 'ca.cnf'),
     `[ca]\ndefault_ca=c\n[c]\ndir=${dir}\ndatabase=$dir/index.txt\ncrlnumber=$dir/crlnumber\ncertificate=$dir/ca.pem\nprivate_key=$dir/ca.key\ndefault_md=sha256\ndefault_crl_days=30\n`,
   );
-  openssl(dir, ['ca', '-config', 'ca.cnf', '-gencrl', '-out', 'ca.crl.pem']);
-  openssl(dir, ['crl', '-in', 'ca.crl.pem', '-outform', 'DER', '-out', 'ca.crl']);
+  const publishCrl = () => {
+    openssl(dir, ['ca', '-config', 'ca.cnf', '-gencrl', '-out', 'ca.crl.pem']);
+    openssl(dir, ['crl', '-in', 'ca.crl.pem', '-outform', 'DER', '-out', 'ca.crl']);
+  };
+  publishCrl();
   let issued = 0;
-  return (cn: string, opts: { days?: number; keyUsage?: string } = {}) => {
+  const revoke = (name: string) => {
+    const line = indexLine(dir, name);
+    const index = fs.readFileSync(path.join(dir, 'index.txt'), 'utf8');
+    if (!index.includes(line)) throw new Error(`${name} is not in the CA's index`);
+    const [, end, , serial, file, subject] = line.trimEnd().split('\t');
+    const revoked = `R\t${end}\t${utcTime(new Date())}\t${serial}\t${file}\t${subject}\n`;
+    fs.writeFileSync(path.join(dir, 'index.txt'), index.replace(line, revoked));
+    publishCrl();
+  };
+  const issueSeal = (cn: string, opts: { days?: number; keyUsage?: string } = {}) => {
     const name = `seal${++issued}`;
     const usage = opts.keyUsage ?? 'digitalSignature,nonRepudiation';
-    issue(name, cn, `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,${usage}\n${common}`, opts.days);
+    issue(
+      name,
+      cn,
+      `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,${usage}\n${sealExtensions}`,
+      opts.days,
+    );
+    fs.appendFileSync(path.join(dir, 'index.txt'), indexLine(dir, name));
     openssl(dir, [
       'pkcs12',
       '-export',
@@ -166,8 +217,9 @@ function makePki(dir: string, crlUrl: string) {
       '-out',
       `${name}.p12`,
     ]);
-    return { p12: fs.readFileSync(path.join(dir, `${name}.p12`)), passphrase: 'another-seal' };
+    return { p12: fs.readFileSync(path.join(dir, `${name}.p12`)), passphrase: 'another-seal', name };
   };
+  return { issueSeal, revoke };
 }
 
 export async function startTrustServices(): Promise<TrustServices> {
@@ -175,7 +227,7 @@ export async function startTrustServices(): Promise<TrustServices> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const issueSeal = makePki(dir, `${base}/ca.crl`);
+  const { issueSeal, revoke } = makePki(dir, base);
   const services: TrustServices = {
     dir,
     tsaUrl: `${base}/tsa`,
@@ -184,9 +236,12 @@ export async function startTrustServices(): Promise<TrustServices> {
     caFile: path.join(dir, 'ca.pem'),
     tsaCertFile: path.join(dir, 'tsa.pem'),
     seal: { p12: fs.readFileSync(path.join(dir, 'seal.p12')), passphrase: 'test-seal' },
-    counts: { stamped: 0, refused: 0, crls: 0 },
+    ocspUrl: `${base}/ocsp`,
+    counts: { stamped: 0, refused: 0, crls: 0, ocsp: 0 },
     issueSeal,
+    revoke,
     down: false,
+    ocspDown: false,
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) =>
@@ -200,6 +255,39 @@ export async function startTrustServices(): Promise<TrustServices> {
   // One reply at a time: each rewrites the serial file.
   let queue: Promise<unknown> = Promise.resolve();
   let n = 0;
+  /** `openssl ocsp` as the responder, one request at a time: it reads the CA's index as it is now. */
+  const answerOcsp = (request: Buffer, res: http.ServerResponse) => {
+    const id = ++n;
+    const query = path.join(dir, `o${id}.req`);
+    const reply = path.join(dir, `o${id}.resp`);
+    queue = queue.then(async () => {
+      try {
+        fs.writeFileSync(query, request);
+        await run('openssl', [
+          'ocsp',
+          '-index',
+          path.join(dir, 'index.txt'),
+          '-CA',
+          path.join(dir, 'ca.pem'),
+          '-rsigner',
+          path.join(dir, 'ocsp.pem'),
+          '-rkey',
+          path.join(dir, 'ocsp.key'),
+          '-reqin',
+          query,
+          '-respout',
+          reply,
+          '-ndays',
+          '1',
+        ]);
+        services.counts.ocsp++;
+        res.writeHead(200, { 'content-type': 'application/ocsp-response' });
+        res.end(fs.readFileSync(reply));
+      } catch (err) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end((err as Error).message);
+      }
+    });
+  };
   server.on('request', (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -208,6 +296,10 @@ export async function startTrustServices(): Promise<TrustServices> {
         services.counts.crls++;
         res.writeHead(200, { 'content-type': 'application/pkix-crl' });
         res.end(fs.readFileSync(path.join(dir, 'ca.crl')));
+        return;
+      }
+      if (req.method === 'POST' && req.url === '/ocsp' && !services.ocspDown) {
+        answerOcsp(Buffer.concat(chunks), res);
         return;
       }
       if (req.method !== 'POST' || req.url !== '/tsa' || services.down) {

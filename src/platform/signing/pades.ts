@@ -117,10 +117,3 @@ export async function crlAddresses(der: Buffer): Promise<string[]> {
     );
   });
 }
-
-/** Whether a certificate is its own issuer (a root, or a self-signed seal: nothing to revoke it). */
-export async function isSelfIssued(der: Buffer): Promise<boolean> {
-  const { pkijs, asn1js } = await cmsLibraries();
-  const cert = new pkijs.Certificate({ schema: firstValue(asn1js, der) });
-  return cert.issuer.isEqual(cert.subject);
-}

@@ -5,15 +5,18 @@ import { requestTimestamp, type TsaConfig } from './tsa';
 
 /** A revocation list is rarely more than a few megabytes; a bigger answer is refused. */
 const MAX_CRL_BYTES = 20 * 1024 * 1024;
+/** An OCSP answer is a few kilobytes. */
+const MAX_OCSP_BYTES = 256 * 1024;
 
 /**
- * What sealing at the configured level needs: the time-stamping authorities, and the revocation lists of
- * the certificates involved. Both are operator-configured addresses (or those the certificates name),
+ * What sealing at the configured level needs: the time-stamping authorities, and the revocation data
+ * (OCSP answers, CRLs) of the certificates involved. Both are operator-configured addresses (or those the certificates name),
  * reached under the operator's policy, each request bounded in time; a failure fails the signing job,
  * which is tried again later (never the signer's request, which only queued it).
  */
 export function padesProfile(
   config: { level: PadesLevel; tsa: TsaConfig | null },
+  now: () => Date = () => new Date(),
   http = new SafeHttpClient({ ...operatorPolicy, keepAlive: false }),
 ): PadesProfile {
   const tsa = config.tsa;
@@ -30,6 +33,21 @@ export function padesProfile(
       if (answer.status !== 200) throw new Error(`the revocation list ${url} answered HTTP ${answer.status}`);
       return crlDer(answer.bytes, url);
     },
+    async fetchOcsp(url, request) {
+      const answer = await http.exchange('POST', url, {
+        headers: {
+          'content-type': 'application/ocsp-request',
+          accept: 'application/ocsp-response',
+          'user-agent': 'ActionDesk-Signing/1',
+        },
+        body: request,
+        timeoutMs,
+        maxBodyBytes: MAX_OCSP_BYTES,
+      });
+      if (answer.status !== 200) throw new Error(`answered HTTP ${answer.status}`);
+      return answer.bytes;
+    },
+    now,
   };
 }
 

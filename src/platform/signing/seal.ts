@@ -1,9 +1,10 @@
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import type { SealKey } from './certificate';
 import { openSealKey } from './cms';
-import { atLeast, crlAddresses, isSelfIssued, type PadesLevel, padesCms, type Timestamper } from './pades';
+import { atLeast, type PadesLevel, padesCms, type Timestamper } from './pades';
 import { pdfLib, signpdf as signing } from './pdf-libraries';
 import { addDocumentTimestampPlaceholder, addDss } from './pdf-update';
+import { type RevocationSources, validationData } from './revocation';
 import type { TimestampToken } from './tsa';
 
 export interface SealInfo {
@@ -16,13 +17,11 @@ export interface SealInfo {
   signingTime: Date;
 }
 
-/** The level to seal at, and what reaching it needs. */
-export interface PadesProfile {
+/** How documents are sealed: the level, the time-stamping authority, and (B-LT up) revocation data. */
+export interface PadesProfile extends RevocationSources {
   level: PadesLevel;
   /** The time-stamping authority: needed from B-T up. */
   stamp: Timestamper | null;
-  /** Fetches a CRL (DER) from a certificate's distribution point: B-LT and B-LTA. */
-  fetchCrl: (url: string) => Promise<Buffer>;
 }
 
 /**
@@ -37,6 +36,8 @@ export const BASIC_PROFILE: PadesProfile = {
   level: 'B-B',
   stamp: null,
   fetchCrl: () => Promise.reject(new Error('no revocation data at B-B')),
+  fetchOcsp: () => Promise.reject(new Error('no revocation data at B-B')),
+  now: () => new Date(0),
 };
 
 /**
@@ -81,11 +82,7 @@ export async function sealSignatures(
   }
   if (!atLeast(profile.level, 'B-LT')) return out;
   const certificates = [opened.certificate, ...opened.chain, ...tokens.flatMap((t) => t.certificates)];
-  out = addDss(out, {
-    certificates,
-    crls: await revocationLists(certificates, profile.fetchCrl),
-    ocspResponses: [],
-  });
+  out = addDss(out, await validationData(certificates, profile));
   if (profile.level === 'B-LTA') out = await addDocumentTimestamp(out, profile.stamp!);
   return out;
 }
@@ -129,16 +126,4 @@ async function addDocumentTimestamp(pdf: Buffer, stamp: Timestamper): Promise<Bu
     }
   })();
   return signpdf.sign(prepared, signer);
-}
-
-/** The CRLs of every certificate that can be revoked (one not its own issuer), each address fetched once. */
-async function revocationLists(certificates: Buffer[], fetchCrl: (url: string) => Promise<Buffer>) {
-  const urls = new Set<string>();
-  for (const der of certificates) {
-    if (await isSelfIssued(der)) continue;
-    for (const url of await crlAddresses(der)) urls.add(url);
-  }
-  const crls: Buffer[] = [];
-  for (const url of urls) crls.push(await fetchCrl(url));
-  return crls;
 }

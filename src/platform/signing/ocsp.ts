@@ -1,0 +1,90 @@
+import type { Certificate } from 'pkijs';
+import { cmsLibraries, commonNameOf, firstValue } from './cms';
+
+// OCSP (RFC 6960) for the Document Security Store: asking a certificate's responder whether it is good,
+// and checking the answer before it goes into a signed document.
+
+const AIA = '1.3.6.1.5.5.7.1.1';
+const AD_OCSP = '1.3.6.1.5.5.7.48.1';
+const OCSP_BASIC = '1.3.6.1.5.5.7.48.1.1';
+/** How far a responder's clock may run ahead of ours. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** A certificate the responder says is revoked (or does not know): a definite answer, not an outage. */
+export class CertificateNotGood extends Error {}
+
+/** An OCSP question ready to send, and how to check its answer. */
+export interface OcspQuestion {
+  /** The DER OCSPRequest (POST it as application/ocsp-request). */
+  request: Buffer;
+  /**
+   * Checks an answer: a successful basic response, signed by the issuer or a responder it delegated to,
+   * about this certificate, saying it is good, current at `now`. Returns the certificates the answer
+   * came with (the responder's, for the store). Throws CertificateNotGood for revoked or unknown.
+   */
+  check(answer: Buffer, now: Date): Promise<{ certificates: Buffer[] }>;
+}
+
+const parse = async (der: Buffer): Promise<Certificate> => {
+  const { pkijs, asn1js } = await cmsLibraries();
+  return new pkijs.Certificate({ schema: firstValue(asn1js, der) });
+};
+
+/** The http(s) addresses of a certificate's OCSP responders (its authority information access). */
+export async function ocspAddresses(der: Buffer): Promise<string[]> {
+  const cert = await parse(der);
+  const aia = cert.extensions?.find((e) => e.extnID === AIA)?.parsedValue as
+    | import('pkijs').InfoAccess
+    | undefined;
+  return (aia?.accessDescriptions ?? []).flatMap((d) =>
+    d.accessMethod === AD_OCSP &&
+    d.accessLocation.type === 6 &&
+    typeof d.accessLocation.value === 'string' &&
+    /^https?:\/\//i.test(d.accessLocation.value)
+      ? [d.accessLocation.value]
+      : [],
+  );
+}
+
+/** The question about `der`, issued by `issuerDer` (the CertID with SHA-1, which every responder takes). */
+export async function ocspQuestion(der: Buffer, issuerDer: Buffer): Promise<OcspQuestion> {
+  const { pkijs, asn1js } = await cmsLibraries();
+  const [cert, issuer] = await Promise.all([parse(der), parse(issuerDer)]);
+  const request = new pkijs.OCSPRequest();
+  await request.createForCertificate(cert, { hashAlgorithm: 'SHA-1', issuerCertificate: issuer });
+  const asked = request.tbsRequest.requestList[0]!.reqCert;
+  const name = commonNameOf(cert.subject as never);
+  return {
+    request: Buffer.from(request.toSchema(true).toBER(false)),
+    async check(answer, now) {
+      const response = new pkijs.OCSPResponse({ schema: firstValue(asn1js, answer) });
+      const status = response.responseStatus.valueBlock.valueDec;
+      if (status !== 0) throw new Error(`the responder refused (OCSP status ${status})`);
+      if (response.responseBytes?.responseType !== OCSP_BASIC)
+        throw new Error('the answer is not a basic OCSP response');
+      const basic = new pkijs.BasicOCSPResponse({
+        schema: firstValue(asn1js, response.responseBytes.response.valueBlock.valueHexView),
+      });
+      // Signed by the issuer itself (which may leave its certificate out) or by a responder it delegated
+      // to (id-kp-OCSPSigning, issued by it): PKI.js checks the chain and the delegation.
+      const came = (basic.certs ?? []).map((c) => Buffer.from(c.toSchema(true).toBER(false)));
+      if (!basic.certs?.length) basic.certs = [issuer];
+      const signed = await basic
+        .verify({ trustedCerts: [issuer], issuerCerts: [issuer] })
+        .catch((err: Error) => {
+          throw new Error(`the answer’s signer is not the issuer or its responder (${err.message})`);
+        });
+      if (!signed) throw new Error('the answer’s signature does not verify');
+      const single = basic.tbsResponseData.responses.find((r) => r.certID.isEqual(asked));
+      if (!single) throw new Error(`the answer is not about ${name}`);
+      const tag = (single.certStatus as { idBlock: { tagNumber: number } }).idBlock.tagNumber;
+      if (tag === 1) throw new CertificateNotGood(`${name} is revoked (OCSP)`);
+      if (tag !== 0) throw new CertificateNotGood(`the responder does not know ${name} (OCSP)`);
+      if (single.thisUpdate.getTime() > now.getTime() + CLOCK_SKEW_MS)
+        throw new Error(`the answer is dated in the future (${single.thisUpdate.toISOString()})`);
+      if (single.nextUpdate && single.nextUpdate.getTime() < now.getTime() - CLOCK_SKEW_MS)
+        throw new Error(`the answer is out of date (next update ${single.nextUpdate.toISOString()})`);
+      return { certificates: came };
+    },
+  };
+}
