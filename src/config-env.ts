@@ -15,6 +15,15 @@ const intFrom = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min).max(max));
 
+/** A comma-separated list of networks (CIDR), e.g. `10.1.0.0/16,127.0.0.0/8`. */
+const networkList = z.string().superRefine((text, ctx) => {
+  try {
+    parseNetworks(text);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+  }
+});
+
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: intFrom(0, 65535).default(3000),
@@ -158,6 +167,8 @@ export const envSchema = z.object({
   TSA_USERNAME: z.string().min(1).optional(),
   TSA_PASSWORD: z.string().optional(),
   TSA_TIMEOUT_SECONDS: intFrom(1, 120).default(10),
+  // The networks inside this one where the OCSP responders and CRLs that certificates name may be.
+  REVOCATION_PRIVATE_NETWORKS: networkList.optional(),
   PADES_LEVEL: z.enum(['B-B', 'B-T', 'B-LT', 'B-LTA']).optional(),
   SETUP_TTL_HOURS: intFrom(1, 720).default(24),
   STAFF_IDLE_MINUTES: intFrom(5, 1440).default(60),
@@ -174,16 +185,7 @@ export const envSchema = z.object({
   WEBHOOK_TIMEOUT_SECONDS: intFrom(1, 30).default(10),
   // Replaced by SSO_PRIVATE_NETWORKS: still read, to refuse a start that relies on it.
   SSO_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
-  SSO_PRIVATE_NETWORKS: z
-    .string()
-    .superRefine((text, ctx) => {
-      try {
-        parseNetworks(text);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-      }
-    })
-    .optional(),
+  SSO_PRIVATE_NETWORKS: networkList.optional(),
   DIRECTORY_SYNC_MINUTES: intFrom(5, 10_080).default(60),
   RATE_LIMIT_API_PER_MINUTE: intFrom(1, 1_000_000).default(600),
   RATE_LIMIT_PUBLIC_PER_MINUTE: intFrom(1, 1_000_000).default(300),

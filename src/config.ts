@@ -104,7 +104,12 @@ export interface Config {
    * The PAdES level seals are made at (docs/signing.md): B-LT when a time-stamping authority is
    * configured, else B-B, unless PADES_LEVEL says otherwise; and the authorities, in the order tried.
    */
-  readonly pades: { readonly level: PadesLevel; readonly tsa: TsaConfig | null };
+  readonly pades: {
+    readonly level: PadesLevel;
+    readonly tsa: TsaConfig | null;
+    /** Private networks the revocation addresses certificates name may be on (else public only). */
+    readonly revocationNetworks: readonly string[];
+  };
   /** How long a deep-link setup (quick-signing, action) can be opened. */
   readonly setupTtlMs: number;
   /** Staff browser sessions: idle and absolute timeouts; how long an e-mailed password link works. */
@@ -213,6 +218,7 @@ function padesConfig(e: Env): Config['pades'] {
           timeoutMs: e.TSA_TIMEOUT_SECONDS * 1000,
         })
       : null,
+    revocationNetworks: Object.freeze(parseNetworks(e.REVOCATION_PRIVATE_NETWORKS ?? '').map((n) => n.text)),
   });
 }
 

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import forge from 'node-forge';
 import { startTrustServices, type TrustServices } from '../scripts/support/trust-services';
 import { createOrg, type TestOrg, tenantRows } from './support/fixtures';
 import { type Harness, startHarness } from './support/harness';
@@ -67,6 +68,26 @@ describe('the organisation’s own seal', () => {
     }
     expect((await seal()).body.source).toBe('service');
     expect(await expiryJobs()).toEqual([]);
+  });
+
+  it('when a file asks for two billion key-derivation rounds, then it is refused after the time limit, opened only in a worker, and the service answers meanwhile', async () => {
+    const good = pki.issueSeal('Slow seal');
+    // The MAC's iteration count (PFX → MacData → iterations) raised to 2^31 - 1.
+    const pfx = forge.asn1.fromDer(forge.util.createBuffer(good.p12.toString('binary')));
+    const macData = pfx.value[2] as forge.asn1.Asn1;
+    (macData.value as forge.asn1.Asn1[])[2]!.value = forge.asn1.integerToDer(0x7fffffff).getBytes();
+    const slow = Buffer.from(forge.asn1.toDer(pfx).getBytes(), 'binary');
+    // Sent now (a supertest request leaves when it is awaited or then'd); while the worker grinds, the
+    // service's own thread answers: opened there, the file would hold it for hours.
+    const pending = upload({ pkcs12: slow.toString('base64'), password: good.passphrase }).then((r) => r);
+    expect((await h.api().get('/health')).status).toBe(200);
+    const res = await pending;
+    expect({ status: res.status, field: res.body.details?.[0]?.field }).toEqual({
+      status: 400,
+      field: 'pkcs12',
+    });
+    expect(res.body.details[0].message).toMatch(/takes longer than 2 s to open/);
+    expect((await seal()).body.source).toBe('service');
   });
 
   it('when a seal expiring in 20 days is uploaded, then it is in use, the administrators are e-mailed at once and only once, and the trail records it without its secrets', async () => {

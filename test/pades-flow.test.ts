@@ -27,6 +27,7 @@ beforeAll(async () => {
     TSA_FALLBACK_URLS: pki.tsaUrl,
     TSA_TIMEOUT_SECONDS: '5',
     PADES_LEVEL: 'B-LTA',
+    REVOCATION_PRIVATE_NETWORKS: '127.0.0.0/8',
   });
   org = await createOrg(h, 'Kantoor Tijd');
   await setNotices(h, org, org.adminId, 'none');
@@ -139,6 +140,28 @@ describe('a signing action sealed at PAdES B-LTA', () => {
     expect(report).toContain('Signature Field Name: Timestamp3');
     const text = await pdfText(pdf);
     expect(text).toContain('PAdES baseline B-LTA (ETSI EN 319 142-1)');
+  });
+
+  it('when an uploaded seal gives no way to check its revocation (OCSP only, its authority left out), then it is refused at this level; with the authority in the file, it is kept', async () => {
+    const put = (p12: Buffer, password: string) =>
+      h
+        .api()
+        .put('/api/v1/admin/organisation/seal')
+        .set('x-api-key', key())
+        .send({ pkcs12: p12.toString('base64'), password });
+    const lone = pki.issueSeal('OCSP only seal', { crl: false, chain: false });
+    const refused = await put(lone.p12, lone.passphrase);
+    expect({ status: refused.status, field: refused.body.details?.[0]?.field }).toEqual({
+      status: 400,
+      field: 'pkcs12',
+    });
+    expect(refused.body.details[0].message).toContain(
+      'documents are sealed at PAdES B-LTA, which needs each certificate’s revocation status, and there is no way to check it for OCSP only seal',
+    );
+    const chained = pki.issueSeal('OCSP only seal', { crl: false });
+    expect((await put(chained.p12, chained.passphrase)).status).toBe(200);
+    // Back to the seal the other tests use.
+    expect((await put(pki.seal.p12, pki.seal.passphrase)).status).toBe(200);
   });
 
   it('when a test key’s action is signed, then its document has the same level (timestamps, validation data), sealed with the test seal, not the organisation’s', async () => {

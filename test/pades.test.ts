@@ -7,6 +7,7 @@ import { cmsLibraries, firstValue, OID } from '../src/platform/signing/cms';
 import { ocspQuestion } from '../src/platform/signing/ocsp';
 import type { PadesLevel } from '../src/platform/signing/pades';
 import { padesProfile } from '../src/platform/signing/profile';
+import { uncheckableCertificates, validationData } from '../src/platform/signing/revocation';
 import { type SealInfo, sealPdf, sealSignatures } from '../src/platform/signing/seal';
 import { TimestampError } from '../src/platform/signing/tsa';
 import { verifyPdfSignatures } from '../src/platform/signing/verify';
@@ -33,8 +34,9 @@ const info = (name: string): SealInfo => ({
   signingTime: new Date(),
 });
 
-const profile = (level: PadesLevel, urls = [pki.tsaUrl]) =>
-  padesProfile({ level, tsa: { urls, timeoutMs: 5_000 } });
+/** The local authorities are on this machine: the responder and CRL the certificates name too. */
+const profile = (level: PadesLevel, urls = [pki.tsaUrl], revocationNetworks = ['127.0.0.0/8']) =>
+  padesProfile({ level, tsa: { urls, timeoutMs: 5_000 }, revocationNetworks });
 
 function file(bytes: Uint8Array, name: string): string {
   const at = path.join(pki.dir, `${++n}-${name}`);
@@ -378,6 +380,31 @@ describe('OCSP answers in the Document Security Store', () => {
       'Revoked seal is revoked (OCSP)',
     );
     expect(pki.counts.crls).toBe(crls);
+  });
+
+  it('when a certificate names only its OCSP responder and its authority is not among the certificates, then it is uncheckable and its validation data fails naming it', async () => {
+    const lone = pki.issueSeal('Lone seal', { crl: false, chain: false });
+    const leaf = der(path.join(pki.dir, `${lone.name}.pem`));
+    expect(await uncheckableCertificates([leaf])).toEqual(['Lone seal']);
+    expect(await uncheckableCertificates([leaf, caCert()])).toEqual([]);
+    const sources = profile('B-LT');
+    await expect(validationData([leaf], sources)).rejects.toThrow(
+      'no revocation data for Lone seal: its issuer’s certificate is not in the chain, to ask its OCSP responder',
+    );
+    const data = await validationData([leaf, caCert()], sources);
+    expect([data.ocspResponses.length, data.crls.length]).toEqual([1, 0]);
+    // At B-LT the authority's token brings the CA too (the test TSA shares it): the seal then seals.
+    const sealed = await sealPdf(await onePagePdf('Lone'), lone, info('Ann'), profile('B-LT'));
+    expect(dssStreams(sealed, 'OCSPs')).toHaveLength(1);
+  });
+
+  it('when the certificates name responders and CRLs on this machine but the operator lists no private network, then nothing is fetched from them and sealing fails', async () => {
+    const crls = pki.counts.crls;
+    const ocsp = pki.counts.ocsp;
+    await expect(
+      sealPdf(await onePagePdf('Inside'), pki.seal, info('Ann'), profile('B-LT', [pki.tsaUrl], [])),
+    ).rejects.toThrow(/127\.0\.0\.1/);
+    expect([pki.counts.crls - crls, pki.counts.ocsp - ocsp]).toEqual([0, 0]);
   });
 
   it('when an answer is altered, or is about another certificate, then it is refused', async () => {

@@ -15,6 +15,13 @@ const run = promisify(execFile);
  * seal certificate the CA issued (PKCS#12) whose CRL distribution point is served here too. Everything
  * listens on 127.0.0.1 only.
  */
+export interface SealOptions {
+  days?: number;
+  keyUsage?: string;
+  crl?: boolean;
+  chain?: boolean;
+}
+
 export interface TrustServices {
   dir: string;
   /** POST a TimeStampReq here. */
@@ -32,11 +39,11 @@ export interface TrustServices {
   ocspUrl: string;
   /** Timestamp requests answered and refused; CRLs and OCSP answers served. */
   counts: { stamped: number; refused: number; crls: number; ocsp: number };
-  /** Another seal the test CA issues: `days` valid, with `keyUsage` (OpenSSL's syntax). */
-  issueSeal(
-    cn: string,
-    opts?: { days?: number; keyUsage?: string },
-  ): { p12: Buffer; passphrase: string; name: string };
+  /**
+   * Another seal the test CA issues: `days` valid, with `keyUsage` (OpenSSL's syntax); `crl: false`
+   * names the OCSP responder only, `chain: false` leaves the CA's certificate out of the file.
+   */
+  issueSeal(cn: string, opts?: SealOptions): { p12: Buffer; passphrase: string; name: string };
   /** Revokes a seal the CA issued (by its `name`): the responder and a new CRL say so from now on. */
   revoke(name: string): void;
   /** While true the working authority answers 503 too. */
@@ -193,13 +200,17 @@ function makePki(dir: string, base: string) {
     fs.writeFileSync(path.join(dir, 'index.txt'), index.replace(line, revoked));
     publishCrl();
   };
-  const issueSeal = (cn: string, opts: { days?: number; keyUsage?: string } = {}) => {
+  const issueSeal = (cn: string, opts: SealOptions = {}) => {
     const name = `seal${++issued}`;
     const usage = opts.keyUsage ?? 'digitalSignature,nonRepudiation';
+    const extensions =
+      opts.crl === false
+        ? `subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\nauthorityInfoAccess=OCSP;URI:${base}/ocsp\n`
+        : sealExtensions;
     issue(
       name,
       cn,
-      `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,${usage}\n${sealExtensions}`,
+      `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,${usage}\n${extensions}`,
       opts.days,
     );
     fs.appendFileSync(path.join(dir, 'index.txt'), indexLine(dir, name));
@@ -210,8 +221,7 @@ function makePki(dir: string, base: string) {
       `${name}.key`,
       '-in',
       `${name}.pem`,
-      '-certfile',
-      'ca.pem',
+      ...(opts.chain === false ? [] : ['-certfile', 'ca.pem']),
       '-passout',
       'pass:another-seal',
       '-out',

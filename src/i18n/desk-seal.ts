@@ -6,12 +6,16 @@ import type { Language } from './languages';
 export type SealRefusal =
   | 'notBase64'
   | 'tooLarge'
+  | 'tooSlow'
   | 'notPkcs12'
   | 'noKey'
   | 'wrongPassword'
   | 'expired'
   | 'notYetValid'
-  | 'mayNotSign';
+  | 'mayNotSign'
+  | 'noRevocation'
+  /** The form itself could not be read (not multipart, a part it does not know, cut short). */
+  | 'unreadable';
 
 /** What a form post of the page just did (`?done=…`). */
 export type SealNotice = 'uploaded' | 'removed';
@@ -88,12 +92,18 @@ export const sealWords: Record<Language, SealWords> = {
     refused: {
       notBase64: 'The file could not be read. Choose the PKCS#12 file again.',
       tooLarge: 'The file is larger than 64 KB: it is not a seal’s PKCS#12 file.',
+      tooSlow:
+        'The file takes too long to open: its password protection asks for far more work than a seal needs. Export it again with the usual settings.',
       notPkcs12: 'This is not a PKCS#12 file (.p12 or .pfx).',
       noKey: 'The file must hold a private key and the certificate that goes with it.',
       wrongPassword: 'This password does not open the file.',
       expired: 'The certificate in the file has expired.',
       notYetValid: 'The certificate in the file is not valid yet.',
       mayNotSign: 'The certificate in the file may not be used for signing (its key usage).',
+      noRevocation:
+        'Documents are sealed for long-term validation, which needs to check whether each certificate is revoked, and this file gives no way to: include the chain up to the authority, or ask your provider for a certificate that names an OCSP responder or CRL.',
+      unreadable:
+        'The upload could not be read. Choose the file again, type its password and send the form once.',
     },
     notices: {
       uploaded: 'Your seal is uploaded. Documents signed from now on are sealed with it.',
@@ -137,6 +147,8 @@ export const sealWords: Record<Language, SealWords> = {
     refused: {
       notBase64: 'Het bestand kon niet gelezen worden. Kies het PKCS#12-bestand opnieuw.',
       tooLarge: 'Het bestand is groter dan 64 KB: het is geen PKCS#12-bestand van een zegel.',
+      tooSlow:
+        'Het bestand opent te traag: de wachtwoordbeveiliging vraagt veel meer werk dan een zegel nodig heeft. Exporteer het opnieuw met de gewone instellingen.',
       notPkcs12: 'Dit is geen PKCS#12-bestand (.p12 of .pfx).',
       noKey: 'Het bestand moet een privésleutel bevatten en het certificaat dat erbij hoort.',
       wrongPassword: 'Dit wachtwoord opent het bestand niet.',
@@ -144,6 +156,10 @@ export const sealWords: Record<Language, SealWords> = {
       notYetValid: 'Het certificaat in het bestand is nog niet geldig.',
       mayNotSign:
         'Het certificaat in het bestand mag niet gebruikt worden om te ondertekenen (sleutelgebruik).',
+      noRevocation:
+        'Documenten worden verzegeld voor validatie op lange termijn, waarvoor van elk certificaat nagegaan moet worden of het ingetrokken is, en dit bestand biedt daar geen weg voor: voeg de keten tot de uitgever toe, of vraag uw leverancier een certificaat dat een OCSP-responder of CRL vermeldt.',
+      unreadable:
+        'Het opladen kon niet gelezen worden. Kies het bestand opnieuw, typ het wachtwoord en verstuur het formulier één keer.',
     },
     notices: {
       uploaded: 'Uw zegel is opgeladen. Documenten die vanaf nu ondertekend worden, krijgen dit zegel.',
@@ -187,12 +203,18 @@ export const sealWords: Record<Language, SealWords> = {
     refused: {
       notBase64: 'Le fichier n’a pas pu être lu. Choisissez à nouveau le fichier PKCS#12.',
       tooLarge: 'Le fichier dépasse 64 Ko : ce n’est pas le fichier PKCS#12 d’un cachet.',
+      tooSlow:
+        'Le fichier est trop long à ouvrir : sa protection par mot de passe demande bien plus de travail qu’un cachet n’en a besoin. Exportez-le à nouveau avec les réglages habituels.',
       notPkcs12: 'Ce n’est pas un fichier PKCS#12 (.p12 ou .pfx).',
       noKey: 'Le fichier doit contenir une clé privée et le certificat qui l’accompagne.',
       wrongPassword: 'Ce mot de passe n’ouvre pas le fichier.',
       expired: 'Le certificat du fichier a expiré.',
       notYetValid: 'Le certificat du fichier n’est pas encore valable.',
       mayNotSign: 'Le certificat du fichier ne peut pas servir à signer (usage de la clé).',
+      noRevocation:
+        'Les documents sont scellés pour une validation à long terme, qui doit vérifier si chaque certificat est révoqué, et ce fichier n’en donne pas le moyen : ajoutez la chaîne jusqu’à l’autorité, ou demandez à votre prestataire un certificat qui indique un répondeur OCSP ou une CRL.',
+      unreadable:
+        'Le chargement n’a pas pu être lu. Choisissez à nouveau le fichier, tapez son mot de passe et envoyez le formulaire une fois.',
     },
     notices: {
       uploaded: 'Votre cachet est chargé. Les documents signés à partir de maintenant le portent.',

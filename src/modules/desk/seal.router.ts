@@ -1,7 +1,7 @@
 import type { SealNotice } from '../../i18n/desk-seal';
 import type { Routes } from '../../platform/http/routes';
 import type { RequestContext } from '../../platform/kernel/context';
-import { NotFound } from '../../platform/kernel/errors';
+import { AppError, NotFound } from '../../platform/kernel/errors';
 import { z } from '../../platform/kernel/zod';
 import type { PadesProfile } from '../../platform/signing/seal';
 import {
@@ -69,7 +69,7 @@ export function sealPageRoutes(routes: Routes, deps: SealPageDeps): void {
       },
       statuses: {
         303: 'Uploaded: back to the page',
-        400: 'Not a PKCS#12 file that opens with the password, holds a valid signing certificate, at most 64 KB (the page again, saying which)',
+        400: 'Not a PKCS#12 file that opens with the password, holds a valid signing certificate, at most 64 KB, or the form holds another part (the page again, saying which)',
         415: 'Not sent as multipart/form-data (the page again, saying so)',
       },
     },
@@ -78,8 +78,10 @@ export function sealPageRoutes(routes: Routes, deps: SealPageDeps): void {
         await setOrganisationSeal(deps, ctx, await receiveSeal(req));
         return { redirect: `${PAGE}?done=uploaded` };
       } catch (err) {
-        if (!(err instanceof SealRefused)) throw err;
-        return show(deps, ctx, csrf(), { status: 400, refused: err.reason });
+        if (err instanceof SealRefused) return show(deps, ctx, csrf(), { status: 400, refused: err.reason });
+        // The form itself refused (not multipart, a part it does not know, cut short): the page again.
+        if (!(err instanceof AppError) || err.status >= 500 || err.status === 404) throw err;
+        return show(deps, ctx, csrf(), { status: err.status, refused: 'unreadable' });
       }
     },
   );

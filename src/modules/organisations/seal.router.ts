@@ -31,7 +31,7 @@ export function sealRoutes(routes: Routes, deps: SealDeps): void {
       path: '/admin/organisation/seal',
       summary: 'Set the organisation’s own seal (PKCS#12)',
       description:
-        'From now on live documents of the organisation are sealed with it (PAdES, at the level the service is configured for). It must open with `password`, hold an RSA key and its certificate, be valid now and allow signing; else 400 naming the field, and nothing changes. Kept sealed with ENCRYPTION_KEYS; never returned. The administrators are e-mailed 30 days before it expires. Replaces any earlier one. Audited (`organisation_seal.created` / `.updated`).',
+        'From now on live documents of the organisation are sealed with it (PAdES, at the level the service is configured for). It must open with `password`, hold an RSA key and its certificate, be valid now and allow signing, open within 2 s, and (at PAdES B-LT and above) say where its revocation status is found; else 400 naming the field, and nothing changes. Kept sealed with ENCRYPTION_KEYS; never returned. The administrators are e-mailed 30 days before it expires. Replaces any earlier one. Audited (`organisation_seal.created` / `.updated`).',
       tags,
       permission: 'admin',
       liveOnly: LIVE_ONLY,

@@ -15,6 +15,11 @@ import {
   readPkcs12,
   type SealKey,
 } from '../../platform/signing/certificate';
+import { derOf } from '../../platform/signing/cms';
+import { atLeast, type PadesLevel } from '../../platform/signing/pades';
+import { PKCS12_OPEN_LIMIT_MS, pkcs12OpenTime } from '../../platform/signing/pkcs12-guard';
+import { uncheckableCertificates } from '../../platform/signing/revocation';
+import type { PadesProfile } from '../../platform/signing/seal';
 import type { LoadedSealKey, SealKeySource } from '../../platform/signing/seal-key';
 import { type OrganisationSealRow, organisationSealRepository } from './seal.repository';
 import type { OrganisationSeal, UploadSeal } from './seal.schemas';
@@ -25,6 +30,8 @@ export interface SealDeps {
   clock: Clock;
   box: SecretBox;
   seal: SealKeySource;
+  /** The level documents are sealed at: from B-LT an uploaded seal must say where to check it. */
+  pades: Pick<PadesProfile, 'level'>;
 }
 
 /** A PKCS#12 file with a key and a short chain is a few kilobytes; a larger one is refused. */
@@ -95,7 +102,11 @@ export class SealRefused extends BadRequest {
  * the certificate that goes with it, the certificate is valid now and may sign documents. Each refusal
  * is a 400 naming the field and the reason.
  */
-async function checkedSeal(input: UploadSeal, now: Date): Promise<{ key: SealKey; facts: CertificateFacts }> {
+async function checkedSeal(
+  input: UploadSeal,
+  now: Date,
+  level: PadesLevel,
+): Promise<{ key: SealKey; facts: CertificateFacts }> {
   const p12 = Buffer.from(input.pkcs12, 'base64');
   if (
     p12.length === 0 ||
@@ -105,6 +116,12 @@ async function checkedSeal(input: UploadSeal, now: Date): Promise<{ key: SealKey
   if (p12.length > SEAL_MAX_BYTES)
     throw new SealRefused('tooLarge', 'pkcs12', `must be at most ${SEAL_MAX_BYTES / 1024} KB`);
   const key = { p12, passphrase: input.password };
+  if ((await pkcs12OpenTime(p12, input.password)) === 'too slow')
+    throw new SealRefused(
+      'tooSlow',
+      'pkcs12',
+      `takes longer than ${PKCS12_OPEN_LIMIT_MS / 1000} s to open: its key derivation asks for more rounds than a seal needs`,
+    );
   let contents: Pkcs12Contents;
   try {
     contents = readPkcs12(key);
@@ -132,6 +149,15 @@ async function checkedSeal(input: UploadSeal, now: Date): Promise<{ key: SealKey
     );
   if (!maySign(contents.certificate))
     throw new SealRefused('mayNotSign', 'pkcs12', 'its certificate’s key usage does not allow signing');
+  if (atLeast(level, 'B-LT')) {
+    const uncheckable = await uncheckableCertificates([contents.certificate, ...contents.chain].map(derOf));
+    if (uncheckable.length > 0)
+      throw new SealRefused(
+        'noRevocation',
+        'pkcs12',
+        `documents are sealed at PAdES ${level}, which needs each certificate’s revocation status, and there is no way to check it for ${uncheckable.join(', ')} (no CRL, and no OCSP responder with its issuer’s certificate in the file): include the chain up to the authority`,
+      );
+  }
   return { key, facts };
 }
 
@@ -154,7 +180,7 @@ export async function setOrganisationSeal(
   input: UploadSeal,
 ): Promise<OrganisationSeal> {
   const now = deps.clock.now();
-  const { key, facts } = await checkedSeal(input, now);
+  const { key, facts } = await checkedSeal(input, now, deps.pades.level);
   const context = sealContext(ctx.organisationId);
   await inTenant(deps.database, ctx, async (tx) => {
     await organisationSealRepository(tx, ctx).put({

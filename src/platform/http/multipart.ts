@@ -24,8 +24,8 @@ function plainFileName(name: string, fallback: string): string {
   return clean === '' || clean === '.' || clean === '..' ? fallback : clean;
 }
 
-/** A text field sent beside the file is at most this long (a password, a name). */
-export const FIELD_MAX_BYTES = 1024;
+/** A text field sent beside the file is at most this long (a password, a name), in UTF-8. */
+export const FIELD_MAX_BYTES = 4096;
 
 interface ReceiveOptions {
   field: string;

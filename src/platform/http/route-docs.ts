@@ -156,7 +156,7 @@ export function documentRoute(
 function oneFileContent(file: UploadSpec) {
   const texts = Object.entries(file.fields ?? {}).map(([name, description]) => [
     name,
-    { type: 'string' as const, maxLength: FIELD_MAX_BYTES, description },
+    { type: 'string' as const, description: `${description} (at most ${FIELD_MAX_BYTES} bytes in UTF-8)` },
   ]);
   return {
     'multipart/form-data': {

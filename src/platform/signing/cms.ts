@@ -49,7 +49,8 @@ export interface OpenedSealKey {
   chain: Buffer[];
 }
 
-const derOf = (cert: forge.pki.Certificate) =>
+/** A node-forge certificate as DER. */
+export const derOf = (cert: forge.pki.Certificate) =>
   Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
 
 /** Opens a PKCS#12 bundle for signing (see readPkcs12): its key as a signing key, its certificates as DER. */

@@ -7,11 +7,15 @@ import { cmsLibraries, commonNameOf, firstValue } from './cms';
 const AIA = '1.3.6.1.5.5.7.1.1';
 const AD_OCSP = '1.3.6.1.5.5.7.48.1';
 const OCSP_BASIC = '1.3.6.1.5.5.7.48.1.1';
+const OCSP_SIGNING = '1.3.6.1.5.5.7.3.9';
+const EXTENDED_KEY_USAGE = '2.5.29.37';
 /** How far a responder's clock may run ahead of ours. */
 const CLOCK_SKEW_MS = 5 * 60_000;
+/** How old an answer that names no next update may be (responders without one answer afresh). */
+const MAX_AGE_WITHOUT_NEXT_UPDATE_MS = 24 * 3_600_000;
 
-/** A certificate the responder says is revoked (or does not know): a definite answer, not an outage. */
-export class CertificateNotGood extends Error {}
+/** A certificate the responder says is revoked: a definite answer, not an outage. */
+export class CertificateRevoked extends Error {}
 
 /** An OCSP question ready to send, and how to check its answer. */
 export interface OcspQuestion {
@@ -20,10 +24,13 @@ export interface OcspQuestion {
   /**
    * Checks an answer: a successful basic response, signed by the issuer or a responder it delegated to,
    * about this certificate, saying it is good, current at `now`. Returns the certificates the answer
-   * came with (the responder's, for the store). Throws CertificateNotGood for revoked or unknown.
+   * came with that the issuer delegated to (the responder's, for the store). Throws CertificateRevoked
+   * for a revoked certificate, an Error for anything else (unknown to the responder included).
    */
   check(answer: Buffer, now: Date): Promise<{ certificates: Buffer[] }>;
 }
+
+const der64 = (c: Certificate) => Buffer.from(c.toSchema(true).toBER(false)).toString('base64');
 
 const parse = async (der: Buffer): Promise<Certificate> => {
   const { pkijs, asn1js } = await cmsLibraries();
@@ -57,6 +64,8 @@ export async function ocspQuestion(der: Buffer, issuerDer: Buffer): Promise<Ocsp
   return {
     request: Buffer.from(request.toSchema(true).toBER(false)),
     async check(answer, now) {
+      if (asn1js.fromBER(answer).offset !== answer.length)
+        throw new Error('the answer is not one DER value (bytes before or after it)');
       const response = new pkijs.OCSPResponse({ schema: firstValue(asn1js, answer) });
       const status = response.responseStatus.valueBlock.valueDec;
       if (status !== 0) throw new Error(`the responder refused (OCSP status ${status})`);
@@ -67,8 +76,8 @@ export async function ocspQuestion(der: Buffer, issuerDer: Buffer): Promise<Ocsp
       });
       // Signed by the issuer itself (which may leave its certificate out) or by a responder it delegated
       // to (id-kp-OCSPSigning, issued by it): PKI.js checks the chain and the delegation.
-      const came = (basic.certs ?? []).map((c) => Buffer.from(c.toSchema(true).toBER(false)));
-      if (!basic.certs?.length) basic.certs = [issuer];
+      const came = basic.certs ?? [];
+      if (!came.some((c) => der64(c) === der64(issuer))) basic.certs = [...came, issuer];
       const signed = await basic
         .verify({ trustedCerts: [issuer], issuerCerts: [issuer] })
         .catch((err: Error) => {
@@ -78,13 +87,28 @@ export async function ocspQuestion(der: Buffer, issuerDer: Buffer): Promise<Ocsp
       const single = basic.tbsResponseData.responses.find((r) => r.certID.isEqual(asked));
       if (!single) throw new Error(`the answer is not about ${name}`);
       const tag = (single.certStatus as { idBlock: { tagNumber: number } }).idBlock.tagNumber;
-      if (tag === 1) throw new CertificateNotGood(`${name} is revoked (OCSP)`);
-      if (tag !== 0) throw new CertificateNotGood(`the responder does not know ${name} (OCSP)`);
-      if (single.thisUpdate.getTime() > now.getTime() + CLOCK_SKEW_MS)
-        throw new Error(`the answer is dated in the future (${single.thisUpdate.toISOString()})`);
+      if (tag === 1) throw new CertificateRevoked(`${name} is revoked (OCSP)`);
+      if (tag !== 0) throw new Error(`the responder does not know ${name}`);
+      const produced = basic.tbsResponseData.producedAt;
+      for (const at of [single.thisUpdate, produced])
+        if (at.getTime() > now.getTime() + CLOCK_SKEW_MS)
+          throw new Error(`the answer is dated in the future (${at.toISOString()})`);
       if (single.nextUpdate && single.nextUpdate.getTime() < now.getTime() - CLOCK_SKEW_MS)
         throw new Error(`the answer is out of date (next update ${single.nextUpdate.toISOString()})`);
-      return { certificates: came };
+      if (!single.nextUpdate && now.getTime() - single.thisUpdate.getTime() > MAX_AGE_WITHOUT_NEXT_UPDATE_MS)
+        throw new Error(`the answer is out of date (of ${single.thisUpdate.toISOString()}, no next update)`);
+      // Only the responders the issuer delegated to go into the store, not whatever else came along.
+      const delegated = came.filter(
+        (c) =>
+          der64(c) !== der64(issuer) &&
+          c.issuer.isEqual(issuer.subject) &&
+          (
+            c.extensions?.find((e) => e.extnID === EXTENDED_KEY_USAGE)?.parsedValue as
+              | { keyPurposes?: string[] }
+              | undefined
+          )?.keyPurposes?.includes(OCSP_SIGNING),
+      );
+      return { certificates: delegated.map((c) => Buffer.from(c.toSchema(true).toBER(false))) };
     },
   };
 }

@@ -1,4 +1,5 @@
-import { operatorPolicy, SafeHttpClient } from '../outbound/safe-http';
+import { parseNetworks } from '../outbound/address-filter';
+import { operatorPolicy, SafeHttpClient, type SafeHttpPolicy } from '../outbound/safe-http';
 import type { PadesLevel } from './pades';
 import type { PadesProfile } from './seal';
 import { requestTimestamp, type TsaConfig } from './tsa';
@@ -9,15 +10,19 @@ const MAX_CRL_BYTES = 20 * 1024 * 1024;
 const MAX_OCSP_BYTES = 256 * 1024;
 
 /**
- * What sealing at the configured level needs: the time-stamping authorities, and the revocation data
- * (OCSP answers, CRLs) of the certificates involved. Both are operator-configured addresses (or those the certificates name),
- * reached under the operator's policy, each request bounded in time; a failure fails the signing job,
- * which is tried again later (never the signer's request, which only queued it).
+ * What sealing at the configured level needs: the time-stamping authorities (the operator's addresses,
+ * reached under the operator's policy) and the revocation data (OCSP answers, CRLs) of the certificates
+ * involved (the addresses they name, under revocationPolicy), each request bounded in time; a failure
+ * fails the signing job, which is tried again later (never the signer's request, which only queued it).
  */
 export function padesProfile(
-  config: { level: PadesLevel; tsa: TsaConfig | null },
+  config: { level: PadesLevel; tsa: TsaConfig | null; revocationNetworks?: readonly string[] },
   now: () => Date = () => new Date(),
   http = new SafeHttpClient({ ...operatorPolicy, keepAlive: false }),
+  named = new SafeHttpClient({
+    ...revocationPolicy(config.revocationNetworks ?? []),
+    keepAlive: false,
+  }),
 ): PadesProfile {
   const tsa = config.tsa;
   const timeoutMs = tsa?.timeoutMs ?? 10_000;
@@ -25,7 +30,7 @@ export function padesProfile(
     level: config.level,
     stamp: tsa ? (data) => requestTimestamp(tsa, http, data) : null,
     async fetchCrl(url) {
-      const answer = await http.exchange('GET', url, {
+      const answer = await named.exchange('GET', url, {
         headers: { accept: 'application/pkix-crl', 'user-agent': 'ActionDesk-Signing/1' },
         timeoutMs,
         maxBodyBytes: MAX_CRL_BYTES,
@@ -34,7 +39,7 @@ export function padesProfile(
       return crlDer(answer.bytes, url);
     },
     async fetchOcsp(url, request) {
-      const answer = await http.exchange('POST', url, {
+      const answer = await named.exchange('POST', url, {
         headers: {
           'content-type': 'application/ocsp-request',
           accept: 'application/ocsp-response',
@@ -49,6 +54,15 @@ export function padesProfile(
     },
     now,
   };
+}
+
+/**
+ * The policy for the OCSP responders and CRLs certificates name. An organisation's uploaded seal names
+ * its own, so they are anyone's choice: public addresses only (plain http included: revocation data is
+ * signed, and most authorities serve it over http), and the private networks the operator lists.
+ */
+function revocationPolicy(networks: readonly string[]): SafeHttpPolicy {
+  return { allowHttp: true, allowPrivate: parseNetworks(networks.join(',')) };
 }
 
 /** A CRL as DER: served as DER, or as PEM (some authorities do). */

@@ -1,5 +1,6 @@
-import { cmsLibraries, firstValue } from './cms';
-import { CertificateNotGood, ocspAddresses, ocspQuestion } from './ocsp';
+import type { Certificate } from 'pkijs';
+import { cmsLibraries, commonNameOf, firstValue } from './cms';
+import { CertificateRevoked, ocspAddresses, ocspQuestion } from './ocsp';
 import { crlAddresses } from './pades';
 
 /** Where revocation data comes from (the operator's policy and timeouts apply to both). */
@@ -18,55 +19,99 @@ export interface ValidationData {
   ocspResponses: Buffer[];
 }
 
+interface Parsed {
+  der: Buffer;
+  cert: Certificate;
+  name: string;
+}
+
+interface Plan extends Parsed {
+  /** Its issuer among the certificates (found by name, confirmed by its signature), if there. */
+  issuer: Parsed | null;
+  ocsp: string[];
+  crls: string[];
+}
+
 const key = (der: Buffer) => der.toString('base64');
+
+/** Each certificate that can be revoked (not its own issuer), with its issuer and where to ask. */
+async function plan(certificates: Buffer[]): Promise<Plan[]> {
+  const { pkijs, asn1js } = await cmsLibraries();
+  const unique = [...new Map(certificates.map((c) => [key(c), c])).values()];
+  const parsed: Parsed[] = unique.map((der) => {
+    const cert = new pkijs.Certificate({ schema: firstValue(asn1js, der) });
+    return { der, cert, name: commonNameOf(cert.subject as never) };
+  });
+  const plans: Plan[] = [];
+  for (const p of parsed) {
+    if (p.cert.issuer.isEqual(p.cert.subject)) continue;
+    let issuer: Parsed | null = null;
+    // By name, then by signature: a re-keyed or cross-certified authority has several of that name.
+    for (const candidate of parsed.filter((c) => c !== p && c.cert.subject.isEqual(p.cert.issuer)))
+      if (await p.cert.verify(candidate.cert).catch(() => false)) {
+        issuer = candidate;
+        break;
+      }
+    plans.push({ ...p, issuer, ocsp: await ocspAddresses(p.der), crls: await crlAddresses(p.der) });
+  }
+  return plans;
+}
+
+/**
+ * The certificates among `certificates` whose revocation cannot be checked with what they carry: no CRL,
+ * and no OCSP responder (or one, but not their issuer to ask it about them). Long-term validation (B-LT)
+ * needs one or the other for each; an uploaded seal is checked with this before it is kept.
+ */
+export async function uncheckableCertificates(certificates: Buffer[]): Promise<string[]> {
+  return (await plan(certificates))
+    .filter((p) => p.crls.length === 0 && !(p.ocsp.length > 0 && p.issuer))
+    .map((p) => p.name);
+}
 
 /**
  * The validation data of `certificates` (a seal's chain, the authorities' chains): for each certificate
- * that can be revoked (one not its own issuer), an OCSP answer from the responder it names, checked,
- * when its issuer is among them; else — or when every responder fails — the CRLs of its distribution
- * points, each address fetched once. A certificate found revoked fails it all (nothing is sealed with
- * a revoked certificate's word); one with neither an answer nor a CRL fails it with the reasons.
+ * that can be revoked, an OCSP answer from the responder it names, checked, when its issuer is among
+ * them; else — or when no responder answers well — the CRLs of its distribution points, each address
+ * fetched once. A certificate found revoked fails it all (nothing is sealed with a revoked certificate's
+ * word); one left with neither an answer nor a CRL fails it, naming the certificate and the reasons.
  */
 export async function validationData(
   certificates: Buffer[],
   sources: RevocationSources,
 ): Promise<ValidationData> {
-  const { pkijs, asn1js } = await cmsLibraries();
-  const unique = [...new Map(certificates.map((c) => [key(c), c])).values()];
-  const parsed = unique.map((der) => ({
-    der,
-    cert: new pkijs.Certificate({ schema: firstValue(asn1js, der) }),
-  }));
   const responders: Buffer[] = [];
   const ocspResponses: Buffer[] = [];
   const crlUrls = new Set<string>();
-  for (const { der, cert } of parsed) {
-    if (cert.issuer.isEqual(cert.subject)) continue;
-    const issuer = parsed.find((p) => p.der !== der && p.cert.subject.isEqual(cert.issuer));
+  const plans = await plan(certificates);
+  for (const p of plans) {
     const failures: string[] = [];
-    const responderUrls = issuer ? await ocspAddresses(der) : [];
     let answered = false;
-    for (const url of responderUrls) {
+    for (const url of p.issuer ? p.ocsp : []) {
       try {
-        const question = await ocspQuestion(der, issuer!.der);
+        const question = await ocspQuestion(p.der, p.issuer!.der);
         const answer = await sources.fetchOcsp(url, question.request);
         responders.push(...(await question.check(answer, sources.now())).certificates);
         ocspResponses.push(answer);
         answered = true;
         break;
       } catch (err) {
-        if (err instanceof CertificateNotGood) throw err;
+        if (err instanceof CertificateRevoked) throw err;
         failures.push(`${url}: ${(err as Error).message}`);
       }
     }
     if (answered) continue;
-    const crls = await crlAddresses(der);
-    if (crls.length === 0 && failures.length > 0)
-      throw new Error(`no revocation data for a certificate: ${failures.join('; ')}`);
-    for (const url of crls) crlUrls.add(url);
+    if (p.crls.length === 0) {
+      const why = failures.length
+        ? failures.join('; ')
+        : p.ocsp.length
+          ? 'its issuer’s certificate is not in the chain, to ask its OCSP responder'
+          : 'it names no OCSP responder and no CRL';
+      throw new Error(`no revocation data for ${p.name}: ${why}`);
+    }
+    for (const url of p.crls) crlUrls.add(url);
   }
   const crls: Buffer[] = [];
   for (const url of crlUrls) crls.push(await sources.fetchCrl(url));
-  const all = [...unique, ...responders];
+  const all = [...new Map(certificates.map((c) => [key(c), c])).values(), ...responders];
   return { certificates: [...new Map(all.map((c) => [key(c), c])).values()], crls, ocspResponses };
 }

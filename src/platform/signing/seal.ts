@@ -37,7 +37,7 @@ export const BASIC_PROFILE: PadesProfile = {
   stamp: null,
   fetchCrl: () => Promise.reject(new Error('no revocation data at B-B')),
   fetchOcsp: () => Promise.reject(new Error('no revocation data at B-B')),
-  now: () => new Date(0),
+  now: () => new Date(),
 };
 
 /**

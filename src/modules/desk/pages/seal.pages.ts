@@ -64,7 +64,7 @@ ${problem ? html`<div class="summary" role="alert" tabindex="-1" id="problems"><
 <input type="password" id="password" name="password" maxlength="1000" autocomplete="off" aria-describedby="password-hint${passwordProblem ? ' password-error' : ''}"${passwordProblem ? html` aria-invalid="true"` : ''}></div>
 <div class="row"><button type="submit" class="primary">${w.send}</button></div></form>
 ${
-  own
+  own || v.seal.ownSealExpiredAt
     ? html`<form method="post" action="/staff/settings/seal/delete">${csrfField(f.csrf)}<div class="row"><button type="submit" class="danger" data-confirm="${w.confirmRemove}">${w.remove}</button></div></form>`
     : ''
 }</section>`;
