@@ -9,7 +9,11 @@
 //      beyond them is ours to make fast).
 // Each figure is the median of BENCH_ROUNDS runs (default 15), after one warm-up run.
 import type { SignerTrailEntry } from '../src/db/schema';
-import { buildSignedDocument, type SignedBy } from '../src/modules/signing/signed-document';
+import {
+  buildSignedDocument,
+  type SignedBy,
+  type SignedDocumentInput,
+} from '../src/modules/signing/signed-document';
 import { certificateFacts, generateSealKey } from '../src/platform/signing/certificate';
 import { type PadesLevel, padesLevels, type Timestamper } from '../src/platform/signing/pades';
 import { renderPage } from '../src/platform/signing/pdf';
@@ -32,6 +36,31 @@ async function median(run: () => Promise<unknown>): Promise<number> {
   }
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)]!;
+}
+
+/** Up to three signers, their names in three scripts. */
+const SIGNERS = ['Łukasz Żółć', 'Ελένη Παπαδοπούλου', 'Дмитрий Иванов'];
+
+/** The bench's contract, as buildSignedDocument takes it. */
+function contract(
+  original: Uint8Array,
+  signers: SignedBy[],
+  seal: SignedDocumentInput['seal'],
+  pades: PadesProfile,
+  now: Date,
+): SignedDocumentInput {
+  return {
+    original,
+    title: 'Contract',
+    organisation: 'Kantoor Peeters',
+    actionId: 'bench',
+    language: 'en',
+    timeZone: 'Europe/Brussels',
+    signers,
+    seal,
+    pades,
+    now,
+  };
 }
 
 async function main(): Promise<void> {
@@ -59,19 +88,7 @@ async function main(): Promise<void> {
   for (const pages of [2, 30]) {
     const original = await samplePdf(pages);
     for (const count of [1, 3]) {
-      const signers = ['Łukasz Żółć', 'Ελένη Παπαδοπούλου', 'Дмитрий Иванов'].slice(0, count).map(signer);
-      const input = {
-        original,
-        title: 'Contract',
-        organisation: 'Kantoor Peeters',
-        actionId: 'bench',
-        language: 'en' as const,
-        timeZone: 'Europe/Brussels',
-        signers,
-        seal,
-        pades: BASIC_PROFILE,
-        now: at,
-      };
+      const input = contract(original, SIGNERS.slice(0, count).map(signer), seal, BASIC_PROFILE, at);
       const signed = await buildSignedDocument(input);
       const make = await median(() => buildSignedDocument(input));
       const verify = await median(() => verifyPdfSignatures(signed));
@@ -106,9 +123,9 @@ function medians(rows: number[][]): number[] {
 }
 
 /**
- * Sealing at each level against a local time-stamping authority, OCSP responder and CRL, with 1 and 3 signers (each
- * signature gets its own timestamp): the whole, and the whole less the time spent waiting on the
- * authority, the responder and the CRL (measured around each request).
+ * Sealing at each level against a local time-stamping authority, OCSP responder and CRL, with 1 and 3
+ * signers (each signature gets its own timestamp): the whole, and the whole less the time spent waiting
+ * on the authority, the responder and the CRL (measured around each request).
  */
 async function levels(signer: (name: string) => SignedBy, now: Date): Promise<void> {
   const pki = await startTrustServices();
@@ -144,18 +161,7 @@ async function levels(signer: (name: string) => SignedBy, now: Date): Promise<vo
           fetchCrl: timed(remote.fetchCrl),
           fetchOcsp: timed(remote.fetchOcsp),
         };
-        const input = {
-          original,
-          title: 'Contract',
-          organisation: 'Kantoor Peeters',
-          actionId: 'bench',
-          language: 'en' as const,
-          timeZone: 'Europe/Brussels',
-          signers: ['Łukasz Żółć', 'Ελένη Παπαδοπούλου', 'Дмитрий Иванов'].slice(0, count).map(signer),
-          seal,
-          pades,
-          now,
-        };
+        const input = contract(original, SIGNERS.slice(0, count).map(signer), seal, pades, now);
         await buildSignedDocument(input);
         const samples: number[][] = [];
         for (let i = 0; i < ROUNDS; i++) {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { startTrustServices, type TrustServices } from '../scripts/support/trust-services';
-import { cmsLibraries, firstValue, OID } from '../src/platform/signing/cms';
+import { cmsLibraries, firstValue, OID, parseCertificate } from '../src/platform/signing/cms';
 import { ocspQuestion } from '../src/platform/signing/ocsp';
 import type { PadesLevel } from '../src/platform/signing/pades';
 import { padesProfile } from '../src/platform/signing/profile';
@@ -343,6 +343,9 @@ describe('PAdES baseline signatures', () => {
 describe('OCSP answers in the Document Security Store', () => {
   const sealCert = () => der(path.join(pki.dir, 'seal.pem'));
   const caCert = () => der(pki.caFile);
+  /** The OCSP question about a certificate the test CA issued (DER). */
+  const questionAbout = async (cert: Buffer) =>
+    ocspQuestion(await parseCertificate(cert), await parseCertificate(caCert()));
   const ask = async (question: { request: Buffer }) =>
     Buffer.from(
       await (
@@ -408,7 +411,7 @@ describe('OCSP answers in the Document Security Store', () => {
   });
 
   it('when an answer is altered, or is about another certificate, then it is refused', async () => {
-    const question = await ocspQuestion(sealCert(), caCert());
+    const question = await questionAbout(sealCert());
     const answer = await ask(question);
     await expect(question.check(answer, new Date())).resolves.toEqual({
       certificates: [der(path.join(pki.dir, 'ocsp.pem'))],
@@ -433,7 +436,7 @@ describe('OCSP answers in the Document Security Store', () => {
       '-nokeys',
     ]);
     const otherDer = execFileSync('openssl', ['x509', '-outform', 'DER'], { input: otherPem });
-    const answerForOther = await ask(await ocspQuestion(otherDer, caCert()));
+    const answerForOther = await ask(await questionAbout(otherDer));
     await expect(question.check(answerForOther, new Date())).rejects.toThrow(
       'the answer is not about Kantoor Peeters seal',
     );

@@ -41,13 +41,13 @@ export function sealExpiryHandler(deps: {
     if (seal.expiryWarnedAt) return { cancelled: 'the administrators were warned already' };
     if (found.to.length === 0) return { cancelled: 'the organisation has no active administrator' };
     const now = deps.clock.now();
+    const days = Math.max(0, Math.floor((seal.notAfter.getTime() - now.getTime()) / 86_400_000));
+    const url = `${deps.baseUrl}/api/v1/admin/organisation/seal`;
     await sendOnce(deps, job, async () => {
       for (const admin of found.to) {
         const language = admin.language ?? 'en';
         const texts = sealExpiryTexts[language];
-        const days = Math.max(0, Math.floor((seal.notAfter.getTime() - now.getTime()) / 86_400_000));
         const expires = longDateTime(seal.notAfter, language, deps.timeZone);
-        const url = `${deps.baseUrl}/api/v1/admin/organisation/seal`;
         const mail = {
           subject: texts.subject(found.organisation, days),
           text: texts.text(found.organisation, seal.subject, expires, url),

@@ -10,12 +10,12 @@ import { BadRequest, NotFound } from '../../platform/kernel/errors';
 import { newId } from '../../platform/kernel/ids';
 import {
   type CertificateFacts,
+  derOf,
   factsOf,
   type Pkcs12Contents,
   readPkcs12,
   type SealKey,
 } from '../../platform/signing/certificate';
-import { derOf } from '../../platform/signing/cms';
 import { atLeast, type PadesLevel } from '../../platform/signing/pades';
 import { PKCS12_OPEN_LIMIT_MS, pkcs12OpenTime } from '../../platform/signing/pkcs12-guard';
 import { uncheckableCertificates } from '../../platform/signing/revocation';
@@ -53,12 +53,9 @@ function view(
   return {
     source,
     certificate: {
-      subject: certificate.subject,
-      issuer: certificate.issuer,
-      serialNumber: certificate.serialNumber,
+      ...certificate,
       notBefore: certificate.notBefore.toISOString(),
       notAfter: certificate.notAfter.toISOString(),
-      fingerprint: certificate.fingerprint,
     },
     uploadedAt: uploadedAt?.toISOString() ?? null,
     ownSealExpiredAt: ownSealExpiredAt?.toISOString() ?? null,

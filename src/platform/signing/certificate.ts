@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
 
 /** A PKCS#12 bundle (private key and certificate) and the passphrase that opens it. */
@@ -203,17 +203,20 @@ export function certificateFacts(key: SealKey): CertificateFacts {
   return factsOf(readPkcs12(key).certificate);
 }
 
-/** What a certificate says. */
+/** A node-forge certificate as DER. */
+export const derOf = (cert: forge.pki.Certificate): Buffer =>
+  Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
+
+/** What a certificate says (names as `CN=…, O=…`, an attribute without a short name by its OID). */
 export function factsOf(cert: forge.pki.Certificate): CertificateFacts {
   const name = (attrs: forge.pki.CertificateField[]) =>
-    attrs.map((a) => `${a.shortName ?? a.name}=${String(a.value)}`).join(', ');
-  const der = forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes();
+    attrs.map((a) => `${a.shortName ?? a.name ?? a.type}=${String(a.value)}`).join(', ');
   return {
     subject: name(cert.subject.attributes),
     issuer: name(cert.issuer.attributes),
     serialNumber: cert.serialNumber,
     notBefore: cert.validity.notBefore,
     notAfter: cert.validity.notAfter,
-    fingerprint: forge.md.sha256.create().update(der).digest().toHex(),
+    fingerprint: createHash('sha256').update(derOf(cert)).digest('hex'),
   };
 }

@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, webcrypto } from 'node:crypto';
 import forge from 'node-forge';
-import { readPkcs12, type SealKey } from './certificate';
+import { derOf, readPkcs12, type SealKey } from './certificate';
 
 type Pkijs = typeof import('pkijs');
 type Asn1js = typeof import('asn1js');
@@ -49,10 +49,6 @@ export interface OpenedSealKey {
   chain: Buffer[];
 }
 
-/** A node-forge certificate as DER. */
-export const derOf = (cert: forge.pki.Certificate) =>
-  Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
-
 /** Opens a PKCS#12 bundle for signing (see readPkcs12): its key as a signing key, its certificates as DER. */
 export async function openSealKey(key: SealKey): Promise<OpenedSealKey> {
   const { privateKey: rsa, certificate, chain } = readPkcs12(key);
@@ -74,6 +70,12 @@ export function firstValue(asn1js: Asn1js, der: Uint8Array): ReturnType<Asn1js['
   const parsed = asn1js.fromBER(der);
   if (parsed.offset === -1) throw new Error(`not DER: ${parsed.result.error}`);
   return parsed.result;
+}
+
+/** A DER certificate as PKI.js reads it. */
+export async function parseCertificate(der: Uint8Array): Promise<import('pkijs').Certificate> {
+  const { pkijs, asn1js } = await cmsLibraries();
+  return new pkijs.Certificate({ schema: firstValue(asn1js, der) });
 }
 
 /** A certificate's subject common name (else its organisation, else the whole name), for reports. */

@@ -2,10 +2,8 @@ import type { Certificate } from 'pkijs';
 import { cmsLibraries, commonNameOf, firstValue } from './cms';
 
 // OCSP (RFC 6960) for the Document Security Store: asking a certificate's responder whether it is good,
-// and checking the answer before it goes into a signed document.
+// and checking the answer before it goes into a signed document (where to ask: revocation.ts).
 
-const AIA = '1.3.6.1.5.5.7.1.1';
-const AD_OCSP = '1.3.6.1.5.5.7.48.1';
 const OCSP_BASIC = '1.3.6.1.5.5.7.48.1.1';
 const OCSP_SIGNING = '1.3.6.1.5.5.7.3.9';
 const EXTENDED_KEY_USAGE = '2.5.29.37';
@@ -32,31 +30,9 @@ export interface OcspQuestion {
 
 const der64 = (c: Certificate) => Buffer.from(c.toSchema(true).toBER(false)).toString('base64');
 
-const parse = async (der: Buffer): Promise<Certificate> => {
+/** The question about `cert`, issued by `issuer` (the CertID with SHA-1, which every responder takes). */
+export async function ocspQuestion(cert: Certificate, issuer: Certificate): Promise<OcspQuestion> {
   const { pkijs, asn1js } = await cmsLibraries();
-  return new pkijs.Certificate({ schema: firstValue(asn1js, der) });
-};
-
-/** The http(s) addresses of a certificate's OCSP responders (its authority information access). */
-export async function ocspAddresses(der: Buffer): Promise<string[]> {
-  const cert = await parse(der);
-  const aia = cert.extensions?.find((e) => e.extnID === AIA)?.parsedValue as
-    | import('pkijs').InfoAccess
-    | undefined;
-  return (aia?.accessDescriptions ?? []).flatMap((d) =>
-    d.accessMethod === AD_OCSP &&
-    d.accessLocation.type === 6 &&
-    typeof d.accessLocation.value === 'string' &&
-    /^https?:\/\//i.test(d.accessLocation.value)
-      ? [d.accessLocation.value]
-      : [],
-  );
-}
-
-/** The question about `der`, issued by `issuerDer` (the CertID with SHA-1, which every responder takes). */
-export async function ocspQuestion(der: Buffer, issuerDer: Buffer): Promise<OcspQuestion> {
-  const { pkijs, asn1js } = await cmsLibraries();
-  const [cert, issuer] = await Promise.all([parse(der), parse(issuerDer)]);
   const request = new pkijs.OCSPRequest();
   await request.createForCertificate(cert, { hashAlgorithm: 'SHA-1', issuerCertificate: issuer });
   const asked = request.tbsRequest.requestList[0]!.reqCert;

@@ -102,18 +102,3 @@ function signingCertificateV2(
   });
   return new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] });
 }
-
-/** The http(s) addresses of a certificate's CRL distribution points. */
-export async function crlAddresses(der: Buffer): Promise<string[]> {
-  const { pkijs, asn1js } = await cmsLibraries();
-  const cert = new pkijs.Certificate({ schema: firstValue(asn1js, der) });
-  const extension = cert.extensions?.find((e) => e.extnID === OID.crlDistributionPoints);
-  const points = (extension?.parsedValue as import('pkijs').CRLDistributionPoints | undefined)
-    ?.distributionPoints;
-  return (points ?? []).flatMap((point) => {
-    const names = Array.isArray(point.distributionPoint) ? point.distributionPoint : [];
-    return names.flatMap((n) =>
-      n.type === 6 && typeof n.value === 'string' && /^https?:\/\//i.test(n.value) ? [n.value] : [],
-    );
-  });
-}

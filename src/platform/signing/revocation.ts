@@ -1,7 +1,9 @@
-import type { Certificate } from 'pkijs';
-import { cmsLibraries, commonNameOf, firstValue } from './cms';
-import { CertificateRevoked, ocspAddresses, ocspQuestion } from './ocsp';
-import { crlAddresses } from './pades';
+import type { Certificate, CRLDistributionPoints, GeneralName, InfoAccess } from 'pkijs';
+import { commonNameOf, OID, parseCertificate } from './cms';
+import { CertificateRevoked, ocspQuestion } from './ocsp';
+
+const AIA = '1.3.6.1.5.5.7.1.1';
+const AD_OCSP = '1.3.6.1.5.5.7.48.1';
 
 /** Where revocation data comes from (the operator's policy and timeouts apply to both). */
 export interface RevocationSources {
@@ -34,14 +36,38 @@ interface Plan extends Parsed {
 
 const key = (der: Buffer) => der.toString('base64');
 
+/** The http(s) URIs among names a certificate gives (a URI is GeneralName type 6). */
+const httpUris = (names: GeneralName[]): string[] =>
+  names.flatMap((n) =>
+    n.type === 6 && typeof n.value === 'string' && /^https?:\/\//i.test(n.value) ? [n.value] : [],
+  );
+
+/** The addresses of a certificate's OCSP responders (its authority information access). */
+function ocspAddresses(cert: Certificate): string[] {
+  const aia = cert.extensions?.find((e) => e.extnID === AIA)?.parsedValue as InfoAccess | undefined;
+  return httpUris(
+    (aia?.accessDescriptions ?? []).filter((d) => d.accessMethod === AD_OCSP).map((d) => d.accessLocation),
+  );
+}
+
+/** The addresses of a certificate's CRL distribution points. */
+function crlAddresses(cert: Certificate): string[] {
+  const extension = cert.extensions?.find((e) => e.extnID === OID.crlDistributionPoints);
+  const points = (extension?.parsedValue as CRLDistributionPoints | undefined)?.distributionPoints ?? [];
+  return points.flatMap((point) =>
+    httpUris(Array.isArray(point.distributionPoint) ? point.distributionPoint : []),
+  );
+}
+
 /** Each certificate that can be revoked (not its own issuer), with its issuer and where to ask. */
 async function plan(certificates: Buffer[]): Promise<Plan[]> {
-  const { pkijs, asn1js } = await cmsLibraries();
   const unique = [...new Map(certificates.map((c) => [key(c), c])).values()];
-  const parsed: Parsed[] = unique.map((der) => {
-    const cert = new pkijs.Certificate({ schema: firstValue(asn1js, der) });
-    return { der, cert, name: commonNameOf(cert.subject as never) };
-  });
+  const parsed: Parsed[] = await Promise.all(
+    unique.map(async (der) => {
+      const cert = await parseCertificate(der);
+      return { der, cert, name: commonNameOf(cert.subject as never) };
+    }),
+  );
   const plans: Plan[] = [];
   for (const p of parsed) {
     if (p.cert.issuer.isEqual(p.cert.subject)) continue;
@@ -52,7 +78,7 @@ async function plan(certificates: Buffer[]): Promise<Plan[]> {
         issuer = candidate;
         break;
       }
-    plans.push({ ...p, issuer, ocsp: await ocspAddresses(p.der), crls: await crlAddresses(p.der) });
+    plans.push({ ...p, issuer, ocsp: ocspAddresses(p.cert), crls: crlAddresses(p.cert) });
   }
   return plans;
 }
@@ -88,7 +114,7 @@ export async function validationData(
     let answered = false;
     for (const url of p.issuer ? p.ocsp : []) {
       try {
-        const question = await ocspQuestion(p.der, p.issuer!.der);
+        const question = await ocspQuestion(p.cert, p.issuer!.cert);
         const answer = await sources.fetchOcsp(url, question.request);
         responders.push(...(await question.check(answer, sources.now())).certificates);
         ocspResponses.push(answer);

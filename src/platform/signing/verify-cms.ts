@@ -1,5 +1,6 @@
 import { createHash, verify as verifySignature } from 'node:crypto';
 import forge from 'node-forge';
+import { factsOf } from './certificate';
 import { cmsLibraries, firstValue, OID } from './cms';
 import { checkToken } from './tsa';
 
@@ -36,16 +37,11 @@ export interface CheckedCms {
 }
 
 function certificateReport(cert: forge.pki.Certificate): CertificateReport {
-  const der = forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes();
-  const dn = (attrs: forge.pki.CertificateField[]) =>
-    attrs.map((a) => `${a.shortName ?? a.name ?? a.type}=${a.value}`).join(', ');
+  const facts = factsOf(cert);
   return {
-    subject: dn(cert.subject.attributes),
-    issuer: dn(cert.issuer.attributes),
-    serialNumber: cert.serialNumber,
-    notBefore: cert.validity.notBefore.toISOString(),
-    notAfter: cert.validity.notAfter.toISOString(),
-    fingerprint: createHash('sha256').update(Buffer.from(der, 'binary')).digest('hex'),
+    ...facts,
+    notBefore: facts.notBefore.toISOString(),
+    notAfter: facts.notAfter.toISOString(),
     selfSigned: cert.isIssuer(cert),
   };
 }
